@@ -1,0 +1,58 @@
+/**
+ * The platform API's response envelope, shared by server and console.
+ *
+ * Every response body is `{ code, msg, data }`. `code` 0 is success; the console also accepts 200 and a
+ * body with `state: "OK"` (older endpoints of the product answer that way). Failure codes below travel
+ * with a matching HTTP status.
+ */
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** Envelope codes. `TOKEN_INVALID` (2) is what the console turns into its "logged out" dialog. */
+export const Codes = {
+  OK: 0,
+  /** A token was sent but is expired, revoked or unknown (HTTP 401). */
+  TOKEN_INVALID: 2,
+  /** Invalid input: data.errors lists every field at fault (HTTP 400). */
+  INVALID: 400,
+  /** No token sent, or bad username/password (HTTP 401). */
+  UNAUTHENTICATED: 401,
+  /** The token's roles do not allow the call (HTTP 403). */
+  FORBIDDEN: 403,
+  /** Unknown id or path (HTTP 404). */
+  NOT_FOUND: 404,
+  /** The call conflicts with stored state, e.g. deleting an author who still has works (HTTP 409). */
+  CONFLICT: 409,
+  /** Too many requests (HTTP 429). */
+  RATE_LIMITED: 429,
+  /** Unexpected server failure (HTTP 500). */
+  INTERNAL: 500,
+} as const;
+
+/** One field at fault, as carried in `data.errors` of a code-400 envelope. */
+export interface FieldError {
+  /** Dotted path of the field, e.g. `artWorkName` or `baseInfo.size` or `images` ("" for the whole body). */
+  field: string;
+  /** The JSON Schema keyword that failed, e.g. `x-maxWidth`, `required`, `type`, `additionalProperties`. */
+  keyword: string;
+  /** The keyword's parameters (limit, width, missingProperty, additionalProperty, type, ...). */
+  params: Record<string, unknown>;
+  /** English message that names the field. The console translates from keyword + params instead. */
+  message: string;
+}
+
+/** `data` of a list call: one page of rows and the total matching the filters. */
+export interface ListData<T> {
+  list: T[];
+  total: number;
+}
+
+/** True when an envelope body means success: code 0 or 200, or `state: "OK"`. */
+export function isSuccess(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const b = body as { code?: unknown; state?: unknown };
+  return b.code === 0 || b.code === 200 || b.state === 'OK';
+}

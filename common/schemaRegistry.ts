@@ -1,0 +1,228 @@
+/**
+ * The schema registry shared by server and console: every `schemas/*.schema.json`, the ajv instance
+ * that validates against them (strict mode, custom keywords from keywords.ts), the request variants
+ * derived from each resource schema, and the conversion of ajv errors into envelope `FieldError`s.
+ *
+ * Variants (each added to ajv under `$id` `<schemaId>.<kind>`):
+ * - `create`: the resource schema without its `readOnly` properties; `required` as written.
+ * - `update`: the same without `required`, plus a required integer `id` (partial update).
+ * - `listQuery`: a GET list call's query: page (1-based), pageSize (1..100), q, sort (a sortable field),
+ *   order (ASC|DESC), ids ("1,2,3") and one parameter per filterable field (`x-ui.filter`).
+ * - `listBody`: the same for a POST list call, with `ids` an array of integers.
+ */
+import Ajv, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { registerKeywords } from './keywords';
+import type { FieldError } from './envelope';
+import { schemaList } from './generated/schemaIndex';
+
+/** A verb's endpoint in `x-endpoints`: the HTTP call react-admin's verb maps to. */
+export interface EndpointSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Name of the query (GET) or body (POST) parameter that carries the record id. */
+  id?: string;
+  /** Name of the parameter that carries several ids (getMany, deleteMany). */
+  ids?: string;
+}
+
+/** react-admin verbs plus `search` (an alternative list call the product also exposes). */
+export type Verb =
+  | 'getList'
+  | 'search'
+  | 'getOne'
+  | 'getMany'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'deleteMany'
+  | 'updateMany';
+
+export interface EndpointMap extends Partial<Record<Verb, EndpointSpec>> {
+  /** getManyReference per target field, e.g. artworks by `author`. */
+  getManyReference?: Record<string, EndpointSpec>;
+}
+
+export interface UiHints {
+  order?: number;
+  list?: boolean;
+  sortable?: boolean;
+  filter?: boolean | 'q';
+  widget?: string;
+  section?: string;
+  reference?: string;
+  readOnly?: boolean;
+}
+
+/** A JSON Schema object as this project writes them (draft-07 plus the x- keywords). */
+export interface ResourceSchema extends AnySchemaObject {
+  $id: string;
+  properties: Record<string, PropertySchema>;
+  required?: string[];
+  'x-roles'?: string[];
+  'x-resource'?: { name: string; recordRepresentation?: string; icon?: string; menuGroup?: string };
+  'x-endpoints'?: EndpointMap;
+  'x-i18n'?: { en: string; zh: string };
+}
+
+export interface PropertySchema extends AnySchemaObject {
+  type?: string | string[];
+  readOnly?: boolean;
+  enum?: unknown[];
+  properties?: Record<string, PropertySchema>;
+  items?: PropertySchema;
+  'x-ui'?: UiHints;
+  'x-i18n'?: { en: string; zh: string };
+  'x-enumLabels'?: Record<string, { en: string; zh: string }>;
+  'x-maxWidth'?: number;
+}
+
+export type VariantKind = 'create' | 'update' | 'listQuery' | 'listBody';
+
+/** Every schema in `schemas/`, by `$id`. */
+export const schemas: Record<string, ResourceSchema> = Object.fromEntries(
+  (schemaList as ResourceSchema[]).map((s) => [s.$id, s]),
+);
+
+/** The resource schemas (those with `x-resource`), in file order. */
+export function resourceSchemas(): ResourceSchema[] {
+  return Object.values(schemas).filter((s) => s['x-resource']);
+}
+
+/** The schema whose `x-resource.name` is `resource` (react-admin's resource name), or throws. */
+export function schemaForResource(resource: string): ResourceSchema {
+  const s = resourceSchemas().find((r) => r['x-resource']!.name === resource);
+  if (!s) throw new Error(`No schema declares x-resource.name "${resource}"`);
+  return s;
+}
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+function stripReadOnly(schema: ResourceSchema): ResourceSchema {
+  const out = clone(schema);
+  for (const [name, prop] of Object.entries(out.properties)) if (prop.readOnly) delete out.properties[name];
+  out.required = (out.required ?? []).filter((r) => r in out.properties);
+  return out;
+}
+
+/** Fields a list call may sort by: `id` plus every property with `x-ui.sortable`. */
+export function sortableFields(schema: ResourceSchema): string[] {
+  return Object.entries(schema.properties)
+    .filter(([name, p]) => name === 'id' || p['x-ui']?.sortable)
+    .map(([name]) => name);
+}
+
+/** Fields a list call may filter on by name (`x-ui.filter === true`). */
+export function filterFields(schema: ResourceSchema): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => p['x-ui']?.filter === true)
+    .map(([name]) => name);
+}
+
+function filterSchema(prop: PropertySchema): AnySchemaObject {
+  const types = ([] as string[]).concat(prop.type ?? 'string').filter((t) => t !== 'null');
+  const out: AnySchemaObject = { type: types.length === 1 ? types[0] : types };
+  if (prop.enum) out.enum = prop.enum.filter((v) => v !== null);
+  if (types.includes('string')) out.maxLength = 200;
+  return out;
+}
+
+/** Builds one request variant of a resource schema (see the module doc). Pure; does not touch ajv. */
+export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySchemaObject {
+  const $id = `${schema.$id}.${kind}`;
+  if (kind === 'create') return { ...stripReadOnly(schema), $id };
+  if (kind === 'update') {
+    const base = stripReadOnly(schema);
+    return {
+      ...base,
+      $id,
+      properties: { id: { type: 'integer', minimum: 1 }, ...base.properties },
+      required: ['id'],
+    };
+  }
+  const properties: Record<string, AnySchemaObject> = {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    q: { type: 'string', maxLength: 200 },
+    sort: { type: 'string', enum: sortableFields(schema) },
+    order: { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] },
+    ids:
+      kind === 'listQuery'
+        ? { type: 'string', pattern: '^[0-9]+(,[0-9]+)*$', maxLength: 2000 }
+        : { type: 'array', items: { type: 'integer' }, maxItems: 100 },
+  };
+  for (const f of filterFields(schema)) properties[f] = filterSchema(schema.properties[f]);
+  return { $id, type: 'object', properties, additionalProperties: false };
+}
+
+/**
+ * A new ajv instance with formats, the custom keywords, every schema and every variant.
+ * @param opts.coerceTypes true for query strings (GET): "2" becomes 2. Bodies are never coerced.
+ */
+export function createAjv(opts: { coerceTypes?: boolean } = {}): Ajv {
+  const ajv = new Ajv({
+    strict: true,
+    allErrors: true,
+    useDefaults: true,
+    coerceTypes: opts.coerceTypes ?? false,
+    allowUnionTypes: true,
+  });
+  addFormats(ajv);
+  registerKeywords(ajv);
+  for (const s of Object.values(schemas)) {
+    ajv.addSchema(s);
+    if (s['x-resource'])
+      for (const kind of ['create', 'update', 'listQuery', 'listBody'] as VariantKind[])
+        ajv.addSchema(buildVariant(s, kind));
+  }
+  return ajv;
+}
+
+let shared: Ajv | undefined;
+/** A process-wide ajv (no coercion), for the console's forms and for import validation. */
+export function sharedAjv(): Ajv {
+  return (shared ??= createAjv());
+}
+
+/** The compiled validator for `id` (a schema `$id` or `<id>.<variant>`) on the shared ajv. */
+export function validatorFor(id: string): ValidateFunction {
+  const v = sharedAjv().getSchema(id);
+  if (!v) throw new Error(`Unknown schema "${id}"`);
+  return v;
+}
+
+const toField = (instancePath: string) =>
+  instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+
+/**
+ * Converts ajv errors into envelope field errors, one per field and keyword, with messages that name
+ * the field ("artWorkName: must be at most 60 wide ..."). `required` and `additionalProperties` name the
+ * missing or unknown property itself.
+ */
+export function formatErrors(errors: ErrorObject[] | null | undefined, prefix = ''): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of errors ?? []) {
+    let field = toField(e.instancePath);
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') {
+      const p = (e.params as { missingProperty: string }).missingProperty;
+      field = field ? `${field}.${p}` : p;
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      const p = (e.params as { additionalProperty: string }).additionalProperty;
+      field = field ? `${field}.${p}` : p;
+      message = 'is not a known field';
+    }
+    if (prefix) field = field ? `${prefix}.${field}` : prefix;
+    const key = `${field}|${e.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ field, keyword: e.keyword, params: e.params as Record<string, unknown>, message: `${field || 'body'}: ${message}` });
+  }
+  return out;
+}
