@@ -1,0 +1,154 @@
+/**
+ * The console's react-admin AuthProvider over the platform's `/dev-api/user/*` calls (docs/api.md).
+ *
+ * - login({username, password}): `POST /dev-api/user/login` (username trimmed) → `{token}`, kept in the
+ *   `Admin-Token` cookie; then `GET /dev-api/user/info?token=` is loaded once (roles, name, avatar).
+ * - logout(): `POST /dev-api/user/logout` (revokes the token; a failure is ignored: the cookie goes anyway).
+ * - checkAuth(): resolves while the cookie holds a token.
+ * - checkError(error): envelope code 2 (token expired/revoked/unknown) rejects with
+ *   `baas.auth.session_expired` → react-admin notifies and runs logout (the "logged out" flow); HTTP 401
+ *   rejects with react-admin's logged-out message; HTTP 403 (role refused) rejects with
+ *   `logoutUser: false` → a "not authorized" notification, the user stays logged in; anything else resolves.
+ * - getIdentity(): `{ id: account, fullName: name, avatar }` from `/dev-api/user/info`.
+ * - getPermissions(): the roles array; canAccess({resource}): true when the user's roles meet the
+ *   resource's `x-roles` (src/generated/resources.ts). Resources no schema declares (dashboard, shell
+ *   pages) are open to every logged-in user.
+ */
+import Cookies from 'js-cookie';
+import type { AuthProvider, UserIdentity } from 'ra-core';
+import { Codes } from '../../common/envelope';
+import { generatedResources } from '../generated/resources';
+import { httpClient as defaultHttpClient, TOKEN_COOKIE, type HttpClient } from '../dataProvider/httpClient';
+
+/** What `GET /dev-api/user/info` answers. */
+export interface UserInfo {
+  roles: string[];
+  name: string;
+  account: string;
+  avatar?: string | null;
+  introduction?: string | null;
+}
+
+/** Where the token is kept; injectable for tests (default: the `Admin-Token` cookie). */
+export interface TokenStore {
+  get(): string | undefined;
+  set(token: string): void;
+  remove(): void;
+}
+
+export const cookieTokenStore: TokenStore = {
+  get: () => Cookies.get(TOKEN_COOKIE),
+  set: (token) => Cookies.set(TOKEN_COOKIE, token, { sameSite: 'strict', path: '/' }),
+  remove: () => Cookies.remove(TOKEN_COOKIE, { path: '/' }),
+};
+
+/** Roles a resource requires (`x-roles`), or undefined when no schema declares the resource. */
+export function rolesForResource(resource: string): string[] | undefined {
+  return generatedResources.find((r) => r.name === resource)?.roles;
+}
+
+/** True when `roles` may use `resource`: it declares no roles, or one of its roles is held. */
+export function rolesAllow(roles: string[], resource: string): boolean {
+  const required = rolesForResource(resource);
+  return !required || required.some((r) => roles.includes(r));
+}
+
+function statusOf(error: any): number | undefined {
+  return typeof error?.status === 'number' ? error.status : undefined;
+}
+
+function codeOf(error: any): number | undefined {
+  const code = error?.body?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/**
+ * Builds the AuthProvider.
+ * @param httpClient the transport (it reads the token from the cookie and sends X-Token)
+ * @param store where the token lives
+ */
+export function createAuthProvider(
+  httpClient: HttpClient = defaultHttpClient,
+  store: TokenStore = cookieTokenStore,
+): AuthProvider {
+  let cache: { token: string; info: Promise<UserInfo> } | undefined;
+
+  function info(): Promise<UserInfo> {
+    const token = store.get();
+    if (!token) return Promise.reject(new Error('Not logged in'));
+    if (cache?.token !== token) {
+      const p = httpClient<UserInfo>(`/dev-api/user/info?token=${encodeURIComponent(token)}`).then(
+        (r) => r.json.data,
+      );
+      cache = { token, info: p };
+      p.catch(() => {
+        if (cache?.info === p) cache = undefined;
+      });
+    }
+    return cache.info;
+  }
+
+  return {
+    async login({ username, password }: { username: string; password: string }) {
+      const { json } = await httpClient<{ token: string }>('/dev-api/user/login', {
+        method: 'POST',
+        body: JSON.stringify({ username: String(username ?? '').trim(), password }),
+      });
+      if (!json.data?.token) throw new Error('The server answered the login without a token');
+      store.set(json.data.token);
+      cache = undefined;
+      await info();
+    },
+
+    async logout() {
+      const token = store.get();
+      cache = undefined;
+      if (token) {
+        try {
+          await httpClient('/dev-api/user/logout', { method: 'POST', body: '{}' });
+        } catch {
+          // the token may already be revoked or expired; the session ends here anyway
+        }
+      }
+      store.remove();
+    },
+
+    async checkAuth() {
+      if (!store.get()) throw new Error('ra.auth.auth_check_error');
+    },
+
+    async checkError(error: any) {
+      const status = statusOf(error);
+      if (codeOf(error) === Codes.TOKEN_INVALID) {
+        cache = undefined;
+        throw { message: 'baas.auth.session_expired' };
+      }
+      if (status === 401) {
+        cache = undefined;
+        throw { message: 'ra.notification.logged_out' };
+      }
+      if (status === 403)
+        throw { logoutUser: false, redirectTo: false, message: 'ra.notification.not_authorized' };
+    },
+
+    async getIdentity(): Promise<UserIdentity> {
+      const i = await info();
+      return { id: i.account, fullName: i.name || i.account, avatar: i.avatar ?? undefined };
+    },
+
+    async getPermissions() {
+      if (!store.get()) return [];
+      return (await info()).roles;
+    },
+
+    async canAccess({ resource }: { resource: string; action: string }) {
+      if (!store.get()) return false;
+      const { roles } = await info();
+      return rolesAllow(roles, resource);
+    },
+  };
+}
+
+/** The console's AuthProvider (cookie token, default transport). */
+export const authProvider = createAuthProvider();
+export default authProvider;

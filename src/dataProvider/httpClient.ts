@@ -1,0 +1,99 @@
+/**
+ * The console's HTTP transport: a `fetchJson`-like function (same call shape as react-admin's
+ * `fetchUtils.fetchJson`) that speaks the platform envelope `{code, msg, data}` (common/envelope.ts).
+ *
+ * - Sends the token from the `Admin-Token` cookie in the `X-Token` header (docs/api.md).
+ * - JSON-encodes nothing itself: callers pass `body` as a JSON string (sent with
+ *   `Content-Type: application/json`) or as `FormData` (multipart uploads).
+ * - Resolves `{ status, headers, body, json }` when the envelope means success (`isSuccess`: code 0 or
+ *   200, or `state: "OK"`), whatever the HTTP status.
+ * - Otherwise rejects with react-admin's `HttpError(msg, status, body)` where `body` is the envelope plus
+ *   `errors`: `{ [field]: serialized {message, args} }` built from `data.errors` (FieldError[]), which
+ *   react-admin's forms show under each field, translated (src/i18n/validation.ts). A body that is not
+ *   JSON rejects with the HTTP status text.
+ */
+import Cookies from 'js-cookie';
+import { HttpError } from 'ra-core';
+import { isSuccess, type Envelope, type FieldError } from '../../common/envelope';
+import { messageForFieldError, serializeMessage } from '../i18n/validation';
+
+/** Name of the cookie that holds the session token (as the product has it). */
+export const TOKEN_COOKIE = 'Admin-Token';
+
+export interface HttpOptions {
+  method?: 'GET' | 'POST';
+  body?: string | FormData;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: string;
+  json: Envelope<T>;
+}
+
+/** A fetchJson-like transport; the dataProvider and authProvider take one so tests can inject a fake. */
+export type HttpClient = <T = unknown>(url: string, options?: HttpOptions) => Promise<HttpResponse<T>>;
+
+/** The body of an HttpError raised for a failed envelope. */
+export interface EnvelopeErrorBody extends Envelope<unknown> {
+  /** Per-field messages for react-admin forms (dotted field paths as keys); absent when none. */
+  errors?: Record<string, string>;
+}
+
+/** Reads the session token from its cookie (undefined when logged out). */
+export function getToken(): string | undefined {
+  return Cookies.get(TOKEN_COOKIE);
+}
+
+/** The `errors` map react-admin forms read from a rejected save, from an envelope's `data.errors`. */
+export function fieldErrorsOf(envelope: Envelope<unknown>): Record<string, string> | undefined {
+  const list = (envelope.data as { errors?: FieldError[] } | null)?.errors;
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const e of list) {
+    const field = e.field || '_';
+    if (!(field in out)) out[field] = serializeMessage(messageForFieldError(e));
+  }
+  return out;
+}
+
+/**
+ * Builds the transport.
+ * @param deps.fetch the fetch implementation (default: global fetch)
+ * @param deps.token where the token comes from (default: the `Admin-Token` cookie)
+ */
+export function createHttpClient(
+  deps: { fetch?: typeof fetch; token?: () => string | undefined } = {},
+): HttpClient {
+  const doFetch = deps.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const token = deps.token ?? getToken;
+  return async <T>(url: string, options: HttpOptions = {}) => {
+    const headers = new Headers({ Accept: 'application/json', ...options.headers });
+    if (typeof options.body === 'string' && !headers.has('Content-Type'))
+      headers.set('Content-Type', 'application/json');
+    const t = token();
+    if (t) headers.set('X-Token', t);
+    const response = await doFetch(url, { method: options.method ?? 'GET', headers, body: options.body });
+    const text = await response.text();
+    let json: Envelope<T>;
+    try {
+      json = JSON.parse(text) as Envelope<T>;
+    } catch {
+      throw new HttpError(response.statusText || `HTTP ${response.status}`, response.status, {
+        code: response.status,
+        msg: text,
+        data: null,
+      });
+    }
+    if (isSuccess(json)) return { status: response.status, headers: response.headers, body: text, json };
+    const body: EnvelopeErrorBody = { ...json };
+    const errors = fieldErrorsOf(json);
+    if (errors) body.errors = errors;
+    throw new HttpError(json.msg || response.statusText || `HTTP ${response.status}`, response.status, body);
+  };
+}
+
+/** The default transport (global fetch, cookie token). */
+export const httpClient: HttpClient = createHttpClient();

@@ -1,0 +1,326 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createDataProvider, endpointTable, formatEndpointRow, toQuery } from './index';
+import type { HttpClient, HttpOptions } from './httpClient';
+
+interface Call {
+  url: string;
+  method: string;
+  body: unknown;
+}
+
+/** A fake transport that records each call and answers `data` (or `reply(call)`). */
+function fake(reply: (c: Call) => unknown) {
+  const calls: Call[] = [];
+  const client: HttpClient = async (url: string, options: HttpOptions = {}) => {
+    const c: Call = {
+      url,
+      method: options.method ?? 'GET',
+      body: typeof options.body === 'string' ? JSON.parse(options.body) : options.body,
+    };
+    calls.push(c);
+    const data = reply(c);
+    return {
+      status: 200,
+      headers: new Headers(),
+      body: JSON.stringify(data),
+      json: { code: 0, msg: 'ok', data } as any,
+    };
+  };
+  return { calls, dp: createDataProvider(client) };
+}
+
+const page = (list: unknown[], total = list.length) => ({ list, total });
+
+describe('dataProvider: verb → call, derived from x-endpoints', () => {
+  it('the header comment table is exactly the table derived from the schemas', () => {
+    const src = readFileSync(fileURLToPath(new URL('./index.ts', import.meta.url)), 'utf8');
+    const documented = src
+      .split('\n')
+      .map((l) => l.replace(/^ \* /, ''))
+      .filter((l) => /^\| [a-zA-Z]+ \| [a-zA-Z()]+ \| (GET|POST) /.test(l));
+    expect(documented).toEqual(endpointTable().map(formatEndpointRow));
+  });
+
+  it('getList authors: GET /artmanager/authors/getList with page, pageSize, sort, order and filters in the query', async () => {
+    const { calls, dp } = fake(() => page([{ id: 1, authorName: 'Turner' }], 41));
+    const r = await dp.getList('authors', {
+      pagination: { page: 3, perPage: 20 },
+      sort: { field: 'createTime', order: 'DESC' },
+      filter: { isBlock: 1, empty: '' },
+    });
+    expect(calls).toEqual([
+      {
+        url: '/artmanager/authors/getList?page=3&pageSize=20&sort=createTime&order=DESC&isBlock=1',
+        method: 'GET',
+        body: undefined,
+      },
+    ]);
+    expect(r).toEqual({ data: [{ id: 1, authorName: 'Turner' }], total: 41 });
+  });
+
+  it('getList authors with free text q uses the search endpoint: POST /artmanager/authors/authorSearch with a JSON body', async () => {
+    const { calls, dp } = fake(() => page([]));
+    await dp.getList('authors', {
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: { q: ' Turner ' },
+    });
+    expect(calls).toEqual([
+      {
+        url: '/artmanager/authors/authorSearch',
+        method: 'POST',
+        body: { page: 1, pageSize: 10, sort: 'id', order: 'ASC', q: 'Turner' },
+      },
+    ]);
+  });
+
+  it('getList artworks: POST /artmanager/artwork/searchArtworkList with the list parameters in the body', async () => {
+    const { calls, dp } = fake(() => page([{ id: 7 }], 69202));
+    const r = await dp.getList('artworks', {
+      pagination: { page: 2, perPage: 25 },
+      sort: { field: 'artWorkName', order: 'ASC' },
+      filter: { q: '水', author: 12, status: 2 },
+    });
+    expect(calls).toEqual([
+      {
+        url: '/artmanager/artwork/searchArtworkList',
+        method: 'POST',
+        body: { page: 2, pageSize: 25, sort: 'artWorkName', order: 'ASC', q: '水', author: 12, status: 2 },
+      },
+    ]);
+    expect(r.total).toBe(69202);
+  });
+
+  it('getList artCategories: GET /artmanager/artSort/artcateList', async () => {
+    const { calls, dp } = fake(() => page([{ id: 1, name: 'painting', count: 3 }]));
+    const r = await dp.getList('artCategories', {
+      pagination: { page: 1, perPage: 100 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
+    expect(calls[0]).toEqual({
+      url: '/artmanager/artSort/artcateList?page=1&pageSize=100&sort=id&order=ASC',
+      method: 'GET',
+      body: undefined,
+    });
+    expect(r.data[0].name).toBe('painting');
+  });
+
+  it('getList rejects a list answer that lacks {list, total}', async () => {
+    const { dp } = fake(() => [{ id: 1 }]);
+    await expect(
+      dp.getList('authors', {
+        pagination: { page: 1, perPage: 10 },
+        sort: { field: 'id', order: 'ASC' },
+        filter: {},
+      }),
+    ).rejects.toThrow(/list, total/);
+  });
+
+  it('getOne authors: GET /artmanager/authors/getInfo?id=', async () => {
+    const { calls, dp } = fake(() => ({ id: 5, authorName: 'Blake, William' }));
+    const r = await dp.getOne('authors', { id: 5 });
+    expect(calls).toEqual([{ url: '/artmanager/authors/getInfo?id=5', method: 'GET', body: undefined }]);
+    expect(r.data).toEqual({ id: 5, authorName: 'Blake, William' });
+  });
+
+  it('getOne artworks: GET /artmanager/artwork/ArtInfoByArtId?artId=', async () => {
+    const { calls, dp } = fake(() => ({ id: 9 }));
+    await dp.getOne('artworks', { id: 9 });
+    expect(calls[0]).toEqual({
+      url: '/artmanager/artwork/ArtInfoByArtId?artId=9',
+      method: 'GET',
+      body: undefined,
+    });
+  });
+
+  it('getOne bidUsers / platformUsers: GET getInfo?uid=', async () => {
+    const { calls, dp } = fake(() => ({ id: 3 }));
+    await dp.getOne('bidUsers', { id: 3 });
+    await dp.getOne('platformUsers', { id: 4 });
+    expect(calls.map((c) => c.url)).toEqual([
+      '/artmanager/bidUser/getInfo?uid=3',
+      '/artmanager/user/getInfo?uid=4',
+    ]);
+  });
+
+  it('getMany authors: GET getList?ids=1,2,3 with page 1 and pageSize = number of ids', async () => {
+    const { calls, dp } = fake(() => page([{ id: 1 }, { id: 2 }, { id: 3 }]));
+    const r = await dp.getMany('authors', { ids: [1, 2, 3] });
+    expect(calls).toEqual([
+      { url: '/artmanager/authors/getList?ids=1%2C2%2C3&page=1&pageSize=3', method: 'GET', body: undefined },
+    ]);
+    expect(r.data.map((d) => d.id)).toEqual([1, 2, 3]);
+  });
+
+  it('getMany artworks: POST searchArtworkList with ids as an integer array', async () => {
+    const { calls, dp } = fake(() => page([]));
+    await dp.getMany('artworks', { ids: [4, '5'] });
+    expect(calls).toEqual([
+      {
+        url: '/artmanager/artwork/searchArtworkList',
+        method: 'POST',
+        body: { ids: [4, 5], page: 1, pageSize: 2 },
+      },
+    ]);
+  });
+
+  it('getMany with no ids makes no call', async () => {
+    const { calls, dp } = fake(() => page([]));
+    expect(await dp.getMany('authors', { ids: [] })).toEqual({ data: [] });
+    expect(calls).toEqual([]);
+  });
+
+  it('getManyReference artworks by author: GET /artmanager/authors/getArtworkList?id= plus list parameters', async () => {
+    const { calls, dp } = fake(() => page([{ id: 1 }], 1));
+    const r = await dp.getManyReference('artworks', {
+      target: 'author',
+      id: 12,
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'createTime', order: 'DESC' },
+      filter: {},
+    });
+    expect(calls).toEqual([
+      {
+        url: '/artmanager/authors/getArtworkList?id=12&page=1&pageSize=10&sort=createTime&order=DESC',
+        method: 'GET',
+        body: undefined,
+      },
+    ]);
+    expect(r).toEqual({ data: [{ id: 1 }], total: 1 });
+  });
+
+  it('getManyReference on a target without its own endpoint filters the list call', async () => {
+    const { calls, dp } = fake(() => page([]));
+    await dp.getManyReference('artworks', {
+      target: 'bid',
+      id: 3,
+      pagination: { page: 1, perPage: 5 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
+    expect(calls[0]).toEqual({
+      url: '/artmanager/artwork/searchArtworkList',
+      method: 'POST',
+      body: { page: 1, pageSize: 5, sort: 'id', order: 'ASC', bid: 3 },
+    });
+  });
+
+  it('create authors: POST addAuthors with the writable fields only (readOnly and unknown fields left out)', async () => {
+    const { calls, dp } = fake((c) => ({ id: 100, ...(c.body as object) }));
+    const r = await dp.create('authors', {
+      data: { authorName: '齐白石', introduction: null, id: 99, createTime: 'x', artWorks: 3, unknown: 1 },
+    });
+    expect(calls).toEqual([
+      {
+        url: '/artmanager/authors/addAuthors',
+        method: 'POST',
+        body: { authorName: '齐白石', introduction: null },
+      },
+    ]);
+    expect(r.data.id).toBe(100);
+  });
+
+  it('create artworks: POST addArtwork with nested sections and images', async () => {
+    const { calls, dp } = fake(() => ({ id: 1 }));
+    const data = {
+      artWorkName: '虾',
+      author: 3,
+      classify: 'painting',
+      texture: 'ink',
+      images: ['/uploads/a.png'],
+      baseInfo: { size: '1x2' },
+    };
+    await dp.create('artworks', { data: { ...data, status: 0 } });
+    expect(calls).toEqual([{ url: '/artmanager/artwork/addArtwork', method: 'POST', body: data }]);
+  });
+
+  it('update authors: POST updateInfo with id plus the changed writable fields', async () => {
+    const { calls, dp } = fake(() => ({ id: 5 }));
+    const previousData = { id: 5, authorName: 'A', introduction: 'x', artWorks: 2, wxIsEnable: 0 };
+    await dp.update('authors', {
+      id: 5,
+      data: { ...previousData, authorName: 'B', wxIsEnable: 1 },
+      previousData,
+    });
+    expect(calls).toEqual([
+      {
+        url: '/artmanager/authors/updateInfo',
+        method: 'POST',
+        body: { authorName: 'B', wxIsEnable: 1, id: 5 },
+      },
+    ]);
+  });
+
+  it('update artworks: POST baseInfo; a changed nested section is sent whole', async () => {
+    const { calls, dp } = fake(() => ({ id: 9 }));
+    const previousData = { id: 9, artWorkName: 'A', baseInfo: { size: '1', width: '2' } };
+    await dp.update('artworks', {
+      id: 9,
+      data: { ...previousData, baseInfo: { size: '1', width: '3' } },
+      previousData,
+    });
+    expect(calls).toEqual([
+      {
+        url: '/artmanager/artwork/baseInfo',
+        method: 'POST',
+        body: { baseInfo: { size: '1', width: '3' }, id: 9 },
+      },
+    ]);
+  });
+
+  it('updateMany: no batch endpoint, so one update call per id', async () => {
+    const { calls, dp } = fake(() => ({}));
+    const r = await dp.updateMany('authors', { ids: [1, 2], data: { wxIsEnable: 1, createTime: 'x' } });
+    expect(calls).toEqual([
+      { url: '/artmanager/authors/updateInfo', method: 'POST', body: { wxIsEnable: 1, id: 1 } },
+      { url: '/artmanager/authors/updateInfo', method: 'POST', body: { wxIsEnable: 1, id: 2 } },
+    ]);
+    expect(r).toEqual({ data: [1, 2] });
+  });
+
+  it('delete authors / artworks: POST deleteAuthors / deleteArt {id}, answering the previous record', async () => {
+    const { calls, dp } = fake(() => ({ ids: [5] }));
+    const r = await dp.delete('authors', { id: 5, previousData: { id: 5, authorName: 'A' } });
+    await dp.delete('artworks', { id: 6 });
+    expect(calls).toEqual([
+      { url: '/artmanager/authors/deleteAuthors', method: 'POST', body: { id: 5 } },
+      { url: '/artmanager/artwork/deleteArt', method: 'POST', body: { id: 6 } },
+    ]);
+    expect(r.data).toEqual({ id: 5, authorName: 'A' });
+  });
+
+  it('deleteMany artworks: one POST deleteArt {ids}', async () => {
+    const { calls, dp } = fake(() => ({ ids: [1, 2] }));
+    expect(await dp.deleteMany('artworks', { ids: [1, 2] })).toEqual({ data: [1, 2] });
+    expect(calls).toEqual([{ url: '/artmanager/artwork/deleteArt', method: 'POST', body: { ids: [1, 2] } }]);
+  });
+
+  it('a verb the schema does not declare rejects with a message naming resource and verb, without calling', async () => {
+    const { calls, dp } = fake(() => ({}));
+    await expect(dp.create('bidUsers', { data: { account: 'a' } })).rejects.toThrow(
+      'Resource "bidUsers" declares no x-endpoints.create',
+    );
+    await expect(dp.delete('platformUsers', { id: 1 })).rejects.toThrow(/x-endpoints\.delete/);
+    await expect(dp.getOne('nope', { id: 1 })).rejects.toThrow(/nope/);
+    expect(calls).toEqual([]);
+  });
+
+  it('upload: POST /artmanager/upload multipart with the file under "file"', async () => {
+    const { calls, dp } = fake(() => ({ url: '/uploads/x.png' }));
+    const r = await dp.upload(new Blob(['png'], { type: 'image/png' }), 'x.png');
+    expect(calls[0].url).toBe('/artmanager/upload');
+    expect(calls[0].method).toBe('POST');
+    const form = calls[0].body as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    expect((form.get('file') as File).name).toBe('x.png');
+    expect(r).toEqual({ url: '/uploads/x.png' });
+  });
+
+  it('toQuery leaves out empty values and joins arrays', () => {
+    expect(toQuery({ a: 1, b: '', c: null, d: undefined, e: [1, 2] })).toBe('?a=1&e=1%2C2');
+    expect(toQuery({})).toBe('');
+  });
+});

@@ -1,0 +1,298 @@
+/**
+ * The console's react-admin DataProvider, in the style of ra-data-simple-rest: one factory
+ * `createDataProvider(httpClient)` whose verb → call table is DERIVED from each schema's `x-endpoints`
+ * (schemas/*.schema.json, docs/api.md). The table below is what `endpointTable()` returns today; a unit
+ * test fails when this comment and the schemas disagree.
+ *
+ * | resource | verb | call |
+ * |---|---|---|
+ * | artCategories | getList | GET /artmanager/artSort/artcateList |
+ * | artworks | getList | POST /artmanager/artwork/searchArtworkList |
+ * | artworks | getOne | GET /artmanager/artwork/ArtInfoByArtId?artId= |
+ * | artworks | getMany | POST /artmanager/artwork/searchArtworkList {ids} |
+ * | artworks | getManyReference(author) | GET /artmanager/authors/getArtworkList?id= |
+ * | artworks | create | POST /artmanager/artwork/addArtwork |
+ * | artworks | update | POST /artmanager/artwork/baseInfo |
+ * | artworks | delete | POST /artmanager/artwork/deleteArt {id} |
+ * | artworks | deleteMany | POST /artmanager/artwork/deleteArt {ids} |
+ * | authors | getList | GET /artmanager/authors/getList |
+ * | authors | search | POST /artmanager/authors/authorSearch |
+ * | authors | getOne | GET /artmanager/authors/getInfo?id= |
+ * | authors | getMany | GET /artmanager/authors/getList?ids= |
+ * | authors | create | POST /artmanager/authors/addAuthors |
+ * | authors | update | POST /artmanager/authors/updateInfo |
+ * | authors | delete | POST /artmanager/authors/deleteAuthors {id} |
+ * | authors | deleteMany | POST /artmanager/authors/deleteAuthors {ids} |
+ * | bidUsers | getList | GET /artmanager/bidUser/getList |
+ * | bidUsers | getOne | GET /artmanager/bidUser/getInfo?uid= |
+ * | bidUsers | getMany | GET /artmanager/bidUser/getList?ids= |
+ * | platformUsers | getList | GET /artmanager/user/getList |
+ * | platformUsers | getOne | GET /artmanager/user/getInfo?uid= |
+ * | platformUsers | getMany | GET /artmanager/user/getList?ids= |
+ *
+ * How each verb is sent:
+ * - getList: `page` (1-based), `pageSize` (= perPage), `sort`, `order` (ASC|DESC), `q` and filters; in
+ *   the query for GET, in a JSON body for POST. When the filter has a non-empty `q` and the resource has a
+ *   `search` endpoint, that endpoint is used instead. Answer `data: {list, total}` → `{data, total}`.
+ * - getOne: the id under the endpoint's `id` name (query for GET, body for POST) → the record.
+ * - getMany: the ids under the endpoint's `ids` name ("1,2,3" in a GET query, [1,2,3] in a POST body),
+ *   `page` 1 and `pageSize` = number of ids.
+ * - getManyReference: `x-endpoints.getManyReference[target]`, the id under its `id` name plus the list
+ *   parameters of getList.
+ * - create: body = the record's writable fields (schema properties not `readOnly`).
+ * - update: body = `{id, ...changed writable fields}` (compared with `previousData`).
+ * - delete / deleteMany: body `{[id]: id}` / `{[ids]: [...]}`.
+ * - updateMany, and deleteMany without its endpoint: N single calls.
+ * - a verb the schema does not declare rejects with an Error naming the resource and the verb.
+ * - `upload(file)`: `POST /artmanager/upload` multipart (field `file`) → `{ url }` (not a react-admin verb).
+ *
+ * Failures are the transport's: an `HttpError` carrying the envelope's `msg` (see httpClient.ts).
+ */
+import type {
+  CreateParams,
+  DataProvider,
+  DeleteManyParams,
+  DeleteParams,
+  GetListParams,
+  GetManyParams,
+  GetManyReferenceParams,
+  GetOneParams,
+  Identifier,
+  RaRecord,
+  UpdateManyParams,
+  UpdateParams,
+} from 'ra-core';
+import type { ListData } from '../../common/envelope';
+import {
+  resourceSchemas,
+  schemaForResource,
+  type EndpointSpec,
+  type ResourceSchema,
+  type Verb,
+} from '../../common/schemaRegistry';
+import { httpClient as defaultHttpClient, type HttpClient } from './httpClient';
+
+/** Path of the upload call (docs/api.md). */
+export const UPLOAD_PATH = '/artmanager/upload';
+
+/** One row of the derived verb → call table. */
+export interface EndpointRow {
+  resource: string;
+  verb: string;
+  method: 'GET' | 'POST';
+  path: string;
+  id?: string;
+  ids?: string;
+}
+
+/** The verb → call table derived from every resource schema's `x-endpoints`, sorted by resource. */
+export function endpointTable(schemas: ResourceSchema[] = resourceSchemas()): EndpointRow[] {
+  const rows: EndpointRow[] = [];
+  for (const s of [...schemas].sort((a, b) => a['x-resource']!.name.localeCompare(b['x-resource']!.name))) {
+    const resource = s['x-resource']!.name;
+    for (const [verb, spec] of Object.entries(s['x-endpoints'] ?? {})) {
+      if (verb === 'getManyReference') {
+        for (const [target, ref] of Object.entries(spec as Record<string, EndpointSpec>))
+          rows.push({ resource, verb: `getManyReference(${target})`, ...ref });
+      } else rows.push({ resource, verb, ...(spec as EndpointSpec) });
+    }
+  }
+  return rows;
+}
+
+/** One table row as the header comment writes it: `| resource | verb | METHOD /path?id= |`. */
+export function formatEndpointRow(r: EndpointRow): string {
+  let call = `${r.method} ${r.path}`;
+  if (r.id) call += r.method === 'GET' && !r.verb.startsWith('delete') ? `?${r.id}=` : ` {${r.id}}`;
+  if (r.ids) call += r.method === 'GET' ? `?${r.ids}=` : ` {${r.ids}}`;
+  return `| ${r.resource} | ${r.verb} | ${call} |`;
+}
+
+type Params = Record<string, unknown>;
+
+/** The DataProvider plus the console's upload call. */
+export interface BaasDataProvider extends DataProvider {
+  /** Uploads one image (jpeg/png/webp/gif, at most 5 MB); resolves its served URL. */
+  upload(file: File | Blob, filename?: string): Promise<{ url: string }>;
+}
+
+function endpoint(schema: ResourceSchema, verb: Verb): EndpointSpec {
+  const spec = schema['x-endpoints']?.[verb];
+  if (!spec)
+    throw new Error(
+      `Resource "${schema['x-resource']!.name}" declares no x-endpoints.${verb} (schemas/${schema.$id}.schema.json)`,
+    );
+  return spec;
+}
+
+/** Query string of a GET call: undefined/null/'' values left out, arrays joined with commas. */
+export function toQuery(params: Params): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null || v === '') continue;
+    q.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+function listParams(p: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>): Params {
+  const out: Params = {};
+  if (p.pagination) {
+    out.page = p.pagination.page;
+    out.pageSize = p.pagination.perPage;
+  }
+  if (p.sort?.field) {
+    out.sort = p.sort.field;
+    out.order = p.sort.order === 'DESC' ? 'DESC' : 'ASC';
+  }
+  for (const [k, v] of Object.entries(p.filter ?? {})) {
+    if (v === undefined || v === null || v === '') continue;
+    out[k] = typeof v === 'string' ? v.trim() || undefined : v;
+  }
+  return out;
+}
+
+/** The record's fields a create/update may send: schema properties that are not `readOnly`. */
+export function writableFields(schema: ResourceSchema, data: Params): Params {
+  const out: Params = {};
+  for (const [k, v] of Object.entries(data)) {
+    const prop = schema.properties[k];
+    if (!prop || prop.readOnly || v === undefined) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Builds the DataProvider.
+ * @param httpClient a fetchJson-like transport (default: fetch + `Admin-Token` cookie, httpClient.ts)
+ * @param apiUrl prefix of every path (default '' = same origin; Vite proxies in development)
+ */
+export function createDataProvider(
+  httpClient: HttpClient = defaultHttpClient,
+  apiUrl = '',
+): BaasDataProvider {
+  async function call<T>(spec: EndpointSpec, params: Params): Promise<T> {
+    if (spec.method === 'GET') {
+      const { json } = await httpClient<T>(`${apiUrl}${spec.path}${toQuery(params)}`, { method: 'GET' });
+      return json.data;
+    }
+    const { json } = await httpClient<T>(`${apiUrl}${spec.path}`, {
+      method: 'POST',
+      body: JSON.stringify(params),
+    });
+    return json.data;
+  }
+
+  function idsParam(spec: EndpointSpec, ids: Identifier[]): unknown {
+    return spec.method === 'GET'
+      ? ids.join(',')
+      : ids.map((i) => (typeof i === 'string' && /^\d+$/.test(i) ? Number(i) : i));
+  }
+
+  function listResult<R extends RaRecord>(data: ListData<R>) {
+    if (!data || !Array.isArray(data.list) || typeof data.total !== 'number')
+      throw new Error('The server answered a list call without data: { list, total }');
+    return { data: data.list, total: data.total };
+  }
+
+  const provider: BaasDataProvider = {
+    async getList<R extends RaRecord>(resource: string, params: GetListParams) {
+      const schema = schemaForResource(resource);
+      const q = params.filter?.q;
+      const verb: Verb =
+        typeof q === 'string' && q.trim() && schema['x-endpoints']?.search ? 'search' : 'getList';
+      return listResult<R>(await call<ListData<R>>(endpoint(schema, verb), listParams(params)));
+    },
+
+    async getOne<R extends RaRecord>(resource: string, params: GetOneParams) {
+      const spec = endpoint(schemaForResource(resource), 'getOne');
+      return { data: await call<R>(spec, { [spec.id ?? 'id']: params.id }) };
+    },
+
+    async getMany<R extends RaRecord>(resource: string, params: GetManyParams) {
+      if (params.ids.length === 0) return { data: [] as R[] };
+      const spec = endpoint(schemaForResource(resource), 'getMany');
+      const data = await call<ListData<R>>(spec, {
+        [spec.ids ?? 'ids']: idsParam(spec, params.ids),
+        page: 1,
+        pageSize: params.ids.length,
+      });
+      return { data: listResult<R>(data).data };
+    },
+
+    async getManyReference<R extends RaRecord>(resource: string, params: GetManyReferenceParams) {
+      const schema = schemaForResource(resource);
+      const spec = schema['x-endpoints']?.getManyReference?.[params.target];
+      if (spec)
+        return listResult<R>(
+          await call<ListData<R>>(spec, { [spec.id ?? 'id']: params.id, ...listParams(params) }),
+        );
+      // No dedicated endpoint: the target is a filterable field of the list call.
+      return provider.getList<R>(resource, {
+        ...params,
+        filter: { ...params.filter, [params.target]: params.id },
+      });
+    },
+
+    async create<R extends RaRecord>(resource: string, params: CreateParams) {
+      const schema = schemaForResource(resource);
+      return { data: await call<R>(endpoint(schema, 'create'), writableFields(schema, params.data)) };
+    },
+
+    async update<R extends RaRecord>(resource: string, params: UpdateParams) {
+      const schema = schemaForResource(resource);
+      const spec = endpoint(schema, 'update');
+      const data = writableFields(schema, params.data);
+      const prev = params.previousData as Params | undefined;
+      const changed = prev
+        ? Object.fromEntries(Object.entries(data).filter(([k, v]) => !same(v, prev[k])))
+        : data;
+      return { data: await call<R>(spec, { ...changed, id: params.id }) };
+    },
+
+    async updateMany(resource: string, params: UpdateManyParams) {
+      const schema = schemaForResource(resource);
+      const spec = endpoint(schema, 'update');
+      const data = writableFields(schema, params.data);
+      await Promise.all(params.ids.map((id) => call(spec, { ...data, id })));
+      return { data: params.ids };
+    },
+
+    async delete<R extends RaRecord>(resource: string, params: DeleteParams<R>) {
+      const spec = endpoint(schemaForResource(resource), 'delete');
+      await call(spec, { [spec.id ?? 'id']: params.id });
+      return { data: (params.previousData ?? { id: params.id }) as R };
+    },
+
+    async deleteMany(resource: string, params: DeleteManyParams) {
+      const schema = schemaForResource(resource);
+      const many = schema['x-endpoints']?.deleteMany;
+      if (many) {
+        await call(many, { [many.ids ?? 'ids']: idsParam(many, params.ids) });
+        return { data: params.ids };
+      }
+      const spec = endpoint(schema, 'delete');
+      await Promise.all(params.ids.map((id) => call(spec, { [spec.id ?? 'id']: id })));
+      return { data: params.ids };
+    },
+
+    async upload(file: File | Blob, filename?: string) {
+      const form = new FormData();
+      form.append('file', file, filename ?? (file as File).name ?? 'upload');
+      const { json } = await httpClient<{ url: string }>(`${apiUrl}${UPLOAD_PATH}`, {
+        method: 'POST',
+        body: form,
+      });
+      return json.data;
+    },
+  };
+  return provider;
+}
+
+/** The console's DataProvider (default transport). */
+export const dataProvider = createDataProvider();
+export default dataProvider;
