@@ -24,7 +24,14 @@ import type { AnySchemaObject, ErrorObject } from 'ajv';
 import { displayWidth } from './displayWidth';
 
 /** Names of the annotation-only keywords. */
-export const ANNOTATION_KEYWORDS = ['x-roles', 'x-resource', 'x-endpoints', 'x-ui', 'x-i18n', 'x-enumLabels'] as const;
+export const ANNOTATION_KEYWORDS = [
+  'x-roles',
+  'x-resource',
+  'x-endpoints',
+  'x-ui',
+  'x-i18n',
+  'x-enumLabels',
+] as const;
 
 type KeywordValidate = ((schema: any, data: any, parentSchema?: AnySchemaObject, ctx?: any) => boolean) & {
   errors?: Partial<ErrorObject>[];
@@ -49,7 +56,13 @@ export function registerKeywords(ajv: Ajv): Ajv {
       `must be at most ${limit} wide (a Chinese character counts 2), got ${width}`,
     );
   };
-  ajv.addKeyword({ keyword: 'x-maxWidth', type: 'string', schemaType: 'number', errors: true, validate: maxWidth });
+  ajv.addKeyword({
+    keyword: 'x-maxWidth',
+    type: 'string',
+    schemaType: 'number',
+    errors: true,
+    validate: maxWidth,
+  });
 
   const plainText: KeywordValidate = function (enabled: boolean, data: string) {
     if (!enabled) return true;
@@ -62,7 +75,13 @@ export function registerKeywords(ajv: Ajv): Ajv {
       return fail(plainText, 'x-plainText', { reason: 'blank' }, 'must not be blank');
     return true;
   };
-  ajv.addKeyword({ keyword: 'x-plainText', type: 'string', schemaType: 'boolean', errors: true, validate: plainText });
+  ajv.addKeyword({
+    keyword: 'x-plainText',
+    type: 'string',
+    schemaType: 'boolean',
+    errors: true,
+    validate: plainText,
+  });
 
   const notFuture: KeywordValidate = function (enabled: boolean, data: number) {
     if (!enabled) return true;
@@ -70,7 +89,13 @@ export function registerKeywords(ajv: Ajv): Ajv {
     if (data <= limit) return true;
     return fail(notFuture, 'x-notFuture', { limit }, `must not be after ${limit}`);
   };
-  ajv.addKeyword({ keyword: 'x-notFuture', type: 'number', schemaType: 'boolean', errors: true, validate: notFuture });
+  ajv.addKeyword({
+    keyword: 'x-notFuture',
+    type: 'number',
+    schemaType: 'boolean',
+    errors: true,
+    validate: notFuture,
+  });
 
   const ordered: KeywordValidate = function (pairs: [string, string][], data: Record<string, unknown>) {
     for (const [first, second] of pairs) {
@@ -81,7 +106,13 @@ export function registerKeywords(ajv: Ajv): Ajv {
     }
     return true;
   };
-  ajv.addKeyword({ keyword: 'x-ordered', type: 'object', schemaType: 'array', errors: true, validate: ordered });
+  ajv.addKeyword({
+    keyword: 'x-ordered',
+    type: 'object',
+    schemaType: 'array',
+    errors: true,
+    validate: ordered,
+  });
 
   return ajv;
 }

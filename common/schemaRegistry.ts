@@ -28,15 +28,7 @@ export interface EndpointSpec {
 
 /** react-admin verbs plus `search` (an alternative list call the product also exposes). */
 export type Verb =
-  | 'getList'
-  | 'search'
-  | 'getOne'
-  | 'getMany'
-  | 'create'
-  | 'update'
-  | 'delete'
-  | 'deleteMany'
-  | 'updateMany';
+  'getList' | 'search' | 'getOne' | 'getMany' | 'create' | 'update' | 'delete' | 'deleteMany' | 'updateMany';
 
 export interface EndpointMap extends Partial<Record<Verb, EndpointSpec>> {
   /** getManyReference per target field, e.g. artworks by `author`. */
@@ -55,7 +47,8 @@ export interface UiHints {
 }
 
 /** A JSON Schema object as this project writes them (draft-07 plus the x- keywords). */
-export interface ResourceSchema extends AnySchemaObject {
+export interface ResourceSchema {
+  [keyword: string]: any;
   $id: string;
   properties: Record<string, PropertySchema>;
   required?: string[];
@@ -65,7 +58,8 @@ export interface ResourceSchema extends AnySchemaObject {
   'x-i18n'?: { en: string; zh: string };
 }
 
-export interface PropertySchema extends AnySchemaObject {
+export interface PropertySchema {
+  [keyword: string]: any;
   type?: string | string[];
   readOnly?: boolean;
   enum?: unknown[];
@@ -222,7 +216,12 @@ export function formatErrors(errors: ErrorObject[] | null | undefined, prefix = 
     const key = `${field}|${e.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ field, keyword: e.keyword, params: e.params as Record<string, unknown>, message: `${field || 'body'}: ${message}` });
+    out.push({
+      field,
+      keyword: e.keyword,
+      params: e.params as Record<string, unknown>,
+      message: `${field || 'body'}: ${message}`,
+    });
   }
   return out;
 }

@@ -1,0 +1,56 @@
+/**
+ * The platform API as a Fastify plugin tree (`buildApp`), in the manner of fastify's demo application:
+ * external plugins, then our app plugins (validation, envelope, db, auth), then routes mirroring the URL
+ * paths. Used by server.ts (the standalone server) and by tests through `app.inject`.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppConfig } from './config';
+import multipart from './plugins/external/multipart';
+import rateLimit from './plugins/external/rateLimit';
+import staticFiles from './plugins/external/static';
+import validation from './plugins/app/validation';
+import envelope from './plugins/app/envelope';
+import db from './plugins/app/db';
+import auth from './plugins/app/auth';
+import userRoutes from './routes/dev-api/user/index';
+import authorRoutes from './routes/artmanager/authors/index';
+import artworkRoutes from './routes/artmanager/artwork/index';
+import artSortRoutes from './routes/artmanager/artSort/index';
+import bidUserRoutes from './routes/artmanager/bidUser/index';
+import platformUserRoutes from './routes/artmanager/user/index';
+import uploadRoutes from './routes/artmanager/upload/index';
+import dashboardRoutes from './routes/artmanager/dashboard/index';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+  }
+}
+
+/**
+ * Builds the app (not listening). Migrations run while it boots; `await app.ready()` before use.
+ * @param config from `loadConfig()`; tests pass `sqliteFile: ':memory:'` or a temp DATA_DIR
+ * @param opts Fastify options (logger etc.)
+ */
+export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({ bodyLimit: 2 * 1024 * 1024, ...opts });
+  app.decorate('config', config);
+
+  await app.register(multipart);
+  await app.register(rateLimit);
+  await app.register(validation);
+  await app.register(envelope);
+  await app.register(db);
+  await app.register(auth);
+  await app.register(staticFiles);
+
+  await app.register(userRoutes, { prefix: '/dev-api/user' });
+  await app.register(authorRoutes, { prefix: '/artmanager/authors' });
+  await app.register(artworkRoutes, { prefix: '/artmanager/artwork' });
+  await app.register(artSortRoutes, { prefix: '/artmanager/artSort' });
+  await app.register(bidUserRoutes, { prefix: '/artmanager/bidUser' });
+  await app.register(platformUserRoutes, { prefix: '/artmanager/user' });
+  await app.register(uploadRoutes, { prefix: '/artmanager/upload' });
+  await app.register(dashboardRoutes, { prefix: '/artmanager/dashboard' });
+  return app;
+}

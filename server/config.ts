@@ -1,0 +1,62 @@
+/**
+ * Server configuration from the environment (documented in README.md):
+ * - `PORT` (default 8080), `HOST` (default 127.0.0.1; 0.0.0.0 to listen on every interface);
+ * - `DATA_DIR` (default `./data`): the SQLite file `baas.sqlite` and `uploads/`;
+ * - `DATABASE_URL`: a `postgres://` URL to use PostgreSQL instead of the embedded SQLite file;
+ * - `ADMIN_PASSWORD`, `USER_PASSWORD`: passwords of the seeded accounts `admin` and `user`; when unset,
+ *   the first start generates them, stores only their hashes and prints them once;
+ * - `TOKEN_TTL_HOURS` (default 24): lifetime of a login token;
+ * - `LOG_LEVEL` (default info), `SEED` (default 1: load the Tate seed into an empty database; 0 to skip);
+ * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md).
+ */
+import { resolve } from 'node:path';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** ':memory:' in tests; otherwise the file `<dataDir>/baas.sqlite`. */
+  sqliteFile?: string;
+  adminPassword?: string;
+  userPassword?: string;
+  tokenTtlHours: number;
+  logLevel: string;
+  seed: boolean;
+  /** Directory of the built console (Vite `dist/`), served at `/` when it exists. */
+  consoleDir: string;
+  /** Largest accepted upload, bytes. */
+  uploadLimitBytes: number;
+  ledgerBatchSize: number;
+  ledgerBatchTimeoutMs: number;
+  /** Login attempts allowed per IP per minute. */
+  loginRateLimit: number;
+}
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/** Reads the configuration; throws with the variable's name on a malformed value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return {
+    port: int(env.PORT, 8080, 'PORT'),
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    userPassword: env.USER_PASSWORD || undefined,
+    tokenTtlHours: int(env.TOKEN_TTL_HOURS, 24, 'TOKEN_TTL_HOURS'),
+    logLevel: env.LOG_LEVEL || 'info',
+    seed: env.SEED !== '0',
+    consoleDir: resolve(env.CONSOLE_DIR || './dist'),
+    uploadLimitBytes: int(env.UPLOAD_LIMIT_BYTES, 5 * 1024 * 1024, 'UPLOAD_LIMIT_BYTES'),
+    ledgerBatchSize: int(env.LEDGER_BATCH_SIZE, 10, 'LEDGER_BATCH_SIZE'),
+    ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
+    loginRateLimit: int(env.LOGIN_RATE_LIMIT, 20, 'LOGIN_RATE_LIMIT'),
+  };
+}

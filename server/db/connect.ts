@@ -1,0 +1,36 @@
+/**
+ * Opens the database: PostgreSQL when `databaseUrl` is a `postgres://` / `postgresql://` URL (pg pool),
+ * otherwise the embedded default, a SQLite file at `<dataDir>/baas.sqlite` (better-sqlite3, WAL mode,
+ * foreign keys on, synchronous=FULL so an acknowledged write survives a crash).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './database';
+
+export interface DbOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  /** ':memory:' for throwaway test databases. */
+  sqliteFile?: string;
+}
+
+export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqlite' | 'postgres' } {
+  if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  let file = opts.sqliteFile;
+  if (!file) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    file = join(opts.dataDir, 'baas.sqlite');
+  }
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+}

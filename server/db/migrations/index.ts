@@ -1,0 +1,10 @@
+/**
+ * Every migration, in order. Kysely runs them by name (the date prefix keeps the order); a migration is
+ * frozen once it lands. To add one: create `YYYYMMDDTnnnn_name.ts` exporting `up`/`down`, and list it here.
+ */
+import type { Migration } from 'kysely';
+import * as registry from './20261122T0001_registry';
+
+export const migrations: Record<string, Migration> = {
+  '20261122T0001_registry': registry,
+};

@@ -1,0 +1,124 @@
+/**
+ * Streams the rows of a Tate-format JSON file, plain or gzipped (detected by the gzip magic bytes
+ * 1f 8b, not by the name).
+ *
+ * Accepted layouts:
+ * - a JSON array written one object per line (`[`, `{...},` lines, `]`): the layout of Tate's files in
+ *   /work/shared/data/tate/; read line by line, so a 130 MB array never sits in memory whole;
+ * - JSON Lines (one object per line, no brackets);
+ * - any other JSON array (e.g. pretty-printed or on one line): read whole, then parsed.
+ * A line that does not parse in the line layouts is yielded as an error for that row (the run goes on).
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { Transform, type Readable } from 'node:stream';
+
+/** One row read: `row` when its JSON parsed, else `error`. `line` is 1-based (0 for whole-document reads). */
+export interface RowRead {
+  line: number;
+  row?: unknown;
+  error?: string;
+}
+
+/** Byte progress of the file on disk (compressed bytes for a .gz). */
+export interface ReadProgress {
+  bytesRead: number;
+  bytesTotal: number;
+}
+
+async function isGzip(file: string): Promise<boolean> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(buf, 0, 2, 0);
+    return bytesRead === 2 && buf[0] === 0x1f && buf[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function textStream(file: string, onBytes?: (p: ReadProgress) => void): Promise<Readable> {
+  const bytesTotal = (await stat(file)).size;
+  let bytesRead = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      bytesRead += chunk.length;
+      onBytes?.({ bytesRead, bytesTotal });
+      cb(null, chunk);
+    },
+  });
+  const raw = createReadStream(file).pipe(counter);
+  const text = (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
+  text.setEncoding('utf8');
+  return text;
+}
+
+/**
+ * Yields every row of `file` in order.
+ * @param onBytes called as compressed/raw bytes are read (for a progress bar)
+ * @throws when the file cannot be read, is not valid gzip, or (whole-document layout) is not a JSON array
+ */
+export async function* readRows(file: string, onBytes?: (p: ReadProgress) => void): AsyncGenerator<RowRead> {
+  const lines = createInterface({ input: await textStream(file, onBytes), crlfDelay: Infinity });
+  let lineNo = 0;
+  let layout: 'array-lines' | 'json-lines' | 'whole' | undefined;
+  let arrayClosed = false;
+  let parsed = 0;
+  for await (const raw of lines) {
+    lineNo++;
+    const text = raw.trim();
+    if (!text) continue;
+    if (!layout) {
+      if (text === '[') {
+        layout = 'array-lines';
+        continue;
+      }
+      if (text.startsWith('{') && parses(text.replace(/,$/, ''))) layout = 'json-lines';
+      else {
+        layout = 'whole';
+        break;
+      }
+    }
+    if (layout === 'array-lines' && text === ']') {
+      arrayClosed = true;
+      continue;
+    }
+    if (arrayClosed) {
+      yield { line: lineNo, error: 'content after the closing "]" of the array' };
+      continue;
+    }
+    const body = text.endsWith(',') ? text.slice(0, -1) : text;
+    let row: unknown;
+    try {
+      row = JSON.parse(body);
+    } catch (e) {
+      if (layout === 'array-lines' && parsed === 0) {
+        // "[" on its own line but the objects are not one per line: read the document whole.
+        layout = 'whole';
+        break;
+      }
+      yield { line: lineNo, error: `not valid JSON: ${(e as Error).message}` };
+      continue;
+    }
+    parsed++;
+    yield { line: lineNo, row };
+  }
+  lines.close();
+  if (layout !== 'whole') return;
+  let whole = '';
+  for await (const chunk of await textStream(file, onBytes)) whole += chunk as string;
+  const doc: unknown = JSON.parse(whole);
+  if (!Array.isArray(doc)) throw new Error(`${file}: expected a JSON array of rows`);
+  for (const row of doc) yield { line: 0, row };
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The Merkle tree of a block's transactions (docs/ledger.md section 3): RFC 6962's Merkle Tree Hash,
+ * computed level by level. Leaf = SHA-256(0x00 ‖ data), inner node = SHA-256(0x01 ‖ left ‖ right); on a
+ * level with an odd number of nodes the last node is carried up unchanged. Node-only (node:crypto);
+ * the browser-side check of a proof is `webVerify.ts`.
+ */
+import { createHash } from 'node:crypto';
+
+/** SHA-256 of the concatenated parts, 32 bytes. */
+export function sha256(...parts: Uint8Array[]): Uint8Array {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return new Uint8Array(h.digest());
+}
+
+const LEAF = Uint8Array.of(0x00);
+const NODE = Uint8Array.of(0x01);
+
+/** Leaf hash of one transaction's canonical bytes: SHA-256(0x00 ‖ data). */
+export function leafHash(data: Uint8Array): Uint8Array {
+  return sha256(LEAF, data);
+}
+
+/** Inner node: SHA-256(0x01 ‖ left ‖ right). */
+export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
+  return sha256(NODE, left, right);
+}
+
+/** One step of an audit path: the sibling's hash and on which side of the running hash it sits. */
+export interface ProofStep {
+  side: 'left' | 'right';
+  /** 32 bytes, lowercase hex in the API. */
+  hash: Uint8Array;
+}
+
+function nextLevel(level: Uint8Array[]): Uint8Array[] {
+  const up: Uint8Array[] = [];
+  for (let i = 0; i + 1 < level.length; i += 2) up.push(nodeHash(level[i], level[i + 1]));
+  if (level.length % 2 === 1) up.push(level[level.length - 1]);
+  return up;
+}
+
+/**
+ * Merkle root of the leaf hashes (not of the raw data: call `leafHash` first).
+ * @throws Error for an empty list (a block always holds at least one transaction).
+ */
+export function merkleRoot(leaves: Uint8Array[]): Uint8Array {
+  if (leaves.length === 0)
+    throw new Error('Merkle root of no leaves: a block holds at least one transaction');
+  let level = leaves;
+  while (level.length > 1) level = nextLevel(level);
+  return level[0];
+}
+
+/**
+ * Audit path of leaf `index`: the siblings from the leaf up to the root. Levels where the node is
+ * carried up (no sibling) add no step.
+ * @throws RangeError when index is outside the leaves.
+ */
+export function merkleProof(leaves: Uint8Array[], index: number): ProofStep[] {
+  if (!Number.isInteger(index) || index < 0 || index >= leaves.length)
+    throw new RangeError(`leaf index ${index} outside 0..${leaves.length - 1}`);
+  const steps: ProofStep[] = [];
+  let level = leaves;
+  let i = index;
+  while (level.length > 1) {
+    const sibling = i % 2 === 0 ? i + 1 : i - 1;
+    if (sibling < level.length) steps.push({ side: i % 2 === 0 ? 'right' : 'left', hash: level[sibling] });
+    level = nextLevel(level);
+    i = Math.floor(i / 2);
+  }
+  return steps;
+}
+
+/** Root reached from `leaf` along `steps`; the proof holds when it equals the block's data hash. */
+export function rootFromProof(leaf: Uint8Array, steps: ProofStep[]): Uint8Array {
+  let h = leaf;
+  for (const s of steps) h = s.side === 'left' ? nodeHash(s.hash, h) : nodeHash(h, s.hash);
+  return h;
+}

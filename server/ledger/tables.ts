@@ -1,0 +1,83 @@
+/**
+ * Typed Kysely tables of the ledger (created by server/db/migrations/20261122T0100_ledger.ts). Kept apart
+ * from the registry's `Database` so the ledger stays a separable module: use `db.withTables<LedgerTables>()`
+ * or a `Kysely<LedgerTables>`.
+ */
+import type { Generated } from 'kysely';
+
+export interface LedgerChannelTable {
+  id: Generated<number>;
+  name: string;
+  createdAt: string;
+}
+
+export interface LedgerBlockTable {
+  channelId: number;
+  number: number;
+  /** "" for the genesis block. */
+  previousHash: string;
+  dataHash: string;
+  blockHash: string;
+  txCount: number;
+  createdAt: string;
+}
+
+export interface LedgerTxTable {
+  txId: string;
+  channelId: number;
+  blockNumber: number;
+  txIndex: number;
+  chaincode: string;
+  function: string;
+  /** JSON array of strings. */
+  args: string;
+  creator: string;
+  timestamp: string;
+  validationCode: number;
+  /** Leaf hash recorded when the block was cut (hex). */
+  leafHash: string;
+}
+
+export interface LedgerPendingTable {
+  seq: Generated<number>;
+  txId: string;
+  channelId: number;
+  chaincode: string;
+  function: string;
+  args: string;
+  creator: string;
+  timestamp: string;
+  validationCode: number;
+}
+
+export interface ChaincodeTable {
+  id: Generated<number>;
+  channelId: number;
+  name: string;
+  version: string;
+  /** JSON array of strings. */
+  initArgs: string;
+  /** JSON array of strings. */
+  args: string;
+  policy: string;
+  function: string;
+  functionType: string;
+  fileName: string;
+  code: string;
+  codeHash: string;
+  /** installed | approved | committed */
+  status: string;
+  /** JSON array of { status, txId, time }. */
+  history: string;
+  createdBy: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface LedgerTables {
+  ledger_channel: LedgerChannelTable;
+  ledger_block: LedgerBlockTable;
+  ledger_tx: LedgerTxTable;
+  ledger_pending: LedgerPendingTable;
+  chaincode: ChaincodeTable;
+}

@@ -1,0 +1,186 @@
+/**
+ * The ledger's data shapes and the small `Ledger` interface everything outside `server/ledger/` uses,
+ * so that a client of a real distributed ledger (e.g. Fabric) can replace the embedded one
+ * (docs/ledger.md). Hashes are lowercase hex; times are UTC text.
+ */
+
+/** A transaction exactly as hashed (docs/ledger.md section 1). No other field is part of it. */
+export interface Transaction {
+  /** 64 lowercase hex; unique over all channels. */
+  txId: string;
+  channel: string;
+  chaincode: string;
+  function: string;
+  args: string[];
+  creator: string;
+  /** `YYYY-MM-DD HH:mm:ss.SSS` UTC. */
+  timestamp: string;
+  /** Fabric TxValidationCode; 0 = VALID. */
+  validationCode: number;
+}
+
+/** What a caller submits; the ledger assigns txId, timestamp and validationCode. */
+export interface TxProposal {
+  channel: string;
+  chaincode: string;
+  function: string;
+  args: string[];
+  creator: string;
+}
+
+/** A committed transaction with where it sits. */
+export interface CommittedTx extends Transaction {
+  channelId: number;
+  blockNumber: number;
+  txIndex: number;
+  /** Leaf hash recorded when the block was cut (hex). */
+  leafHash: string;
+  /** The block's time, `YYYY-MM-DD HH:mm:ss` UTC. */
+  blockTime: string;
+}
+
+export interface BlockHeader {
+  number: number;
+  /** "" for the genesis block. */
+  previousHash: string;
+  dataHash: string;
+}
+
+export interface BlockInfo extends BlockHeader {
+  channelId: number;
+  channel: string;
+  blockHash: string;
+  txCount: number;
+  /** Time the block was cut, `YYYY-MM-DD HH:mm:ss` UTC (not covered by the hash). */
+  createdAt: string;
+}
+
+export interface ChannelInfo {
+  id: number;
+  name: string;
+  /** Number of blocks (genesis included). */
+  height: number;
+  txCount: number;
+  createdAt: string;
+}
+
+/** A Merkle proof of one committed transaction (docs/ledger.md section 7). */
+export interface TxProof {
+  channel: string;
+  tx: Transaction;
+  leafIndex: number;
+  proof: { side: 'left' | 'right'; hash: string }[];
+  header: BlockHeader;
+  blockHash: string;
+  blockTime: string;
+}
+
+/** Result of verification: `ok` with counts, or the first failure and where it is. */
+export type VerifyResult =
+  | { ok: true; blocks: number; transactions: number; channels: number; message: string }
+  | {
+      ok: false;
+      channel: string;
+      blockNumber: number;
+      /** Set when one transaction is at fault. */
+      txId?: string;
+      /** e.g. `leafHash`, `dataHash`, `blockHash`, `previousHash`, `number`, `txCount`, `txId`. */
+      field: string;
+      expected: string;
+      found: string;
+      message: string;
+      /** Blocks and transactions checked before the failure. */
+      blocks: number;
+      transactions: number;
+    };
+
+/** One page of a list. */
+export interface Page<T> {
+  list: T[];
+  total: number;
+}
+
+export interface BlockQuery {
+  channelId: number;
+  page: number;
+  pageSize: number;
+  /** Inclusive bounds on block time, `YYYY-MM-DD HH:mm:ss` UTC. */
+  from?: string;
+  to?: string;
+  order?: 'ASC' | 'DESC';
+}
+
+export interface TxQuery {
+  channelId?: number;
+  blockNumber?: number;
+  chaincode?: string;
+  page: number;
+  pageSize: number;
+  from?: string;
+  to?: string;
+}
+
+/** Transactions per time bucket (`YYYY-MM-DD HH:mm` for minutes, `YYYY-MM-DD HH` for hours). */
+export interface TxBucket {
+  time: string;
+  count: number;
+}
+
+/**
+ * Called for each committed block, inside the block's database transaction for the embedded ledger
+ * (`trx` is then a Kysely transaction of the same database): anything it writes commits or rolls back
+ * with the block. A throwing hook rolls the block back; the transactions stay pending.
+ */
+export type CommitHook = (block: BlockInfo, txs: CommittedTx[], trx: unknown) => Promise<void>;
+
+/** The ledger, as the rest of the server sees it. */
+export interface Ledger {
+  /** Opens the channel, creating it with its genesis block when it does not exist. */
+  ensureChannel(name: string): Promise<ChannelInfo>;
+  /**
+   * Durably queues a transaction and answers its id: once this resolves the transaction is never lost
+   * and will be in a block (docs/ledger.md section 5).
+   * @throws LedgerError `unknown-channel`, `bad-proposal`.
+   */
+  submit(proposal: TxProposal): Promise<Transaction>;
+  /** Resolves when `txId` is in a committed block. @throws LedgerError `timeout` after `timeoutMs`. */
+  waitForCommit(txId: string, timeoutMs?: number): Promise<CommittedTx>;
+  /** Submit and wait for the block: what a put-on-chain call does. */
+  submitAndWait(proposal: TxProposal, timeoutMs?: number): Promise<CommittedTx>;
+  /** Registers a hook run for every committed block (see CommitHook). */
+  onCommit(hook: CommitHook): void;
+  /** Cuts every pending transaction into blocks now. */
+  flush(): Promise<void>;
+
+  channels(): Promise<ChannelInfo[]>;
+  channel(idOrName: number | string): Promise<ChannelInfo | undefined>;
+  blocks(query: BlockQuery): Promise<Page<BlockInfo>>;
+  block(channelId: number, number: number): Promise<BlockInfo | undefined>;
+  blockByHash(hash: string): Promise<BlockInfo | undefined>;
+  blockTransactions(channelId: number, number: number): Promise<CommittedTx[]>;
+  transactions(query: TxQuery): Promise<Page<CommittedTx>>;
+  transaction(txId: string): Promise<CommittedTx | undefined>;
+  /** Whether the transaction is still waiting for its block. */
+  isPending(txId: string): Promise<boolean>;
+  proof(txId: string): Promise<TxProof | undefined>;
+  /** Totals over all channels. */
+  totals(): Promise<{ channels: number; blocks: number; transactions: number; pending: number }>;
+  /** Transactions per minute (last `minutes`) or per hour (last `hours`), oldest first, empty buckets included. */
+  txPerMinute(minutes: number, now?: Date): Promise<TxBucket[]>;
+  txPerHour(hours: number, now?: Date): Promise<TxBucket[]>;
+  /** Recomputes every hash and link (docs/ledger.md section 6); `channel` limits it to one channel. */
+  verify(channel?: string): Promise<VerifyResult>;
+  /** Stops the block cutter after cutting what is pending. */
+  close(): Promise<void>;
+}
+
+/** An error of the ledger with a stable code the API maps to an envelope. */
+export class LedgerError extends Error {
+  constructor(
+    readonly code: 'unknown-channel' | 'bad-proposal' | 'timeout' | 'closed' | 'not-found',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LedgerError';
+  }
+}

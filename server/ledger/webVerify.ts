@@ -1,0 +1,111 @@
+/**
+ * Browser-side checks with Web Crypto (`crypto.subtle`, also present in Node 20): a record's digest, a
+ * transaction's Merkle proof and its block header (docs/ledger.md sections 3 and 7). Independent of the
+ * server's node:crypto code; no node imports, so the console bundles it.
+ */
+import { canonicalBytes, canonicalJson } from './canonical';
+import { encodeHeader } from './der';
+import { concatBytes, fromHex, toHex } from './hex';
+import type { TxProof, Transaction } from './types';
+
+/** Record fields that are bookkeeping of the chain itself, left out of a record's digest. */
+export const DIGEST_EXCLUDED_FIELDS = [
+  'isBlock',
+  'status',
+  'chain',
+  'blockTime',
+  'chainDigest',
+  'chainVersion',
+  'artWorks',
+] as const;
+
+/** The record without the bookkeeping fields: what a record's digest covers. */
+export function recordForDigest(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record))
+    if (!(DIGEST_EXCLUDED_FIELDS as readonly string[]).includes(k)) out[k] = v;
+  return out;
+}
+
+async function sha256(data: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
+}
+
+/** SHA-256 hex of the canonical JSON of the record without its bookkeeping fields. */
+export async function recordDigestWeb(record: Record<string, unknown>): Promise<string> {
+  return toHex(await sha256(canonicalBytes(recordForDigest(record))));
+}
+
+/** Why a proof failed, or `ok`. `digest` is set when the record was checked. */
+export type ProofCheck =
+  | { ok: true; channel: string; blockNumber: number; blockHash: string }
+  | {
+      ok: false;
+      reason: 'digest' | 'merkle' | 'header' | 'malformed';
+      message: string;
+      expected?: string;
+      found?: string;
+    };
+
+/**
+ * Checks a proof: leaf hash of `proof.tx` folded along the audit path equals `header.dataHash`; SHA-256
+ * of the DER header equals `blockHash`; and when `recordDigest` is given, it equals the digest carried by
+ * the transaction (`args[2]`, docs/ledger.md section 7).
+ */
+export async function checkProofWeb(proof: TxProof, recordDigest?: string): Promise<ProofCheck> {
+  try {
+    const tx: Transaction = {
+      txId: proof.tx.txId,
+      channel: proof.tx.channel,
+      chaincode: proof.tx.chaincode,
+      function: proof.tx.function,
+      args: proof.tx.args,
+      creator: proof.tx.creator,
+      timestamp: proof.tx.timestamp,
+      validationCode: proof.tx.validationCode,
+    };
+    if (recordDigest !== undefined && tx.args[2] !== recordDigest)
+      return {
+        ok: false,
+        reason: 'digest',
+        message: 'the record changed since it was put on chain',
+        expected: tx.args[2],
+        found: recordDigest,
+      };
+    let h = await sha256(concatBytes(Uint8Array.of(0), new TextEncoder().encode(canonicalJson(tx))));
+    for (const step of proof.proof) {
+      const sib = fromHex(step.hash);
+      h = await sha256(
+        step.side === 'left' ? concatBytes(Uint8Array.of(1), sib, h) : concatBytes(Uint8Array.of(1), h, sib),
+      );
+    }
+    if (toHex(h) !== proof.header.dataHash)
+      return {
+        ok: false,
+        reason: 'merkle',
+        message: "the Merkle path does not lead to the block's data hash",
+        expected: proof.header.dataHash,
+        found: toHex(h),
+      };
+    const blockHash = toHex(
+      await sha256(
+        encodeHeader({
+          number: proof.header.number,
+          previousHash: fromHex(proof.header.previousHash),
+          dataHash: fromHex(proof.header.dataHash),
+        }),
+      ),
+    );
+    if (blockHash !== proof.blockHash)
+      return {
+        ok: false,
+        reason: 'header',
+        message: 'the block header does not hash to the block hash',
+        expected: proof.blockHash,
+        found: blockHash,
+      };
+    return { ok: true, channel: proof.channel, blockNumber: proof.header.number, blockHash };
+  } catch (err) {
+    return { ok: false, reason: 'malformed', message: `malformed proof: ${(err as Error).message}` };
+  }
+}

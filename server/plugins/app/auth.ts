@@ -1,0 +1,157 @@
+/**
+ * Authentication and roles.
+ * - Tokens: 32 random bytes (256 bits) as base64url, handed to the client once; only their SHA-256 is
+ *   stored (`tokens` table) with the roles they carry, an expiry (TOKEN_TTL_HOURS) and a revoke time.
+ * - The token travels in the `X-Token` header (`token` query parameter accepted for `/dev-api/user/info`,
+ *   as the product calls it). No token → 401 / code 401. Unknown, expired or revoked token → 401 / code 2.
+ * - `app.requireRoles(roles)` is a preHandler: the token must carry `admin` or one of `roles` (an empty
+ *   list means any signed-in account), else 403 / code 403. The server enforces this for every call;
+ *   hiding a menu item in the console is never the security.
+ * - `ensureAccounts` creates `admin` (roles ["admin"]) and `user` (roles ["user"]) on first start.
+ */
+import fp from 'fastify-plugin';
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Codes } from '../../../common/envelope';
+import { nowText, type Database } from '../../db/database';
+import { ApiError } from './errors';
+import { generatePassword, hashPassword, verifyPassword } from './password';
+
+/** The signed-in account of a request, with the roles its token carries. */
+export interface RequestAccount {
+  id: number;
+  account: string;
+  name: string;
+  roles: string[];
+  tokenHash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    requireRoles(roles?: string[]): preHandlerAsyncHookHandler;
+    issueToken(accountId: number, roles: string[]): Promise<string>;
+  }
+  interface FastifyRequest {
+    account: RequestAccount | null;
+  }
+}
+
+/** SHA-256 hex of a token: the form stored in the `tokens` table. */
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The token a request carries: `X-Token` header, else the `token` query parameter. */
+export function requestToken(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-token'];
+  if (typeof header === 'string' && header) return header;
+  const q = (request.query as Record<string, unknown> | undefined)?.token;
+  return typeof q === 'string' && q ? q : undefined;
+}
+
+/** Resolves a token to its account, or throws code 2 (unknown, expired or revoked). */
+export async function accountForToken(db: Kysely<Database>, token: string): Promise<RequestAccount> {
+  const hash = tokenHash(token);
+  const row = await db
+    .selectFrom('tokens')
+    .innerJoin('accounts', 'accounts.id', 'tokens.accountId')
+    .select([
+      'accounts.id',
+      'accounts.account',
+      'accounts.name',
+      'tokens.roles',
+      'tokens.expireTime',
+      'tokens.revokeTime',
+    ])
+    .where('tokens.tokenHash', '=', hash)
+    .executeTakeFirst();
+  if (!row || row.revokeTime || row.expireTime <= nowText())
+    throw new ApiError(
+      Codes.TOKEN_INVALID,
+      401,
+      'Your session has expired or was revoked; please log in again',
+    );
+  return { id: row.id, account: row.account, name: row.name, roles: JSON.parse(row.roles), tokenHash: hash };
+}
+
+/**
+ * Creates the `admin` and `user` accounts when absent. A password from the environment is used (and
+ * re-applied when it changed); otherwise one is generated and printed once through `print`.
+ */
+export async function ensureAccounts(
+  db: Kysely<Database>,
+  passwords: { admin?: string; user?: string },
+  print: (line: string) => void,
+): Promise<void> {
+  const wanted = [
+    { account: 'admin', name: 'Administrator', roles: ['admin'], password: passwords.admin },
+    { account: 'user', name: 'Operator', roles: ['user'], password: passwords.user },
+  ];
+  for (const w of wanted) {
+    const existing = await db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('account', '=', w.account)
+      .executeTakeFirst();
+    if (existing) {
+      if (w.password && !(await verifyPassword(w.password, existing.passwordHash)))
+        await db
+          .updateTable('accounts')
+          .set({ passwordHash: await hashPassword(w.password) })
+          .where('id', '=', existing.id)
+          .execute();
+      continue;
+    }
+    const password = w.password ?? generatePassword();
+    await db
+      .insertInto('accounts')
+      .values({
+        account: w.account,
+        name: w.name,
+        passwordHash: await hashPassword(password),
+        roles: JSON.stringify(w.roles),
+        avatar: null,
+        introduction: w.roles.includes('admin')
+          ? 'Administrator of the registry'
+          : 'Operator of the blockchain section',
+        createTime: nowText(),
+      })
+      .execute();
+    if (!w.password)
+      print(
+        `Generated password for "${w.account}": ${password}   (shown once; set ${w.account.toUpperCase()}_PASSWORD to choose it)`,
+      );
+  }
+}
+
+export default fp(async function auth(app: FastifyInstance) {
+  app.decorateRequest('account', null);
+
+  app.decorate('issueToken', async (accountId: number, roles: string[]) => {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    await app.db
+      .insertInto('tokens')
+      .values({
+        tokenHash: tokenHash(token),
+        accountId,
+        roles: JSON.stringify(roles),
+        createTime: nowText(now),
+        expireTime: nowText(new Date(now.getTime() + app.config.tokenTtlHours * 3600_000)),
+        revokeTime: null,
+      })
+      .execute();
+    return token;
+  });
+
+  app.decorate('requireRoles', (roles: string[] = []) => {
+    const handler: preHandlerAsyncHookHandler = async (request) => {
+      const token = requestToken(request);
+      if (!token) throw new ApiError(Codes.UNAUTHENTICATED, 401, 'Not signed in: send the X-Token header');
+      const account = await accountForToken(app.db, token);
+      request.account = account;
+      if (roles.length && !account.roles.includes('admin') && !roles.some((r) => account.roles.includes(r)))
+        throw new ApiError(Codes.FORBIDDEN, 403, `This call needs the role ${roles.join(' or ')}`);
+    };
+    return handler;
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Password hashing with scrypt (node:crypto; RFC 7914). Stored form:
+ * `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`, 16-byte random salt, 64-byte key, N=16384, r=8, p=1.
+ * Verification is constant-time (timingSafeEqual).
+ */
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const N = 16384;
+const R = 8;
+const P = 1;
+const KEYLEN = 64;
+
+function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEYLEN, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+/** Hashes `password` into the stored form above. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, { N, r: R, p: P });
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+/** True when `password` matches `stored`; false for a malformed stored value. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [n, r, p] = parts.slice(1, 4).map(Number);
+  const salt = Buffer.from(parts[4], 'base64');
+  const expected = Buffer.from(parts[5], 'base64');
+  const key = await derive(password, salt, { N: n, r, p, maxmem: 256 * n * r });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A random password for a first start: 18 characters of base64url (108 bits). */
+export function generatePassword(): string {
+  return randomBytes(14).toString('base64url').slice(0, 18);
+}

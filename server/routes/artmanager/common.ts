@@ -1,0 +1,34 @@
+/**
+ * Pieces shared by the `/artmanager` route folders: the role guard taken from a schema's `x-roles`
+ * (the server enforces it; the console only mirrors it), and the `{id}` / `{ids}` body of delete calls.
+ */
+import type { FastifyInstance } from 'fastify';
+import { schemas } from '../../../common/schemaRegistry';
+
+/** preHandler that admits the roles a schema's `x-roles` names (admin always). */
+export function guardFor(app: FastifyInstance, schemaId: string) {
+  return app.requireRoles(schemas[schemaId]['x-roles'] ?? ['admin']);
+}
+
+/** Body of a delete call: `{id}` or `{ids: [...]}` (1..100 ids). */
+export const deleteBody = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', minimum: 1 },
+    ids: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: 100 },
+  },
+  minProperties: 1,
+  maxProperties: 1,
+  additionalProperties: false,
+};
+
+/** The ids a delete body names. */
+export const idsOf = (body: { id?: number; ids?: number[] }): number[] => body.ids ?? [body.id!];
+
+/** Query `{<name>: integer}` required, for getOne-style calls. */
+export const idQuery = (name: string) => ({
+  type: 'object',
+  properties: { [name]: { type: 'integer', minimum: 1 } },
+  required: [name],
+  additionalProperties: false,
+});

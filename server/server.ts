@@ -1,0 +1,47 @@
+/**
+ * The standalone server: reads the configuration (config.ts), builds the app, creates the seeded accounts
+ * (printing generated passwords once), loads the Tate seed into an empty database, listens on PORT and
+ * closes gracefully on SIGINT/SIGTERM.
+ */
+import { LogController } from 'fastify';
+import { loadConfig } from './config';
+import { buildApp } from './app';
+import { ensureAccounts } from './plugins/app/auth';
+
+const config = loadConfig();
+const app = await buildApp(config, {
+  logger: { level: config.logLevel },
+  logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
+});
+await app.ready();
+
+await ensureAccounts(app.db, { admin: config.adminPassword, user: config.userPassword }, (line) =>
+  console.log(`\n  ${line}\n`),
+);
+
+if (config.seed) {
+  const seedModule = './import/seed';
+  try {
+    const { seedIfEmpty } = (await import(seedModule)) as {
+      seedIfEmpty?: (db: typeof app.db, log: (m: string) => void) => Promise<unknown>;
+    };
+    if (seedIfEmpty) await seedIfEmpty(app.db, (m) => app.log.info(m));
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    app.log.warn('no seed module (server/import/seed.ts); starting with an empty database');
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    app.log.info(`${signal}: closing`);
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+
+await app.listen({ port: config.port, host: config.host });
+console.log(
+  `\n  baas-admin console: http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/\n`,
+);
