@@ -1,0 +1,104 @@
+/**
+ * The tab strip of visited pages ("tags view"), as a pure reducer.
+ *
+ * Rules (vue-element-admin `store/modules/tagsView.js` and `layout/components/TagsView`): each
+ * visited named route becomes one tab, keyed by its path; visiting it again with another query
+ * updates the tab's `fullPath` (so the tab returns to the same filters); pinned (`affix`) tabs are
+ * never closed; "close others" keeps the pinned tabs and the chosen one; "close all" keeps the pinned
+ * ones. `cached` lists the names of views kept alive (not `noCache`); the shell restores their
+ * scroll position, and react-admin's store keeps their list filters.
+ */
+
+/** One tab. `path` is the path name, `fullPath` adds the query string. `title` is an i18n key. */
+export interface VisitedView {
+  name: string;
+  path: string;
+  fullPath: string;
+  title: string;
+  affix?: boolean;
+  noCache?: boolean;
+}
+
+/** State of the tab strip. */
+export interface TagsState {
+  visited: VisitedView[];
+  /** Names of kept-alive views. */
+  cached: string[];
+}
+
+/** Actions of the reducer. */
+export type TagsAction =
+  | { type: 'add'; view: VisitedView }
+  | { type: 'close'; path: string }
+  | { type: 'closeOthers'; path: string }
+  | { type: 'closeAll' }
+  /** Forget a view's cache (before a refresh). */
+  | { type: 'uncache'; name: string }
+  /** Forget every cached view (after a size switch). */
+  | { type: 'uncacheAll' };
+
+/** Initial state: the pinned views, in order. */
+export function initTags(affix: VisitedView[]): TagsState {
+  return tagsReducer({ visited: [], cached: [] }, { type: 'add', view: affix[0] }, ...affix.slice(1));
+}
+
+function addView(state: TagsState, view: VisitedView): TagsState {
+  const i = state.visited.findIndex((v) => v.path === view.path);
+  const visited =
+    i === -1
+      ? [...state.visited, view]
+      : state.visited[i].fullPath === view.fullPath
+        ? state.visited
+        : state.visited.map((v, j) => (j === i ? { ...v, fullPath: view.fullPath } : v));
+  const cached =
+    view.noCache || state.cached.includes(view.name) ? state.cached : [...state.cached, view.name];
+  return visited === state.visited && cached === state.cached ? state : { visited, cached };
+}
+
+/**
+ * The reducer. Extra `views` after the action (used by `initTags`) are added in order.
+ * Closing an unknown or pinned path leaves the state unchanged (same object).
+ */
+export function tagsReducer(state: TagsState, action: TagsAction, ...views: VisitedView[]): TagsState {
+  let next = state;
+  switch (action.type) {
+    case 'add':
+      if (action.view) next = addView(state, action.view);
+      break;
+    case 'close': {
+      const view = state.visited.find((v) => v.path === action.path);
+      if (!view || view.affix) break;
+      next = {
+        visited: state.visited.filter((v) => v !== view),
+        cached: state.cached.filter((n) => n !== view.name),
+      };
+      break;
+    }
+    case 'closeOthers': {
+      const view = state.visited.find((v) => v.path === action.path);
+      const visited = state.visited.filter((v) => v.affix || v.path === action.path);
+      next = { visited, cached: view && !view.noCache ? [view.name] : [] };
+      break;
+    }
+    case 'closeAll':
+      next = { visited: state.visited.filter((v) => v.affix), cached: [] };
+      break;
+    case 'uncache':
+      next = { ...state, cached: state.cached.filter((n) => n !== action.name) };
+      break;
+    case 'uncacheAll':
+      next = { ...state, cached: [] };
+      break;
+  }
+  return views.reduce((s, v) => addView(s, v), next);
+}
+
+/**
+ * Where to go after closing the tab at `closedPath` while `currentPath` is shown: nowhere (`null`)
+ * when another tab was closed; else the last remaining tab, or `/` when none remain.
+ */
+export function afterClose(state: TagsState, closedPath: string, currentPath: string): string | null {
+  if (closedPath !== currentPath) return null;
+  const last = state.visited[state.visited.length - 1];
+  return last ? last.fullPath : '/';
+}
