@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely';
 import * as registry from './20261122T0001_registry';
+import * as ledger from './20261122T0100_ledger';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': registry,
+  '20261122T0100_ledger': ledger,
 };

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { derInteger, derLength, encodeHeader } from './der';
+import { fromHex, toHex } from './hex';
+import { blockHashHex } from './tx';
+
+// Fixed vectors: DER bytes written out by hand, hashes computed independently (Python hashlib).
+const D = createHash('sha256').update('').digest('hex'); // e3b0c442... (SHA-256 of "")
+const P = '11'.repeat(32);
+
+describe('DER block header (Fabric asn1Header)', () => {
+  it('encodes INTEGER minimally with a sign byte', () => {
+    expect(toHex(derInteger(0))).toBe('020100');
+    expect(toHex(derInteger(1))).toBe('020101');
+    expect(toHex(derInteger(127))).toBe('02017f');
+    expect(toHex(derInteger(128))).toBe('02020080');
+    expect(toHex(derInteger(255))).toBe('020200ff');
+    expect(toHex(derInteger(256))).toBe('02020100');
+    expect(toHex(derInteger(65536))).toBe('0203010000');
+    expect(toHex(derInteger(2 ** 40))).toBe('02060100' + '00000000');
+    expect(() => derInteger(-1)).toThrow(/non-negative/);
+    expect(() => derInteger(1.5)).toThrow(/non-negative/);
+  });
+
+  it('encodes lengths in short and long form', () => {
+    expect(toHex(derLength(0))).toBe('00');
+    expect(toHex(derLength(127))).toBe('7f');
+    expect(toHex(derLength(128))).toBe('8180');
+    expect(toHex(derLength(255))).toBe('81ff');
+    expect(toHex(derLength(256))).toBe('820100');
+    expect(toHex(derLength(70000))).toBe('83011170');
+  });
+
+  const vectors: { name: string; number: number; previousHash: string; der: string; hash: string }[] = [
+    {
+      name: 'genesis (empty previous hash)',
+      number: 0,
+      previousHash: '',
+      der: '3027' + '020100' + '0400' + '0420' + D,
+      hash: '9cae6f5c10756febc407bba95fc23853774c1f65f10354895bfdab6443d66ed3',
+    },
+    {
+      name: 'block 1',
+      number: 1,
+      previousHash: P,
+      der: '3047' + '020101' + '0420' + P + '0420' + D,
+      hash: 'dfba49164b6f66740fca075cd460de6d2298673b36a4b3b204651d9de9e914ed',
+    },
+    {
+      name: 'block 127',
+      number: 127,
+      previousHash: P,
+      der: '3047' + '02017f' + '0420' + P + '0420' + D,
+      hash: 'ee0d78f3ec7386825a8b1ec217d0076d048831ee27e270a26ae742ed6deb305d',
+    },
+    {
+      name: 'block 128 (sign byte)',
+      number: 128,
+      previousHash: P,
+      der: '3048' + '02020080' + '0420' + P + '0420' + D,
+      hash: 'd58ec64c9ab08e071b0569411c5e283a9ec065d77fbd9b572bd7cdaeef6fb9ef',
+    },
+    {
+      name: 'block 65536',
+      number: 65536,
+      previousHash: P,
+      der: '3049' + '0203010000' + '0420' + P + '0420' + D,
+      hash: '722c74e90cbc78420e381dcd5169654950c6e6f3f0a8d9d045e024b571d576ce',
+    },
+  ];
+
+  for (const v of vectors) {
+    it(`matches the fixed vector: ${v.name}`, () => {
+      const der = encodeHeader({
+        number: v.number,
+        previousHash: fromHex(v.previousHash),
+        dataHash: fromHex(D),
+      });
+      expect(toHex(der)).toBe(v.der);
+      expect(createHash('sha256').update(Buffer.from(v.der, 'hex')).digest('hex')).toBe(v.hash);
+      expect(blockHashHex({ number: v.number, previousHash: v.previousHash, dataHash: D })).toBe(v.hash);
+    });
+  }
+
+  it('changes the block hash when any header field changes', () => {
+    const h = blockHashHex({ number: 5, previousHash: P, dataHash: D });
+    expect(blockHashHex({ number: 6, previousHash: P, dataHash: D })).not.toBe(h);
+    expect(blockHashHex({ number: 5, previousHash: D, dataHash: D })).not.toBe(h);
+    expect(blockHashHex({ number: 5, previousHash: P, dataHash: P })).not.toBe(h);
+  });
+});
