@@ -1,0 +1,17 @@
+/**
+ * English catalogue: react-admin's English messages (ra-language-english), the console's `baas.*`
+ * namespace, the resource and field labels generated from the schemas (`resources.*`), and the shell's
+ * and blockchain screens' contributions.
+ */
+import englishMessages from 'ra-language-english';
+import { generatedMessages } from '../generated/messages';
+import { baasEn } from './baas';
+import { contributedMessages, mergeMessages } from './merge';
+
+const en = mergeMessages(
+  englishMessages,
+  { baas: baasEn },
+  { resources: generatedMessages.en },
+  ...contributedMessages('en'),
+);
+export default en;

@@ -1,0 +1,103 @@
+import englishMessages from 'ra-language-english';
+import { describe, expect, it } from 'vitest';
+import en from './en';
+import zh from './zh';
+import { createI18nProvider, detectLocale } from './index';
+import { flattenMessages } from './merge';
+import { messageFor, TRANSLATED_KEYWORDS } from './validation';
+import { resourceSchemas } from '../../common/schemaRegistry';
+
+const fe = flattenMessages(en);
+const fz = flattenMessages(zh);
+const placeholders = (s: string) => [...new Set([...s.matchAll(/%\{(\w+)\}/g)].map((m) => m[1]))].sort();
+
+describe('i18n catalogues', () => {
+  it('zero missing keys: every English key exists in Chinese and vice versa', () => {
+    expect(Object.keys(fe).filter((k) => !(k in fz))).toEqual([]);
+    expect(Object.keys(fz).filter((k) => !(k in fe))).toEqual([]);
+  });
+
+  it("includes every key of react-admin's English messages in both languages", () => {
+    const ra = Object.keys(flattenMessages(englishMessages));
+    expect(ra.length).toBeGreaterThan(150);
+    expect(ra.filter((k) => !(k in fe))).toEqual([]);
+    expect(ra.filter((k) => !(k in fz))).toEqual([]);
+  });
+
+  it('no empty texts, and Chinese texts are translated (not copies of the English) for the ra.* keys', () => {
+    // react-admin's own ra.boolean.null is a deliberate blank in English too
+    expect(Object.entries(fz).filter(([k, v]) => v.trim() === '' && fe[k].trim() !== '')).toEqual([]);
+    expect(Object.entries(fe).filter(([k, v]) => v.trim() === '' && k !== 'ra.boolean.null')).toEqual([]);
+    const copies = Object.keys(fe).filter(
+      (k) => k.startsWith('ra.') && /[a-z]{4}/.test(fe[k]) && fe[k] === fz[k],
+    );
+    expect(copies).toEqual([]);
+  });
+
+  it('our own messages use the same placeholders in both languages', () => {
+    const mismatched = Object.keys(fe)
+      .filter((k) => k.startsWith('baas.') || k.startsWith('resources.'))
+      .filter((k) => placeholders(fe[k]).join() !== placeholders(fz[k]).join());
+    expect(mismatched).toEqual([]);
+  });
+
+  it('every resource, field and enum label of every schema is present in both languages', () => {
+    for (const s of resourceSchemas()) {
+      const r = s['x-resource']!.name;
+      expect(fe[`resources.${r}.name`]).toBe(s['x-i18n']!.en);
+      expect(fz[`resources.${r}.name`]).toBe(s['x-i18n']!.zh);
+      for (const [field, prop] of Object.entries(s.properties)) {
+        expect(fe[`resources.${r}.fields.${field}`], `${r}.${field}`).toBe(prop['x-i18n']!.en);
+        expect(fz[`resources.${r}.fields.${field}`], `${r}.${field}`).toBe(prop['x-i18n']!.zh);
+      }
+    }
+  });
+
+  it('every translated validation keyword has a message in both languages', () => {
+    for (const k of TRANSLATED_KEYWORDS) {
+      const { message } = messageFor(k, { reason: 'blank' });
+      expect(fe[message], message).toBeTruthy();
+      expect(fz[message], message).toBeTruthy();
+    }
+  });
+});
+
+describe('validation messages, rendered', () => {
+  const render = (locale: 'en' | 'zh', keyword: string, params: Record<string, unknown>) => {
+    const { message, args } = messageFor(keyword, params);
+    return createI18nProvider(locale).translate(message, args);
+  };
+
+  it('x-maxWidth says the limit in display width and in Chinese characters', () => {
+    expect(render('en', 'x-maxWidth', { limit: 60, width: 62 })).toBe(
+      'At most 60 wide (30 Chinese characters); this is 62 wide',
+    );
+    expect(render('zh', 'x-maxWidth', { limit: 60, width: 62 })).toBe(
+      '最多 30 个汉字（60 个字符），当前为 62 个字符',
+    );
+  });
+
+  it('x-plainText picks the reason; required; unknown keywords keep the server text', () => {
+    expect(render('zh', 'x-plainText', { reason: 'markup' })).toBe('不能包含 < 或 >');
+    expect(render('en', 'required', { missingProperty: 'author' })).toBe('Required');
+    expect(render('en', 'somethingNew', {})).toBe('Invalid: ');
+    const m = messageFor('somethingNew', {}, 'x: odd');
+    expect(createI18nProvider('zh').translate(m.message, m.args)).toBe('无效：x: odd');
+  });
+});
+
+describe('detectLocale', () => {
+  it.each([
+    ['zh', ['en-US'], 'zh'],
+    ['en', ['zh-CN'], 'en'],
+    ['zh-CN', [], 'zh'],
+    [undefined, ['zh-TW', 'en'], 'zh'],
+    [undefined, ['fr-FR', 'zh-CN'], 'zh'],
+    [undefined, ['en-GB', 'zh-CN'], 'en'],
+    [undefined, ['fr-FR'], 'en'],
+    [undefined, [], 'en'],
+    ['xx', ['zh'], 'zh'],
+  ] as const)('cookie %s, browser %j → %s', (cookie, browser, expected) => {
+    expect(detectLocale(cookie, browser)).toBe(expected);
+  });
+});

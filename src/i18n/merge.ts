@@ -1,0 +1,46 @@
+/** Helpers to build the console's message catalogues. */
+
+type Messages = { [key: string]: string | Messages };
+
+/** Deep merge of message trees; later sources win on the same leaf. Inputs are not modified. */
+export function mergeMessages(...sources: object[]): Messages {
+  const out: Messages = {};
+  for (const src of sources) {
+    for (const [k, v] of Object.entries(src ?? {})) {
+      const prev = out[k];
+      out[k] =
+        v && typeof v === 'object'
+          ? mergeMessages(prev && typeof prev === 'object' ? prev : {}, v)
+          : (v as string);
+    }
+  }
+  return out;
+}
+
+/** Every leaf key of a message tree, dotted (`ra.action.delete`), with its text. */
+export function flattenMessages(tree: object, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(tree)) {
+    if (v && typeof v === 'object') Object.assign(out, flattenMessages(v, `${prefix}${k}.`));
+    else out[`${prefix}${k}`] = String(v);
+  }
+  return out;
+}
+
+/**
+ * Message contributions of other console parts, `{ en, zh }` each, picked up when their file exists:
+ * the shell (`src/layout/i18n.ts`) and the blockchain screens (`src/resources/blockchain/i18n.ts`).
+ */
+const contributions = import.meta.glob<{ en?: object; zh?: object }>(
+  ['../layout/i18n.ts', '../resources/blockchain/i18n.ts'],
+  {
+    eager: true,
+  },
+);
+
+/** The contributed messages of one language, in file order. */
+export function contributedMessages(locale: 'en' | 'zh'): object[] {
+  return Object.keys(contributions)
+    .sort()
+    .map((file) => contributions[file][locale] ?? {});
+}

@@ -1,0 +1,58 @@
+/**
+ * Chinese catalogue: @haxqer/ra-language-chinese (written for react-admin 4; its CommonJS default export
+ * arrives as `mod.default` under Vite, hence `mod.default ?? mod`), completed with the 16 keys react-admin
+ * 5 added and without the one key v5 dropped (`ra.navigation.prev`), then the console's `baas.*`, the
+ * generated resource labels and the shell's and blockchain screens' contributions. Key parity with the
+ * English catalogue is checked by src/i18n/i18n.test.ts.
+ */
+import chineseModule from '@haxqer/ra-language-chinese';
+import { generatedMessages } from '../generated/messages';
+import { baasZh } from './baas';
+import { contributedMessages, mergeMessages } from './merge';
+
+const mod = chineseModule as unknown as {
+  default?: { ra: Record<string, unknown> };
+  ra?: Record<string, unknown>;
+};
+const raChinese = (mod.default ?? mod) as { ra: Record<string, Record<string, unknown>> };
+
+/**
+ * Keys react-admin 5 has and ra-language-chinese 4.16 lacks (the 16 v5 additions), plus two the package
+ * leaves in English (`partial_page_range_info`, `configurable.inspector.title`).
+ */
+export const raV5Additions = {
+  ra: {
+    action: { reset: '重置', search_columns: '搜索列', select_all_button: '全选' },
+    page: { access_denied: '拒绝访问', authentication_error: '认证错误' },
+    message: {
+      access_denied: '您没有访问此页面的权限',
+      authentication_error: '认证服务器返回错误，无法验证您的身份。',
+      select_all_limit_reached: '元素过多，无法全部选中。仅选中了前 %{max} 项。',
+      placeholder_data_warning: '网络问题：数据刷新失败。',
+    },
+    navigation: {
+      clear_filters: '清除筛选',
+      no_filtered_results: '在当前筛选条件下没有找到%{name}。',
+      partial_page_range_info: '%{offsetBegin}-%{offsetEnd}，共超过 %{offsetEnd} 条',
+    },
+    configurable: { inspector: { title: '检查器' } },
+    auth: { email: '邮箱' },
+    notification: { offline: '无网络连接，无法获取数据。' },
+    validation: { unique: '必须唯一' },
+    guesser: { empty: { title: '没有可显示的数据', message: '请检查数据提供者（dataProvider）' } },
+  },
+};
+
+function withoutV4Only(ra: Record<string, Record<string, unknown>>) {
+  const { prev: _prev, ...navigation } = ra.navigation ?? {};
+  return { ...ra, navigation };
+}
+
+const zh = mergeMessages(
+  { ra: withoutV4Only(raChinese.ra) },
+  raV5Additions,
+  { baas: baasZh },
+  { resources: generatedMessages.zh },
+  ...contributedMessages('zh'),
+);
+export default zh;
