@@ -4,7 +4,7 @@
  * derived from each resource schema, and the conversion of ajv errors into envelope `FieldError`s.
  *
  * Variants (each added to ajv under `$id` `<schemaId>.<kind>`):
- * - `create`: the resource schema without its `readOnly` properties; `required` as written.
+ * - `create`: the resource schema with its `readOnly` properties refused (`false` schemas); `required` as written.
  * - `update`: the same without `required`, plus a required integer `id` (partial update).
  * - `listQuery`: a GET list call's query: page (1-based), pageSize (1..100), q, sort (a sortable field),
  *   order (ASC|DESC), ids ("1,2,3") and one parameter per filterable field (`x-ui.filter`).
@@ -92,10 +92,12 @@ export function schemaForResource(resource: string): ResourceSchema {
 
 const clone = <T>(v: T): T => structuredClone(v);
 
+/** The schema with every `readOnly` property replaced by the `false` schema: sending one is refused. */
 function stripReadOnly(schema: ResourceSchema): ResourceSchema {
   const out = clone(schema);
-  for (const [name, prop] of Object.entries(out.properties)) if (prop.readOnly) delete out.properties[name];
-  out.required = (out.required ?? []).filter((r) => r in out.properties);
+  for (const [name, prop] of Object.entries(out.properties))
+    if (prop.readOnly) out.properties[name] = false as any;
+  out.required = (out.required ?? []).filter((r) => out.properties[r] !== (false as any));
   return out;
 }
 
@@ -130,7 +132,7 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
     return {
       ...base,
       $id,
-      properties: { id: { type: 'integer', minimum: 1 }, ...base.properties },
+      properties: { ...base.properties, id: { type: 'integer', minimum: 1 } },
       required: ['id'],
     };
   }
@@ -193,13 +195,19 @@ const toField = (instancePath: string) =>
     .join('.');
 
 /**
- * Converts ajv errors into envelope field errors, one per field and keyword, with messages that name
- * the field ("artWorkName: must be at most 60 wide ..."). `required` and `additionalProperties` name the
- * missing or unknown property itself.
+ * Converts ajv errors into envelope field errors, one per field (a `type` error wins over the field's
+ * other errors), with messages that name the field ("artWorkName: must be at most 60 wide ...").
+ * `required` and `additionalProperties` name the missing or unknown property itself; a read-only
+ * property sent in a body (`false schema`) says "is read-only".
  */
 export function formatErrors(errors: ErrorObject[] | null | undefined, prefix = ''): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
+  const typeErrorFields = new Set(
+    (errors ?? [])
+      .filter((e) => e.keyword === 'type')
+      .map((e) => (prefix ? `${prefix}.` : '') + toField(e.instancePath)),
+  );
   for (const e of errors ?? []) {
     let field = toField(e.instancePath);
     let message = e.message ?? 'is invalid';
@@ -207,15 +215,17 @@ export function formatErrors(errors: ErrorObject[] | null | undefined, prefix = 
       const p = (e.params as { missingProperty: string }).missingProperty;
       field = field ? `${field}.${p}` : p;
       message = 'is required';
+    } else if (e.keyword === 'false schema') {
+      message = 'is read-only';
     } else if (e.keyword === 'additionalProperties') {
       const p = (e.params as { additionalProperty: string }).additionalProperty;
       field = field ? `${field}.${p}` : p;
       message = 'is not a known field';
     }
     if (prefix) field = field ? `${prefix}.${field}` : prefix;
-    const key = `${field}|${e.keyword}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    // One error per field: a wrong type makes the field's other rules meaningless.
+    if (seen.has(field) || (e.keyword !== 'type' && typeErrorFields.has(field))) continue;
+    seen.add(field);
     out.push({
       field,
       keyword: e.keyword,

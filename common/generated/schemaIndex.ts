@@ -3,7 +3,21 @@ import artCategory from '../../schemas/artCategory.schema.json' with { type: 'js
 import artwork from '../../schemas/artwork.schema.json' with { type: 'json' };
 import author from '../../schemas/author.schema.json' with { type: 'json' };
 import bidUser from '../../schemas/bidUser.schema.json' with { type: 'json' };
+import block from '../../schemas/block.schema.json' with { type: 'json' };
+import chaincode from '../../schemas/chaincode.schema.json' with { type: 'json' };
+import channel from '../../schemas/channel.schema.json' with { type: 'json' };
 import platformUser from '../../schemas/platformUser.schema.json' with { type: 'json' };
+import transaction from '../../schemas/transaction.schema.json' with { type: 'json' };
 
 /** Every schema in schemas/, in file-name order. */
-export const schemaList = [artCategory, artwork, author, bidUser, platformUser];
+export const schemaList = [
+  artCategory,
+  artwork,
+  author,
+  bidUser,
+  block,
+  chaincode,
+  channel,
+  platformUser,
+  transaction,
+];

@@ -124,6 +124,73 @@ export interface BidUser {
 }
 
 /**
+ * A block of a channel. Block hash = SHA-256 of DER SEQUENCE { number INTEGER, previousHash OCTET STRING, dataHash OCTET STRING }; dataHash = RFC 6962 Merkle root of its transactions (docs/ledger.md). Hashes are lowercase hex; the genesis previousHash is "".
+ */
+export interface Block {
+  channelId: number;
+  channel: string;
+  number: number;
+  previousHash: string;
+  dataHash: string;
+  blockHash: string;
+  txCount: number;
+  /**
+   * Time the block was cut, YYYY-MM-DD HH:mm:ss UTC (not covered by the hash).
+   */
+  createdAt: string;
+}
+
+/**
+ * A chaincode (Go source) and its lifecycle installed -> approved -> committed; each step is a ledger transaction of chaincode _lifecycle (docs/ledger.md section 8).
+ */
+export interface Chaincode {
+  id?: number;
+  channel?: string;
+  name: string;
+  version: string;
+  /**
+   * @maxItems 16
+   */
+  initArgs?: string[];
+  /**
+   * @maxItems 16
+   */
+  args?: string[];
+  /**
+   * Endorsement policy, e.g. OR('Org1MSP.peer')
+   */
+  policy?: string;
+  function?: string;
+  functionType?: 'invoke' | 'query';
+  fileName?: string;
+  code?: string;
+  codeHash?: string;
+  status?: 'installed' | 'approved' | 'committed';
+  history?: {
+    status: string;
+    txId: string;
+    time: string;
+  }[];
+  createdBy?: string;
+  createTime?: string;
+  updateTime?: string;
+}
+
+/**
+ * A ledger channel: an append-only chain of blocks from a genesis block (docs/ledger.md). Read-only over GET /baas-api/channels and /baas-api/channel.
+ */
+export interface Channel {
+  id: number;
+  name: string;
+  /**
+   * Number of blocks, genesis included.
+   */
+  height: number;
+  txCount: number;
+  createdAt: string;
+}
+
+/**
  * A user of the registry's public mini-program.
  */
 export interface PlatformUser {
@@ -137,4 +204,29 @@ export interface PlatformUser {
   bidNumber?: number;
   loginCount?: number;
   lastLoginTime?: string | null;
+}
+
+/**
+ * A committed ledger transaction. The eight fields txId..validationCode are exactly what is hashed (canonical JSON, docs/ledger.md); the others say where it sits.
+ */
+export interface LedgerTransaction {
+  txId: string;
+  channel: string;
+  chaincode: string;
+  function: string;
+  args: string[];
+  creator: string;
+  /**
+   * YYYY-MM-DD HH:mm:ss.SSS UTC
+   */
+  timestamp: string;
+  /**
+   * Hyperledger Fabric TxValidationCode; 0 = VALID.
+   */
+  validationCode: number;
+  channelId?: number;
+  blockNumber?: number;
+  txIndex?: number;
+  leafHash?: string;
+  blockTime?: string;
 }

@@ -3,7 +3,10 @@
  * `migrations/`. Times are text `YYYY-MM-DD HH:mm:ss` (UTC); flags are integers 0/1; JSON columns hold
  * text (parse with `parseJson`). Nullable columns are `T | null`; generated ids are `Generated<number>`.
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** A JSON text column with a database default ('{}' or '[]'): optional on insert. */
+type JsonText = ColumnType<string, string | undefined, string>;
 
 export interface AccountTable {
   id: Generated<number>;
@@ -68,14 +71,14 @@ export interface ArtworkTable {
   createTime: string;
   updateTime: string;
   /** JSON array of image URLs (at most 9; the first is the main picture). */
-  images: string;
-  baseInfo: string;
-  dealInfo: string;
-  securityInfo: string;
-  certificateInfo: string;
-  traceability: string;
-  ownership: string;
-  authenticity: string;
+  images: JsonText;
+  baseInfo: JsonText;
+  dealInfo: JsonText;
+  securityInfo: JsonText;
+  certificateInfo: JsonText;
+  traceability: JsonText;
+  ownership: JsonText;
+  authenticity: JsonText;
   /** Tate accession number (acno) when imported from Tate. */
   sourceId: string | null;
   /** SHA-256 (hex) of the source row's canonical JSON, to tell a re-import from a conflicting row. */

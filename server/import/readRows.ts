@@ -106,6 +106,8 @@ export async function* readRows(file: string, onBytes?: (p: ReadProgress) => voi
     yield { line: lineNo, row };
   }
   lines.close();
+  if (layout === 'array-lines' && !arrayClosed)
+    yield { line: lineNo, error: 'the array is not closed by "]": the file looks truncated' };
   if (layout !== 'whole') return;
   let whole = '';
   for await (const chunk of await textStream(file, onBytes)) whole += chunk as string;

@@ -4,14 +4,15 @@
  *   stored (`tokens` table) with the roles they carry, an expiry (TOKEN_TTL_HOURS) and a revoke time.
  * - The token travels in the `X-Token` header (`token` query parameter accepted for `/dev-api/user/info`,
  *   as the product calls it). No token → 401 / code 401. Unknown, expired or revoked token → 401 / code 2.
- * - `app.requireRoles(roles)` is a preHandler: the token must carry `admin` or one of `roles` (an empty
+ * - `app.requireRoles(roles)` is an onRequest hook (it runs before the body is parsed and validated, so a
+ *   caller without the right is refused before anything about the input is said): the token must carry `admin` or one of `roles` (an empty
  *   list means any signed-in account), else 403 / code 403. The server enforces this for every call;
  *   hiding a menu item in the console is never the security.
  * - `ensureAccounts` creates `admin` (roles ["admin"]) and `user` (roles ["user"]) on first start.
  */
 import fp from 'fastify-plugin';
 import { createHash, randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
 import { nowText, type Database } from '../../db/database';
@@ -29,7 +30,7 @@ export interface RequestAccount {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    requireRoles(roles?: string[]): preHandlerAsyncHookHandler;
+    requireRoles(roles?: string[]): onRequestAsyncHookHandler;
     issueToken(accountId: number, roles: string[]): Promise<string>;
   }
   interface FastifyRequest {
@@ -144,7 +145,7 @@ export default fp(async function auth(app: FastifyInstance) {
   });
 
   app.decorate('requireRoles', (roles: string[] = []) => {
-    const handler: preHandlerAsyncHookHandler = async (request) => {
+    const handler: onRequestAsyncHookHandler = async (request) => {
       const token = requestToken(request);
       if (!token) throw new ApiError(Codes.UNAUTHENTICATED, 401, 'Not signed in: send the X-Token header');
       const account = await accountForToken(app.db, token);

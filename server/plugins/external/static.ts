@@ -33,12 +33,10 @@ export default fp(async (app) => {
     const isApi = API_PREFIXES.some((p) => request.url.startsWith(p));
     if (request.method === 'GET' && consoleBuilt && !isApi)
       return reply.type('text/html').sendFile('index.html', app.config.consoleDir);
-    return reply
-      .status(404)
-      .send({
-        code: Codes.NOT_FOUND,
-        msg: `No such call: ${request.method} ${request.url.split('?')[0]}`,
-        data: null,
-      });
+    return reply.status(404).send({
+      code: Codes.NOT_FOUND,
+      msg: `No such call: ${request.method} ${request.url.split('?')[0]}`,
+      data: null,
+    });
   });
 });

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { schemas } from '../../../common/schemaRegistry';
 
-/** preHandler that admits the roles a schema's `x-roles` names (admin always). */
+/** onRequest hook that admits the roles a schema's `x-roles` names (admin always). */
 export function guardFor(app: FastifyInstance, schemaId: string) {
   return app.requireRoles(schemas[schemaId]['x-roles'] ?? ['admin']);
 }

@@ -5,7 +5,7 @@ import { listCategories } from '../../../repositories/artworks.repository';
 import { guardFor } from '../common';
 
 export default async function artSortRoutes(app: FastifyInstance) {
-  app.get('/artcateList', { preHandler: guardFor(app, 'artCategory') }, async () =>
+  app.get('/artcateList', { onRequest: guardFor(app, 'artCategory') }, async () =>
     ok(await listCategories(app.db)),
   );
 }

@@ -15,34 +15,32 @@ import type { ListQuery } from '../../../repositories/listQuery';
 import { deleteBody, guardFor, idQuery, idsOf } from '../common';
 
 export default async function artworkRoutes(app: FastifyInstance) {
-  const preHandler = guardFor(app, 'artwork');
+  const onRequest = guardFor(app, 'artwork');
 
-  app.post(
-    '/searchArtworkList',
-    { preHandler, schema: { body: { $ref: 'artwork.listBody' } } },
-    async (req) => ok(await listArtworks(app.db, app.dialect, req.body as ListQuery)),
+  app.post('/searchArtworkList', { onRequest, schema: { body: { $ref: 'artwork.listBody' } } }, async (req) =>
+    ok(await listArtworks(app.db, app.dialect, req.body as ListQuery)),
   );
 
-  app.get('/ArtInfoByArtId', { preHandler, schema: { querystring: idQuery('artId') } }, async (req) =>
+  app.get('/ArtInfoByArtId', { onRequest, schema: { querystring: idQuery('artId') } }, async (req) =>
     ok(await getArtwork(app.db, (req.query as { artId: number }).artId)),
   );
 
-  app.post('/addArtwork', { preHandler, schema: { body: { $ref: 'artwork.create' } } }, async (req) =>
+  app.post('/addArtwork', { onRequest, schema: { body: { $ref: 'artwork.create' } } }, async (req) =>
     ok(await createArtwork(app.db, req.body as any)),
   );
 
-  app.post('/baseInfo', { preHandler, schema: { body: { $ref: 'artwork.update' } } }, async (req) =>
+  app.post('/baseInfo', { onRequest, schema: { body: { $ref: 'artwork.update' } } }, async (req) =>
     ok(await updateArtwork(app.db, req.body as any)),
   );
 
-  app.post('/deleteArt', { preHandler, schema: { body: deleteBody } }, async (req) =>
+  app.post('/deleteArt', { onRequest, schema: { body: deleteBody } }, async (req) =>
     ok(await deleteArtworks(app.db, idsOf(req.body as any))),
   );
 
   app.get(
     '/searchAuthor',
     {
-      preHandler,
+      onRequest,
       schema: {
         querystring: {
           type: 'object',

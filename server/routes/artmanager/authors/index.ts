@@ -26,24 +26,24 @@ function artworksOfAuthorQuery() {
 }
 
 export default async function authorRoutes(app: FastifyInstance) {
-  const preHandler = guardFor(app, 'author');
+  const onRequest = guardFor(app, 'author');
 
-  app.get('/getList', { preHandler, schema: { querystring: { $ref: 'author.listQuery' } } }, async (req) =>
+  app.get('/getList', { onRequest, schema: { querystring: { $ref: 'author.listQuery' } } }, async (req) =>
     ok(await listAuthors(app.db, app.dialect, req.query as ListQuery)),
   );
 
-  app.post('/authorSearch', { preHandler, schema: { body: { $ref: 'author.listBody' } } }, async (req) =>
+  app.post('/authorSearch', { onRequest, schema: { body: { $ref: 'author.listBody' } } }, async (req) =>
     ok(await listAuthors(app.db, app.dialect, req.body as ListQuery)),
   );
 
-  app.get('/getInfo', { preHandler, schema: { querystring: idQuery('id') } }, async (req) =>
+  app.get('/getInfo', { onRequest, schema: { querystring: idQuery('id') } }, async (req) =>
     ok(await getAuthor(app.db, (req.query as { id: number }).id)),
   );
 
   app.get(
     '/getArtworkList',
     {
-      preHandler,
+      onRequest,
       schema: {
         querystring: artworksOfAuthorQuery(),
       },
@@ -55,15 +55,15 @@ export default async function authorRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post('/addAuthors', { preHandler, schema: { body: { $ref: 'author.create' } } }, async (req) =>
+  app.post('/addAuthors', { onRequest, schema: { body: { $ref: 'author.create' } } }, async (req) =>
     ok(await createAuthor(app.db, req.body as any)),
   );
 
-  app.post('/updateInfo', { preHandler, schema: { body: { $ref: 'author.update' } } }, async (req) =>
+  app.post('/updateInfo', { onRequest, schema: { body: { $ref: 'author.update' } } }, async (req) =>
     ok(await updateAuthor(app.db, req.body as any)),
   );
 
-  app.post('/deleteAuthors', { preHandler, schema: { body: deleteBody } }, async (req) =>
+  app.post('/deleteAuthors', { onRequest, schema: { body: deleteBody } }, async (req) =>
     ok(await deleteAuthors(app.db, idsOf(req.body as any))),
   );
 }

@@ -6,14 +6,14 @@ import type { ListQuery } from '../../../repositories/listQuery';
 import { guardFor } from '../common';
 
 export default async function routes(app: FastifyInstance) {
-  const preHandler = guardFor(app, 'bidUser');
-  app.get('/getList', { preHandler, schema: { querystring: { $ref: 'bidUser.listQuery' } } }, async (req) =>
+  const onRequest = guardFor(app, 'bidUser');
+  app.get('/getList', { onRequest, schema: { querystring: { $ref: 'bidUser.listQuery' } } }, async (req) =>
     ok(await listAppUsers(app.db, app.dialect, 'bid_users', req.query as ListQuery)),
   );
   app.get(
     '/getInfo',
     {
-      preHandler,
+      onRequest,
       schema: {
         querystring: {
           type: 'object',

@@ -9,7 +9,7 @@ import { ok } from '../../../plugins/app/envelope';
 import { listArtworks } from '../../../repositories/artworks.repository';
 
 export default async function dashboardRoutes(app: FastifyInstance) {
-  app.get('/stats', { preHandler: app.requireRoles(['admin']) }, async () => {
+  app.get('/stats', { onRequest: app.requireRoles(['admin']) }, async () => {
     const db = app.db;
     const count = async (table: 'authors' | 'artworks', onChain: boolean) => {
       let q = db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));

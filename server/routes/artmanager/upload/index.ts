@@ -30,7 +30,7 @@ export function imageKind(bytes: Buffer): 'jpg' | 'png' | 'gif' | 'webp' | null 
 }
 
 export default async function uploadRoutes(app: FastifyInstance) {
-  app.post('/', { preHandler: app.requireRoles(['admin']) }, async (req) => {
+  app.post('/', { onRequest: app.requireRoles(['admin']) }, async (req) => {
     const file = await req.file({ limits: { fileSize: app.config.uploadLimitBytes, files: 1 } });
     if (!file) throw invalidField('file', 'required', 'send one image as multipart/form-data');
     const bytes = await file.toBuffer().catch((err: Error & { code?: string }) => {

@@ -6,16 +6,16 @@ import type { ListQuery } from '../../../repositories/listQuery';
 import { guardFor } from '../common';
 
 export default async function routes(app: FastifyInstance) {
-  const preHandler = guardFor(app, 'platformUser');
+  const onRequest = guardFor(app, 'platformUser');
   app.get(
     '/getList',
-    { preHandler, schema: { querystring: { $ref: 'platformUser.listQuery' } } },
+    { onRequest, schema: { querystring: { $ref: 'platformUser.listQuery' } } },
     async (req) => ok(await listAppUsers(app.db, app.dialect, 'platform_users', req.query as ListQuery)),
   );
   app.get(
     '/getInfo',
     {
-      preHandler,
+      onRequest,
       schema: {
         querystring: {
           type: 'object',

@@ -58,7 +58,7 @@ export default async function userRoutes(app: FastifyInstance) {
           additionalProperties: false,
         },
       },
-      preHandler: app.requireRoles(),
+      onRequest: app.requireRoles(),
     },
     async (request) => {
       const me = request.account!;
@@ -78,7 +78,7 @@ export default async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post('/logout', { preHandler: app.requireRoles() }, async (request) => {
+  app.post('/logout', { onRequest: app.requireRoles() }, async (request) => {
     await app.db
       .updateTable('tokens')
       .set({ revokeTime: nowText() })
@@ -98,7 +98,7 @@ export default async function userRoutes(app: FastifyInstance) {
           additionalProperties: false,
         },
       },
-      preHandler: app.requireRoles(),
+      onRequest: app.requireRoles(),
     },
     async (request) => {
       const { role } = request.body as { role: string };

@@ -1,0 +1,409 @@
+/**
+ * The Tate import pipeline, shared by `npm run import` (scripts/import.ts) and the first-start seed
+ * (seed.ts): artists first, then artworks, each read as a stream (readRows.ts), validated
+ * (validate.ts), and written in batches, one database transaction per batch.
+ *
+ * Outcomes per row:
+ * - imported: valid and new; stored with `sourceId` (artist id / acno) and, for artworks,
+ *   `sourceDigest` (SHA-256 of the source row's canonical JSON);
+ * - skipped: already stored from the same source row (artworks: same acno and same digest; artists:
+ *   same id and the same mapped name and introduction), in the database or earlier in the file.
+ *   This makes the import idempotent: a second run imports nothing twice;
+ * - rejected: written to the report (JSON Lines, one `ReportEntry` per row) with every reason:
+ *   schema rules (validate.ts), `reference` (the primary author is not an imported artist),
+ *   `conflict` (the acno, or the Tate id, is already taken by a different row), `json` (unparsable).
+ *
+ * Atomicity: each batch (default 500 rows) is written in one transaction together with the categories
+ * (`art_categories`) its artworks introduce. When a batch fails, its transaction rolls back, the batches
+ * before it stay committed, and `importTate` throws an {@link ImportBatchError}; re-running resumes
+ * (rows already stored are skipped).
+ *
+ * Not checked across runs: a Tate id reused by a different acno (the artworks table stores the acno,
+ * not Tate's numeric id); within one run it is.
+ */
+import { appendFile, writeFile } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import { nowText, type Database } from '../db/database';
+import { primaryArtistId, type MappedArtwork, type MappedAuthor, sourceDigest } from './mapping';
+import { readRows, type RowRead } from './readRows';
+import { checkArtist, checkArtwork, type Reason } from './validate';
+
+/** Counts of one phase (artists or artworks). `read` = rows in the file. */
+export interface PhaseSummary {
+  read: number;
+  imported: number;
+  rejected: number;
+  skipped: number;
+}
+
+export interface ImportSummary {
+  artists: PhaseSummary;
+  artworks: PhaseSummary;
+  /** Category names added to `art_categories`. */
+  categoriesAdded: string[];
+  /** Wall time of the whole import, in seconds. */
+  seconds: number;
+  reportFile?: string;
+}
+
+/** One line of the report file (JSON Lines). */
+export interface ReportEntry {
+  kind: 'artist' | 'artwork';
+  /** Artist id (number) or artwork acno (string) when the row has one, else null. */
+  sourceId: number | string | null;
+  /** Tate's numeric artwork id, when the row has one. */
+  tateId?: unknown;
+  /** 1-based line of the row in the file (0 when the file was read whole). */
+  line: number;
+  reasons: Reason[];
+}
+
+export interface ImportProgress {
+  phase: 'artists' | 'artworks';
+  bytesRead: number;
+  bytesTotal: number;
+  summary: PhaseSummary;
+}
+
+export interface ImportOptions {
+  /** Tate artist rows (JSON array, plain or gzipped), imported first. */
+  artistsFile?: string;
+  /** Tate artwork rows (JSON array, plain or gzipped). */
+  artworksFile?: string;
+  /** Where to write the rejected rows (JSON Lines); created or truncated. No report when omitted. */
+  reportFile?: string;
+  /** Rows per transaction (default 500). */
+  batchSize?: number;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+/** A batch's transaction failed; it was rolled back, earlier batches stay committed. */
+export class ImportBatchError extends Error {
+  constructor(
+    readonly phase: 'artists' | 'artworks',
+    readonly firstLine: number,
+    readonly lastLine: number,
+    readonly summary: ImportSummary,
+    cause: unknown,
+  ) {
+    super(
+      `${phase} batch of lines ${firstLine}–${lastLine} failed and was rolled back ` +
+        `(earlier batches are committed; re-run to resume): ${(cause as Error)?.message ?? String(cause)}`,
+      { cause },
+    );
+    this.name = 'ImportBatchError';
+  }
+}
+
+const emptyPhase = (): PhaseSummary => ({ read: 0, imported: 0, rejected: 0, skipped: 0 });
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function* batches(
+  file: string,
+  size: number,
+  onBytes: (read: number, total: number) => void,
+): AsyncGenerator<RowRead[]> {
+  let batch: RowRead[] = [];
+  for await (const r of readRows(file, (p) => onBytes(p.bytesRead, p.bytesTotal))) {
+    batch.push(r);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+const jsonReason = (error: string): Reason => ({ field: 'row', keyword: 'json', message: `row: ${error}` });
+
+/**
+ * Imports Tate artists and/or artworks into `db` (see the module doc for outcomes and atomicity).
+ * @returns the counts per phase
+ * @throws ImportBatchError when a batch's transaction fails; file read errors as they come
+ */
+export async function importTate(db: Kysely<Database>, opts: ImportOptions): Promise<ImportSummary> {
+  const started = performance.now();
+  const batchSize = opts.batchSize ?? 500;
+  const summary: ImportSummary = {
+    artists: emptyPhase(),
+    artworks: emptyPhase(),
+    categoriesAdded: [],
+    seconds: 0,
+    reportFile: opts.reportFile,
+  };
+  const time = nowText();
+  if (opts.reportFile) await writeFile(opts.reportFile, '');
+  const report = async (entries: ReportEntry[]) => {
+    if (opts.reportFile && entries.length)
+      await appendFile(opts.reportFile, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  };
+  let bytes = { read: 0, total: 0 };
+  const progress = (phase: 'artists' | 'artworks') =>
+    opts.onProgress?.({ phase, bytesRead: bytes.read, bytesTotal: bytes.total, summary: summary[phase] });
+
+  /** Tate artist id → why it was rejected in this run (to explain artworks that reference it). */
+  const rejectedArtists = new Map<number, string>();
+
+  if (opts.artistsFile) {
+    const phase = summary.artists;
+    /** artist id → the mapped author kept in this run (to tell a duplicate from a conflict). */
+    const seen = new Map<number, string>();
+    for await (const batch of batches(opts.artistsFile, batchSize, (read, total) => {
+      bytes = { read, total };
+      progress('artists');
+    })) {
+      const rejected: ReportEntry[] = [];
+      const toInsert: { sourceId: number; author: MappedAuthor }[] = [];
+      const ids = batch
+        .map((r) => (isObj(r.row) ? r.row.id : undefined))
+        .filter(Number.isInteger) as number[];
+      const existing = new Map<number, string>();
+      if (ids.length)
+        for (const a of await db
+          .selectFrom('authors')
+          .select(['sourceId', 'authorName', 'introduction'])
+          .where('sourceId', 'in', ids)
+          .execute())
+          existing.set(a.sourceId!, authorKey(a));
+      for (const r of batch) {
+        phase.read++;
+        const sourceId = isObj(r.row) && Number.isInteger(r.row.id) ? (r.row.id as number) : null;
+        const reject = (reasons: Reason[]) => {
+          rejected.push({ kind: 'artist', sourceId, line: r.line, reasons });
+          if (sourceId !== null && !seen.has(sourceId) && !existing.has(sourceId))
+            rejectedArtists.set(sourceId, reasons.map((x) => x.message).join('; '));
+        };
+        if (r.error !== undefined) {
+          reject([jsonReason(r.error)]);
+          continue;
+        }
+        const { record, reasons } = checkArtist(r.row);
+        if (!record || sourceId === null) {
+          reject(reasons);
+          continue;
+        }
+        const key = authorKey(record);
+        const stored = existing.get(sourceId) ?? seen.get(sourceId);
+        if (stored === key) {
+          phase.skipped++;
+          continue;
+        }
+        if (stored !== undefined) {
+          rejected.push({
+            kind: 'artist',
+            sourceId,
+            line: r.line,
+            reasons: [
+              {
+                field: 'id',
+                keyword: 'conflict',
+                message: `id: artist ${sourceId} is already imported with a different name or introduction (not overwritten)`,
+              },
+            ],
+          });
+          continue;
+        }
+        seen.set(sourceId, key);
+        rejectedArtists.delete(sourceId);
+        toInsert.push({ sourceId, author: record });
+      }
+      phase.rejected += rejected.length;
+      await report(rejected);
+      if (toInsert.length) {
+        try {
+          await db.transaction().execute(async (trx) => {
+            await trx
+              .insertInto('authors')
+              .values(
+                toInsert.map(({ sourceId, author }) => ({
+                  authorName: author.authorName as string,
+                  introduction: author.introduction,
+                  createTime: time,
+                  updateTime: time,
+                  sourceId,
+                })),
+              )
+              .execute();
+          });
+        } catch (e) {
+          for (const { sourceId } of toInsert) seen.delete(sourceId);
+          summary.seconds = (performance.now() - started) / 1000;
+          throw new ImportBatchError('artists', batch[0].line, batch[batch.length - 1].line, summary, e);
+        }
+        phase.imported += toInsert.length;
+      }
+      progress('artists');
+    }
+  }
+
+  if (opts.artworksFile) {
+    const phase = summary.artworks;
+    /** Registry author id by Tate artist id (null: no such author stored). */
+    const authorBySource = new Map<number, number | null>();
+    /** acno → digest of the row stored (or skipped as stored) in this run. */
+    const acnoSeen = new Map<string, string>();
+    /** Tate artwork id → the acno it was stored under in this run. */
+    const tateIdSeen = new Map<number, string>();
+    const categories = new Set(
+      (await db.selectFrom('art_categories').select('name').execute()).map((c) => c.name),
+    );
+    for await (const batch of batches(opts.artworksFile, batchSize, (read, total) => {
+      bytes = { read, total };
+      progress('artworks');
+    })) {
+      const rows = batch.map((r) => (isObj(r.row) ? r.row : undefined));
+      const wanted = [
+        ...new Set(rows.map((r) => (r ? primaryArtistId(r) : undefined)).filter((id) => id !== undefined)),
+      ].filter((id) => !authorBySource.has(id));
+      if (wanted.length) {
+        for (const id of wanted) authorBySource.set(id, null);
+        for (const a of await db
+          .selectFrom('authors')
+          .select(['id', 'sourceId'])
+          .where('sourceId', 'in', wanted)
+          .execute())
+          authorBySource.set(a.sourceId!, a.id);
+      }
+      const acnos = [
+        ...new Set(
+          rows.map((r) => r?.acno).filter((a): a is string => typeof a === 'string' && a.length > 0),
+        ),
+      ];
+      const existing = new Map<string, string | null>();
+      if (acnos.length)
+        for (const a of await db
+          .selectFrom('artworks')
+          .select(['sourceId', 'sourceDigest'])
+          .where('sourceId', 'in', acnos)
+          .execute())
+          existing.set(a.sourceId!, a.sourceDigest);
+
+      const rejected: ReportEntry[] = [];
+      const toInsert: { acno: string; digest: string; tateId: unknown; record: MappedArtwork }[] = [];
+      const newCategories = new Set<string>();
+      batch.forEach((r, i) => {
+        phase.read++;
+        const row = rows[i];
+        const acno = typeof row?.acno === 'string' && row.acno ? row.acno : null;
+        const entry = (reasons: Reason[]): ReportEntry => ({
+          kind: 'artwork',
+          sourceId: acno,
+          ...(row && 'id' in row ? { tateId: row.id } : {}),
+          line: r.line,
+          reasons,
+        });
+        if (r.error !== undefined || !row) {
+          rejected.push(
+            entry(r.error !== undefined ? [jsonReason(r.error)] : checkArtwork(r.row, 1).reasons),
+          );
+          return;
+        }
+        const digest = sourceDigest(row);
+        const storedDigest =
+          acno !== null ? (existing.has(acno) ? existing.get(acno) : acnoSeen.get(acno)) : undefined;
+        if (acno !== null && storedDigest === digest) {
+          phase.skipped++;
+          return;
+        }
+        const artistId = primaryArtistId(row);
+        const authorId = artistId === undefined ? undefined : (authorBySource.get(artistId) ?? undefined);
+        const { record, reasons } = checkArtwork(row, authorId);
+        if (artistId !== undefined && authorId === undefined) {
+          const why = rejectedArtists.get(artistId);
+          reasons.push({
+            field: 'contributors.0.id',
+            target: 'author',
+            keyword: 'reference',
+            message: why
+              ? `contributors.0.id (author): artist ${artistId} was rejected in this import (${why})`
+              : `contributors.0.id (author): artist ${artistId} is unknown (not in the database nor in the artists imported)`,
+          });
+        }
+        if (acno !== null && storedDigest !== undefined)
+          reasons.push({
+            field: 'acno',
+            keyword: 'conflict',
+            message: `acno: ${acno} is already imported from a different source row (digest ${String(storedDigest).slice(0, 12)}…); not overwritten`,
+          });
+        const tateId = row.id;
+        if (
+          Number.isInteger(tateId) &&
+          tateIdSeen.has(tateId as number) &&
+          tateIdSeen.get(tateId as number) !== acno
+        )
+          reasons.push({
+            field: 'id',
+            keyword: 'conflict',
+            message: `id: Tate id ${String(tateId)} is already imported in this run under acno ${tateIdSeen.get(tateId as number)}`,
+          });
+        if (reasons.length || !record || acno === null) {
+          rejected.push(entry(reasons));
+          return;
+        }
+        acnoSeen.set(acno, digest);
+        if (Number.isInteger(tateId)) tateIdSeen.set(tateId as number, acno);
+        const classify = record.classify as string;
+        if (!categories.has(classify)) newCategories.add(classify);
+        toInsert.push({ acno, digest, tateId, record });
+      });
+      phase.rejected += rejected.length;
+      await report(rejected);
+      if (toInsert.length) {
+        try {
+          await db.transaction().execute(async (trx) => {
+            if (newCategories.size)
+              await trx
+                .insertInto('art_categories')
+                .values([...newCategories].map((name) => ({ name })))
+                .onConflict((oc) => oc.column('name').doNothing())
+                .execute();
+            await trx
+              .insertInto('artworks')
+              .values(
+                toInsert.map(({ acno, digest, record }) => ({
+                  artWorkName: record.artWorkName as string,
+                  author: record.author,
+                  possessor: record.possessor,
+                  classify: record.classify as string,
+                  texture: record.texture as string,
+                  images: JSON.stringify(record.images),
+                  baseInfo: JSON.stringify(record.baseInfo),
+                  dealInfo: JSON.stringify(record.dealInfo),
+                  createTime: time,
+                  updateTime: time,
+                  sourceId: acno,
+                  sourceDigest: digest,
+                })),
+              )
+              .execute();
+          });
+        } catch (e) {
+          for (const { acno, tateId } of toInsert) {
+            acnoSeen.delete(acno);
+            if (Number.isInteger(tateId)) tateIdSeen.delete(tateId as number);
+          }
+          summary.seconds = (performance.now() - started) / 1000;
+          throw new ImportBatchError('artworks', batch[0].line, batch[batch.length - 1].line, summary, e);
+        }
+        for (const name of newCategories) {
+          categories.add(name);
+          summary.categoriesAdded.push(name);
+        }
+        phase.imported += toInsert.length;
+      }
+      progress('artworks');
+    }
+  }
+  summary.seconds = (performance.now() - started) / 1000;
+  return summary;
+}
+
+function authorKey(a: { authorName: unknown; introduction: string | null }): string {
+  return JSON.stringify([a.authorName, a.introduction ?? null]);
+}
+
+/** The summary line of a phase: `imported N, rejected N, skipped N`. */
+export function summaryLine(p: PhaseSummary): string {
+  return `imported ${p.imported}, rejected ${p.rejected}, skipped ${p.skipped}`;
+}

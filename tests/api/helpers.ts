@@ -1,0 +1,68 @@
+/**
+ * Test helpers for `app.inject` integration tests: a fresh app on a temporary DATA_DIR (SQLite file),
+ * the two seeded accounts with known passwords, and signed-in tokens.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../../server/app';
+import { loadConfig, type AppConfig } from '../../server/config';
+import { ensureAccounts } from '../../server/plugins/app/auth';
+
+export const ADMIN_PASSWORD = 'admin-test-password';
+export const USER_PASSWORD = 'user-test-password';
+
+export interface TestApp {
+  app: FastifyInstance;
+  dataDir: string;
+  adminToken: string;
+  userToken: string;
+  /** Injects with the admin token unless `token` is given (null: no token). */
+  call(opts: InjectOptions & { token?: string | null }): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** Builds an app on a new temp DATA_DIR, creates the accounts and logs both in. */
+export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'baas-api-'));
+  const config = {
+    ...loadConfig({}),
+    dataDir,
+    consoleDir: join(dataDir, 'no-console'),
+    seed: false,
+    ...overrides,
+  };
+  const app = await buildApp(config);
+  await app.ready();
+  await ensureAccounts(app.db, { admin: ADMIN_PASSWORD, user: USER_PASSWORD }, () => {});
+  const login = async (username: string, password: string) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/dev-api/user/login',
+      payload: { username, password },
+    });
+    return res.json().data.token as string;
+  };
+  const adminToken = await login('admin', ADMIN_PASSWORD);
+  const userToken = await login('user', USER_PASSWORD);
+  const call: TestApp['call'] = async ({ token, ...opts }) => {
+    const t = token === undefined ? adminToken : token;
+    const res = await app.inject({
+      ...opts,
+      headers: { ...(opts.headers ?? {}), ...(t ? { 'x-token': t } : {}) },
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  return {
+    app,
+    dataDir,
+    adminToken,
+    userToken,
+    call,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
