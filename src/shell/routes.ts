@@ -94,8 +94,8 @@ export const constantRoutes: ShellRoute[] = [
   { path: '/redirect/*path', hidden: true, screen: { page: 'redirect' } },
   { path: '/login', hidden: true, public: true },
   { path: '/auth-redirect', hidden: true, public: true, screen: { page: 'authRedirect' } },
-  { path: '/404', hidden: true, public: true, meta: { title: 'page404' }, screen: { page: 'page404' } },
-  { path: '/401', hidden: true, public: true, meta: { title: 'page401' }, screen: { page: 'page401' } },
+  { path: '/404', hidden: true, meta: { title: 'page404' }, screen: { page: 'page404' } },
+  { path: '/401', hidden: true, meta: { title: 'page401' }, screen: { page: 'page401' } },
   {
     path: '/',
     redirect: '/dashboard',

@@ -1,0 +1,111 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { AuthProvider } from 'ra-core';
+import {
+  isLoggedOutSignalled,
+  clearLoggedOut,
+  onLoggedOutChange,
+  safeRedirect,
+  validateUserInfo,
+  withShellSession,
+  SessionError,
+} from './session';
+
+describe('validateUserInfo', () => {
+  it('rejects an empty answer with the verification message', () => {
+    for (const empty of [null, undefined, '', 0]) {
+      expect(() => validateUserInfo(empty)).toThrow('shell.session.verificationFailed');
+    }
+  });
+  it('rejects roles that are not a non-empty array of strings', () => {
+    for (const roles of [undefined, null, [], 'admin', [1]]) {
+      try {
+        validateUserInfo({ roles, name: 'x' });
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(SessionError);
+        expect((e as SessionError).message).toBe('shell.session.rolesRequired');
+        expect((e as SessionError).translatable).toBe(true);
+      }
+    }
+  });
+  it('normalises a good answer', () => {
+    expect(
+      validateUserInfo({ roles: ['user'], account: 'user', avatar: null, availableRoles: ['user'] }),
+    ).toEqual({
+      roles: ['user'],
+      name: 'user',
+      account: 'user',
+      avatar: '',
+      introduction: '',
+      availableRoles: ['user'],
+    });
+  });
+});
+
+describe('safeRedirect', () => {
+  it('keeps in-app paths with their query', () => {
+    expect(safeRedirect('/industry/authors?page=2')).toBe('/industry/authors?page=2');
+  });
+  it('refuses other sites, the login page and empty values', () => {
+    for (const v of [
+      '//evil.example/x',
+      'https://evil.example',
+      '/\\evil',
+      '/login',
+      '/login?redirect=/x',
+      '',
+      null,
+    ]) {
+      expect(safeRedirect(v, '/home')).toBe('/home');
+    }
+    expect(safeRedirect('/loginhelp')).toBe('/loginhelp');
+  });
+});
+
+describe('withShellSession', () => {
+  const base = (): AuthProvider => ({
+    login: vi.fn(async () => undefined),
+    logout: vi.fn(async () => undefined),
+    checkAuth: vi.fn(async () => {
+      throw new Error('ra.auth.auth_check_error');
+    }),
+    checkError: vi.fn(async () => {
+      throw { message: 'baas.auth.session_expired' };
+    }),
+    getPermissions: vi.fn(async () => ['admin']),
+  });
+
+  it('returns to the ?redirect= page after login', async () => {
+    const p = withShellSession(base(), () => ({ pathname: '/login', search: '?redirect=%2Fbaas%2Ffabric' }));
+    await expect(p.login({})).resolves.toEqual({ redirectTo: '/baas/fabric' });
+    const q = withShellSession(base(), () => ({ pathname: '/login', search: '?redirect=https://x.example' }));
+    await expect(q.login({})).resolves.toEqual({ redirectTo: '/' });
+  });
+
+  it('sends a failed auth check to the login page with the current page', async () => {
+    const p = withShellSession(base(), () => ({ pathname: '/industry/authors', search: '?x=1' }));
+    await expect(p.checkAuth({})).rejects.toEqual({
+      message: 'ra.auth.auth_check_error',
+      redirectTo: '/login?redirect=%2Findustry%2Fauthors%3Fx%3D1',
+    });
+  });
+
+  it('turns code 2 into the logged-out signal and keeps the user, other errors go to the base', async () => {
+    const b = base();
+    const p = withShellSession(b, () => ({ pathname: '/', search: '' }));
+    const seen = vi.fn();
+    const off = onLoggedOutChange(seen);
+    clearLoggedOut();
+    await expect(
+      p.checkError({ status: 401, body: { code: 2, msg: 'revoked', data: null } }),
+    ).resolves.toBeUndefined();
+    expect(isLoggedOutSignalled()).toBe(true);
+    expect(b.checkError).not.toHaveBeenCalled();
+    await expect(p.checkError({ status: 500, body: { code: 500 } })).rejects.toEqual({
+      message: 'baas.auth.session_expired',
+    });
+    expect(seen).toHaveBeenCalledTimes(2);
+    off();
+    clearLoggedOut();
+  });
+});

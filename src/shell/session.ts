@@ -1,0 +1,148 @@
+/**
+ * Session rules of the shell: checking the user-info answer, the safe post-login redirect, the
+ * "logged out" signal raised by envelope code 2, and an AuthProvider wrapper that plugs these into
+ * react-admin. Wording and rules: vue-element-admin `store/modules/user.js` (getInfo) and
+ * `utils/request.js` (code 2 → confirm dialog instead of an immediate logout).
+ */
+import type { AuthProvider } from 'ra-core';
+import { Codes } from '../../common/envelope';
+
+/** What `GET /dev-api/user/info` answers (docs/api.md); `availableRoles` = the account's own roles. */
+export interface ShellUserInfo {
+  roles: string[];
+  name: string;
+  account: string;
+  avatar: string;
+  introduction: string;
+  availableRoles?: string[];
+}
+
+/** An error whose message is an i18n key under `shell.session.*`, or a server message. */
+export class SessionError extends Error {
+  constructor(
+    message: string,
+    /** True when `message` is an i18n key rather than text to show as is. */
+    readonly translatable = false,
+    /** Envelope code of the failure, when it came from the server. */
+    readonly code?: number,
+  ) {
+    super(message);
+    this.name = 'SessionError';
+  }
+}
+
+/**
+ * Checks the `data` of a user-info answer.
+ * @throws SessionError `shell.session.verificationFailed` when it is empty (null, not an object),
+ *   `shell.session.rolesRequired` when `roles` is not a non-empty array of strings.
+ */
+export function validateUserInfo(data: unknown): ShellUserInfo {
+  if (!data || typeof data !== 'object') throw new SessionError('shell.session.verificationFailed', true);
+  const d = data as Record<string, unknown>;
+  if (!Array.isArray(d.roles) || d.roles.length === 0 || !d.roles.every((r) => typeof r === 'string')) {
+    throw new SessionError('shell.session.rolesRequired', true);
+  }
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return {
+    roles: d.roles as string[],
+    name: text(d.name) || text(d.account),
+    account: text(d.account),
+    avatar: text(d.avatar),
+    introduction: text(d.introduction),
+    availableRoles: Array.isArray(d.availableRoles) ? (d.availableRoles as string[]) : undefined,
+  };
+}
+
+/**
+ * The in-app path to go to after login, from a `?redirect=` value: only a path of this site (starts
+ * with one `/`, no scheme, no `//`) is accepted, `/login` itself is not; anything else gives `fallback`.
+ */
+export function safeRedirect(value: string | null | undefined, fallback = '/'): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return fallback;
+  if (/^\/login(?:[/?#]|$)/.test(value)) return fallback;
+  return value;
+}
+
+/** The envelope code carried by a rejected request (react-admin `HttpError` with an envelope body). */
+export function envelopeCodeOf(error: unknown): number | undefined {
+  const code = (error as { body?: { code?: unknown } } | null)?.body?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let loggedOut = false;
+
+/** Raises the "logged out" signal (code 2): the shell opens its confirm dialog once. */
+export function signalLoggedOut(): void {
+  loggedOut = true;
+  listeners.forEach((l) => l());
+}
+
+/** Clears the signal (the user chose to stay on the page). */
+export function clearLoggedOut(): void {
+  loggedOut = false;
+  listeners.forEach((l) => l());
+}
+
+/** Current state of the signal, for `useSyncExternalStore`. */
+export function isLoggedOutSignalled(): boolean {
+  return loggedOut;
+}
+
+/** Subscribes to the signal; returns the unsubscribe function. */
+export function onLoggedOutChange(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Session-storage key of the last visited route (full path with query). */
+export const LAST_ROUTE_KEY = 'lastRoute';
+
+/** Reads a value of the current location (injectable for tests). */
+export interface LocationLike {
+  pathname: string;
+  search: string;
+}
+
+/**
+ * Wraps the console's AuthProvider with the shell's session rules:
+ * - `login` resolves `{ redirectTo }` = the `?redirect=` of the login page (`safeRedirect`), so
+ *   react-admin goes back to the page that sent the user to log in;
+ * - `checkAuth` rejects with `redirectTo: /login?redirect=<current page>`;
+ * - `checkError` with envelope code 2 raises the "logged out" signal and resolves, so the user stays
+ *   on the page until they answer the dialog (the base provider would log out at once); other errors
+ *   go to the base provider.
+ */
+export function withShellSession(
+  base: AuthProvider,
+  location: () => LocationLike = () => window.location,
+): AuthProvider {
+  return {
+    ...base,
+    async login(params: unknown) {
+      await base.login(params);
+      const search = location().search;
+      return { redirectTo: safeRedirect(new URLSearchParams(search).get('redirect')) };
+    },
+    async checkAuth(params: unknown) {
+      try {
+        await base.checkAuth(params);
+      } catch (e) {
+        const { pathname, search } = location();
+        const redirect = pathname.startsWith('/login')
+          ? ''
+          : `?redirect=${encodeURIComponent(pathname + search)}`;
+        const message = (e as { message?: string } | null)?.message ?? 'ra.auth.auth_check_error';
+        throw { message, redirectTo: `/login${redirect}` };
+      }
+    },
+    async checkError(error: unknown) {
+      if (envelopeCodeOf(error) === Codes.TOKEN_INVALID) {
+        signalLoggedOut();
+        return;
+      }
+      return base.checkError(error);
+    },
+  };
+}
