@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the browser tests need, when missing: chromium (driven by Playwright at
+# /usr/bin/chromium; `npx playwright install` cannot work here) and fonts-noto-cjk (Chinese text).
+# Needs root (or sudo) and Debian's package archive; does nothing when both are present.
+set -euo pipefail
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || need+=(fonts-noto-cjk)
+[ ${#need[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "Installing Debian packages: ${need[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# All the checks and all the tests, as CI runs them: system packages for the browser tests, generated
+# files up to date, type-check, lint, format, then every vitest project (unit, api, browser).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-system-deps.sh
+echo "== codegen check"; npx tsx scripts/codegen.ts --check
+echo "== typecheck"; npx tsc --noEmit
+echo "== lint"; npx eslint .
+echo "== format"; npx prettier --check . > /dev/null && echo "formatting ok"
+echo "== console build (served to the browser tests)"; npx vite build --logLevel warn
+echo "== tests"
+mkdir -p .tmp
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-results.json || status=$?
+node -e '
+const r = JSON.parse(require("fs").readFileSync(".tmp/vitest-results.json", "utf8"));
+const skipped = r.numPendingTests + r.numTodoTests;
+console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+' || true
+exit $status
