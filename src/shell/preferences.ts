@@ -1,0 +1,133 @@
+/**
+ * The shell's persisted preferences, with the product's storage places:
+ * - settings drawer (theme colour, tagsView, fixedHeader, sidebarLogo): local storage `shell-settings`;
+ * - sidebar open/closed: cookie `sidebarStatus` (`1` open, `0` closed; vue-element-admin);
+ * - global size: cookie `size` (`default` | `medium` | `small` | `mini`, default `medium`);
+ * - language: cookie `language` (`zh` | `en`).
+ * A tiny external store (`subscribe`/`getSnapshot`) so React components read them with
+ * `useSyncExternalStore` and every change applies at once.
+ */
+import Cookies from 'js-cookie';
+
+/** The 8 predefined theme colours (vue-element-admin ThemePicker); the first is the default. */
+export const THEME_COLORS = [
+  '#409EFF',
+  '#1890FF',
+  '#304156',
+  '#212121',
+  '#11A983',
+  '#13C2C2',
+  '#6959CD',
+  '#F5222D',
+] as const;
+
+/** Global sizes, largest first (element-ui's sizes). */
+export const SIZES = ['default', 'medium', 'small', 'mini'] as const;
+export type Size = (typeof SIZES)[number];
+
+/** Settings of the drawer. */
+export interface ShellSettings {
+  theme: string;
+  tagsView: boolean;
+  fixedHeader: boolean;
+  sidebarLogo: boolean;
+}
+
+export const DEFAULT_SETTINGS: ShellSettings = {
+  theme: THEME_COLORS[0],
+  tagsView: true,
+  fixedHeader: true,
+  sidebarLogo: true,
+};
+
+const SETTINGS_KEY = 'shell-settings';
+
+/**
+ * Parses stored settings; unknown keys, wrong types and colours outside `#RRGGBB` fall back to the
+ * defaults one by one, so a damaged entry never breaks the shell.
+ */
+export function parseSettings(raw: string | null): ShellSettings {
+  let v: Record<string, unknown> = {};
+  try {
+    const parsed = raw ? JSON.parse(raw) : {};
+    if (parsed && typeof parsed === 'object') v = parsed;
+  } catch {
+    v = {};
+  }
+  const bool = (k: keyof ShellSettings) =>
+    typeof v[k] === 'boolean' ? (v[k] as boolean) : DEFAULT_SETTINGS[k];
+  return {
+    theme:
+      typeof v.theme === 'string' && /^#[0-9a-fA-F]{6}$/.test(v.theme) ? v.theme : DEFAULT_SETTINGS.theme,
+    tagsView: bool('tagsView') as boolean,
+    fixedHeader: bool('fixedHeader') as boolean,
+    sidebarLogo: bool('sidebarLogo') as boolean,
+  };
+}
+
+/** Parses the `size` cookie; anything unknown is `medium`. */
+export function parseSize(raw: string | undefined): Size {
+  return (SIZES as readonly string[]).includes(raw ?? '') ? (raw as Size) : 'medium';
+}
+
+/** The whole snapshot read by components. */
+export interface Preferences {
+  settings: ShellSettings;
+  sidebarOpened: boolean;
+  size: Size;
+}
+
+const listeners = new Set<() => void>();
+let snapshot: Preferences | undefined;
+
+function read(): Preferences {
+  const storage = typeof localStorage === 'undefined' ? null : localStorage;
+  return {
+    settings: parseSettings(storage?.getItem(SETTINGS_KEY) ?? null),
+    sidebarOpened: Cookies.get('sidebarStatus') !== '0',
+    size: parseSize(Cookies.get('size')),
+  };
+}
+
+/** Current preferences (stable object between changes). */
+export function getPreferences(): Preferences {
+  snapshot ??= read();
+  return snapshot;
+}
+
+/** Subscribes to changes; returns the unsubscribe function. */
+export function subscribePreferences(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function emit(next: Preferences) {
+  snapshot = next;
+  listeners.forEach((l) => l());
+}
+
+const COOKIE = { path: '/', expires: 365, sameSite: 'lax' as const };
+
+/** Changes one setting of the drawer and stores all of them. */
+export function setSetting<K extends keyof ShellSettings>(key: K, value: ShellSettings[K]): void {
+  const settings = { ...getPreferences().settings, [key]: value };
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  emit({ ...getPreferences(), settings });
+}
+
+/** Opens or closes the sidebar; `persist: false` for the automatic closing on mobile. */
+export function setSidebarOpened(opened: boolean, persist = true): void {
+  if (persist) Cookies.set('sidebarStatus', opened ? '1' : '0', COOKIE);
+  emit({ ...getPreferences(), sidebarOpened: opened });
+}
+
+/** Sets the global size (cookie `size`). */
+export function setSize(size: Size): void {
+  Cookies.set('size', size, COOKIE);
+  emit({ ...getPreferences(), size });
+}
+
+/** Stores the language choice (cookie `language`), read by the console's i18nProvider at start. */
+export function setLanguageCookie(locale: string): void {
+  Cookies.set('language', locale, COOKIE);
+}
