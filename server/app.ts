@@ -12,6 +12,7 @@ import validation from './plugins/app/validation';
 import envelope from './plugins/app/envelope';
 import db from './plugins/app/db';
 import auth from './plugins/app/auth';
+import ledger from './plugins/app/ledger';
 import userRoutes from './routes/dev-api/user/index';
 import authorRoutes from './routes/artmanager/authors/index';
 import artworkRoutes from './routes/artmanager/artwork/index';
@@ -20,6 +21,9 @@ import bidUserRoutes from './routes/artmanager/bidUser/index';
 import platformUserRoutes from './routes/artmanager/user/index';
 import uploadRoutes from './routes/artmanager/upload/index';
 import dashboardRoutes from './routes/artmanager/dashboard/index';
+import authorBlockChainRoute from './routes/artmanager/authors/blockChain';
+import artworkBlockChainRoute from './routes/artmanager/artwork/blockChain';
+import baasApiRoutes from './routes/baas-api/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,6 +46,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(envelope);
   await app.register(db);
   await app.register(auth);
+  await app.register(ledger);
   await app.register(staticFiles);
 
   await app.register(userRoutes, { prefix: '/dev-api/user' });
@@ -52,5 +57,8 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(platformUserRoutes, { prefix: '/artmanager/user' });
   await app.register(uploadRoutes, { prefix: '/artmanager/upload' });
   await app.register(dashboardRoutes, { prefix: '/artmanager/dashboard' });
+  await app.register(authorBlockChainRoute, { prefix: '/artmanager/authors' });
+  await app.register(artworkBlockChainRoute, { prefix: '/artmanager/artwork' });
+  await app.register(baasApiRoutes, { prefix: '/baas-api' });
   return app;
 }

@@ -94,7 +94,7 @@ describe('embedded ledger', () => {
     const { ledger } = await open(4, 5);
     const record = { id: 7, authorName: '齐白石', introduction: null, isBlock: 1, chain: 'x' };
     const digest = sha256Hex(canonicalJson({ id: 7, authorName: '齐白石', introduction: null }));
-    expect(await recordDigestWeb(record)).toBe(digest);
+    expect(await recordDigestWeb('author', record)).toBe(digest);
     const txs = await Promise.all(
       [1, 2, 3, 4, 5].map((i) =>
         ledger.submit(i === 3 ? { ...proposal(i), args: ['7', '1', digest] } : proposal(i)),
@@ -109,7 +109,7 @@ describe('embedded ledger', () => {
     const p3 = (await ledger.proof(txs[2].txId))!;
     expect(await checkProofWeb(p3, digest)).toMatchObject({ ok: true, blockNumber: 1 });
     expect(
-      await checkProofWeb(p3, await recordDigestWeb({ ...record, authorName: '齐白石 (edited)' })),
+      await checkProofWeb(p3, await recordDigestWeb('author', { ...record, authorName: '齐白石 (edited)' })),
     ).toMatchObject({ ok: false, reason: 'digest' });
     expect(await checkProofWeb({ ...p3, tx: { ...p3.tx, creator: 'mallory' } })).toMatchObject({
       ok: false,

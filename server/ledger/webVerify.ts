@@ -6,34 +6,16 @@
 import { canonicalBytes, canonicalJson } from './canonical';
 import { encodeHeader } from './der';
 import { concatBytes, fromHex, toHex } from './hex';
+import { digestFields, type RecordKind } from './recordFields';
 import type { TxProof, Transaction } from './types';
-
-/** Record fields that are bookkeeping of the chain itself, left out of a record's digest. */
-export const DIGEST_EXCLUDED_FIELDS = [
-  'isBlock',
-  'status',
-  'chain',
-  'blockTime',
-  'chainDigest',
-  'chainVersion',
-  'artWorks',
-] as const;
-
-/** The record without the bookkeeping fields: what a record's digest covers. */
-export function recordForDigest(record: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record))
-    if (!(DIGEST_EXCLUDED_FIELDS as readonly string[]).includes(k)) out[k] = v;
-  return out;
-}
 
 async function sha256(data: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
 }
 
-/** SHA-256 hex of the canonical JSON of the record without its bookkeeping fields. */
-export async function recordDigestWeb(record: Record<string, unknown>): Promise<string> {
-  return toHex(await sha256(canonicalBytes(recordForDigest(record))));
+/** SHA-256 hex of the canonical JSON of the record's digest fields (recordFields.ts). */
+export async function recordDigestWeb(kind: RecordKind, record: Record<string, unknown>): Promise<string> {
+  return toHex(await sha256(canonicalBytes(digestFields(kind, record))));
 }
 
 /** Why a proof failed, or `ok`. `digest` is set when the record was checked. */

@@ -1,0 +1,27 @@
+/**
+ * Which fields of a registry record its on-chain digest covers (docs/ledger.md section 7): the record as
+ * the API answers it, without the chain bookkeeping fields and the derived display fields. Browser-safe.
+ */
+
+export type RecordKind = 'author' | 'artwork';
+
+/** Chain bookkeeping fields, left out of every record's digest. */
+export const BOOKKEEPING_FIELDS = [
+  'isBlock',
+  'status',
+  'chain',
+  'blockTime',
+  'chainDigest',
+  'chainVersion',
+] as const;
+/** Derived display fields, left out per kind (an author's work count; an artwork's author name). */
+export const DERIVED_FIELDS: Record<RecordKind, readonly string[]> = {
+  author: ['artWorks'],
+  artwork: ['authorName'],
+};
+
+/** The part of `record` its digest covers. */
+export function digestFields(kind: RecordKind, record: Record<string, unknown>): Record<string, unknown> {
+  const skip = new Set<string>([...BOOKKEEPING_FIELDS, ...DERIVED_FIELDS[kind]]);
+  return Object.fromEntries(Object.entries(record).filter(([k]) => !skip.has(k)));
+}

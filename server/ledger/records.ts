@@ -1,0 +1,136 @@
+/**
+ * Putting registry records on chain (docs/ledger.md section 7): the record digest, the put-on-chain
+ * transaction (chaincode `artregistry`, function `putAuthor` / `putArtwork`, args [id, version, digest]),
+ * the commit hook that marks the record on chain inside the block's database transaction, and the
+ * idempotency rule (same digest as the last version: answer the existing transaction, write nothing).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database';
+import { canonicalJson } from './canonical';
+import { digestFields, type RecordKind } from './recordFields';
+import { sha256Hex } from './tx';
+import type { CommitHook, CommittedTx, Ledger } from './types';
+
+/** The channel records are put on. */
+export const RECORD_CHANNEL = 'artchannel';
+/** The chaincode of record transactions. */
+export const RECORD_CHAINCODE = 'artregistry';
+export type { RecordKind };
+
+const FUNCTION: Record<RecordKind, string> = { author: 'putAuthor', artwork: 'putArtwork' };
+const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };
+
+/** SHA-256 hex of the canonical JSON of `digestFields(kind, record)`. */
+export function recordDigest(kind: RecordKind, record: Record<string, unknown>): string {
+  return sha256Hex(canonicalJson(digestFields(kind, record)));
+}
+
+/** Which record a transaction puts on chain, or undefined for other transactions. */
+export function recordOfTx(tx: {
+  chaincode: string;
+  function: string;
+  args: string[];
+}): { kind: RecordKind; id: number; version: number; digest: string } | undefined {
+  if (tx.chaincode !== RECORD_CHAINCODE) return undefined;
+  const kind = (Object.keys(FUNCTION) as RecordKind[]).find((k) => FUNCTION[k] === tx.function);
+  if (!kind) return undefined;
+  return { kind, id: Number(tx.args[0]), version: Number(tx.args[1]), digest: tx.args[2] };
+}
+
+/**
+ * Commit hook: for every record transaction of the block, mark the record on chain (isBlock 1, artwork
+ * status 2, blockTime = block time, chain = tx id, chainDigest, chainVersion), unless a later version is
+ * already recorded. Runs inside the block's database transaction.
+ */
+export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
+  const db = trx as Kysely<Database>;
+  for (const tx of txs) {
+    const r = recordOfTx(tx);
+    if (!r) continue;
+    const set = {
+      isBlock: 1,
+      blockTime: block.createdAt,
+      chain: tx.txId,
+      chainDigest: r.digest,
+      chainVersion: r.version,
+      ...(r.kind === 'artwork' ? { status: 2 } : {}),
+    };
+    await db
+      .updateTable(TABLE[r.kind])
+      .set(set)
+      .where('id', '=', r.id)
+      .where('chainVersion', '<=', r.version)
+      .execute();
+  }
+};
+
+/** Answer of a put-on-chain call. */
+export interface PutOnChainResult {
+  txId: string;
+  channel: string;
+  blockNumber: number;
+  blockTime: string;
+  version: number;
+  digest: string;
+  /** True when the record was unchanged and the existing transaction is answered (nothing written). */
+  repeated: boolean;
+}
+
+const locks = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` after any earlier call for the same key finished (one put-on-chain per record at a time). */
+export async function withRecordLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  locks.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(key) === tail) locks.delete(key);
+  }
+}
+
+/**
+ * Puts `record` (as the API answers it) on chain, or answers the existing transaction when its digest
+ * equals the last on-chain digest. Waits for the block. The caller checks existence and the
+ * author-before-artwork rule, and holds `withRecordLock`.
+ * @param stored the record's stored chain state (chain tx id, chainDigest, chainVersion).
+ */
+export async function putOnChain(
+  ledger: Ledger,
+  kind: RecordKind,
+  record: Record<string, unknown> & { id: number },
+  stored: { chain: string | null; chainDigest: string | null; chainVersion: number },
+  creator: string,
+  onSubmitted?: (txId: string) => Promise<void>,
+): Promise<PutOnChainResult> {
+  const digest = recordDigest(kind, record);
+  if (stored.chain && stored.chainDigest === digest) {
+    const tx = (await ledger.transaction(stored.chain)) ?? (await ledger.waitForCommit(stored.chain));
+    return result(tx, stored.chainVersion, digest, true);
+  }
+  const version = stored.chainVersion + 1;
+  const tx = await ledger.submit({
+    channel: RECORD_CHANNEL,
+    chaincode: RECORD_CHAINCODE,
+    function: FUNCTION[kind],
+    args: [String(record.id), String(version), digest],
+    creator,
+  });
+  await onSubmitted?.(tx.txId);
+  const committed = await ledger.waitForCommit(tx.txId);
+  return result(committed, version, digest, false);
+}
+
+function result(tx: CommittedTx, version: number, digest: string, repeated: boolean): PutOnChainResult {
+  return {
+    txId: tx.txId,
+    channel: tx.channel,
+    blockNumber: tx.blockNumber,
+    blockTime: tx.blockTime,
+    version,
+    digest,
+    repeated,
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The ledger plugin: creates the embedded ledger over `app.db` (docs/ledger.md), registers the commit
+ * hooks that mark records on chain and move chaincodes through their lifecycle, opens the default channel, cuts whatever a previous run left pending
+ * (crash recovery), and decorates `app.ledger` (the `Ledger` interface). Block cutting follows
+ * `LEDGER_BATCH_SIZE` / `LEDGER_BATCH_TIMEOUT_MS` (server/config.ts). Closing the app cuts what is
+ * pending, then stops the cutter.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { applyLifecycle } from '../../ledger/chaincode';
+import { createEmbeddedLedger } from '../../ledger/embedded';
+import { markRecordsOnChain, RECORD_CHANNEL } from '../../ledger/records';
+import type { Ledger } from '../../ledger/types';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ledger: Ledger;
+  }
+}
+
+export default fp(
+  async function ledger(app: FastifyInstance) {
+    const ledger = createEmbeddedLedger(app.db, {
+      batchSize: app.config.ledgerBatchSize,
+      batchTimeoutMs: app.config.ledgerBatchTimeoutMs,
+      logError: (err, msg) => app.log.error({ err }, msg),
+    });
+    ledger.onCommit(markRecordsOnChain);
+    ledger.onCommit(applyLifecycle);
+    await ledger.start();
+    await ledger.ensureChannel(RECORD_CHANNEL);
+    app.decorate('ledger', ledger as Ledger);
+    // preClose runs before every onClose hook, so the block cutter stops before the db plugin closes the connection.
+    app.addHook('preClose', async () => ledger.close());
+  },
+  { name: 'ledger', dependencies: [] },
+);

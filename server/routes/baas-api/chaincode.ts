@@ -1,0 +1,219 @@
+/**
+ * `/baas-api/chaincode*` (docs/ledger.md section 8):
+ * - `GET /baas-api/chaincode?id=` (user, admin): one chaincode with its code and lifecycle history.
+ * - `POST /baas-api/chaincode/upload` (admin): multipart, one file field `file` (Go source only: `.go`,
+ *   UTF-8 with a package clause, at most 512 KiB) and text fields `name`, `version`, `channel`
+ *   (default artchannel), `initArgs`, `args` (JSON array of strings or comma-separated), `policy`,
+ *   `function`, `functionType` (invoke|query). Records an `InstallChaincode` transaction → status installed.
+ * - `POST /baas-api/chaincode/approve` and `/commit` (admin), body `{id}`: installed → approved →
+ *   committed, each an `_lifecycle` transaction; any other order is refused (409).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Codes } from '../../../common/envelope';
+import { validatorFor, formatErrors } from '../../../common/schemaRegistry';
+import { ok } from '../../plugins/app/envelope';
+import { ApiError, conflict, notFound } from '../../plugins/app/errors';
+import {
+  checkGoSource,
+  LIFECYCLE_CHAINCODE,
+  LIFECYCLE_FUNCTION,
+  MAX_CHAINCODE_BYTES,
+  parseArgList,
+  PREVIOUS_STATUS,
+} from '../../ledger/chaincode';
+import { withRecordLock } from '../../ledger/records';
+import { idBody } from '../../ledger/routeHelpers';
+import type { LedgerTables } from '../../ledger/tables';
+import { blockTimeText, sha256Hex } from '../../ledger/tx';
+
+const TEXT_FIELDS = [
+  'name',
+  'version',
+  'channel',
+  'initArgs',
+  'args',
+  'policy',
+  'function',
+  'functionType',
+] as const;
+
+function bad(message: string, field = 'file', keyword = 'chaincode') {
+  return new ApiError(Codes.INVALID, 400, message, { errors: [{ field, keyword, params: {}, message }] });
+}
+
+export default async function chaincodeRoutes(app: FastifyInstance) {
+  const db = app.db as unknown as Kysely<LedgerTables>;
+  const readers = app.requireRoles(['user']);
+  const admin = app.requireRoles(['admin']);
+
+  async function load(id: number) {
+    const row = await db.selectFrom('chaincode').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('Chaincode', id);
+    const channel = await app.ledger.channel(row.channelId);
+    return {
+      ...row,
+      channel: channel?.name ?? String(row.channelId),
+      initArgs: JSON.parse(row.initArgs) as string[],
+      args: JSON.parse(row.args) as string[],
+      history: JSON.parse(row.history) as { status: string; txId: string; time: string }[],
+    };
+  }
+
+  app.get(
+    '',
+    {
+      preHandler: readers,
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { id: { type: 'integer', minimum: 1 } },
+          required: ['id'],
+          additionalProperties: false,
+        },
+      },
+    },
+    async (req) => ok(await load((req.query as { id: number }).id)),
+  );
+
+  app.post('/upload', { preHandler: admin }, async (req) => {
+    if (!req.isMultipart()) throw bad('Send the chaincode as multipart/form-data with a file field "file"');
+    const fields: Record<string, string> = {};
+    let file: { name: string; bytes: Buffer } | undefined;
+    try {
+      for await (const part of req.parts({
+        limits: { files: 1, fileSize: MAX_CHAINCODE_BYTES, fields: 20, fieldSize: 16 * 1024 },
+      })) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file')
+            throw bad(`Unexpected file field "${part.fieldname}": send the source as "file"`);
+          const bytes = await part.toBuffer();
+          file = { name: part.filename, bytes };
+        } else {
+          if (!(TEXT_FIELDS as readonly string[]).includes(part.fieldname))
+            throw bad(`${part.fieldname}: is not a known field`, part.fieldname, 'additionalProperties');
+          fields[part.fieldname] = String(part.value ?? '');
+        }
+      }
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE')
+        throw bad(
+          `The file is larger than ${MAX_CHAINCODE_BYTES} bytes; chaincode source is limited to 512 KiB`,
+        );
+      if (code === 'FST_FILES_LIMIT') throw bad('Send exactly one file');
+      throw err;
+    }
+    if (!file) throw bad('No file: send the Go source in the field "file"');
+    const checked = checkGoSource(file.name, file.bytes);
+    if (!checked.ok) throw bad(checked.message);
+
+    let initArgs: string[];
+    let args: string[];
+    try {
+      initArgs = parseArgList(fields.initArgs, 'initArgs');
+      args = parseArgList(fields.args, 'args');
+    } catch (err) {
+      const msg = (err as Error).message;
+      throw bad(msg, msg.split(':')[0], 'type');
+    }
+    const body = {
+      name: fields.name ?? '',
+      version: fields.version ?? '',
+      channel: fields.channel || 'artchannel',
+      initArgs,
+      args,
+      policy: fields.policy ?? '',
+      function: fields.function ?? '',
+      functionType: fields.functionType || 'invoke',
+    };
+    const validate = validatorFor('chaincode');
+    if (!validate(body)) {
+      const errors = formatErrors(validate.errors);
+      throw new ApiError(
+        Codes.INVALID,
+        400,
+        `Invalid chaincode: ${errors.map((e) => e.message).join('; ')}`,
+        { errors },
+      );
+    }
+    const channel = await app.ledger.channel(body.channel);
+    if (!channel) throw bad(`channel: unknown channel "${body.channel}"`, 'channel', 'reference');
+
+    return withRecordLock(`chaincode:${channel.id}:${body.name}:${body.version}`, async () => {
+      const exists = await db
+        .selectFrom('chaincode')
+        .select('id')
+        .where('channelId', '=', channel.id)
+        .where('name', '=', body.name)
+        .where('version', '=', body.version)
+        .executeTakeFirst();
+      if (exists)
+        throw conflict(
+          `Chaincode ${body.name} version ${body.version} is already installed on channel ${channel.name} (id ${exists.id})`,
+        );
+      const now = blockTimeText();
+      const codeHash = sha256Hex(checked.code);
+      const { id } = await db
+        .insertInto('chaincode')
+        .values({
+          channelId: channel.id,
+          name: body.name,
+          version: body.version,
+          initArgs: JSON.stringify(body.initArgs),
+          args: JSON.stringify(body.args),
+          policy: body.policy,
+          function: body.function,
+          functionType: body.functionType,
+          fileName: file!.name,
+          code: checked.code,
+          codeHash,
+          status: 'installed',
+          history: '[]',
+          createdBy: req.account!.account,
+          createTime: now,
+          updateTime: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      try {
+        await app.ledger.submitAndWait({
+          channel: channel.name,
+          chaincode: LIFECYCLE_CHAINCODE,
+          function: LIFECYCLE_FUNCTION.installed,
+          args: [body.name, body.version, codeHash],
+          creator: req.account!.account,
+        });
+      } catch (err) {
+        // Not recorded on the ledger: do not keep a chaincode whose installation is not on chain.
+        await db.deleteFrom('chaincode').where('id', '=', id).where('history', '=', '[]').execute();
+        throw err;
+      }
+      return ok(await load(id), 'installed');
+    });
+  });
+
+  for (const step of ['approved', 'committed'] as const) {
+    const path = step === 'approved' ? '/approve' : '/commit';
+    app.post(path, { preHandler: admin, schema: { body: idBody } }, async (req) => {
+      const { id } = req.body as { id: number };
+      const cc = await load(id);
+      return withRecordLock(`chaincode:${cc.channelId}:${cc.name}:${cc.version}`, async () => {
+        const current = await load(id);
+        if (current.status !== PREVIOUS_STATUS[step])
+          throw conflict(
+            `Chaincode ${current.name} ${current.version} is ${current.status}; it must be ${PREVIOUS_STATUS[step]} to become ${step} (installed → approved → committed)`,
+          );
+        await app.ledger.submitAndWait({
+          channel: current.channel,
+          chaincode: LIFECYCLE_CHAINCODE,
+          function: LIFECYCLE_FUNCTION[step],
+          args: [current.name, current.version, current.codeHash],
+          creator: req.account!.account,
+        });
+        return ok(await load(id), step);
+      });
+    });
+  }
+}
