@@ -31,7 +31,7 @@ export const baasEn = {
   },
   message: {
     delete_title: 'Delete %{name}',
-    delete_irreversible: 'Delete "%{name}"? This cannot be undone.',
+    delete_irreversible: 'Delete "%{recordRepresentation}"? This cannot be undone.',
     bulk_delete_title: 'Delete %{smart_count} %{name}',
     bulk_delete_irreversible: 'Delete %{smart_count} selected items? This cannot be undone.',
     copied: 'Copied',
@@ -94,7 +94,7 @@ export const baasZh: typeof baasEn = {
   },
   message: {
     delete_title: '删除 %{name}',
-    delete_irreversible: '确定删除“%{name}”吗？此操作无法撤销。',
+    delete_irreversible: '确定删除“%{recordRepresentation}”吗？此操作无法撤销。',
     bulk_delete_title: '删除 %{smart_count} 个%{name}',
     bulk_delete_irreversible: '确定删除选中的 %{smart_count} 项吗？此操作无法撤销。',
     copied: '已复制',

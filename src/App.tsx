@@ -1,0 +1,61 @@
+/**
+ * The console: react-admin `<Admin>` with the schema-derived dataProvider, the token authProvider, the
+ * en/zh i18nProvider and the login page. Resources come from the schemas (src/generated/resources.ts);
+ * a folder `src/resources/<name>/index.ts(x)` (or `src/resources/blockchain/<name>/`) default-exporting a
+ * ResourceConfig overrides the generic one. Only the resources the user's roles allow (`x-roles`) are
+ * registered.
+ */
+import { Admin, Resource } from 'react-admin';
+import authProvider from './authProvider';
+import LoginPage from './authProvider/LoginPage';
+import dataProvider from './dataProvider';
+import { generatedResources } from './generated/resources';
+import { i18nProvider } from './i18n';
+import { rolesAllow } from './authProvider';
+import { schemaResource, type ResourceConfig } from './schema-ui/schemaResource';
+
+const folders = import.meta.glob<{ default: ResourceConfig }>(
+  [
+    './resources/*/index.ts',
+    './resources/*/index.tsx',
+    './resources/blockchain/*/index.ts',
+    './resources/blockchain/*/index.tsx',
+  ],
+  { eager: true },
+);
+
+/** Folder overrides by resource name (the folder's name). */
+const overrides: Record<string, ResourceConfig> = Object.fromEntries(
+  Object.entries(folders)
+    .map(([path, mod]) => [path.split('/').slice(-2)[0], mod.default] as const)
+    .filter(([, config]) => config && typeof config === 'object'),
+);
+
+/** Menu order: the registry first, then everything else in schema order. */
+const MENU_ORDER = ['authors', 'artworks', 'artCategories', 'bidUsers', 'platformUsers'];
+const rank = (name: string) => (MENU_ORDER.includes(name) ? MENU_ORDER.indexOf(name) : MENU_ORDER.length);
+
+/** Every resource config, in menu order. */
+export const resources: ResourceConfig[] = [...generatedResources]
+  .sort((a, b) => rank(a.name) - rank(b.name))
+  .map((r) => overrides[r.name] ?? schemaResource(r.name));
+
+export default function App() {
+  return (
+    <Admin
+      disableTelemetry
+      requireAuth
+      title="baas.app.title"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      loginPage={LoginPage}
+    >
+      {(permissions: string[] | undefined) =>
+        resources
+          .filter((r) => rolesAllow(permissions ?? [], r.name))
+          .map(({ name, ...config }) => <Resource key={name} name={name} {...config} />)
+      }
+    </Admin>
+  );
+}

@@ -1,0 +1,10 @@
+/**
+ * Artworks: the generic schema views plus what the schema cannot say: the images input (upload or URL,
+ * up to 9, first is main). The author autocomplete (`x-ui.reference: authors`) and the category select
+ * (`x-ui.widget: category`, from `GET /artmanager/artSort/artcateList`) come from the kind map.
+ */
+import { schemaResource } from '../../schema-ui/schemaResource';
+import ImagesInput from './ImagesInput';
+
+const artworks = schemaResource('artworks', { inputs: { images: ImagesInput } });
+export default artworks;

@@ -1,0 +1,15 @@
+/**
+ * Authors: the generic schema views plus what the schema cannot say: the "look at works" button (list
+ * rows and show page) and its page `/authors/:id/works` (the author's artworks via getManyReference).
+ */
+import { Route } from 'react-router-dom';
+import { schemaResource } from '../../schema-ui/schemaResource';
+import AuthorWorks from './AuthorWorks';
+import LookAtWorksButton from './LookAtWorksButton';
+
+const authors = schemaResource(
+  'authors',
+  { rowActions: <LookAtWorksButton />, showActions: <LookAtWorksButton /> },
+  { children: <Route path=":id/works" element={<AuthorWorks />} /> },
+);
+export default authors;

@@ -1,0 +1,344 @@
+/**
+ * The ONE map from a field kind (kinds.ts) to its display component (`Field`, for lists and show pages)
+ * and its input component (`Input`, for create and edit forms). `componentsFor` is the only way in; a
+ * kind missing from the map is an explicit error. Per-resource folders override single fields by name
+ * (see schemaResource.tsx), never this map.
+ */
+import type { ComponentType } from 'react';
+import { Stack, Typography } from '@mui/material';
+import {
+  ArrayField,
+  ArrayInput,
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  Datagrid,
+  Labeled,
+  NumberField,
+  NumberInput,
+  ReferenceField,
+  ReferenceInput,
+  SelectInput,
+  SimpleFormIterator,
+  TextField,
+  TextInput,
+  UrlField,
+  useGetList,
+  useRecordContext,
+  useResourceContext,
+  useTranslate,
+  type Validator,
+} from 'react-admin';
+import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
+import { generatedResources } from '../generated/resources';
+import {
+  EnumField,
+  getPath,
+  HashField,
+  ImageField,
+  ImagesField,
+  QrCodeField,
+  StepsField,
+  useEnumLabel,
+} from './fields';
+import { fieldSpecs, type Kind } from './kinds';
+
+/** Props every kind component receives. `source` is the dotted record path. */
+export interface KindProps {
+  source: string;
+  prop: PropertySchema;
+  schema: ResourceSchema;
+  label?: string;
+  /** Rendered in a list row (compact variant). */
+  inList?: boolean;
+  sortable?: boolean;
+  validate?: Validator | Validator[];
+}
+
+export interface KindComponents {
+  Field: ComponentType<KindProps>;
+  Input: ComponentType<KindProps>;
+}
+
+const fullWidth = { fullWidth: true } as const;
+
+/** Choices of an enum property, labelled from x-enumLabels (raw value when unlabelled); null left out. */
+function useEnumChoices(source: string, prop: PropertySchema) {
+  const label = useEnumLabel(source);
+  return (prop.enum ?? [])
+    .filter((v) => v !== null && v !== '')
+    .map((v) => ({ id: v as string | number, name: label(v) }));
+}
+
+function EnumInput({ source, prop, label }: KindProps) {
+  const choices = useEnumChoices(source, prop);
+  const nullable =
+    (prop.enum ?? []).includes(null) || ([] as string[]).concat(prop.type ?? []).includes('null');
+  return (
+    <SelectInput
+      source={source}
+      label={label}
+      choices={choices}
+      emptyValue={null}
+      emptyText={nullable ? '—' : undefined}
+      {...fullWidth}
+    />
+  );
+}
+
+function SwitchInput({ source, label }: KindProps) {
+  return (
+    <BooleanInput
+      source={source}
+      label={label}
+      format={(v: unknown) => v === 1 || v === true}
+      parse={(b: boolean) => (b ? 1 : 0)}
+    />
+  );
+}
+
+function referenceRepresentation(reference: string): string {
+  return generatedResources.find((r) => r.name === reference)?.recordRepresentation ?? 'id';
+}
+
+function ReferenceDisplay({ source, prop, label, sortable }: KindProps) {
+  const reference = prop['x-ui']!.reference!;
+  return (
+    <ReferenceField source={source} reference={reference} label={label} sortable={sortable} link="show">
+      <TextField source={referenceRepresentation(reference)} />
+    </ReferenceField>
+  );
+}
+
+/** Autocomplete over the referenced resource's list call, searching with its free-text `q`. */
+function ReferenceSelect({ source, prop, label }: KindProps) {
+  const reference = prop['x-ui']!.reference!;
+  return (
+    <ReferenceInput source={source} reference={reference}>
+      <AutocompleteInput
+        label={label}
+        optionText={referenceRepresentation(reference)}
+        filterToQuery={(q: string) => ({ q })}
+        emptyValue={null}
+        parse={(v: unknown) => (v === '' || v == null ? null : v)}
+        {...fullWidth}
+      />
+    </ReferenceInput>
+  );
+}
+
+/**
+ * The artwork category: an autocomplete over `GET /artmanager/artSort/artcateList`; a new name typed by
+ * the operator is accepted (categories derive from the artworks stored).
+ */
+function CategoryInput({ source, label }: KindProps) {
+  const { data = [] } = useGetList('artCategories', {
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'id', order: 'ASC' },
+  });
+  const record = useRecordContext();
+  const current = getPath(record, source);
+  const choices = data.map((c) => ({ id: c.name as string, name: c.name as string }));
+  if (typeof current === 'string' && current && !choices.some((c) => c.id === current))
+    choices.push({ id: current, name: current });
+  return (
+    <AutocompleteInput
+      source={source}
+      label={label}
+      choices={choices}
+      onCreate={(name?: string) => {
+        const n = (name ?? '').trim();
+        return { id: n, name: n };
+      }}
+      {...fullWidth}
+    />
+  );
+}
+
+/** Inputs for the properties of an object (a section) or of one array item; sources are dotted/relative. */
+function NestedInputs({
+  schema,
+  prop,
+  prefix,
+  labelPrefix,
+}: {
+  schema: ResourceSchema;
+  prop: PropertySchema;
+  prefix: string;
+  labelPrefix: string;
+}) {
+  const resource = useResourceContext();
+  return (
+    <>
+      {fieldSpecs(schema, prop.properties ?? {}).map((f) => {
+        const { Input } = componentsFor(f.kind);
+        const source = prefix ? `${prefix}.${f.name}` : f.name;
+        return (
+          <Input
+            key={f.name}
+            source={source}
+            prop={f.prop}
+            schema={schema}
+            label={`resources.${resource}.fields.${labelPrefix}.${f.name}`}
+          />
+        );
+      })}
+    </>
+  );
+}
+
+function ObjectInput({ source, prop, schema }: KindProps) {
+  return (
+    <Stack sx={{ width: '100%' }}>
+      <NestedInputs schema={schema} prop={prop} prefix={source} labelPrefix={source} />
+    </Stack>
+  );
+}
+
+function ObjectField({ source, prop, schema }: KindProps) {
+  const resource = useResourceContext();
+  return (
+    <Stack spacing={1}>
+      {fieldSpecs(schema, prop.properties ?? {}, source).map((f) => {
+        const { Field } = componentsFor(f.kind);
+        return (
+          <Labeled key={f.source} label={`resources.${resource}.fields.${f.source}`}>
+            <Field source={f.source} prop={f.prop} schema={schema} />
+          </Labeled>
+        );
+      })}
+    </Stack>
+  );
+}
+
+function ObjectListInput({ source, prop, schema, label }: KindProps) {
+  return (
+    <ArrayInput source={source} label={label}>
+      <SimpleFormIterator inline>
+        <NestedInputs schema={schema} prop={prop.items ?? {}} prefix="" labelPrefix={source} />
+      </SimpleFormIterator>
+    </ArrayInput>
+  );
+}
+
+function ObjectListField({ source, prop, schema, label }: KindProps) {
+  const resource = useResourceContext();
+  return (
+    <ArrayField source={source} label={label}>
+      <Datagrid bulkActionButtons={false} rowClick={false}>
+        {fieldSpecs(schema, prop.items?.properties ?? {}).map((f) => {
+          const { Field } = componentsFor(f.kind);
+          return (
+            <Field
+              key={f.name}
+              source={f.name}
+              prop={f.prop}
+              schema={schema}
+              label={`resources.${resource}.fields.${source}.${f.name}`}
+              inList
+            />
+          );
+        })}
+      </Datagrid>
+    </ArrayField>
+  );
+}
+
+function StringListInput({ source, label }: KindProps) {
+  return (
+    <ArrayInput source={source} label={label}>
+      <SimpleFormIterator inline disableReordering={false}>
+        <TextInput source="" label={false} {...fullWidth} />
+      </SimpleFormIterator>
+    </ArrayInput>
+  );
+}
+
+function StringListField({ source }: KindProps) {
+  const record = useRecordContext();
+  const v = getPath(record, source);
+  return <Typography variant="body2">{Array.isArray(v) ? v.join(', ') : ''}</Typography>;
+}
+
+function LongTextField({ source, inList }: KindProps) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const v = getPath(record, source);
+  if (typeof v !== 'string') return null;
+  const text = inList && v.length > 80 ? `${v.slice(0, 80)}…` : v;
+  return (
+    <Typography
+      variant="body2"
+      sx={{ whiteSpace: 'pre-wrap' }}
+      title={inList ? v : translate('ra.action.show')}
+    >
+      {text}
+    </Typography>
+  );
+}
+
+const text = (props: KindProps) => (
+  <TextField source={props.source} label={props.label} sortable={props.sortable} />
+);
+const textInput = (props: KindProps) => (
+  <TextInput source={props.source} label={props.label} {...fullWidth} />
+);
+
+/** THE map. Keys must equal `KINDS` (checked by schema-ui.test.ts). */
+export const kindMap: Record<Kind, KindComponents> = {
+  text: { Field: text, Input: textInput },
+  textarea: {
+    Field: LongTextField,
+    Input: (p) => <TextInput source={p.source} label={p.label} multiline minRows={3} {...fullWidth} />,
+  },
+  integer: {
+    Field: text,
+    Input: (p) => <NumberInput source={p.source} label={p.label} step={1} {...fullWidth} />,
+  },
+  number: {
+    Field: (p) => <NumberField source={p.source} label={p.label} sortable={p.sortable} />,
+    Input: (p) => <NumberInput source={p.source} label={p.label} {...fullWidth} />,
+  },
+  boolean: {
+    Field: (p) => <BooleanField source={p.source} label={p.label} />,
+    Input: (p) => <BooleanInput source={p.source} label={p.label} />,
+  },
+  enum: { Field: (p) => <EnumField {...p} />, Input: EnumInput },
+  chip: { Field: (p) => <EnumField {...p} chip />, Input: EnumInput },
+  switch: { Field: (p) => <EnumField {...p} />, Input: SwitchInput },
+  reference: { Field: ReferenceDisplay, Input: ReferenceSelect },
+  datetime: { Field: text, Input: textInput },
+  date: { Field: text, Input: textInput },
+  url: {
+    Field: (p) => (
+      <UrlField
+        source={p.source}
+        label={p.label}
+        target="_blank"
+        rel="noreferrer"
+        onClick={(e) => e.stopPropagation()}
+      />
+    ),
+    Input: (p) => <TextInput source={p.source} label={p.label} type="url" {...fullWidth} />,
+  },
+  email: {
+    Field: text,
+    Input: (p) => <TextInput source={p.source} label={p.label} type="email" {...fullWidth} />,
+  },
+  image: { Field: (p) => <ImageField {...p} />, Input: textInput },
+  images: { Field: (p) => <ImagesField {...p} />, Input: StringListInput },
+  hash: { Field: (p) => <HashField {...p} />, Input: textInput },
+  qrcode: { Field: (p) => (p.inList ? text(p) : <QrCodeField {...p} />), Input: textInput },
+  category: { Field: text, Input: CategoryInput },
+  steps: { Field: (p) => <StepsField {...p} />, Input: ObjectListInput },
+  object: { Field: ObjectField, Input: ObjectInput },
+  objectList: { Field: ObjectListField, Input: ObjectListInput },
+  stringList: { Field: StringListField, Input: StringListInput },
+};
+
+/** The components of `kind`; throws for a kind the map lacks. */
+export function componentsFor(kind: Kind | string): KindComponents {
+  const c = (kindMap as Record<string, KindComponents>)[kind];
+  if (!c) throw new Error(`No component for field kind "${kind}" in src/schema-ui/kindMap.tsx`);
+  return c;
+}

@@ -1,0 +1,114 @@
+/**
+ * Form validation with the SAME ajv schemas the server uses (common/schemaRegistry.ts: the
+ * `<schemaId>.create` / `.update` variants and `formatErrors`), as a react-admin record-level `validate`
+ * function. Each error becomes `{ message: 'baas.validation.<keyword>', args }` (src/i18n/validation.ts),
+ * nested like the form values (`{ baseInfo: { size: … } }`), so react-admin shows it under the field in
+ * the current language.
+ *
+ * Before validating, the values are prepared as the dataProvider will send them: readOnly and unknown
+ * fields left out, and `null` (react-admin's value for an emptied input) dropped where the property does
+ * not allow null, so an emptied required field reads "Required" rather than "must be string".
+ */
+import type { FieldError } from '../../common/envelope';
+import {
+  formatErrors,
+  validatorFor,
+  type PropertySchema,
+  type ResourceSchema,
+} from '../../common/schemaRegistry';
+import { messageFor, type RaMessage } from '../i18n/validation';
+import { deref } from './kinds';
+
+type Values = Record<string, unknown>;
+
+function allowsNull(prop: PropertySchema): boolean {
+  const types = ([] as string[]).concat(prop.type ?? []);
+  return types.includes('null') || (Array.isArray(prop.enum) && prop.enum.includes(null));
+}
+
+function prepareObject(
+  schema: ResourceSchema,
+  props: Record<string, PropertySchema>,
+  values: Values,
+  top: boolean,
+): Values {
+  const out: Values = {};
+  for (const [k, v] of Object.entries(values ?? {})) {
+    const raw = props[k];
+    if (!raw || v === undefined) continue;
+    const prop = deref(schema, raw);
+    if (top && prop.readOnly) continue;
+    if (v === null && !allowsNull(prop)) continue;
+    out[k] = prepareValue(schema, prop, v);
+  }
+  return out;
+}
+
+function prepareValue(schema: ResourceSchema, prop: PropertySchema, v: unknown): unknown {
+  if (v && typeof v === 'object' && !Array.isArray(v) && prop.properties)
+    return prepareObject(schema, prop.properties, v as Values, false);
+  if (Array.isArray(v) && prop.items) {
+    const items = deref(schema, prop.items);
+    return v.map((item) =>
+      item && typeof item === 'object' && items.properties
+        ? prepareObject(schema, items.properties, item as Values, false)
+        : item,
+    );
+  }
+  return v;
+}
+
+/** The values as they will be validated and sent: writable, known fields; disallowed nulls dropped. */
+export function prepareValues(schema: ResourceSchema, values: Values, mode: 'create' | 'update'): Values {
+  const out = prepareObject(schema, schema.properties, structuredClone(values ?? {}), true);
+  if (mode === 'update' && values?.id !== undefined) out.id = values.id;
+  return out;
+}
+
+/** Nests dotted-field errors into a react-admin errors object (first error per field wins). */
+export function nestErrors(errors: FieldError[]): Record<string, unknown> {
+  const out: Record<string, any> = {};
+  for (const e of errors) {
+    // An object-level rule (x-ordered: startYear <= endYear) is shown under its second field.
+    const second = e.keyword === 'x-ordered' ? (e.params as { second?: string }).second : undefined;
+    const field = second ? (e.field ? `${e.field}.${second}` : second) : e.field;
+    const path = (field || '_').split('.');
+    let node = out;
+    for (const seg of path.slice(0, -1)) {
+      if (typeof node[seg] !== 'object' || node[seg] === null || 'message' in node[seg]) node[seg] = {};
+      node = node[seg];
+    }
+    const leaf = path[path.length - 1];
+    if (!(leaf in node)) node[leaf] = messageFor(e.keyword, e.params, e.message) satisfies RaMessage;
+  }
+  return out;
+}
+
+/** The schema's field errors for `values` (empty when valid). */
+export function schemaErrors(
+  schema: ResourceSchema,
+  values: Values,
+  mode: 'create' | 'update',
+): FieldError[] {
+  const data = prepareValues(schema, values, mode);
+  const validate = validatorFor(`${schema.$id}.${mode}`);
+  const errors = validate(data) ? [] : formatErrors(validate.errors);
+  if (mode === 'update') {
+    // The update variant makes every field optional (partial update); a form holds the whole record,
+    // so a required field emptied in the form is an error here too.
+    for (const f of schema.required ?? [])
+      if (!(f in data) && !schema.properties[f]?.readOnly)
+        errors.push({
+          field: f,
+          keyword: 'required',
+          params: { missingProperty: f },
+          message: `${f}: is required`,
+        });
+  }
+  return errors.filter((e) => !(mode === 'update' && e.field === 'id'));
+}
+
+/** A react-admin `validate` function for a Create (`create`) or Edit (`update`) form of `schema`. */
+export function schemaValidator(schema: ResourceSchema, mode: 'create' | 'update') {
+  return (values: Values) => nestErrors(schemaErrors(schema, values, mode));
+}

@@ -1,0 +1,339 @@
+/**
+ * The generic, schema-driven react-admin views of a resource: List (columns from `x-ui.list`, sort from
+ * `x-ui.sortable`, filters from `x-ui.filter` with free text `q`, pagination), Show (one tab per
+ * `x-ui.section`), Edit and Create (the same tabs as inputs, validated with the shared ajv schema). What
+ * a resource can do (create, edit, delete, bulk delete) follows its `x-endpoints`. Deleting asks for a
+ * confirmation that says it cannot be undone (`mutationMode="pessimistic"`).
+ *
+ * `overrides` replace the component of a field by its dotted source: `{ fields: { images: C } }` for
+ * display, `{ inputs: { images: C } }` for forms, where C receives the same KindProps.
+ */
+import type { ComponentType, ReactElement, ReactNode } from 'react';
+import {
+  BulkDeleteButton,
+  Create,
+  CreateButton,
+  Datagrid,
+  DeleteButton,
+  Edit,
+  EditButton,
+  ExportButton,
+  List,
+  ListButton,
+  ReferenceInput,
+  AutocompleteInput,
+  SaveButton,
+  SearchInput,
+  SelectInput,
+  Show,
+  ShowButton,
+  TabbedForm,
+  TabbedShowLayout,
+  TextInput,
+  Toolbar,
+  TopToolbar,
+  useRecordContext,
+  useResourceContext,
+  useTranslate,
+  type ListProps,
+} from 'react-admin';
+import { schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
+import { componentsFor, type KindProps } from './kindMap';
+import { useEnumLabel } from './fields';
+import { fieldSpecs, MAIN_SECTION, sectionsOf, type FieldSpec } from './kinds';
+import { schemaValidator } from './validate';
+import { generatedResources } from '../generated/resources';
+
+export interface SchemaOverrides {
+  /** Display components by source. */
+  fields?: Record<string, ComponentType<KindProps>>;
+  /** Input components by source. */
+  inputs?: Record<string, ComponentType<KindProps>>;
+  /** Extra buttons in the list rows (after show/edit) and the show page's top toolbar. */
+  rowActions?: ReactNode;
+  showActions?: ReactNode;
+  /** Extra tabs appended to the show page. */
+  showTabs?: ReactElement[];
+}
+
+/** What the resource's x-endpoints allow. */
+export function capabilities(schema: ResourceSchema) {
+  const e = schema['x-endpoints'] ?? {};
+  return {
+    create: !!e.create,
+    edit: !!e.update,
+    delete: !!e.delete,
+    deleteMany: !!(e.deleteMany || e.delete),
+    show: !!e.getOne,
+  };
+}
+
+const sectionLabel = (schema: ResourceSchema, resource: string, section: string) =>
+  section in schema.properties ? `resources.${resource}.fields.${section}` : `baas.sections.${section}`;
+
+function displayOf(
+  f: FieldSpec,
+  schema: ResourceSchema,
+  overrides: SchemaOverrides | undefined,
+  extra: Partial<KindProps> = {},
+) {
+  const Field = overrides?.fields?.[f.source] ?? componentsFor(f.kind).Field;
+  return <Field key={f.source} source={f.source} prop={f.prop} schema={schema} {...extra} />;
+}
+
+function inputOf(f: FieldSpec, schema: ResourceSchema, overrides: SchemaOverrides | undefined) {
+  const Input = overrides?.inputs?.[f.source] ?? componentsFor(f.kind).Input;
+  return <Input key={f.source} source={f.source} prop={f.prop} schema={schema} />;
+}
+
+function EnumFilter({ source, prop }: { source: string; prop: FieldSpec['prop'] }) {
+  const label = useEnumLabel(source);
+  const choices = (prop.enum ?? [])
+    .filter((v) => v !== null && v !== '')
+    .map((v) => ({ id: v as string | number, name: label(v) }));
+  return <SelectInput source={source} choices={choices} />;
+}
+
+/** The filter inputs of a list: `q` (always shown) when a field has `filter: 'q'`, then one per `filter: true` field. */
+export function listFilters(schema: ResourceSchema): ReactElement[] {
+  const specs = fieldSpecs(schema);
+  const out: ReactElement[] = [];
+  if (specs.some((f) => f.prop['x-ui']?.filter === 'q'))
+    out.push(<SearchInput key="q" source="q" alwaysOn />);
+  for (const f of specs.filter((s) => s.prop['x-ui']?.filter === true)) {
+    if (f.kind === 'reference') {
+      const reference = f.prop['x-ui']!.reference!;
+      const optionText = generatedResources.find((r) => r.name === reference)?.recordRepresentation ?? 'id';
+      out.push(
+        <ReferenceInput key={f.source} source={f.source} reference={reference}>
+          <AutocompleteInput
+            optionText={optionText}
+            filterToQuery={(q: string) => ({ q })}
+            sx={{ minWidth: 240 }}
+          />
+        </ReferenceInput>,
+      );
+    } else if (Array.isArray(f.prop.enum))
+      out.push(<EnumFilter key={f.source} source={f.source} prop={f.prop} />);
+    else out.push(<TextInput key={f.source} source={f.source} />);
+  }
+  return out;
+}
+
+function DeleteWithConfirm() {
+  return (
+    <DeleteButton
+      mutationMode="pessimistic"
+      confirmTitle="baas.message.delete_title"
+      confirmContent="baas.message.delete_irreversible"
+      onClick={(e: React.MouseEvent) => e.stopPropagation()}
+    />
+  );
+}
+
+function BulkDeleteWithConfirm() {
+  return (
+    <BulkDeleteButton
+      mutationMode="pessimistic"
+      confirmTitle="baas.message.bulk_delete_title"
+      confirmContent="baas.message.bulk_delete_irreversible"
+    />
+  );
+}
+
+function ListActions({ canCreate }: { canCreate: boolean }) {
+  return (
+    <TopToolbar>
+      {canCreate && <CreateButton />}
+      <ExportButton maxResults={1000} />
+    </TopToolbar>
+  );
+}
+
+/** The generic list of `resource`. */
+export function SchemaList({
+  resource,
+  overrides,
+  ...rest
+}: { resource: string; overrides?: SchemaOverrides } & Partial<ListProps>) {
+  const schema = schemaForResource(resource);
+  const can = capabilities(schema);
+  const columns = fieldSpecs(schema).filter((f) => f.prop['x-ui']?.list);
+  const sortable = (f: FieldSpec) => f.source === 'id' || !!f.prop['x-ui']?.sortable;
+  return (
+    <List
+      resource={resource}
+      filters={listFilters(schema)}
+      sort={{ field: 'id', order: 'DESC' }}
+      perPage={20}
+      actions={<ListActions canCreate={can.create} />}
+      {...rest}
+    >
+      <Datagrid
+        rowClick={can.show ? 'show' : false}
+        bulkActionButtons={can.deleteMany ? <BulkDeleteWithConfirm /> : false}
+      >
+        {columns.map((f) => displayOf(f, schema, overrides, { inList: true, sortable: sortable(f) }))}
+        {can.edit && <EditButton />}
+        {overrides?.rowActions}
+      </Datagrid>
+    </List>
+  );
+}
+
+function ShowActions({ extra }: { extra?: ReactNode }) {
+  const resource = useResourceContext()!;
+  const can = capabilities(schemaForResource(resource));
+  return (
+    <TopToolbar>
+      <ListButton />
+      {extra}
+      {can.edit && <EditButton />}
+      {can.delete && <DeleteWithConfirm />}
+    </TopToolbar>
+  );
+}
+
+function RecordTitle() {
+  const record = useRecordContext();
+  const resource = useResourceContext()!;
+  const translate = useTranslate();
+  const rep = generatedResources.find((r) => r.name === resource)?.recordRepresentation;
+  const name = translate(`resources.${resource}.name`, { smart_count: 1 });
+  return (
+    <span>
+      {name} {record ? (rep && record[rep] ? `“${record[rep]}”` : `#${record.id}`) : ''}
+    </span>
+  );
+}
+
+/** The generic show page: one tab per section; an object section lists its own fields. */
+export function SchemaShow({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
+  const schema = schemaForResource(resource);
+  return (
+    <Show
+      resource={resource}
+      title={<RecordTitle />}
+      actions={<ShowActions extra={overrides?.showActions} />}
+    >
+      <TabbedShowLayout>
+        {sectionsOf(schema).map((s) => (
+          <TabbedShowLayout.Tab
+            key={s.name}
+            label={sectionLabel(schema, resource, s.name)}
+            path={s.name === MAIN_SECTION ? undefined : s.name}
+          >
+            {sectionContent(s.fields, s.name, schema, overrides, 'display')}
+          </TabbedShowLayout.Tab>
+        ))}
+        {overrides?.showTabs}
+      </TabbedShowLayout>
+    </Show>
+  );
+}
+
+/** A section that is exactly one object property shows that object's fields directly (each labelled). */
+function sectionContent(
+  fields: FieldSpec[],
+  section: string,
+  schema: ResourceSchema,
+  overrides: SchemaOverrides | undefined,
+  as: 'display' | 'input',
+) {
+  const only =
+    fields.length === 1 && fields[0].source === section && fields[0].kind === 'object'
+      ? fields[0]
+      : undefined;
+  const list = only ? fieldSpecs(schema, only.prop.properties ?? {}, only.source) : fields;
+  if (as === 'display') return list.map((f) => displayOf(f, schema, overrides));
+  return list.filter((f) => !f.prop.readOnly).map((f) => inputOf(f, schema, overrides));
+}
+
+function FormToolbar({ canDelete }: { canDelete: boolean }) {
+  return (
+    <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <SaveButton />
+      {canDelete && <DeleteWithConfirm />}
+    </Toolbar>
+  );
+}
+
+function SchemaForm({
+  schema,
+  resource,
+  mode,
+  overrides,
+  defaultValues,
+}: {
+  schema: ResourceSchema;
+  resource: string;
+  mode: 'create' | 'update';
+  overrides?: SchemaOverrides;
+  defaultValues?: Record<string, unknown>;
+}) {
+  const can = capabilities(schema);
+  const sections = sectionsOf(schema)
+    .map((s) => ({ ...s, fields: s.fields.filter((f) => !f.prop.readOnly) }))
+    .filter((s) => s.fields.length > 0);
+  return (
+    <TabbedForm
+      validate={schemaValidator(schema, mode)}
+      defaultValues={defaultValues}
+      toolbar={<FormToolbar canDelete={mode === 'update' && can.delete} />}
+      mode="onBlur"
+      reValidateMode="onChange"
+    >
+      {sections.map((s) => (
+        <TabbedForm.Tab
+          key={s.name}
+          label={sectionLabel(schema, resource, s.name)}
+          path={s.name === MAIN_SECTION ? undefined : s.name}
+        >
+          {sectionContent(s.fields, s.name, schema, overrides, 'input')}
+        </TabbedForm.Tab>
+      ))}
+    </TabbedForm>
+  );
+}
+
+/** The generic edit page (pessimistic: the server's verdict, field errors included, is awaited). */
+export function SchemaEdit({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
+  const schema = schemaForResource(resource);
+  return (
+    <Edit
+      resource={resource}
+      title={<RecordTitle />}
+      mutationMode="pessimistic"
+      redirect="show"
+      actions={
+        <TopToolbar>
+          <ShowButton />
+          <ListButton />
+        </TopToolbar>
+      }
+    >
+      <SchemaForm schema={schema} resource={resource} mode="update" overrides={overrides} />
+    </Edit>
+  );
+}
+
+/** The generic create page. */
+export function SchemaCreate({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
+  const schema = schemaForResource(resource);
+  const defaults = Object.fromEntries(
+    Object.entries(schema.properties)
+      .filter(([, p]) => p.default !== undefined && !p.readOnly)
+      .map(([k, p]) => [k, p.default]),
+  );
+  return (
+    <Create resource={resource} redirect="show" mutationMode="pessimistic">
+      <SchemaForm
+        schema={schema}
+        resource={resource}
+        mode="create"
+        overrides={overrides}
+        defaultValues={defaults}
+      />
+    </Create>
+  );
+}
