@@ -9,8 +9,9 @@
  *
  * What a route renders is named by `screen` (resolved to a component in `src/layout/screens.tsx`):
  * - `{ resource, view }`: a react-admin resource view. Lists are mounted at the product's path
- *   (e.g. `/industry/authors`); show/create/edit routes use react-admin's own paths
- *   (`/authors/:id/show`), declared here so they get a title, a tab, breadcrumbs and a role check.
+ *   (e.g. `/industry/authors`); show/create/edit (and a resource's own child routes, `child`) use
+ *   react-admin's paths (`/authors/:id/show`), declared here so they get a title, a tab, breadcrumbs
+ *   and a role check.
  * - `{ page }`: one of the shell's own pages or the ledger section's screens.
  * - no `screen` on a leaf: the translated "not available yet" page with the route's title.
  */
@@ -37,8 +38,8 @@ export interface RouteMeta {
 
 /** What a route renders; see the module docstring. */
 export type Screen =
-  | { resource: string; view: 'list' | 'show' | 'create' | 'edit' }
-  | { page: ShellPage | LedgerScreen | 'works' };
+  | { resource: string; view: 'list' | 'show' | 'create' | 'edit' | 'child' }
+  | { page: ShellPage | LedgerScreen };
 
 /** The shell's own pages (`src/layout/pages/`). */
 export type ShellPage =
@@ -171,11 +172,12 @@ export const asyncRoutes: ShellRoute[] = [
             screen: { resource: 'authors', view: 'edit' },
           },
           {
-            path: '/industry/lookWorks/:id',
+            // A child route of the authors resource (src/resources/authors).
+            path: '/authors/:id/works',
             name: 'lookWorks',
             hidden: true,
             meta: { title: 'lookWorks', ...detail('/industry/authors') },
-            screen: { page: 'works' },
+            screen: { resource: 'authors', view: 'child' },
           },
           {
             path: '/industry/artWork',

@@ -1,0 +1,301 @@
+/**
+ * The top bar (vue-element-admin `layout/components/Navbar`): hamburger, breadcrumbs, and on the
+ * right the error-log badge, full-screen toggle, size switch, language switch and the avatar menu
+ * (profile, dashboard, log out). Logout clears the token and roles and goes to
+ * `/login?redirect=<current page>`.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Avatar, Box, Divider, IconButton, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
+import MenuIcon from '@mui/icons-material/Menu';
+import MenuOpenIcon from '@mui/icons-material/MenuOpen';
+import FullscreenIcon from '@mui/icons-material/Fullscreen';
+import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import FormatSizeIcon from '@mui/icons-material/FormatSize';
+import TranslateIcon from '@mui/icons-material/Translate';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import screenfull from 'screenfull';
+import { useLocaleState, useLogout, useNotify, useTranslate } from 'react-admin';
+import { useQueryClient } from '@tanstack/react-query';
+import { breadcrumbs } from '../shell/router';
+import { setLanguageCookie, setSidebarOpened, setSize, SIZES, type Size } from '../shell/preferences';
+import { useShell } from './ShellContext';
+import { ErrorLogButton } from './ErrorLog';
+import { SHELL } from './theme';
+
+/** The top bar. */
+export function Navbar() {
+  const { prefs, mobile } = useShell();
+  const translate = useTranslate();
+  const opened = prefs.sidebarOpened;
+  return (
+    <Box
+      className="navbar"
+      component="header"
+      sx={{
+        height: SHELL.navbarHeight,
+        overflow: 'hidden',
+        position: 'relative',
+        bgcolor: '#fff',
+        boxShadow: '0 1px 4px rgba(0,21,41,.08)',
+        display: 'flex',
+        alignItems: 'center',
+      }}
+    >
+      <IconButton
+        aria-label={translate('shell.navbar.toggleSidebar')}
+        data-testid="hamburger"
+        onClick={() => setSidebarOpened(!opened, true)}
+        sx={{ mx: 1, color: '#303133' }}
+      >
+        {opened ? <MenuOpenIcon /> : <MenuIcon />}
+      </IconButton>
+      <Breadcrumbs />
+      <Box sx={{ flex: 1 }} />
+      <Box className="right-menu" sx={{ display: 'flex', alignItems: 'center', height: '100%', pr: 1 }}>
+        {!mobile && <ErrorLogButton />}
+        {!mobile && <ScreenfullButton />}
+        {!mobile && <SizeSelect />}
+        <LangSelect />
+        <AvatarMenu />
+      </Box>
+    </Box>
+  );
+}
+
+/** Breadcrumbs of the current route (vue-element-admin `components/Breadcrumb`). */
+export function Breadcrumbs() {
+  const { match } = useShell();
+  const translate = useTranslate();
+  if (!match) return null;
+  const crumbs = breadcrumbs(match);
+  return (
+    <Box
+      component="nav"
+      aria-label="breadcrumb"
+      className="app-breadcrumb"
+      sx={{ fontSize: 14, lineHeight: `${SHELL.navbarHeight}px`, whiteSpace: 'nowrap', overflow: 'hidden' }}
+    >
+      <Box component="ol" sx={{ display: 'flex', listStyle: 'none', m: 0, p: 0 }}>
+        {crumbs.map((c, i) => (
+          <Box component="li" key={`${c.path}-${i}`} sx={{ display: 'flex' }}>
+            {i > 0 && (
+              <Box component="span" sx={{ mx: 1, color: '#c0c4cc', fontWeight: 700 }}>
+                /
+              </Box>
+            )}
+            {c.link ? (
+              <Box
+                component={Link}
+                to={c.path}
+                sx={{
+                  color: '#303133',
+                  fontWeight: 700,
+                  textDecoration: 'none',
+                  '&:hover': { color: 'primary.main' },
+                }}
+              >
+                {translate(`shell.route.${c.title}`)}
+              </Box>
+            ) : (
+              <Box
+                component="span"
+                className="no-redirect"
+                aria-current={i === crumbs.length - 1 ? 'page' : undefined}
+                sx={{ color: '#97a8be', cursor: 'text' }}
+              >
+                {translate(`shell.route.${c.title}`)}
+              </Box>
+            )}
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+function RightItem({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Tooltip title={title}>
+      <Box component="span" sx={{ display: 'inline-flex', color: '#5a5e66' }}>
+        {children}
+      </Box>
+    </Tooltip>
+  );
+}
+
+/** Full-screen toggle (screenfull); warns when the browser has no full-screen support. */
+function ScreenfullButton() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const [full, setFull] = useState(false);
+  useEffect(() => {
+    if (!screenfull.isEnabled) return;
+    const onChange = () => setFull(screenfull.isFullscreen);
+    screenfull.on('change', onChange);
+    return () => screenfull.off('change', onChange);
+  }, []);
+  return (
+    <RightItem title={translate('shell.navbar.screenfull')}>
+      <IconButton
+        aria-label={translate('shell.navbar.screenfull')}
+        data-testid="screenfull"
+        onClick={() => {
+          if (!screenfull.isEnabled) {
+            notify('shell.screenfull.unsupported', { type: 'warning' });
+            return;
+          }
+          void screenfull.toggle();
+        }}
+      >
+        {full ? <FullscreenExitIcon /> : <FullscreenIcon />}
+      </IconButton>
+    </RightItem>
+  );
+}
+
+/**
+ * Size switch (cookie `size`): changes the whole UI's density, then refreshes the current view and
+ * forgets cached views, as the product does.
+ */
+function SizeSelect() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { prefs, dispatchTags } = useShell();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const choose = (size: Size) => {
+    setAnchor(null);
+    setSize(size);
+    dispatchTags({ type: 'uncacheAll' });
+    navigate(`/redirect${location.pathname}${location.search}`, { replace: true });
+    notify('shell.size.success', { type: 'success' });
+  };
+  return (
+    <>
+      <RightItem title={translate('shell.navbar.size')}>
+        <IconButton
+          aria-label={translate('shell.navbar.size')}
+          data-testid="size-select"
+          onClick={(e) => setAnchor(e.currentTarget)}
+        >
+          <FormatSizeIcon />
+        </IconButton>
+      </RightItem>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+        {SIZES.map((s) => (
+          <MenuItem key={s} selected={prefs.size === s} disabled={prefs.size === s} onClick={() => choose(s)}>
+            {translate(`shell.size.${s}`)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
+
+const LANGUAGES = [
+  { locale: 'zh', label: '中文' },
+  { locale: 'en', label: 'English' },
+];
+
+/** Language switch: react-admin's locale and the `language` cookie, then a translated toast. */
+function LangSelect() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const [locale, setLocale] = useLocaleState();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const choose = (next: string) => {
+    setAnchor(null);
+    setLanguageCookie(next);
+    setLocale(next);
+    // The notification is translated when shown, so it speaks the new language.
+    notify('shell.language.success', { type: 'success' });
+  };
+  return (
+    <>
+      <RightItem title={translate('shell.navbar.language')}>
+        <IconButton
+          aria-label={translate('shell.navbar.language')}
+          data-testid="lang-select"
+          onClick={(e) => setAnchor(e.currentTarget)}
+        >
+          <TranslateIcon />
+        </IconButton>
+      </RightItem>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+        {LANGUAGES.map((l) => (
+          <MenuItem
+            key={l.locale}
+            data-locale={l.locale}
+            selected={locale === l.locale}
+            disabled={locale === l.locale}
+            onClick={() => choose(l.locale)}
+          >
+            {l.label}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
+
+/** Avatar with its menu: profile, dashboard, log out. */
+function AvatarMenu() {
+  const translate = useTranslate();
+  const { info } = useShell();
+  const logout = useLogout();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const doLogout = () => {
+    setAnchor(null);
+    queryClient.removeQueries({ queryKey: ['shell'] });
+    void logout({}, `/login?redirect=${encodeURIComponent(location.pathname + location.search)}`, false);
+  };
+  return (
+    <>
+      <Box
+        component="button"
+        type="button"
+        data-testid="avatar-menu"
+        aria-haspopup="menu"
+        onClick={(e) => setAnchor(e.currentTarget)}
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          border: 0,
+          background: 'none',
+          cursor: 'pointer',
+          ml: 1,
+          p: 0,
+        }}
+      >
+        <Avatar
+          variant="rounded"
+          src={info?.avatar || undefined}
+          alt={info?.name}
+          sx={{ width: 40, height: 40, borderRadius: '10px', bgcolor: 'primary.main', fontSize: 16 }}
+        >
+          {(info?.name || '?').slice(0, 1).toUpperCase()}
+        </Avatar>
+        <ArrowDropDownIcon sx={{ color: '#5a5e66' }} />
+      </Box>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+        {info && (
+          <ListItemText sx={{ px: 2, py: 0.5 }} primary={info.name} secondary={info.roles.join(', ')} />
+        )}
+        <MenuItem component={Link} to="/profile/index" onClick={() => setAnchor(null)}>
+          {translate('shell.navbar.profile')}
+        </MenuItem>
+        <MenuItem component={Link} to="/" onClick={() => setAnchor(null)}>
+          {translate('shell.navbar.dashboard')}
+        </MenuItem>
+        <Divider />
+        <MenuItem data-testid="logout" onClick={doLogout}>
+          {translate('shell.navbar.logOut')}
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The settings drawer (vue-element-admin `components/RightPanel` + `layout/components/Settings`): a
+ * toggle on the right edge, 250 px from the top, opening a panel with the theme colour (8 predefined
+ * colours) and the switches tagsView, fixedHeader and sidebarLogo. Choices apply at once and persist
+ * (local storage, `src/shell/preferences.ts`).
+ */
+import { useState } from 'react';
+import { Box, Drawer, IconButton, Stack, Switch, Tooltip, Typography } from '@mui/material';
+import SettingsIcon from '@mui/icons-material/Settings';
+import CloseIcon from '@mui/icons-material/Close';
+import CheckIcon from '@mui/icons-material/Check';
+import { useTranslate } from 'react-admin';
+import { setSetting, THEME_COLORS, type ShellSettings } from '../shell/preferences';
+import { useShell } from './ShellContext';
+
+/** The right-edge toggle and the drawer. */
+export function SettingsDrawer() {
+  const translate = useTranslate();
+  const { prefs } = useShell();
+  const [open, setOpen] = useState(false);
+  const s = prefs.settings;
+  const toggle = (key: Exclude<keyof ShellSettings, 'theme'>) => (
+    <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ py: 0.5 }}>
+      <Typography
+        component="label"
+        htmlFor={`setting-${key}`}
+        sx={{ fontSize: 14, color: 'rgba(0,0,0,.65)' }}
+      >
+        {translate(`shell.settings.${key}`)}
+      </Typography>
+      <Switch
+        id={`setting-${key}`}
+        data-testid={`setting-${key}`}
+        checked={s[key]}
+        onChange={(e) => setSetting(key, e.target.checked)}
+      />
+    </Stack>
+  );
+  return (
+    <>
+      <Tooltip title={translate('shell.settings.open')} placement="left">
+        <IconButton
+          aria-label={translate('shell.settings.open')}
+          data-testid="settings-toggle"
+          onClick={() => setOpen(true)}
+          sx={{
+            position: 'fixed',
+            right: 0,
+            top: 250,
+            width: 48,
+            height: 48,
+            borderRadius: '6px 0 0 6px !important',
+            bgcolor: s.theme,
+            color: '#fff',
+            zIndex: 1250,
+            '&:hover': { bgcolor: s.theme, opacity: 0.9 },
+          }}
+        >
+          <SettingsIcon />
+        </IconButton>
+      </Tooltip>
+      <Drawer anchor="right" open={open} onClose={() => setOpen(false)}>
+        <Box sx={{ width: 260, p: 3 }} role="dialog" aria-label={translate('shell.settings.title')}>
+          <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 2 }}>
+            <Typography component="h3" sx={{ fontSize: 14, fontWeight: 700, color: 'rgba(0,0,0,.85)' }}>
+              {translate('shell.settings.title')}
+            </Typography>
+            <IconButton aria-label={translate('shell.settings.close')} onClick={() => setOpen(false)}>
+              <CloseIcon fontSize="small" />
+            </IconButton>
+          </Stack>
+          <Typography sx={{ fontSize: 14, color: 'rgba(0,0,0,.65)', mb: 1 }}>
+            {translate('shell.settings.theme')}
+          </Typography>
+          <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(4, 1fr)', gap: 1, mb: 2 }}>
+            {THEME_COLORS.map((c) => (
+              <Box
+                key={c}
+                component="button"
+                type="button"
+                aria-label={c}
+                aria-pressed={s.theme === c}
+                data-theme-color={c}
+                onClick={() => setSetting('theme', c)}
+                sx={{
+                  height: 32,
+                  border: 0,
+                  borderRadius: 1,
+                  bgcolor: c,
+                  cursor: 'pointer',
+                  color: '#fff',
+                  display: 'flex',
+                  alignItems: 'center',
+                  justifyContent: 'center',
+                  outline: s.theme === c ? '2px solid rgba(0,0,0,.25)' : 'none',
+                  outlineOffset: 2,
+                }}
+              >
+                {s.theme === c && <CheckIcon fontSize="small" />}
+              </Box>
+            ))}
+          </Box>
+          {toggle('tagsView')}
+          {toggle('fixedHeader')}
+          {toggle('sidebarLogo')}
+        </Box>
+      </Drawer>
+    </>
+  );
+}

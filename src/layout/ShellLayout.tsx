@@ -1,0 +1,264 @@
+/**
+ * The console's react-admin `Layout` (`<Admin layout={ShellLayout}>`): vue-element-admin's frame —
+ * sidebar (210 px, collapsible, mobile drawer under 992 px), top bar (breadcrumbs, full screen,
+ * size, language, avatar menu), tab strip of visited pages, settings drawer, error log, and the
+ * "logged out" dialog — around react-admin's pages.
+ *
+ * It also runs the navigation guard (`decideNavigation`): redirects, the 401 page for routes the
+ * roles do not allow, the page title `<route title> - <product title>`, the last route in session
+ * storage, and scrolling (top for a new page, the saved position for a kept-alive tab).
+ */
+import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { Box, CircularProgress, CssBaseline, GlobalStyles } from '@mui/material';
+import { ThemeProvider } from '@mui/material/styles';
+import { Error as RaError, useTranslate } from 'react-admin';
+import { decideNavigation } from '../shell/permission';
+import { flattenRoutes } from '../shell/router';
+import { allRoutes } from '../shell/routes';
+import { LAST_ROUTE_KEY } from '../shell/session';
+import { initTags, tagsReducer, type TagsAction, type TagsState, type VisitedView } from '../shell/tagsView';
+import { setSidebarOpened } from '../shell/preferences';
+import { addErrorLog } from '../shell/errorLog';
+import { ShellContext, usePreferences, useShellSession, type ShellState } from './ShellContext';
+import { createShellTheme, SHELL } from './theme';
+import { Sidebar } from './Sidebar';
+import { Navbar } from './Navbar';
+import { TagsView } from './TagsView';
+import { SettingsDrawer } from './SettingsDrawer';
+import { LoggedOutDialog } from './LoggedOutDialog';
+import { Page401 } from './pages/ErrorPages';
+
+/** Pinned tabs, from the route tree's `meta.affix`. */
+const AFFIX_VIEWS: VisitedView[] = flattenRoutes(allRoutes)
+  .filter((f) => f.route.meta?.affix && f.route.name)
+  .map((f) => ({
+    name: f.route.name!,
+    path: f.fullPath,
+    fullPath: f.fullPath,
+    title: f.route.meta!.title!,
+    affix: true,
+    noCache: f.route.meta?.noCache,
+  }));
+
+/** The tab-strip reducer with React's two-argument signature. */
+const reduceTags = (state: TagsState, action: TagsAction) => tagsReducer(state, action);
+
+/** Saved window scroll positions of kept-alive views, by path. */
+const scrollPositions = new Map<string, number>();
+
+/** True when the page is narrower than the mobile breakpoint (vue-element-admin ResizeHandler). */
+function isMobileWidth(): boolean {
+  return document.body.getBoundingClientRect().width - 1 < SHELL.mobileBreakpoint;
+}
+
+/** The react-admin Layout; see the module docstring. */
+export function ShellLayout({ children }: { children?: ReactNode }) {
+  const prefs = usePreferences();
+  const theme = useMemo(
+    () => createShellTheme({ color: prefs.settings.theme, size: prefs.size }),
+    [prefs.settings.theme, prefs.size],
+  );
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <ShellFrame>{children}</ShellFrame>
+    </ThemeProvider>
+  );
+}
+
+function ShellFrame({ children }: { children?: ReactNode }) {
+  const translate = useTranslate();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const prefs = usePreferences();
+  const session = useShellSession();
+  const [tags, dispatchTags] = useReducer(reduceTags, AFFIX_VIEWS, initTags);
+  const [mobile, setMobile] = useState(isMobileWidth);
+  const [withoutAnimation, setWithoutAnimation] = useState(false);
+
+  const decision = decideNavigation({
+    path: location.pathname,
+    search: location.search,
+    hasToken: !!session.token,
+    roles: session.roles,
+  });
+  const match = decision.kind === 'allow' ? decision.match : undefined;
+
+  // Guard: redirects replace the entry, as vue-router's `next(path)` does.
+  useEffect(() => {
+    if (decision.kind === 'redirect') navigate(decision.to, { replace: true });
+  }, [decision.kind, decision.kind === 'redirect' ? decision.to : '', navigate]);
+
+  // Device: mobile under 992 px, re-evaluated on resize; the sidebar closes without animation.
+  useEffect(() => {
+    const onResize = () => {
+      if (document.hidden) return;
+      const m = isMobileWidth();
+      setMobile(m);
+      if (m) {
+        setWithoutAnimation(true);
+        setSidebarOpened(false, false);
+      }
+    };
+    onResize();
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+
+  // Route change: close the mobile sidebar.
+  useEffect(() => {
+    if (mobile && prefs.sidebarOpened) {
+      setWithoutAnimation(false);
+      setSidebarOpened(false, false);
+    }
+  }, [location.pathname]);
+
+  // Allowed route: tab, page title, last route.
+  const routeName = match?.route.name;
+  const titleKey = match?.route.meta?.title;
+  const fullPath = location.pathname + location.search;
+  useEffect(() => {
+    const product = translate('shell.productTitle');
+    document.title = titleKey ? `${translate(`shell.route.${titleKey}`)} - ${product}` : product;
+  }, [titleKey, translate]);
+  useEffect(() => {
+    if (!match || match.route.public) return;
+    if (!location.pathname.startsWith('/redirect/')) sessionStorage.setItem(LAST_ROUTE_KEY, fullPath);
+    if (routeName && titleKey) {
+      dispatchTags({
+        type: 'add',
+        view: {
+          name: routeName,
+          path: location.pathname,
+          fullPath,
+          title: titleKey,
+          affix: match.route.meta?.affix,
+          noCache: match.route.meta?.noCache,
+        },
+      });
+    }
+  }, [fullPath, routeName]);
+
+  // Scroll: save the position of the page we leave; restore a kept-alive page, else go to the top.
+  const previousPath = useRef(location.pathname);
+  const cachedRef = useRef(tags.cached);
+  cachedRef.current = tags.cached;
+  useLayoutEffect(() => {
+    const prev = previousPath.current;
+    previousPath.current = location.pathname;
+    if (prev === location.pathname) return;
+    const saved =
+      routeName && cachedRef.current.includes(routeName) ? scrollPositions.get(location.pathname) : 0;
+    window.scrollTo(0, 0);
+    if (saved) {
+      let frames = 0;
+      const restore = () => {
+        window.scrollTo(0, saved);
+        if (Math.abs(window.scrollY - saved) > 1 && ++frames < 30) requestAnimationFrame(restore);
+      };
+      requestAnimationFrame(restore);
+    }
+  }, [location.pathname]);
+  useEffect(() => {
+    const onScroll = () => scrollPositions.set(location.pathname, window.scrollY);
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [location.pathname]);
+
+  const state: ShellState = { ...session, match, tags, dispatchTags, mobile, prefs };
+  const opened = prefs.sidebarOpened;
+  const sideWidth = mobile ? 0 : opened ? SHELL.sidebarWidth : SHELL.sidebarCollapsedWidth;
+  const headerHeight = SHELL.navbarHeight + (prefs.settings.tagsView ? SHELL.tagsViewHeight : 0);
+  const transition = withoutAnimation ? 'none' : 'margin-left .28s, width .28s';
+
+  let content: ReactNode;
+  if (decision.kind === 'allow') content = children;
+  else if (decision.kind === 'unauthorized') content = <Page401 />;
+  else
+    content = (
+      <Box sx={{ display: 'flex', justifyContent: 'center', p: 6 }}>
+        <CircularProgress size={32} />
+      </Box>
+    );
+
+  return (
+    <ShellContext.Provider value={state}>
+      <GlobalStyles styles={{ body: { backgroundColor: '#fff' } }} />
+      <Box
+        className={`app-wrapper ${mobile ? 'mobile' : 'desktop'} ${opened ? 'openSidebar' : 'hideSidebar'}`}
+        data-device={mobile ? 'mobile' : 'desktop'}
+        data-sidebar={opened ? 'opened' : 'closed'}
+        sx={{ position: 'relative', minHeight: '100vh', width: '100%' }}
+      >
+        {mobile && opened && (
+          <Box
+            className="drawer-bg"
+            data-testid="sidebar-backdrop"
+            onClick={() => setSidebarOpened(false, false)}
+            sx={{
+              background: '#000',
+              opacity: 0.3,
+              width: '100%',
+              top: 0,
+              height: '100%',
+              position: 'fixed',
+              zIndex: 1200,
+            }}
+          />
+        )}
+        <Sidebar withoutAnimation={withoutAnimation} />
+        <Box
+          className="main-container"
+          sx={{ minHeight: '100vh', ml: `${sideWidth}px`, transition, position: 'relative' }}
+        >
+          <Box
+            className="header"
+            sx={
+              prefs.settings.fixedHeader
+                ? {
+                    position: 'fixed',
+                    top: 0,
+                    right: 0,
+                    zIndex: 1100,
+                    width: `calc(100% - ${sideWidth}px)`,
+                    transition: withoutAnimation ? 'none' : 'width .28s',
+                  }
+                : {}
+            }
+          >
+            <Navbar />
+            {prefs.settings.tagsView && <TagsView />}
+          </Box>
+          <Box
+            component="main"
+            id="main-content"
+            className="app-main"
+            sx={{
+              minHeight: `calc(100vh - ${headerHeight}px)`,
+              pt: prefs.settings.fixedHeader ? `${headerHeight}px` : 0,
+              position: 'relative',
+              overflow: 'hidden',
+              bgcolor: 'background.default',
+            }}
+          >
+            <Box sx={{ p: { xs: 1, md: 2 } }}>
+              <ErrorBoundary
+                resetKeys={[location.pathname]}
+                onError={(error, info) => addErrorLog(error, info.componentStack ?? 'React render')}
+                fallbackRender={({ error, resetErrorBoundary }) => (
+                  <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />
+                )}
+              >
+                {content}
+              </ErrorBoundary>
+            </Box>
+          </Box>
+        </Box>
+        <SettingsDrawer />
+        <LoggedOutDialog />
+      </Box>
+    </ShellContext.Provider>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The shell's plain pages: 401 (no permission), 404 (not found) and "not available yet" for sections
+ * of the product whose screens do not exist in this version. Each shows its translated title; the
+ * breadcrumbs above come from the route tree.
+ */
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Box, Button, Paper, Stack, Typography } from '@mui/material';
+import ConstructionIcon from '@mui/icons-material/Construction';
+import { useTranslate } from 'react-admin';
+import { useShell } from '../ShellContext';
+
+/** A page card with a big code or icon, a title, a text and the two ways out. */
+export function MessagePage({
+  code,
+  title,
+  body,
+  testId,
+}: {
+  code: ReactNode;
+  title: string;
+  body: string;
+  testId: string;
+}) {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  return (
+    <Paper data-testid={testId} sx={{ p: { xs: 3, md: 6 }, mt: 1 }} elevation={0}>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ xs: 2, md: 6 }} alignItems="center">
+        <Box
+          sx={{
+            fontSize: 96,
+            fontWeight: 700,
+            color: 'primary.main',
+            lineHeight: 1,
+            minWidth: 180,
+            textAlign: 'center',
+          }}
+        >
+          {code}
+        </Box>
+        <Box>
+          <Typography component="h1" variant="h5" sx={{ fontWeight: 700, mb: 1, color: '#222' }}>
+            {title}
+          </Typography>
+          <Typography sx={{ color: '#606266', mb: 3, maxWidth: 560 }}>{body}</Typography>
+          <Stack direction="row" spacing={1}>
+            <Button variant="outlined" onClick={() => navigate(-1)}>
+              {translate('shell.page.goBack')}
+            </Button>
+            <Button variant="contained" component={Link} to="/dashboard">
+              {translate('shell.page.backHome')}
+            </Button>
+          </Stack>
+        </Box>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** 401: the route exists but not for the account's roles. */
+export function Page401() {
+  const translate = useTranslate();
+  return (
+    <MessagePage
+      testId="page-401"
+      code="401"
+      title={translate('shell.page.unauthorizedTitle')}
+      body={translate('shell.page.unauthorizedBody')}
+    />
+  );
+}
+
+/** 404: no such page. */
+export function Page404() {
+  const translate = useTranslate();
+  return (
+    <MessagePage
+      testId="page-404"
+      code="404"
+      title={translate('shell.page.notFoundTitle')}
+      body={translate('shell.page.notFoundBody')}
+    />
+  );
+}
+
+/** A section of the product whose screens are not in this version: its title and a clear notice. */
+export function NotAvailable() {
+  const translate = useTranslate();
+  const { match } = useShell();
+  const key = match?.route.meta?.title;
+  const title = key ? translate(`shell.route.${key}`) : '';
+  return (
+    <MessagePage
+      testId="not-available"
+      code={<ConstructionIcon sx={{ fontSize: 96 }} />}
+      title={`${title} · ${translate('shell.page.notAvailableTitle')}`}
+      body={translate('shell.page.notAvailableBody', { title })}
+    />
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The routes the shell adds to react-admin (`<CustomRoutes>`), generated from the route tree: one
+ * `<Route>` per leaf that is not a react-admin resource path, rendering its screen:
+ * - resource lists at the product's paths (`/industry/authors` → the authors list);
+ * - the shell's pages (dashboard, profile, 401, 404, switch roles, `/redirect/*`);
+ * - the ledger section's screens (passed in by App.tsx);
+ * - the "not available yet" page for every section whose screen does not exist.
+ * Resource show/create/edit paths stay react-admin's own (`<Resource>` renders them).
+ */
+import type { ComponentType, ReactElement } from 'react';
+import { Route } from 'react-router-dom';
+import { ResourceContextProvider } from 'react-admin';
+import { flattenRoutes } from '../shell/router';
+import { allRoutes, type LedgerScreen, type ShellPage } from '../shell/routes';
+import { Dashboard } from './dashboard/Dashboard';
+import { NotAvailable, Page401, Page404 } from './pages/ErrorPages';
+import { Profile } from './pages/Profile';
+import { SwitchRoles } from './pages/SwitchRoles';
+import { AuthRedirect, RedirectPage } from './pages/Redirect';
+
+/** A resource's views, as in the resource config objects App.tsx spreads into `<Resource>`. */
+export interface ResourceViews {
+  list?: ComponentType;
+  show?: ComponentType;
+  create?: ComponentType;
+  edit?: ComponentType;
+}
+
+/** What App.tsx hands the shell: resource configs by name and the ledger screens by name. */
+export interface ShellScreens {
+  resources?: Record<string, ResourceViews>;
+  ledger?: Partial<Record<LedgerScreen, ComponentType>>;
+}
+
+const PAGES: Record<ShellPage, ComponentType | null> = {
+  dashboard: Dashboard,
+  profile: Profile,
+  page401: Page401,
+  page404: Page404,
+  redirect: RedirectPage,
+  switchRoles: SwitchRoles,
+  authRedirect: null,
+  containers: NotAvailable,
+};
+
+/** react-router path syntax: a final `*name` segment becomes `*`. */
+function routerPath(path: string): string {
+  return path.replace(/\/\*[^/]*$/, '/*');
+}
+
+/** The `<Route>` elements to put in `<CustomRoutes>` (with the layout). */
+export function shellRoutes(screens: ShellScreens = {}): ReactElement[] {
+  const out: ReactElement[] = [];
+  for (const { route, fullPath } of flattenRoutes(allRoutes)) {
+    if (route.public || route.redirect || route.children?.length) continue;
+    const screen = route.screen;
+    let element: ReactElement;
+    if (screen && 'resource' in screen) {
+      if (screen.view !== 'list') continue; // react-admin's own path
+      const List = screens.resources?.[screen.resource]?.list;
+      element = List ? (
+        <ResourceContextProvider value={screen.resource}>
+          <List />
+        </ResourceContextProvider>
+      ) : (
+        <NotAvailable />
+      );
+    } else if (screen && 'page' in screen) {
+      const Page =
+        (PAGES as Record<string, ComponentType | null>)[screen.page] ??
+        screens.ledger?.[screen.page as LedgerScreen] ??
+        NotAvailable;
+      element = <Page />;
+    } else {
+      element = <NotAvailable />;
+    }
+    out.push(<Route key={fullPath} path={routerPath(fullPath)} element={element} />);
+  }
+  return out;
+}
+
+/** The `<Route>` elements to put in `<CustomRoutes noLayout>`: `/auth-redirect`. */
+export function shellNoLayoutRoutes(): ReactElement[] {
+  return [<Route key="/auth-redirect" path="/auth-redirect" element={<AuthRedirect />} />];
+}
