@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the browser tests need, when missing: chromium (driven by Playwright at
 # /usr/bin/chromium; `npx playwright install` cannot work here) and fonts-noto-cjk (Chinese text).
+# postgresql (the API tests run a second time against PostgreSQL, see postgres-test-db.sh).
 # Needs root (or sudo) and Debian's package archive; does nothing when both are present.
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || need+=(fonts-noto-cjk)
+command -v pg_lsclusters >/dev/null && [ -n "$(pg_lsclusters --no-header 2>/dev/null)" ] || need+=(postgresql)
 [ ${#need[@]} -eq 0 ] && exit 0
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

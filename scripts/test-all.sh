@@ -9,6 +9,8 @@ echo "== typecheck"; npx tsc --noEmit
 echo "== lint"; npx eslint .
 echo "== format"; npx prettier --check . > /dev/null && echo "formatting ok"
 echo "== console build (served to the browser tests)"; npx vite build --logLevel warn
+echo "== API tests on PostgreSQL"
+TEST_DATABASE_URL=$(bash scripts/postgres-test-db.sh) npx vitest run --project api tests/api
 echo "== tests"
 mkdir -p .tmp
 status=0

@@ -20,6 +20,9 @@ export interface DbOptions {
 export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqlite' | 'postgres' } {
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle client's error (server restart, connection terminated) must not crash the process; the
+    // pool drops that client and the next query opens a new one (node-postgres docs, "Pool: error").
+    pool.on('error', (err) => console.error(`postgres: idle client error: ${err.message}`));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   let file = opts.sqliteFile;

@@ -2,10 +2,12 @@
  * Test helpers for `app.inject` integration tests: a fresh app on a temporary DATA_DIR (SQLite file),
  * the two seeded accounts with known passwords, and signed-in tokens.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { ensureAccounts } from '../../server/plugins/app/auth';
@@ -23,14 +25,39 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds an app on a new temp DATA_DIR, creates the accounts and logs both in. */
+/**
+ * When `TEST_DATABASE_URL` is a PostgreSQL URL (a role allowed to create databases), every test app gets
+ * a new database there, dropped on close; otherwise a SQLite file in a temp DATA_DIR.
+ */
+async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin || !/^postgres(ql)?:\/\//.test(admin)) return undefined;
+  const name = `baas_test_${randomBytes(6).toString('hex')}`;
+  const run = async (text: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** Builds an app on a new temp DATA_DIR (and PostgreSQL database, see above), creates the accounts and logs both in. */
 export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'baas-api-'));
+  const pgDb = await createPgDatabase();
   const config = {
     ...loadConfig({}),
     dataDir,
     consoleDir: join(dataDir, 'no-console'),
     seed: false,
+    ...(pgDb ? { databaseUrl: pgDb.url } : {}),
     ...overrides,
   };
   const app = await buildApp(config);
@@ -62,6 +89,7 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     call,
     close: async () => {
       await app.close();
+      await pgDb?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
