@@ -6,7 +6,8 @@
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
-fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || need+=(fonts-noto-cjk)
+# (grep without -q reads all its input: with pipefail, an early exit would fail the pipe by SIGPIPE)
+fc-list 2>/dev/null | grep -i 'Noto Sans CJK' >/dev/null || need+=(fonts-noto-cjk)
 command -v pg_lsclusters >/dev/null && [ -n "$(pg_lsclusters --no-header 2>/dev/null)" ] || need+=(postgresql)
 [ ${#need[@]} -eq 0 ] && exit 0
 SUDO=""
