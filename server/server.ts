@@ -7,6 +7,7 @@ import { LogController } from 'fastify';
 import { loadConfig } from './config';
 import { buildApp } from './app';
 import { ensureAccounts } from './plugins/app/auth';
+import { seedIfEmpty } from './import/seed';
 
 const config = loadConfig();
 const app = await buildApp(config, {
@@ -19,18 +20,7 @@ await ensureAccounts(app.db, { admin: config.adminPassword, user: config.userPas
   console.log(`\n  ${line}\n`),
 );
 
-if (config.seed) {
-  const seedModule = './import/seed';
-  try {
-    const { seedIfEmpty } = (await import(seedModule)) as {
-      seedIfEmpty?: (db: typeof app.db, log: (m: string) => void) => Promise<unknown>;
-    };
-    if (seedIfEmpty) await seedIfEmpty(app.db, (m) => app.log.info(m));
-  } catch (err) {
-    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
-    app.log.warn('no seed module (server/import/seed.ts); starting with an empty database');
-  }
-}
+if (config.seed) await seedIfEmpty(app.db, (m) => app.log.info(m));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
