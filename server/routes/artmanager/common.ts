@@ -4,6 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { schemas } from '../../../common/schemaRegistry';
+import { ok } from '../../plugins/app/envelope';
+import { getAppUser, listAppUsers } from '../../repositories/appUsers.repository';
+import type { ListQuery } from '../../repositories/listQuery';
 
 /** onRequest hook that admits the roles a schema's `x-roles` names (admin always). */
 export function guardFor(app: FastifyInstance, schemaId: string) {
@@ -32,3 +35,27 @@ export const idQuery = (name: string) => ({
   required: [name],
   additionalProperties: false,
 });
+
+/**
+ * Routes of a mini-program user table (`bid_users` or `platform_users`): `GET /getList` (the schema's
+ * listQuery) and `GET /getInfo?uid=`, guarded by the schema's x-roles.
+ */
+export function appUserRoutes(table: 'bid_users' | 'platform_users', schemaId: string) {
+  return async function routes(app: FastifyInstance) {
+    const onRequest = guardFor(app, schemaId);
+    app.get(
+      '/getList',
+      { onRequest, schema: { querystring: { $ref: `${schemaId}.listQuery` } } },
+      async (req) => ok(await listAppUsers(app.db, app.dialect, table, req.query as ListQuery)),
+    );
+    const uidQuery = {
+      type: 'object',
+      properties: { uid: { type: 'string', minLength: 1, maxLength: 64 } },
+      required: ['uid'],
+      additionalProperties: false,
+    };
+    app.get('/getInfo', { onRequest, schema: { querystring: uidQuery } }, async (req) =>
+      ok(await getAppUser(app.db, table, (req.query as { uid: string }).uid)),
+    );
+  };
+}

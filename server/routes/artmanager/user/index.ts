@@ -1,30 +1,4 @@
-/** `/artmanager/user/*`: list and detail of the platform_users table (roles from schemas/platformUser.schema.json). */
-import type { FastifyInstance } from 'fastify';
-import { ok } from '../../../plugins/app/envelope';
-import { getAppUser, listAppUsers } from '../../../repositories/appUsers.repository';
-import type { ListQuery } from '../../../repositories/listQuery';
-import { guardFor } from '../common';
+/** `/artmanager/user/*`: list and detail of platform users (roles from schemas/platformUser.schema.json). */
+import { appUserRoutes } from '../common';
 
-export default async function routes(app: FastifyInstance) {
-  const onRequest = guardFor(app, 'platformUser');
-  app.get(
-    '/getList',
-    { onRequest, schema: { querystring: { $ref: 'platformUser.listQuery' } } },
-    async (req) => ok(await listAppUsers(app.db, app.dialect, 'platform_users', req.query as ListQuery)),
-  );
-  app.get(
-    '/getInfo',
-    {
-      onRequest,
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: { uid: { type: 'string', minLength: 1, maxLength: 64 } },
-          required: ['uid'],
-          additionalProperties: false,
-        },
-      },
-    },
-    async (req) => ok(await getAppUser(app.db, 'platform_users', (req.query as { uid: string }).uid)),
-  );
-}
+export default appUserRoutes('platform_users', 'platformUser');
