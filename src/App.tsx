@@ -5,7 +5,7 @@
  * ResourceConfig overrides the generic one. Only the resources the user's roles allow (`x-roles`) are
  * registered.
  */
-import { Admin, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
 import authProvider from './authProvider';
 import LoginPage from './authProvider/LoginPage';
 import dataProvider from './dataProvider';
@@ -13,6 +13,15 @@ import { generatedResources } from './generated/resources';
 import { i18nProvider } from './i18n';
 import { rolesAllow } from './authProvider';
 import { schemaResource, type ResourceConfig } from './schema-ui/schemaResource';
+import {
+  initialShellTheme,
+  Page404,
+  ShellLayout,
+  ShellNotification,
+  shellNoLayoutRoutes,
+  shellRoutes,
+  withShellSession,
+} from './layout';
 
 const folders = import.meta.glob<{ default: ResourceConfig }>(
   [
@@ -40,6 +49,10 @@ export const resources: ResourceConfig[] = [...generatedResources]
   .sort((a, b) => rank(a.name) - rank(b.name))
   .map((r) => overrides[r.name] ?? schemaResource(r.name));
 
+/** The element-admin shell: its session rules around the authProvider, its routes (src/layout). */
+const shellAuthProvider = withShellSession(authProvider);
+const shellCustomRoutes = shellRoutes({ resources: Object.fromEntries(resources.map((r) => [r.name, r])) });
+
 export default function App() {
   return (
     <Admin
@@ -47,10 +60,16 @@ export default function App() {
       requireAuth
       title="baas.app.title"
       dataProvider={dataProvider}
-      authProvider={authProvider}
+      authProvider={shellAuthProvider}
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
+      layout={ShellLayout}
+      theme={initialShellTheme()}
+      notification={ShellNotification}
+      catchAll={Page404}
     >
+      <CustomRoutes>{shellCustomRoutes}</CustomRoutes>
+      <CustomRoutes noLayout>{shellNoLayoutRoutes()}</CustomRoutes>
       {(permissions: string[] | undefined) =>
         resources
           .filter((r) => rolesAllow(permissions ?? [], r.name))

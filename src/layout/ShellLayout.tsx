@@ -15,7 +15,7 @@ import { Box, CircularProgress, CssBaseline, GlobalStyles } from '@mui/material'
 import { ThemeProvider } from '@mui/material/styles';
 import { Error as RaError, useTranslate } from 'react-admin';
 import { decideNavigation } from '../shell/permission';
-import { flattenRoutes } from '../shell/router';
+import { flattenRoutes, matchRoute } from '../shell/router';
 import { allRoutes } from '../shell/routes';
 import { LAST_ROUTE_KEY } from '../shell/session';
 import { initTags, tagsReducer, type TagsAction, type TagsState, type VisitedView } from '../shell/tagsView';
@@ -41,6 +41,9 @@ const AFFIX_VIEWS: VisitedView[] = flattenRoutes(allRoutes)
     affix: true,
     noCache: f.route.meta?.noCache,
   }));
+
+/** The match of the 401 route, shown in place of a page the roles do not allow. */
+const UNAUTHORIZED_MATCH = matchRoute(allRoutes, '/401');
 
 /** The tab-strip reducer with React's two-argument signature. */
 const reduceTags = (state: TagsState, action: TagsAction) => tagsReducer(state, action);
@@ -85,6 +88,8 @@ function ShellFrame({ children }: { children?: ReactNode }) {
     roles: session.roles,
   });
   const match = decision.kind === 'allow' ? decision.match : undefined;
+  // The 401 page shown in place keeps its own title and breadcrumbs.
+  const shown = match ?? (decision.kind === 'unauthorized' ? (UNAUTHORIZED_MATCH ?? undefined) : undefined);
 
   // Guard: redirects replace the entry, as vue-router's `next(path)` does.
   useEffect(() => {
@@ -117,7 +122,7 @@ function ShellFrame({ children }: { children?: ReactNode }) {
 
   // Allowed route: tab, page title, last route.
   const routeName = match?.route.name;
-  const titleKey = match?.route.meta?.title;
+  const titleKey = shown?.route.meta?.title;
   const fullPath = location.pathname + location.search;
   useEffect(() => {
     const product = translate('shell.productTitle');
@@ -167,7 +172,7 @@ function ShellFrame({ children }: { children?: ReactNode }) {
     return () => window.removeEventListener('scroll', onScroll);
   }, [location.pathname]);
 
-  const state: ShellState = { ...session, match, tags, dispatchTags, mobile, prefs };
+  const state: ShellState = { ...session, match: shown, tags, dispatchTags, mobile, prefs };
   const opened = prefs.sidebarOpened;
   const sideWidth = mobile ? 0 : opened ? SHELL.sidebarWidth : SHELL.sidebarCollapsedWidth;
   const headerHeight = SHELL.navbarHeight + (prefs.settings.tagsView ? SHELL.tagsViewHeight : 0);
@@ -236,7 +241,8 @@ function ShellFrame({ children }: { children?: ReactNode }) {
             id="main-content"
             className="app-main"
             sx={{
-              minHeight: `calc(100vh - ${headerHeight}px)`,
+              // border-box: the padding under the fixed header is part of the height.
+              minHeight: prefs.settings.fixedHeader ? '100vh' : `calc(100vh - ${headerHeight}px)`,
               pt: prefs.settings.fixedHeader ? `${headerHeight}px` : 0,
               position: 'relative',
               overflow: 'hidden',

@@ -32,6 +32,16 @@ export interface ShellScreens {
   ledger?: Partial<Record<LedgerScreen, ComponentType>>;
 }
 
+/**
+ * The ledger section's screens (`src/resources/blockchain/index.tsx`, named exports), picked up when
+ * that file exists; App.tsx may also pass them explicitly.
+ */
+const ledgerModules = import.meta.glob<Partial<Record<LedgerScreen, ComponentType>>>(
+  '../resources/blockchain/index.tsx',
+  { eager: true },
+);
+const LEDGER: Partial<Record<LedgerScreen, ComponentType>> = Object.values(ledgerModules)[0] ?? {};
+
 const PAGES: Record<ShellPage, ComponentType | null> = {
   dashboard: Dashboard,
   profile: Profile,
@@ -69,6 +79,7 @@ export function shellRoutes(screens: ShellScreens = {}): ReactElement[] {
       const Page =
         (PAGES as Record<string, ComponentType | null>)[screen.page] ??
         screens.ledger?.[screen.page as LedgerScreen] ??
+        LEDGER[screen.page as LedgerScreen] ??
         NotAvailable;
       element = <Page />;
     } else {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthProvider } from 'ra-core';
 import {
+  appLocation,
   isLoggedOutSignalled,
   clearLoggedOut,
   onLoggedOutChange,
@@ -62,6 +63,19 @@ describe('safeRedirect', () => {
   });
 });
 
+describe('appLocation', () => {
+  it('reads the hash route when there is one', () => {
+    expect(appLocation({ pathname: '/', search: '', hash: '#/industry/authors?page=2' })).toEqual({
+      pathname: '/industry/authors',
+      search: '?page=2',
+    });
+    expect(appLocation({ pathname: '/baas/fabric', search: '?a=1', hash: '' })).toEqual({
+      pathname: '/baas/fabric',
+      search: '?a=1',
+    });
+  });
+});
+
 describe('withShellSession', () => {
   const base = (): AuthProvider => ({
     login: vi.fn(async () => undefined),
@@ -80,6 +94,15 @@ describe('withShellSession', () => {
     await expect(p.login({})).resolves.toEqual({ redirectTo: '/baas/fabric' });
     const q = withShellSession(base(), () => ({ pathname: '/login', search: '?redirect=https://x.example' }));
     await expect(q.login({})).resolves.toEqual({ redirectTo: '/' });
+    const r = withShellSession(base(), () => ({ pathname: '/login', search: '' }));
+    await expect(r.login({})).resolves.toBeUndefined();
+  });
+
+  it('logs out to the login page with the current page as redirect', async () => {
+    const p = withShellSession(base(), () => ({ pathname: '/baas/channel/3', search: '' }));
+    await expect(p.logout({})).resolves.toBe('/login?redirect=%2Fbaas%2Fchannel%2F3');
+    const q = withShellSession(base(), () => ({ pathname: '/login', search: '?redirect=%2Fx' }));
+    await expect(q.logout({})).resolves.toBe('/login?redirect=%2Fx');
   });
 
   it('sends a failed auth check to the login page with the current page', async () => {

@@ -106,9 +106,35 @@ export interface LocationLike {
 }
 
 /**
+ * The console's current route: from the hash (`#/industry/authors?x=1`, react-admin's default hash
+ * router) when there is one, else from the path.
+ */
+export function appLocation(
+  loc: { pathname: string; search: string; hash: string } = window.location,
+): LocationLike {
+  if (loc.hash.startsWith('#/')) {
+    const url = new URL(loc.hash.slice(1), 'http://route.invalid');
+    return { pathname: url.pathname, search: url.search };
+  }
+  return { pathname: loc.pathname, search: loc.search };
+}
+
+/**
+ * `/login?redirect=<path+search>` for the given location; on the login page itself, the login page
+ * unchanged (its own `?redirect=` kept).
+ */
+export function loginWithRedirect({ pathname, search }: LocationLike): string {
+  if (/^\/login(?:\/|$)/.test(pathname)) return `/login${search}`;
+  return `/login?redirect=${encodeURIComponent(pathname + search)}`;
+}
+
+/**
  * Wraps the console's AuthProvider with the shell's session rules:
  * - `login` resolves `{ redirectTo }` = the `?redirect=` of the login page (`safeRedirect`), so
- *   react-admin goes back to the page that sent the user to log in;
+ *   react-admin goes back to the page that sent the user to log in (without one, react-admin's own
+ *   rule applies: the page it remembered, else `/`);
+ * - `logout` resolves `/login?redirect=<current page>` (react-admin navigates there), so a reload of
+ *   the login page still knows where to go back;
  * - `checkAuth` rejects with `redirectTo: /login?redirect=<current page>`;
  * - `checkError` with envelope code 2 raises the "logged out" signal and resolves, so the user stays
  *   on the page until they answer the dialog (the base provider would log out at once); other errors
@@ -116,14 +142,19 @@ export interface LocationLike {
  */
 export function withShellSession(
   base: AuthProvider,
-  location: () => LocationLike = () => window.location,
+  location: () => LocationLike = appLocation,
 ): AuthProvider {
   return {
     ...base,
     async login(params: unknown) {
-      await base.login(params);
-      const search = location().search;
-      return { redirectTo: safeRedirect(new URLSearchParams(search).get('redirect')) };
+      const result = await base.login(params);
+      const redirect = new URLSearchParams(location().search).get('redirect');
+      return redirect ? { redirectTo: safeRedirect(redirect) } : result;
+    },
+    async logout(params: unknown) {
+      const result = await base.logout(params);
+      if (typeof result === 'string' || result === false) return result;
+      return loginWithRedirect(location());
     },
     async checkAuth(params: unknown) {
       try {

@@ -27,17 +27,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
-import {
-  Area,
-  AreaChart,
-  Bar,
-  BarChart,
-  CartesianGrid,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { httpClient } from '../../dataProvider/httpClient';
 import { formatDateTime, numberSuffix, relativeTime, type FormatLocale } from '../../utils/format';
 import { useShell } from '../ShellContext';
@@ -178,7 +168,7 @@ function RegistryPanel() {
             <Box sx={{ height: 260 }}>
               {s && s.createdPerDay.length > 0 ? (
                 <ResponsiveContainer width="100%" height="100%">
-                  <AreaChart data={s.createdPerDay} margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
+                  <BarChart data={s.createdPerDay} margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
                     <CartesianGrid strokeDasharray="3 3" stroke="#ebeef5" />
                     <XAxis dataKey="day" tick={{ fontSize: 12 }} />
                     <YAxis
@@ -187,15 +177,13 @@ function RegistryPanel() {
                       allowDecimals={false}
                     />
                     <Tooltip />
-                    <Area
-                      type="monotone"
+                    <Bar
                       dataKey="count"
                       name={translate('shell.dashboard.count')}
-                      stroke="#409EFF"
                       fill="#409EFF"
-                      fillOpacity={0.2}
+                      maxBarSize={48}
                     />
-                  </AreaChart>
+                  </BarChart>
                 </ResponsiveContainer>
               ) : (
                 <Typography sx={{ color: '#909399' }}>
@@ -254,7 +242,17 @@ function RegistryPanel() {
                   {(s?.recent ?? []).map((a) => (
                     <TableRow key={a.id} hover>
                       <TableCell>
-                        <Link to={`/artworks/${a.id}/show`}>{a.artWorkName}</Link>
+                        <Box
+                          component={Link}
+                          to={`/artworks/${a.id}/show`}
+                          sx={{
+                            color: 'primary.main',
+                            textDecoration: 'none',
+                            '&:hover': { textDecoration: 'underline' },
+                          }}
+                        >
+                          {a.artWorkName}
+                        </Box>
                       </TableCell>
                       <TableCell>{authorName(a)}</TableCell>
                       <TableCell title={formatDateTime(a.createTime)}>
