@@ -26,6 +26,7 @@ import {
   type TxProof,
   type TxProposal,
   type TxQuery,
+  type SubmitWaitOptions,
   type VerifyResult,
 } from './types';
 import { verifyLedger } from './verify';
@@ -109,6 +110,14 @@ export class EmbeddedLedger implements Ledger {
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly hooks: CommitHook[] = [];
   private chain: Promise<void> = Promise.resolve();
+  private persistQueue: {
+    tx: Transaction;
+    st: ChannelState;
+    resolve: (tx: Transaction) => void;
+    reject: (err: Error) => void;
+    waiter?: Waiter;
+  }[] = [];
+  private persistScheduled = false;
   private closed = false;
   private started = false;
 
@@ -187,7 +196,12 @@ export class EmbeddedLedger implements Ledger {
     return (await this.channel(name))!;
   }
 
-  async submit(proposal: TxProposal): Promise<Transaction> {
+  submit(proposal: TxProposal): Promise<Transaction> {
+    return this.enqueue(proposal);
+  }
+
+  /** Validates, then queues for the group commit; `waiter` is registered before the tx can be cut. */
+  private async enqueue(proposal: TxProposal, waiter?: Waiter): Promise<Transaction> {
     if (this.closed) throw new LedgerError('closed', 'the ledger is closed');
     checkProposal(proposal);
     const st = this.byName.get(proposal.channel);
@@ -202,23 +216,54 @@ export class EmbeddedLedger implements Ledger {
       timestamp: txTimestamp(),
       validationCode: 0,
     };
-    await this.db
-      .insertInto('ledger_pending')
-      .values({
-        txId: tx.txId,
-        channelId: st.id,
-        chaincode: tx.chaincode,
-        function: tx.function,
-        args: JSON.stringify(tx.args),
-        creator: tx.creator,
-        timestamp: tx.timestamp,
-        validationCode: tx.validationCode,
-      })
-      .execute();
-    st.pending++;
-    if (st.pending >= this.opts.batchSize) this.requestCut(st);
-    else if (!st.timer) st.timer = setTimeout(() => this.onTimeout(st), this.opts.batchTimeoutMs);
-    return tx;
+    return new Promise<Transaction>((resolve, reject) => {
+      this.persistQueue.push({ tx, st, resolve, reject, waiter });
+      if (!this.persistScheduled) {
+        this.persistScheduled = true;
+        setImmediate(() => void this.persist());
+      }
+    });
+  }
+
+  /**
+   * Group commit: every proposal submitted during one event-loop turn is inserted into the pending queue
+   * in one database transaction (one fsync), then all of them are acknowledged together.
+   */
+  private async persist(): Promise<void> {
+    this.persistScheduled = false;
+    const items = this.persistQueue.splice(0);
+    if (items.length === 0) return;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < items.length; i += INSERT_CHUNK)
+          await trx
+            .insertInto('ledger_pending')
+            .values(
+              items.slice(i, i + INSERT_CHUNK).map(({ tx, st }) => ({
+                txId: tx.txId,
+                channelId: st.id,
+                chaincode: tx.chaincode,
+                function: tx.function,
+                args: JSON.stringify(tx.args),
+                creator: tx.creator,
+                timestamp: tx.timestamp,
+                validationCode: tx.validationCode,
+              })),
+            )
+            .execute();
+      });
+    } catch (err) {
+      for (const it of items) it.reject(err as Error);
+      return;
+    }
+    for (const { tx, st, resolve, waiter } of items) {
+      if (waiter) this.waiters.set(tx.txId, [...(this.waiters.get(tx.txId) ?? []), waiter]);
+      st.pending++;
+      if (st.pending >= this.opts.batchSize) this.requestCut(st);
+      else if (!st.timer && !st.cutQueued)
+        st.timer = setTimeout(() => this.onTimeout(st), this.opts.batchTimeoutMs);
+      resolve(tx);
+    }
   }
 
   async waitForCommit(txId: string, timeoutMs = 30_000): Promise<CommittedTx> {
@@ -255,9 +300,45 @@ export class EmbeddedLedger implements Ledger {
     });
   }
 
-  async submitAndWait(proposal: TxProposal, timeoutMs?: number): Promise<CommittedTx> {
-    const tx = await this.submit(proposal);
-    return this.waitForCommit(tx.txId, timeoutMs);
+  async submitAndWait(proposal: TxProposal, opts: SubmitWaitOptions = {}): Promise<CommittedTx> {
+    const timeoutMs = opts.timeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    let txId: string | undefined;
+    const committed = new Promise<CommittedTx>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (tx) => {
+          clearTimeout(timer);
+          resolve(tx);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      timer = setTimeout(() => {
+        if (txId) {
+          const rest = (this.waiters.get(txId) ?? []).filter((w) => w !== waiter);
+          if (rest.length) this.waiters.set(txId, rest);
+          else this.waiters.delete(txId);
+        }
+        reject(
+          new LedgerError(
+            'timeout',
+            `transaction ${txId ?? '(not yet stored)'} not committed within ${timeoutMs} ms`,
+          ),
+        );
+      }, timeoutMs);
+      this.enqueue(proposal, waiter).then(
+        (tx) => {
+          txId = tx.txId;
+          opts
+            .onStored?.(tx)
+            .catch((err: unknown) => this.opts.logError?.(err, `ledger: onStored of ${tx.txId} failed`));
+        },
+        (err) => waiter.reject(err as Error),
+      );
+    });
+    return committed;
   }
 
   private onTimeout(st: ChannelState): void {
@@ -342,7 +423,12 @@ export class EmbeddedLedger implements Ledger {
     });
     if (!committed) return 0;
     const { txs } = committed as { block: BlockInfo; txs: CommittedTx[] };
-    for (const tx of txs) for (const w of this.waiters.get(tx.txId) ?? []) w.resolve(tx);
+    for (const tx of txs) {
+      const list = this.waiters.get(tx.txId);
+      if (!list) continue;
+      this.waiters.delete(tx.txId);
+      for (const w of list) w.resolve(tx);
+    }
     return txs.length;
   }
 
@@ -412,6 +498,8 @@ export class EmbeddedLedger implements Ledger {
   }
 
   async flush(): Promise<void> {
+    // Let the group commit store what was submitted before this call.
+    while (this.persistQueue.length || this.persistScheduled) await new Promise((r) => setImmediate(r));
     for (const st of this.byId.values()) {
       // Cut even when this process counted nothing: another run may have left pending rows.
       st.pending = Math.max(st.pending, 1);

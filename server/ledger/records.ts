@@ -111,15 +111,16 @@ export async function putOnChain(
     return result(tx, stored.chainVersion, digest, true);
   }
   const version = stored.chainVersion + 1;
-  const tx = await ledger.submit({
-    channel: RECORD_CHANNEL,
-    chaincode: RECORD_CHAINCODE,
-    function: FUNCTION[kind],
-    args: [String(record.id), String(version), digest],
-    creator,
-  });
-  await onSubmitted?.(tx.txId);
-  const committed = await ledger.waitForCommit(tx.txId);
+  const committed = await ledger.submitAndWait(
+    {
+      channel: RECORD_CHANNEL,
+      chaincode: RECORD_CHAINCODE,
+      function: FUNCTION[kind],
+      args: [String(record.id), String(version), digest],
+      creator,
+    },
+    { onStored: onSubmitted && ((tx) => onSubmitted(tx.txId)) },
+  );
   return result(committed, version, digest, false);
 }
 

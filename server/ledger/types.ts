@@ -133,6 +133,17 @@ export interface TxBucket {
  */
 export type CommitHook = (block: BlockInfo, txs: CommittedTx[], trx: unknown) => Promise<void>;
 
+/** Options of `submitAndWait`. */
+export interface SubmitWaitOptions {
+  /** Reject with LedgerError `timeout` when not committed within this many ms (default 30,000). */
+  timeoutMs?: number;
+  /**
+   * Called once the transaction is durably queued (it may run after the commit too): e.g. mark a record
+   * "being rolled out". Its failure is logged, not thrown.
+   */
+  onStored?: (tx: Transaction) => Promise<void>;
+}
+
 /** The ledger, as the rest of the server sees it. */
 export interface Ledger {
   /** Opens the channel, creating it with its genesis block when it does not exist. */
@@ -146,7 +157,7 @@ export interface Ledger {
   /** Resolves when `txId` is in a committed block. @throws LedgerError `timeout` after `timeoutMs`. */
   waitForCommit(txId: string, timeoutMs?: number): Promise<CommittedTx>;
   /** Submit and wait for the block: what a put-on-chain call does. */
-  submitAndWait(proposal: TxProposal, timeoutMs?: number): Promise<CommittedTx>;
+  submitAndWait(proposal: TxProposal, opts?: SubmitWaitOptions): Promise<CommittedTx>;
   /** Registers a hook run for every committed block (see CommitHook). */
   onCommit(hook: CommitHook): void;
   /** Cuts every pending transaction into blocks now. */
