@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   canonicalJson,
@@ -11,15 +12,13 @@ import {
   sourceDigest,
   TATE_IMAGE_BASE,
 } from './mapping';
+import { SEED_FILES } from './seed';
 
-const TATE = '/work/shared/data/tate';
-const lines = (file: string) =>
-  readFileSync(`${TATE}/${file}`, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l.replace(/,$/, '')) as Record<string, any>);
-const artists = lines('artists.sample.json');
-const artworks = lines('artworks.sample.json');
+// The shipped seed: Tate's sample rows, unmodified (server/db/seed/ATTRIBUTION.md).
+const rowsOf = (file: string) =>
+  JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as Record<string, any>[];
+const artists = rowsOf(SEED_FILES.artists);
+const artworks = rowsOf(SEED_FILES.artworks);
 const artist = (id: number) => artists.find((a) => a.id === id)!;
 const artwork = (acno: string) => artworks.find((a) => a.acno === acno)!;
 

@@ -3,16 +3,27 @@
  * of every registry table's content (to prove that an import changed nothing).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { connect } from '../../server/db/connect';
 import type { Database } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrator';
 
-/** The team's Tate data folder (README.md there documents every file). */
-export const TATE_DIR = '/work/shared/data/tate';
+/** The bad-input rows (gzip of the team data folder's artworks.invalid.json; see fixtures/README.md). */
+export const INVALID_FILE = fileURLToPath(new URL('./fixtures/artworks.invalid.json.gz', import.meta.url));
+
+/** Parses a gzipped JSON file (the seed and fixture files) whole. */
+export function readGzJson<T = Record<string, any>[]>(file: string): { rows: T; sha256: string } {
+  const text = gunzipSync(readFileSync(file));
+  return {
+    rows: JSON.parse(text.toString('utf8')) as T,
+    sha256: createHash('sha256').update(text).digest('hex'),
+  };
+}
 
 export interface TempDb {
   db: Kysely<Database>;

@@ -2,12 +2,12 @@
  * Running the same import twice adds nothing the second time (idempotent by source id): the second
  * run imports 0 rows, skips every row the first run stored, and rejects the same rows again.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTate, type ImportSummary } from '../../server/import/importer';
-import { snapshot, TATE_DIR, tempDb, type TempDb } from './helpers';
+import { SEED_FILES } from '../../server/import/seed';
+import { snapshot, tempDb, type TempDb } from './helpers';
 
-describe('importing the Tate sample twice', () => {
+describe('importing the Tate sample (the shipped seed files) twice', () => {
   let t: TempDb;
   let first: ImportSummary;
   let second: ImportSummary;
@@ -16,8 +16,8 @@ describe('importing the Tate sample twice', () => {
   beforeAll(async () => {
     t = await tempDb();
     const opts = {
-      artistsFile: join(TATE_DIR, 'artists.sample.json'),
-      artworksFile: join(TATE_DIR, 'artworks.sample.json'),
+      artistsFile: SEED_FILES.artists,
+      artworksFile: SEED_FILES.artworks,
     };
     first = await importTate(t.db, opts);
     afterFirst = await snapshot(t.db);

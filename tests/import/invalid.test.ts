@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTate, type ImportSummary, type ReportEntry } from '../../server/import/importer';
 import { seedIfEmpty } from '../../server/import/seed';
-import { snapshot, TATE_DIR, tempDb, type TempDb } from './helpers';
+import { INVALID_FILE, readGzJson, snapshot, tempDb, type TempDb } from './helpers';
 
 /** Break code (`_breaks` prefix) → the one reason expected: Tate field and rule. */
 const EXPECTED: Record<string, { field: string; keyword: string }> = {
@@ -40,8 +40,8 @@ const EXPECTED: Record<string, { field: string; keyword: string }> = {
   creditLine_null: { field: 'creditLine', keyword: 'type' },
 };
 
-const invalidFile = join(TATE_DIR, 'artworks.invalid.json');
-const invalidRows = JSON.parse(readFileSync(invalidFile, 'utf8')) as Record<string, unknown>[];
+const invalid = readGzJson(INVALID_FILE);
+const invalidRows = invalid.rows;
 
 describe('import of artworks.invalid.json after the seed', () => {
   let t: TempDb;
@@ -56,7 +56,7 @@ describe('import of artworks.invalid.json after the seed', () => {
     expect(seeded?.artworks.imported).toBeGreaterThan(1500);
     before = await snapshot(t.db);
     const reportFile = join(t.dir, 'invalid.jsonl');
-    summary = await importTate(t.db, { artworksFile: invalidFile, reportFile });
+    summary = await importTate(t.db, { artworksFile: INVALID_FILE, reportFile });
     report = readFileSync(reportFile, 'utf8')
       .trim()
       .split('\n')
@@ -64,7 +64,8 @@ describe('import of artworks.invalid.json after the seed', () => {
   });
   afterAll(() => t?.close());
 
-  it('knows every break code of the file', () => {
+  it('reads the unmodified bad-input file, and knows every break code in it', () => {
+    expect(invalid.sha256).toBe('0f7ce6d91cbcdb68afe93603d1c132ce08381a361cea735b910cdfaa3ea52765');
     const codes = invalidRows.map((r) => String(r._breaks).split(':')[0]);
     expect(codes).toHaveLength(26);
     expect(new Set(codes)).toEqual(new Set(Object.keys(EXPECTED)));
@@ -106,7 +107,7 @@ describe('import of artworks.invalid.json after the seed', () => {
     expect(seedLog).toHaveLength(1);
     expect(seedLog[0]).toMatch(/artists imported 945, rejected 3, skipped 0/);
     expect(seedLog[0]).toMatch(/artworks imported \d+, rejected \d+, skipped 0/);
-    expect(await seedIfEmpty(t.db, { info: (m) => seedLog.push(m) })).toBeNull();
+    expect(await seedIfEmpty(t.db, (m) => seedLog.push(m))).toBeNull();
     expect(seedLog).toHaveLength(1);
   });
 });

@@ -4,19 +4,17 @@
  * and a re-run resumes. The failure is injected with an SQLite trigger that aborts the insert of one
  * chosen accession number, i.e. a real database error inside the batch's transaction.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportBatchError, importTate } from '../../server/import/importer';
 import { checkArtwork } from '../../server/import/validate';
-import { snapshot, TATE_DIR, tempDb, type TempDb } from './helpers';
+import { SEED_FILES } from '../../server/import/seed';
+import { readGzJson, snapshot, tempDb, type TempDb } from './helpers';
 
 type Row = Record<string, any>;
-const sample = readFileSync(join(TATE_DIR, 'artworks.sample.json'), 'utf8')
-  .split('\n')
-  .filter((l) => l.startsWith('{'))
-  .map((l) => JSON.parse(l.replace(/,$/, '')) as Row);
+const sample = readGzJson<Row[]>(SEED_FILES.artworks).rows;
 
 describe('a batch that fails in the middle of an import', () => {
   let t: TempDb;
@@ -27,7 +25,7 @@ describe('a batch that fails in the middle of an import', () => {
 
   beforeAll(async () => {
     t = await tempDb();
-    await importTate(t.db, { artistsFile: join(TATE_DIR, 'artists.sample.json') });
+    await importTate(t.db, { artistsFile: SEED_FILES.artists });
     // 30 valid rows: batch 1 = 10 paintings, batch 2 = 9 paintings + 1 sculpture (a new category) and the
     // row the trigger refuses, batch 3 = 10 paintings.
     const valid = (cls: string) =>

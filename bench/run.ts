@@ -1,0 +1,362 @@
+/**
+ * `npm run bench`: the registry's speed on the full Tate collection, printed (never asserted).
+ *
+ * 1. Imports the full Tate file (69,202 artworks, 3,538 artists; gzipped JSON from the team data folder)
+ *    into a fresh SQLite database in a temp DATA_DIR through the same pipeline as `npm run import`, and
+ *    prints the import time and counts.
+ * 2. Exports the stored artworks (in the API's record shape, with authorName) and authors to a JSON file.
+ * 3. Starts, on loopback and free ports, the real server (`npx tsx server/server.ts`, DATA_DIR pointed at
+ *    the temp dir) and json-server 0.17 serving that JSON file (read-only), i.e. the same records.
+ * 4. Loads each with autocannon (bounded: BENCH_DURATION s per case after a 2 s warm-up,
+ *    BENCH_CONNECTIONS connections) on three calls: list (page 1 of 20), free-text search (rotating
+ *    words, 20 per page) and detail (random ids), and prints requests/s, p50 and p99 latency side by side.
+ * 5. Calls `run(context)` of bench/ledger.ts when that module exists (the ledger's own benchmark).
+ *
+ * Environment: TATE_DIR (default ../shared/data/tate from the repo root), BENCH_DURATION (seconds,
+ * default 10), BENCH_CONNECTIONS (default 20), BENCH_KEEP=1 to keep the temp dir.
+ * Calls compared (ours → json-server):
+ *   list:   POST /artmanager/artwork/searchArtworkList {page:1,pageSize:20} → GET /artworks?_page=1&_limit=20
+ *   search: same with {q}                                                 → GET /artworks?q=…&_page=1&_limit=20
+ *   detail: GET /artmanager/artwork/ArtInfoByArtId?artId=N                 → GET /artworks/N
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon, { type RequestSpec } from 'autocannon';
+import { connect } from '../server/db/connect';
+import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
+import { migrateToLatest } from '../server/db/migrator';
+import { importTate, summaryLine } from '../server/import/importer';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const tateDir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
+const duration = Number(process.env.BENCH_DURATION || 10);
+const connections = Number(process.env.BENCH_CONNECTIONS || 20);
+const SEARCH_WORDS = [
+  'sunset',
+  'bridge',
+  'river',
+  'portrait',
+  'venice',
+  'head',
+  'study',
+  'sea',
+  'church',
+  'tree',
+];
+
+const children: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((ok, ko) => {
+    const s = createServer();
+    s.once('error', ko);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+}
+
+function start(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): ChildProcess {
+  const log = createWriteStream(logFile);
+  const child = spawn(cmd, args, { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  child.once('exit', (code) => {
+    if (code) console.error(`${name} exited with ${code}; see ${logFile}`);
+  });
+  children.push(child);
+  return child;
+}
+
+function stopAll(): void {
+  for (const c of children)
+    if (c.pid && c.exitCode === null)
+      try {
+        process.kill(-c.pid, 'SIGTERM'); // the process group we created (detached)
+      } catch {
+        /* already gone */
+      }
+}
+
+async function waitFor(what: string, probe: () => Promise<boolean>, seconds = 120): Promise<void> {
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${what} did not answer within ${seconds} s`);
+}
+
+interface Case {
+  name: string;
+  ours: RequestSpec;
+  theirs: RequestSpec;
+}
+
+interface Row {
+  case: string;
+  target: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  bad: number;
+}
+
+async function load(url: string, request: RequestSpec, seconds: number) {
+  return autocannon({ url, connections, duration: seconds, requests: [request], timeout: 30 });
+}
+
+/**
+ * Waits until `probeUrl` answers twice in a row within 250 ms: a server still working through requests
+ * queued by the previous run (json-server's search takes about a second each) must not slow the next.
+ */
+async function drain(probeUrl: string, headers: Record<string, string>): Promise<void> {
+  let quick = 0;
+  const until = Date.now() + 180_000;
+  while (quick < 2 && Date.now() < until) {
+    const t0 = performance.now();
+    await fetch(probeUrl, { headers }).then((r) => r.arrayBuffer());
+    quick = performance.now() - t0 < 250 ? quick + 1 : 0;
+  }
+}
+
+async function main(): Promise<void> {
+  const artworksFile = join(tateDir, 'artworks.json.gz');
+  const artistsFile = join(tateDir, 'artists.json.gz');
+  for (const f of [artworksFile, artistsFile])
+    if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
+  const tmp = mkdtempSync(join(tmpdir(), 'baas-bench-'));
+  const dataDir = join(tmp, 'data');
+  console.log(
+    `bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; temp dir ${tmp}`,
+  );
+
+  try {
+    // 1. import
+    const { db } = connect({ dataDir });
+    await migrateToLatest(db);
+    const summary = await importTate(db, {
+      artistsFile,
+      artworksFile,
+      reportFile: join(tmp, 'import-report.jsonl'),
+    });
+    console.log(`\nimport of the full Tate file (${artworksFile}):`);
+    console.log(`  artists:  ${summaryLine(summary.artists)} (of ${summary.artists.read})`);
+    console.log(`  artworks: ${summaryLine(summary.artworks)} (of ${summary.artworks.read})`);
+    console.log(
+      `  import time: ${summary.seconds.toFixed(1)} s (${Math.round(summary.artworks.read / summary.seconds)} artwork rows/s incl. artists)`,
+    );
+
+    // 2. export the same records for json-server
+    const artworks = (
+      await db
+        .selectFrom('artworks')
+        .leftJoin('authors', 'authors.id', 'artworks.author')
+        .selectAll('artworks')
+        .select('authors.authorName')
+        .orderBy('artworks.id')
+        .execute()
+    ).map((r) => {
+      const rec: Record<string, unknown> = { ...r };
+      delete rec.chainDigest;
+      delete rec.chainVersion;
+      delete rec.updateTime;
+      delete rec.sourceDigest;
+      for (const c of ARTWORK_JSON_COLUMNS)
+        rec[c] = parseJson(r[c], c === 'images' || c === 'traceability' ? [] : {});
+      return rec;
+    });
+    const authors = await db.selectFrom('authors').selectAll().orderBy('id').execute();
+    await db.destroy();
+    const jsonFile = join(tmp, 'db.json');
+    writeFileSync(jsonFile, JSON.stringify({ artworks, authors }));
+    const ids = artworks.map((a) => a.id as number);
+    console.log(
+      `  exported ${artworks.length} artworks and ${authors.length} authors to ${jsonFile} for json-server`,
+    );
+
+    // 3. start both servers
+    const [ourPort, jsPort] = [await freePort(), await freePort()];
+    const password = randomBytes(12).toString('hex');
+    start(
+      'server',
+      'npx',
+      ['tsx', 'server/server.ts'],
+      {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(ourPort),
+        HOST: '127.0.0.1',
+        ADMIN_PASSWORD: password,
+        USER_PASSWORD: randomBytes(12).toString('hex'),
+        LOG_LEVEL: 'warn',
+        SEED: '0',
+      },
+      join(tmp, 'server.log'),
+    );
+    start(
+      'json-server',
+      join(root, 'node_modules/.bin/json-server'),
+      [jsonFile, '--port', String(jsPort), '--host', '127.0.0.1', '--read-only', '--quiet'],
+      process.env,
+      join(tmp, 'json-server.log'),
+    );
+    const ours = `http://127.0.0.1:${ourPort}`;
+    const theirs = `http://127.0.0.1:${jsPort}`;
+    let token = '';
+    await waitFor('server', async () => {
+      const res = await fetch(`${ours}/dev-api/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password }),
+      });
+      const body = (await res.json()) as { code: number; data: { token: string } };
+      token = body.data?.token ?? '';
+      return body.code === 0 && !!token;
+    });
+    await waitFor('json-server', async () => (await fetch(`${theirs}/artworks/${ids[0]}`)).ok);
+
+    // 4. load
+    const auth = { 'X-Token': token, 'content-type': 'application/json' };
+    const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+    const cases: Case[] = [
+      {
+        name: 'list',
+        ours: {
+          method: 'POST',
+          path: '/artmanager/artwork/searchArtworkList',
+          headers: auth,
+          body: JSON.stringify({ page: 1, pageSize: 20 }),
+        },
+        theirs: { method: 'GET', path: '/artworks?_page=1&_limit=20' },
+      },
+      {
+        name: 'search',
+        ours: {
+          method: 'POST',
+          path: '/artmanager/artwork/searchArtworkList',
+          headers: auth,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ q: pick(SEARCH_WORDS), page: 1, pageSize: 20 }),
+          }),
+        },
+        theirs: {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, path: `/artworks?q=${pick(SEARCH_WORDS)}&_page=1&_limit=20` }),
+        },
+      },
+      {
+        name: 'detail',
+        ours: {
+          method: 'GET',
+          headers: { 'X-Token': token },
+          setupRequest: (req) => ({ ...req, path: `/artmanager/artwork/ArtInfoByArtId?artId=${pick(ids)}` }),
+        },
+        theirs: { method: 'GET', setupRequest: (req) => ({ ...req, path: `/artworks/${pick(ids)}` }) },
+      },
+    ];
+
+    // One checked call per case and target before loading, so the figures are of correct answers.
+    for (const c of cases) {
+      const o = c.ours.setupRequest ? c.ours.setupRequest({ ...c.ours }, {}) : c.ours;
+      const t = c.theirs.setupRequest ? c.theirs.setupRequest({ ...c.theirs }, {}) : c.theirs;
+      const a = await fetch(ours + o.path, { method: o.method, headers: o.headers, body: o.body });
+      const ab = (await a.json()) as { code: number };
+      const b = await fetch(theirs + t.path);
+      if (!a.ok || ab.code !== 0)
+        throw new Error(`server ${c.name}: HTTP ${a.status} ${JSON.stringify(ab).slice(0, 200)}`);
+      if (!b.ok) throw new Error(`json-server ${c.name}: HTTP ${b.status}`);
+    }
+
+    console.log(
+      `\nload: autocannon, ${connections} connections, ${duration} s per case after a 2 s warm-up, loopback`,
+    );
+    const rows: Row[] = [];
+    const probes = {
+      [ours]: [`${ours}/artmanager/artwork/ArtInfoByArtId?artId=${ids[0]}`, { 'X-Token': token }],
+      [theirs]: [`${theirs}/artworks/${ids[0]}`, {}],
+    } as Record<string, [string, Record<string, string>]>;
+    for (const c of cases)
+      for (const [target, url, req] of [
+        ['baas-admin server', ours, c.ours],
+        ['json-server 0.17', theirs, c.theirs],
+      ] as const) {
+        await load(url, req, 2);
+        await drain(...probes[url]);
+        const r = await load(url, req, duration);
+        await drain(...probes[url]);
+        rows.push({
+          case: c.name,
+          target,
+          rps: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          ok: r['2xx'],
+          bad: r.non2xx + r.errors + r.timeouts,
+        });
+        process.stdout.write(`  ${c.name} / ${target}: ${Math.round(r.requests.average)} req/s\n`);
+      }
+
+    const pad = (s: string, n: number) => s.padEnd(n);
+    const lpad = (s: string, n: number) => s.padStart(n);
+    console.log(
+      `\n${pad('call', 8)}${pad('target', 20)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('answered', 10)}${lpad('errors', 8)}`,
+    );
+    for (const r of rows)
+      console.log(
+        `${pad(r.case, 8)}${pad(r.target, 20)}${lpad(r.rps.toFixed(0), 9)}${lpad(String(r.p50), 9)}${lpad(String(r.p99), 9)}${lpad(String(r.ok), 10)}${lpad(String(r.bad), 8)}`,
+      );
+    console.log(
+      `\n(answered: 2xx responses within the ${duration} s; errors: non-2xx, socket errors and timeouts)` +
+        '\n(our search: LIKE over name, texture, category, owner and author name, with a total count;' +
+        ' json-server q: substring over every field of every record)',
+    );
+
+    // 5. the ledger helper's benchmark, when present
+    const ledgerBench = join(root, 'bench/ledger.ts');
+    if (existsSync(ledgerBench)) {
+      const mod = (await import(pathToFileURL(ledgerBench).href)) as {
+        run?: (ctx: { dataDir: string; baseUrl: string; token: string; tmpDir: string }) => Promise<unknown>;
+      };
+      if (typeof mod.run === 'function') {
+        console.log('\nledger benchmark (bench/ledger.ts):');
+        await mod.run({ dataDir, baseUrl: ours, token, tmpDir: tmp });
+      }
+    }
+  } finally {
+    stopAll();
+    if (process.env.BENCH_KEEP === '1') console.log(`kept ${tmp}`);
+    else {
+      await new Promise((r) => setTimeout(r, 500));
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+}
+
+process.once('SIGINT', () => {
+  stopAll();
+  process.exit(130);
+});
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    stopAll();
+    process.exit(1);
+  },
+);
