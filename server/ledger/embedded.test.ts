@@ -215,3 +215,26 @@ describe('verification finds tampering at exactly that place', () => {
     expect(v).toMatchObject({ ok: false, blockNumber: target.blockNumber });
   });
 });
+
+describe('browser-side recomputation (Web Crypto) agrees with the server', () => {
+  it('recomputes leaves, Merkle roots and block hashes of every block', async () => {
+    const { ledger } = await open(3, 5);
+    await Promise.all(Array.from({ length: 11 }, (_, i) => ledger.submit(proposal(i))));
+    await ledger.flush();
+    const { checkBlockWeb, txLeafHashWeb } = await import('./webVerify');
+    const ch = (await ledger.channel('artchannel'))!;
+    for (let n = 0; n < ch.height; n++) {
+      const block = (await ledger.block(ch.id, n))!;
+      const txs = await ledger.blockTransactions(ch.id, n);
+      expect(await checkBlockWeb(block, txs)).toEqual({ ok: true });
+      for (const tx of txs) expect(await txLeafHashWeb(tx)).toBe(tx.leafHash);
+      expect(await checkBlockWeb(block, [...txs].reverse())).toEqual(
+        txs.length > 1 ? { ok: false, what: 'dataHash' } : { ok: true },
+      );
+      expect(await checkBlockWeb({ ...block, blockHash: 'ab'.repeat(32) }, txs)).toEqual({
+        ok: false,
+        what: 'blockHash',
+      });
+    }
+  });
+});

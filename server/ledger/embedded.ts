@@ -705,6 +705,7 @@ export class EmbeddedLedger implements Ledger {
     const { channelId: _c, blockNumber: _b, txIndex, leafHash: _l, blockTime, ...body } = tx;
     return {
       channel: tx.channel,
+      channelId: tx.channelId,
       tx: body,
       leafIndex: txIndex,
       proof: merkleProof(

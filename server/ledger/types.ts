@@ -67,6 +67,7 @@ export interface ChannelInfo {
 /** A Merkle proof of one committed transaction (docs/ledger.md section 7). */
 export interface TxProof {
   channel: string;
+  channelId: number;
   tx: Transaction;
   leafIndex: number;
   proof: { side: 'left' | 'right'; hash: string }[];

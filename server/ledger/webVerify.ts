@@ -91,3 +91,63 @@ export async function checkProofWeb(proof: TxProof, recordDigest?: string): Prom
     return { ok: false, reason: 'malformed', message: `malformed proof: ${(err as Error).message}` };
   }
 }
+
+/** Leaf hash (hex) of a transaction's eight hashed fields, with Web Crypto. */
+export async function txLeafHashWeb(tx: Transaction): Promise<string> {
+  const body: Transaction = {
+    txId: tx.txId,
+    channel: tx.channel,
+    chaincode: tx.chaincode,
+    function: tx.function,
+    args: tx.args,
+    creator: tx.creator,
+    timestamp: tx.timestamp,
+    validationCode: tx.validationCode,
+  };
+  return toHex(await sha256(concatBytes(Uint8Array.of(0), canonicalBytes(body))));
+}
+
+/** Merkle root (hex) of leaf hashes (hex), odd node carried up (docs/ledger.md section 3). */
+export async function merkleRootWeb(leaves: string[]): Promise<string> {
+  if (leaves.length === 0) throw new Error('Merkle root of no leaves');
+  let level = leaves.map(fromHex);
+  while (level.length > 1) {
+    const up: Uint8Array[] = [];
+    for (let i = 0; i + 1 < level.length; i += 2)
+      up.push(await sha256(concatBytes(Uint8Array.of(1), level[i], level[i + 1])));
+    if (level.length % 2 === 1) up.push(level[level.length - 1]);
+    level = up;
+  }
+  return toHex(level[0]);
+}
+
+/** Block hash (hex) = SHA-256 of the DER header, with Web Crypto. */
+export async function blockHashWeb(header: {
+  number: number;
+  previousHash: string;
+  dataHash: string;
+}): Promise<string> {
+  return toHex(
+    await sha256(
+      encodeHeader({
+        number: header.number,
+        previousHash: fromHex(header.previousHash),
+        dataHash: fromHex(header.dataHash),
+      }),
+    ),
+  );
+}
+
+/**
+ * Recomputes a block in the browser from its transactions: each leaf, the Merkle root against
+ * `dataHash`, and the block hash. Answers which part does not match, or ok.
+ */
+export async function checkBlockWeb(
+  block: { number: number; previousHash: string; dataHash: string; blockHash: string },
+  txs: Transaction[],
+): Promise<{ ok: true } | { ok: false; what: 'dataHash' | 'blockHash' }> {
+  const leaves = await Promise.all(txs.map(txLeafHashWeb));
+  if ((await merkleRootWeb(leaves)) !== block.dataHash) return { ok: false, what: 'dataHash' };
+  if ((await blockHashWeb(block)) !== block.blockHash) return { ok: false, what: 'blockHash' };
+  return { ok: true };
+}

@@ -1,0 +1,384 @@
+/**
+ * `ChaincodeList` (/baas/chainCode): chaincodes with name, version, channel, status, function, upload
+ * time; admins upload Go source (POST /baas-api/chaincode/upload, multipart).
+ * `ChaincodeShow` (/baas/chainCode/:id): every field, the code, and the lifecycle installed → approved →
+ * committed with the transaction of each step; admins move it to the next step.
+ */
+import { useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Link,
+  MenuItem,
+  Stack,
+  Step,
+  StepLabel,
+  Stepper,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { Title, useNotify, usePermissions, useTranslate } from 'react-admin';
+import { apiPost, type ChaincodeDetail, type ChaincodeRow, type Page } from './api';
+import { Pager } from './Channels';
+import { Fields, Hash, Loaded, useBaas } from './common';
+
+const STEPS = ['installed', 'approved', 'committed'] as const;
+const STATUS_COLOR = { installed: 'default', approved: 'info', committed: 'success' } as const;
+
+function useIsAdmin(): boolean {
+  const { permissions } = usePermissions<string[]>();
+  return Array.isArray(permissions) && permissions.includes('admin');
+}
+
+function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [fields, setFields] = useState({
+    name: '',
+    version: '1.0',
+    channel: 'artchannel',
+    initArgs: '',
+    args: '',
+    policy: '',
+    function: '',
+    functionType: 'invoke',
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof typeof fields) => (e: { target: { value: string } }) =>
+    setFields({ ...fields, [k]: e.target.value });
+  const submit = async () => {
+    if (!file) return setError(translate('blockchain.upload.noFile'));
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    form.append('file', file, file.name);
+    setBusy(true);
+    setError(null);
+    try {
+      const cc = await apiPost<ChaincodeDetail>('/baas-api/chaincode/upload', form);
+      notify(translate('blockchain.upload.done', { name: cc.name, version: cc.version }), {
+        type: 'success',
+      });
+      await queryClient.invalidateQueries({ queryKey: ['baas-api'] });
+      onClose();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+      <DialogTitle>{translate('blockchain.action.upload')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          <Alert severity="info">{translate('blockchain.upload.hint')}</Alert>
+          {error && <Alert severity="error">{error}</Alert>}
+          <Button variant="outlined" component="label">
+            {file ? file.name : translate('blockchain.field.file')}
+            <input
+              hidden
+              type="file"
+              accept=".go,text/x-go"
+              data-testid="chaincode-file"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            />
+          </Button>
+          <TextField
+            size="small"
+            required
+            label={translate('blockchain.field.name')}
+            value={fields.name}
+            onChange={set('name')}
+          />
+          <TextField
+            size="small"
+            required
+            label={translate('blockchain.field.version')}
+            value={fields.version}
+            onChange={set('version')}
+          />
+          <TextField
+            size="small"
+            label={translate('blockchain.field.channel')}
+            value={fields.channel}
+            onChange={set('channel')}
+          />
+          <TextField
+            size="small"
+            label={translate('blockchain.field.initArgs')}
+            value={fields.initArgs}
+            onChange={set('initArgs')}
+            placeholder='["init","a","100"]'
+          />
+          <TextField
+            size="small"
+            label={translate('blockchain.field.args')}
+            value={fields.args}
+            onChange={set('args')}
+            placeholder="a, b"
+          />
+          <TextField
+            size="small"
+            label={translate('blockchain.field.policy')}
+            value={fields.policy}
+            onChange={set('policy')}
+            placeholder="OR('Org1MSP.peer')"
+          />
+          <TextField
+            size="small"
+            label={translate('blockchain.field.function')}
+            value={fields.function}
+            onChange={set('function')}
+          />
+          <TextField
+            size="small"
+            select
+            label={translate('blockchain.field.functionType')}
+            value={fields.functionType}
+            onChange={set('functionType')}
+          >
+            <MenuItem value="invoke">{translate('blockchain.functionType.invoke')}</MenuItem>
+            <MenuItem value="query">{translate('blockchain.functionType.query')}</MenuItem>
+          </TextField>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{translate('blockchain.action.cancel')}</Button>
+        <Button variant="contained" onClick={submit} disabled={busy}>
+          {translate('blockchain.action.upload')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+export function ChaincodeList() {
+  const translate = useTranslate();
+  const isAdmin = useIsAdmin();
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState(20);
+  const [open, setOpen] = useState(false);
+  const q = useBaas<Page<ChaincodeRow>>('/chaincodes', { page: page + 1, pageSize });
+  return (
+    <Box sx={{ p: 2 }}>
+      <Title title={translate('blockchain.title.chaincodes')} />
+      <Stack spacing={2}>
+        {isAdmin && (
+          <Box>
+            <Button variant="contained" onClick={() => setOpen(true)}>
+              {translate('blockchain.action.upload')}
+            </Button>
+            <UploadDialog open={open} onClose={() => setOpen(false)} />
+          </Box>
+        )}
+        <Card variant="outlined" sx={{ overflowX: 'auto' }}>
+          <Loaded loading={q.isPending} error={q.error}>
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('blockchain.field.name')}</TableCell>
+                  <TableCell>{translate('blockchain.field.version')}</TableCell>
+                  <TableCell>{translate('blockchain.field.channel')}</TableCell>
+                  <TableCell>{translate('blockchain.field.status')}</TableCell>
+                  <TableCell>{translate('blockchain.field.function')}</TableCell>
+                  <TableCell>{translate('blockchain.field.functionType')}</TableCell>
+                  <TableCell>{translate('blockchain.field.codeHash')}</TableCell>
+                  <TableCell>{translate('blockchain.field.createdAt')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {q.data?.list.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={8}>{translate('blockchain.empty')}</TableCell>
+                  </TableRow>
+                )}
+                {q.data?.list.map((c) => (
+                  <TableRow key={c.id} hover>
+                    <TableCell>
+                      <Link component={RouterLink} to={`/baas/chainCode/${c.id}`}>
+                        {c.name}
+                      </Link>
+                    </TableCell>
+                    <TableCell>{c.version}</TableCell>
+                    <TableCell>{c.channel}</TableCell>
+                    <TableCell>
+                      <Chip
+                        size="small"
+                        color={STATUS_COLOR[c.status]}
+                        label={translate(`blockchain.lifecycle.${c.status}`)}
+                      />
+                    </TableCell>
+                    <TableCell>{c.function || '—'}</TableCell>
+                    <TableCell>{translate(`blockchain.functionType.${c.functionType}`)}</TableCell>
+                    <TableCell>
+                      <Hash value={c.codeHash} />
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{c.createTime}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            <Pager
+              total={q.data?.total ?? 0}
+              page={page}
+              pageSize={pageSize}
+              onPage={setPage}
+              onPageSize={setPageSize}
+            />
+          </Loaded>
+        </Card>
+      </Stack>
+    </Box>
+  );
+}
+
+export function ChaincodeShow() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const isAdmin = useIsAdmin();
+  const queryClient = useQueryClient();
+  const id = Number(useParams().id);
+  const q = useBaas<ChaincodeDetail>('/chaincode', { id });
+  const [busy, setBusy] = useState(false);
+  const cc = q.data;
+  const next = cc?.status === 'installed' ? 'approve' : cc?.status === 'approved' ? 'commit' : null;
+  const advance = async () => {
+    if (!next) return;
+    setBusy(true);
+    try {
+      const updated = await apiPost<ChaincodeDetail>(`/baas-api/chaincode/${next}`, { id });
+      notify(
+        translate('blockchain.upload.stepDone', {
+          status: translate(`blockchain.lifecycle.${updated.status}`),
+        }),
+        { type: 'success' },
+      );
+      await queryClient.invalidateQueries({ queryKey: ['baas-api'] });
+    } catch (err) {
+      notify((err as Error).message, { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Box sx={{ p: 2 }}>
+      <Title
+        title={
+          cc
+            ? translate('blockchain.title.chaincode', { name: cc.name, version: cc.version })
+            : translate('blockchain.title.chaincodes')
+        }
+      />
+      <Loaded loading={q.isPending} error={q.error}>
+        {cc && (
+          <Stack spacing={2}>
+            <Card variant="outlined">
+              <CardContent>
+                <Stepper activeStep={STEPS.indexOf(cc.status) + 1} alternativeLabel sx={{ mb: 2 }}>
+                  {STEPS.map((s) => {
+                    const h = cc.history.find((x) => x.status === s);
+                    return (
+                      <Step key={s} completed={!!h}>
+                        <StepLabel
+                          optional={
+                            h && (
+                              <Link
+                                component={RouterLink}
+                                to={`/baas/transaction/${h.txId}`}
+                                variant="caption"
+                                sx={{ fontFamily: 'monospace' }}
+                              >
+                                {h.txId.slice(0, 10)}… {h.time}
+                              </Link>
+                            )
+                          }
+                        >
+                          {translate(`blockchain.lifecycle.${s}`)}
+                        </StepLabel>
+                      </Step>
+                    );
+                  })}
+                </Stepper>
+                {isAdmin && next && (
+                  <Button variant="contained" onClick={advance} disabled={busy} sx={{ mb: 2 }}>
+                    {translate(`blockchain.action.${next}`)}
+                  </Button>
+                )}
+                <Fields
+                  rows={[
+                    ['blockchain.field.name', cc.name],
+                    ['blockchain.field.version', cc.version],
+                    ['blockchain.field.channel', cc.channel],
+                    [
+                      'blockchain.field.status',
+                      <Chip
+                        size="small"
+                        color={STATUS_COLOR[cc.status]}
+                        label={translate(`blockchain.lifecycle.${cc.status}`)}
+                      />,
+                    ],
+                    ['blockchain.field.function', cc.function || '—'],
+                    [
+                      'blockchain.field.functionType',
+                      translate(`blockchain.functionType.${cc.functionType}`),
+                    ],
+                    ['blockchain.field.initArgs', <code>{JSON.stringify(cc.initArgs)}</code>],
+                    ['blockchain.field.args', <code>{JSON.stringify(cc.args)}</code>],
+                    ['blockchain.field.policy', cc.policy || '—'],
+                    ['blockchain.field.file', cc.fileName],
+                    ['blockchain.field.codeHash', <Hash value={cc.codeHash} full />],
+                    ['blockchain.field.uploadedBy', cc.createdBy],
+                    ['blockchain.field.createdAt', `${cc.createTime} UTC`],
+                    ['blockchain.field.updateTime', `${cc.updateTime} UTC`],
+                  ]}
+                />
+                <Link component={RouterLink} to="/baas/chainCode" sx={{ display: 'inline-block', mt: 2 }}>
+                  {translate('blockchain.action.allChaincodes')}
+                </Link>
+              </CardContent>
+            </Card>
+            <Card variant="outlined">
+              <CardContent>
+                <Typography variant="subtitle2" gutterBottom>
+                  {translate('blockchain.field.code')}
+                </Typography>
+                <Box
+                  component="pre"
+                  sx={{
+                    m: 0,
+                    p: 1.5,
+                    bgcolor: 'action.hover',
+                    borderRadius: 1,
+                    overflow: 'auto',
+                    maxHeight: 480,
+                    fontSize: 13,
+                  }}
+                >
+                  {cc.code}
+                </Box>
+              </CardContent>
+            </Card>
+          </Stack>
+        )}
+      </Loaded>
+    </Box>
+  );
+}

@@ -1,0 +1,256 @@
+/**
+ * `BlockchainDashboard` (route /baas/fabric): cards for blocks, transactions, chaincodes and channels,
+ * transactions per minute / per hour (recharts), the latest blocks of each channel, a search box and
+ * a "verify the ledger" button (GET /baas-api/verify), in the manner of Hyperledger Explorer.
+ */
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardActionArea,
+  CardContent,
+  Grid,
+  Link,
+  Stack,
+  Tab,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tabs,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { Title, useTranslate } from 'react-admin';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  baasGet,
+  type BlockInfo,
+  type ChannelInfo,
+  type DashboardData,
+  type Page,
+  type VerifyResult,
+} from './api';
+import { Hash, Loaded, useBaas } from './common';
+
+function StatCard({ label, value, to, sub }: { label: string; value: number; to?: string; sub?: string }) {
+  const body = (
+    <CardContent>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h4" data-testid={`stat-${label}`}>
+        {value.toLocaleString()}
+      </Typography>
+      {sub && (
+        <Typography variant="caption" color="text.secondary">
+          {sub}
+        </Typography>
+      )}
+    </CardContent>
+  );
+  return (
+    <Card variant="outlined">
+      {to ? (
+        <CardActionArea component={RouterLink} to={to}>
+          {body}
+        </CardActionArea>
+      ) : (
+        body
+      )}
+    </Card>
+  );
+}
+
+/** A search box that opens /baas/search?q=. */
+export function SearchBox({ initial = '' }: { initial?: string }) {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const [q, setQ] = useState(initial);
+  return (
+    <Stack
+      component="form"
+      direction="row"
+      spacing={1}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (q.trim()) navigate(`/baas/search?q=${encodeURIComponent(q.trim())}`);
+      }}
+    >
+      <TextField
+        size="small"
+        fullWidth
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        placeholder={translate('blockchain.search.placeholder')}
+        inputProps={{ 'aria-label': translate('blockchain.search.placeholder') }}
+      />
+      <Button type="submit" variant="contained">
+        {translate('blockchain.action.search')}
+      </Button>
+    </Stack>
+  );
+}
+
+function LatestBlocks({ channel }: { channel: ChannelInfo }) {
+  const translate = useTranslate();
+  const blocks = useBaas<Page<BlockInfo>>('/blocks', { channelId: channel.id, page: 1, pageSize: 5 });
+  return (
+    <Loaded loading={blocks.isPending} error={blocks.error}>
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('blockchain.field.number')}</TableCell>
+            <TableCell>{translate('blockchain.field.txCount')}</TableCell>
+            <TableCell>{translate('blockchain.field.blockHash')}</TableCell>
+            <TableCell>{translate('blockchain.field.time')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {blocks.data?.list.map((b) => (
+            <TableRow key={b.number}>
+              <TableCell>
+                <Link component={RouterLink} to={`/baas/block/${b.channelId}/${b.number}`}>
+                  {b.number}
+                </Link>
+              </TableCell>
+              <TableCell>{b.txCount}</TableCell>
+              <TableCell>
+                <Hash value={b.blockHash} />
+              </TableCell>
+              <TableCell>{b.createdAt}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Loaded>
+  );
+}
+
+export function BlockchainDashboard() {
+  const translate = useTranslate();
+  const stats = useBaas<DashboardData>('/dashboard');
+  const channels = useBaas<Page<ChannelInfo>>('/channels', { page: 1, pageSize: 100 });
+  const [range, setRange] = useState<'minute' | 'hour'>('minute');
+  const [verify, setVerify] = useState<{ running: boolean; result?: VerifyResult; error?: string }>({
+    running: false,
+  });
+  const runVerify = async () => {
+    setVerify({ running: true });
+    try {
+      setVerify({ running: false, result: await baasGet<VerifyResult>('/verify') });
+    } catch (err) {
+      setVerify({ running: false, error: (err as Error).message });
+    }
+  };
+  const d = stats.data;
+  const series = (range === 'minute' ? d?.perMinute : d?.perHour)?.map((b) => ({
+    time: range === 'minute' ? b.time.slice(11) : b.time.slice(5).replace(' ', ' ') + ':00',
+    count: b.count,
+  }));
+  return (
+    <Box sx={{ p: 2 }}>
+      <Title title={translate('blockchain.title.dashboard')} />
+      <Stack spacing={2}>
+        <SearchBox />
+        <Loaded loading={stats.isPending} error={stats.error}>
+          {d && (
+            <Grid container spacing={2}>
+              <Grid size={{ xs: 6, md: 3 }}>
+                <StatCard
+                  label={translate('blockchain.card.blocks')}
+                  value={d.blocks}
+                  to={channels.data?.list[0] ? `/baas/channel/${channels.data.list[0].id}` : undefined}
+                />
+              </Grid>
+              <Grid size={{ xs: 6, md: 3 }}>
+                <StatCard
+                  label={translate('blockchain.card.transactions')}
+                  value={d.transactions}
+                  sub={d.pending ? translate('blockchain.card.pending', { count: d.pending }) : undefined}
+                />
+              </Grid>
+              <Grid size={{ xs: 6, md: 3 }}>
+                <StatCard
+                  label={translate('blockchain.card.chaincodes')}
+                  value={d.chaincodes}
+                  to="/baas/chainCode"
+                />
+              </Grid>
+              <Grid size={{ xs: 6, md: 3 }}>
+                <StatCard
+                  label={translate('blockchain.card.channels')}
+                  value={d.channels}
+                  to="/baas/channel"
+                />
+              </Grid>
+            </Grid>
+          )}
+        </Loaded>
+        <Card variant="outlined">
+          <CardContent>
+            <Stack direction="row" justifyContent="space-between" alignItems="center">
+              <Typography variant="h6">{translate('blockchain.chart.title')}</Typography>
+              <Tabs value={range} onChange={(_, v) => setRange(v)}>
+                <Tab value="minute" label={translate('blockchain.chart.perMinute')} />
+                <Tab value="hour" label={translate('blockchain.chart.perHour')} />
+              </Tabs>
+            </Stack>
+            <Box sx={{ height: 240 }}>
+              <ResponsiveContainer width="100%" height="100%">
+                <BarChart data={series ?? []}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="time" fontSize={11} minTickGap={16} />
+                  <YAxis allowDecimals={false} fontSize={11} />
+                  <Tooltip />
+                  <Bar
+                    dataKey="count"
+                    name={translate('blockchain.chart.count')}
+                    fill="#1976d2"
+                    isAnimationActive={false}
+                  />
+                </BarChart>
+              </ResponsiveContainer>
+            </Box>
+          </CardContent>
+        </Card>
+        {channels.data?.list.map((ch) => (
+          <Card variant="outlined" key={ch.id}>
+            <CardContent>
+              <Stack direction="row" justifyContent="space-between" alignItems="center" sx={{ mb: 1 }}>
+                <Typography variant="h6">
+                  <Link component={RouterLink} to={`/baas/channel/${ch.id}`}>
+                    {translate('blockchain.title.channel', { name: ch.name })}
+                  </Link>
+                </Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {translate('blockchain.field.height')}: {ch.height}
+                </Typography>
+              </Stack>
+              <LatestBlocks channel={ch} />
+            </CardContent>
+          </Card>
+        ))}
+        <Stack direction="row" spacing={2} alignItems="center">
+          <Button variant="outlined" onClick={runVerify} disabled={verify.running}>
+            {translate('blockchain.action.verify')}
+          </Button>
+          {verify.running && (
+            <Typography variant="body2">{translate('blockchain.verify.running')}</Typography>
+          )}
+        </Stack>
+        {verify.result?.ok && <Alert severity="success">{verify.result.message}</Alert>}
+        {verify.result && !verify.result.ok && (
+          <Alert severity="error">
+            {translate('blockchain.verify.broken', { message: verify.result.message })}
+          </Alert>
+        )}
+        {verify.error && <Alert severity="error">{verify.error}</Alert>}
+      </Stack>
+    </Box>
+  );
+}

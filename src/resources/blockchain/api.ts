@@ -1,0 +1,98 @@
+/**
+ * The blockchain screens' calls to `/baas-api/*` and the put-on-chain routes (docs/api.md, docs/ledger.md),
+ * over the console's envelope transport (X-Token, `{code,msg,data}`; failures reject with `msg`).
+ */
+import { httpClient } from '../../dataProvider/httpClient';
+import { toQuery } from '../../dataProvider';
+import type {
+  BlockInfo,
+  ChannelInfo,
+  CommittedTx,
+  TxBucket,
+  TxProof,
+  VerifyResult,
+} from '../../../server/ledger/types';
+
+export type { BlockInfo, ChannelInfo, CommittedTx, TxBucket, TxProof, VerifyResult };
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+}
+
+export interface DashboardData {
+  channels: number;
+  blocks: number;
+  transactions: number;
+  pending: number;
+  chaincodes: number;
+  perMinute: TxBucket[];
+  perHour: TxBucket[];
+}
+
+export interface ChaincodeRow {
+  id: number;
+  channelId: number;
+  channel: string;
+  name: string;
+  version: string;
+  policy: string;
+  function: string;
+  functionType: string;
+  fileName: string;
+  codeHash: string;
+  status: 'installed' | 'approved' | 'committed';
+  createdBy: string;
+  createTime: string;
+  updateTime: string;
+}
+
+export interface ChaincodeDetail extends ChaincodeRow {
+  initArgs: string[];
+  args: string[];
+  code: string;
+  history: { status: string; txId: string; time: string }[];
+}
+
+export interface SearchHit {
+  type: 'block' | 'transaction';
+  channelId: number;
+  channel: string;
+  number: number;
+  txId?: string;
+  blockHash?: string;
+}
+
+export interface PutOnChainAnswer {
+  record: Record<string, unknown>;
+  txId: string;
+  channel: string;
+  blockNumber: number;
+  blockTime: string;
+  version: number;
+  digest: string;
+  repeated: boolean;
+}
+
+/** GET `/baas-api<path>` with query parameters; resolves `data`. */
+export async function baasGet<T>(path: string, params: Record<string, unknown> = {}): Promise<T> {
+  const { json } = await httpClient<T>(`/baas-api${path}${toQuery(params)}`);
+  return json.data;
+}
+
+/** POST a JSON body (or FormData) to an absolute API path; resolves `data`. */
+export async function apiPost<T>(path: string, body: unknown): Promise<T> {
+  const { json } = await httpClient<T>(path, {
+    method: 'POST',
+    body: body instanceof FormData ? body : JSON.stringify(body),
+  });
+  return json.data;
+}
+
+/** Puts an author or an artwork on chain (admin). */
+export function putOnChain(kind: 'author' | 'artwork', id: number): Promise<PutOnChainAnswer> {
+  return apiPost<PutOnChainAnswer>(
+    kind === 'author' ? '/artmanager/authors/blockChain' : '/artmanager/artwork/blockChain',
+    { id },
+  );
+}

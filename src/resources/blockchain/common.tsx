@@ -1,0 +1,102 @@
+/**
+ * Small pieces of the blockchain screens: a shortened hash with a copy button, a labelled field row,
+ * loading/error states, and `useBaas` (react-query over `/baas-api`).
+ */
+import { useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Box, IconButton, LinearProgress, Stack, Tooltip, Typography } from '@mui/material';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import CheckIcon from '@mui/icons-material/Check';
+import { useTranslate } from 'react-admin';
+import { baasGet } from './api';
+
+/** react-query over `GET /baas-api<path>`; the key includes the parameters. */
+export function useBaas<T>(path: string, params: Record<string, unknown> = {}, enabled = true) {
+  return useQuery({ queryKey: ['baas-api', path, params], queryFn: () => baasGet<T>(path, params), enabled });
+}
+
+/** First 8 and last 6 characters of a hash ("" shown as —). */
+export function shortHash(hash: string): string {
+  if (!hash) return '—';
+  return hash.length <= 18 ? hash : `${hash.slice(0, 8)}…${hash.slice(-6)}`;
+}
+
+/** A hash shortened (full value in the tooltip) with a copy button; `full` shows it whole. */
+export function Hash({ value, full = false }: { value: string; full?: boolean }) {
+  const translate = useTranslate();
+  const [copied, setCopied] = useState(false);
+  if (!value) return <span>—</span>;
+  const copy = async () => {
+    await navigator.clipboard?.writeText(value).catch(() => undefined);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <Stack
+      direction="row"
+      alignItems="center"
+      spacing={0.5}
+      component="span"
+      sx={{ display: 'inline-flex', maxWidth: '100%' }}
+    >
+      <Tooltip title={value}>
+        <Typography
+          component="span"
+          variant="body2"
+          sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+          data-hash={value}
+        >
+          {full ? value : shortHash(value)}
+        </Typography>
+      </Tooltip>
+      <Tooltip title={translate(copied ? 'blockchain.action.copied' : 'blockchain.action.copy')}>
+        <IconButton size="small" onClick={copy} aria-label={translate('blockchain.action.copy')}>
+          {copied ? <CheckIcon fontSize="inherit" /> : <ContentCopyIcon fontSize="inherit" />}
+        </IconButton>
+      </Tooltip>
+    </Stack>
+  );
+}
+
+/** Label / value rows of a detail card. */
+export function Fields({ rows }: { rows: [string, ReactNode][] }) {
+  const translate = useTranslate();
+  return (
+    <Box
+      component="dl"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' },
+        columnGap: 2,
+        rowGap: 1,
+        m: 0,
+      }}
+    >
+      {rows.map(([label, value]) => (
+        <Box key={label} sx={{ display: 'contents' }}>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {translate(label)}
+          </Typography>
+          <Box component="dd" sx={{ m: 0, minWidth: 0 }}>
+            {value}
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** Progress bar while loading, the error's message on failure, else the children. */
+export function Loaded({
+  loading,
+  error,
+  children,
+}: {
+  loading: boolean;
+  error: unknown;
+  children: ReactNode;
+}) {
+  if (loading) return <LinearProgress sx={{ my: 2 }} />;
+  if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
+  return <>{children}</>;
+}
