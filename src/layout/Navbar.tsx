@@ -15,7 +15,7 @@ import FormatSizeIcon from '@mui/icons-material/FormatSize';
 import TranslateIcon from '@mui/icons-material/Translate';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import screenfull from 'screenfull';
-import { useLocaleState, useLogout, useNotify, useTranslate } from 'react-admin';
+import { useI18nProvider, useLocaleState, useLogout, useNotify, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { breadcrumbs } from '../shell/router';
 import { setLanguageCookie, setSidebarOpened, setSize, SIZES, type Size } from '../shell/preferences';
@@ -199,18 +199,32 @@ const LANGUAGES = [
   { locale: 'en', label: 'English' },
 ];
 
+/**
+ * The locale the user just chose, until its success toast is shown. Module-level because react-admin
+ * remounts the whole tree under its i18n context once the new catalogue is loaded.
+ */
+let pendingLanguageToast: string | null = null;
+
 /** Language switch: react-admin's locale and the `language` cookie, then a translated toast. */
 function LangSelect() {
   const translate = useTranslate();
   const notify = useNotify();
   const [locale, setLocale] = useLocaleState();
+  const i18nProvider = useI18nProvider();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    // Only once the catalogue has switched (react-admin then remounts the tree, which would drop a
+    // toast raised earlier).
+    if (pendingLanguageToast && pendingLanguageToast === locale && i18nProvider.getLocale() === locale) {
+      pendingLanguageToast = null;
+      notify('shell.language.success', { type: 'success' });
+    }
+  }, [locale, notify, i18nProvider]);
   const choose = (next: string) => {
     setAnchor(null);
     setLanguageCookie(next);
+    pendingLanguageToast = next;
     setLocale(next);
-    // The notification is translated when shown, so it speaks the new language.
-    notify('shell.language.success', { type: 'success' });
   };
   return (
     <>
@@ -218,12 +232,15 @@ function LangSelect() {
         <IconButton
           aria-label={translate('shell.navbar.language')}
           data-testid="lang-select"
+          aria-haspopup="menu"
+          aria-controls="simple-menu"
           onClick={(e) => setAnchor(e.currentTarget)}
         >
           <TranslateIcon />
         </IconButton>
       </RightItem>
-      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+      {/* Same id as react-admin's own locale menu, so tools that know react-admin find it. */}
+      <Menu id="simple-menu" anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         {LANGUAGES.map((l) => (
           <MenuItem
             key={l.locale}

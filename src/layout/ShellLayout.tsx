@@ -79,7 +79,7 @@ function ShellFrame({ children }: { children?: ReactNode }) {
   const session = useShellSession();
   const [tags, dispatchTags] = useReducer(reduceTags, AFFIX_VIEWS, initTags);
   const [mobile, setMobile] = useState(isMobileWidth);
-  const [withoutAnimation, setWithoutAnimation] = useState(false);
+  const [withoutAnimation, setWithoutAnimation] = useState(isMobileWidth);
 
   const decision = decideNavigation({
     path: location.pathname,

@@ -1,0 +1,104 @@
+/**
+ * Page object: the element-admin shell around every page — sidebar menu, breadcrumbs, tab strip
+ * (with its right-click menu), language and size switches, settings drawer, avatar menu and the
+ * "logged out" dialog. Routes are hash routes (`#/industry/authors`).
+ */
+import type { Locator, Page } from 'playwright-core';
+
+export class ShellPage {
+  constructor(
+    readonly page: Page,
+    private baseUrl: string,
+  ) {}
+
+  /** Full page load of a route. */
+  async goto(route: string): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/#${route}`);
+  }
+
+  /** In-app navigation (no reload, so the tab strip keeps its tabs). */
+  async navigate(route: string): Promise<void> {
+    await this.page.evaluate((r) => {
+      window.location.hash = r;
+    }, route);
+    await this.page.waitForURL((u) => u.hash.split('?')[0] === `#${route.split('?')[0]}`);
+  }
+
+  /** The current hash route, without `#`. */
+  route(): string {
+    return new URL(this.page.url()).hash.slice(1);
+  }
+
+  sidebar(): Locator {
+    return this.page.getByTestId('sidebar');
+  }
+
+  /** Paths of the sidebar's top-level entries (links and groups). */
+  async topMenuPaths(): Promise<string[]> {
+    return this.sidebar()
+      .locator(':scope > ul > li > [data-menu-path], :scope > ul > li > [data-menu-group]')
+      .evaluateAll((els) =>
+        els.map((e) => e.getAttribute('data-menu-path') ?? e.getAttribute('data-menu-group') ?? ''),
+      );
+  }
+
+  breadcrumbs(): Locator {
+    return this.page.getByRole('navigation', { name: 'breadcrumb' });
+  }
+
+  tabs(): Locator {
+    return this.page.getByTestId('tags-view').getByRole('tab');
+  }
+
+  tab(path: string): Locator {
+    return this.page.locator(`[data-tag-path="${path}"]`);
+  }
+
+  /** Waits until the tab of `path` is the active one (the page has rendered). */
+  async waitActiveTab(path: string): Promise<void> {
+    await this.page.locator(`[data-tag-path="${path}"][aria-selected="true"]`).waitFor();
+  }
+
+  async tabPaths(): Promise<string[]> {
+    return this.tabs().evaluateAll((els) => els.map((e) => e.getAttribute('data-tag-path') ?? ''));
+  }
+
+  /** Right-clicks a tab and picks an entry of its menu by its visible text. */
+  async tabMenu(path: string, entry: RegExp): Promise<void> {
+    await this.tab(path).click({ button: 'right' });
+    const menu = this.page.getByTestId('tags-contextmenu');
+    await menu.waitFor();
+    await menu.getByRole('menuitem', { name: entry }).click();
+  }
+
+  async closeTab(path: string): Promise<void> {
+    await this.tab(path).getByTestId('tag-close').click();
+  }
+
+  async switchLanguage(to: 'en' | 'zh'): Promise<void> {
+    await this.page.getByTestId('lang-select').click();
+    await this.page.locator(`li[data-locale="${to}"]`).click();
+  }
+
+  async openSettings(): Promise<Locator> {
+    await this.page.getByTestId('settings-toggle').click();
+    const panel = this.page.getByRole('dialog', { name: /Page style setting|系统布局配置/ });
+    await panel.waitFor();
+    return panel;
+  }
+
+  /** The `<html>`-level shell wrapper, carrying `data-device` and `data-sidebar`. */
+  wrapper(): Locator {
+    return this.page.locator('.app-wrapper');
+  }
+
+  loggedOutDialog(): Locator {
+    return this.page.getByRole('dialog', { name: /Confirm logout|确认登出/ });
+  }
+
+  /** The session token cookie (`Admin-Token`). */
+  async token(): Promise<string | undefined> {
+    const cookies = await this.page.context().cookies(this.baseUrl);
+    return cookies.find((c) => c.name === 'Admin-Token')?.value;
+  }
+}
