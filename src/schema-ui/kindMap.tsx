@@ -79,7 +79,7 @@ function EnumInput({ source, prop, label }: KindProps) {
       source={source}
       label={label}
       choices={choices}
-      emptyValue={null}
+      parse={(v: unknown) => (v === '' ? null : v)}
       emptyText={nullable ? '—' : undefined}
       {...fullWidth}
     />
@@ -119,7 +119,6 @@ function ReferenceSelect({ source, prop, label }: KindProps) {
         label={label}
         optionText={referenceRepresentation(reference)}
         filterToQuery={(q: string) => ({ q })}
-        emptyValue={null}
         parse={(v: unknown) => (v === '' || v == null ? null : v)}
         {...fullWidth}
       />

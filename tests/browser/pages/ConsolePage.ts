@@ -1,0 +1,94 @@
+/**
+ * Page object: the console around any resource page: navigation by hash route, the locale menu, the
+ * list (search box, rows), forms (inputs by source, autocompletes, helper texts) and the delete dialog.
+ */
+import type { Locator, Page } from 'playwright-core';
+
+export class ConsolePage {
+  constructor(
+    readonly page: Page,
+    private baseUrl: string,
+  ) {}
+
+  async goto(route: string): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/#${route}`);
+  }
+
+  /**
+   * Switches the console language with the app bar's language menu: the shell's (aria-label
+   * "Language"/"语言", items carry data-locale) or react-admin's own LocalesMenuButton.
+   */
+  async switchLanguage(to: 'en' | 'zh'): Promise<void> {
+    await this.page
+      .locator(
+        'header button[aria-label="Language"], header button[aria-label="语言"], header button[aria-controls="simple-menu"]',
+      )
+      .first()
+      .click();
+    const item = this.page
+      .locator(
+        `[role="menuitem"][data-locale="${to}"], [role="menuitem"]:has-text("${to === 'en' ? 'English' : '中文'}")`,
+      )
+      .first();
+    await item.waitFor();
+    // The current language's item is disabled: already there.
+    if ((await item.getAttribute('aria-disabled')) === 'true') await this.page.keyboard.press('Escape');
+    else await item.click();
+  }
+
+  /** The list's data rows (waits for the list to load). */
+  rows(): Locator {
+    return this.page.locator('table tbody tr');
+  }
+
+  async waitForRows(): Promise<void> {
+    await this.rows().first().waitFor();
+  }
+
+  /** Types into the list's free-text search box (`q`) and waits for a row containing `expect`. */
+  async search(text: string, expect: string): Promise<void> {
+    await this.page.locator('input[name="q"]').fill(text);
+    await this.rows().filter({ hasText: expect }).first().waitFor();
+  }
+
+  input(source: string): Locator {
+    return this.page.locator(`[name="${source}"]`).first();
+  }
+
+  /** The helper/error text under an input (MUI renders it as `#<input id>-helper-text`). */
+  async helperText(source: string): Promise<string> {
+    const id = await this.input(source).getAttribute('id');
+    const t = await this.page.locator(`[id="${id}-helper-text"]`).innerText();
+    return t.replace(/\u200b/g, '').trim();
+  }
+
+  /** Types into an autocomplete and picks the option whose text is exactly `option`. */
+  async autocomplete(source: string, typed: string, option: string): Promise<void> {
+    const input = this.input(source);
+    await input.click();
+    await input.fill(typed);
+    await this.page.getByRole('option', { name: option, exact: true }).click();
+  }
+
+  async save(): Promise<void> {
+    await this.page.getByRole('button', { name: /save|保存/i }).click();
+  }
+
+  /** Clicks Delete and returns the confirmation dialog (not yet confirmed). */
+  async askDelete(): Promise<Locator> {
+    await this.page
+      .getByRole('button', { name: /^(delete|删除)$/i })
+      .first()
+      .click();
+    const dialog = this.page.getByRole('dialog');
+    await dialog.waitFor();
+    return dialog;
+  }
+
+  /** The id in the current `#/<resource>/<id>/show` URL. */
+  currentId(): number {
+    const m = /#\/\w+\/(\d+)/.exec(this.page.url());
+    if (!m) throw new Error(`no record id in ${this.page.url()}`);
+    return Number(m[1]);
+  }
+}

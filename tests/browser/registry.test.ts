@@ -1,0 +1,163 @@
+/**
+ * The console end to end on the real server and a real (temporary) database seeded with Tate records:
+ * log in as admin, find a real Tate author by name, create an author with a Chinese name, create an
+ * artwork for them, see the width error for a 31-Chinese-character artwork name in Chinese and in
+ * English, look at the author's works, delete the artwork after confirming (the dialog says it cannot be
+ * undone) and check the server no longer has it. Also writes the artworks-list screenshots (en, zh) to
+ * docs/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ROOT, startEnv, type TestEnv } from './helpers/env';
+import { LoginPage } from './pages/LoginPage';
+import { ConsolePage } from './pages/ConsolePage';
+
+let env: TestEnv;
+let context: BrowserContext;
+let page: Page;
+let ui: ConsolePage;
+
+beforeAll(async () => {
+  env = await startEnv();
+  context = await env.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  await context.addCookies([{ name: 'language', value: 'en', url: env.baseUrl }]);
+  page = await context.newPage();
+  ui = new ConsolePage(page, env.baseUrl);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await env?.stop();
+});
+
+/** Asks the server directly (its own login) whether an artwork exists: the HTTP status of getOne. */
+async function artworkStatus(id: number): Promise<number> {
+  const login = await fetch(`${env.baseUrl}/dev-api/user/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: env.passwords.admin }),
+  });
+  const { data } = (await login.json()) as { data: { token: string } };
+  const r = await fetch(`${env.baseUrl}/artmanager/artwork/ArtInfoByArtId?artId=${id}`, {
+    headers: { 'X-Token': data.token },
+  });
+  return r.status;
+}
+
+describe('art registry console (browser)', () => {
+  const stamp = String(Date.now()).slice(-6);
+  const authorName = `测试画家${stamp}`;
+  const artworkName = `墨虾图 ${stamp}`;
+  let artworkId: number;
+
+  it('logs in as admin', async () => {
+    const login = new LoginPage(page, env.baseUrl);
+    await login.open();
+    await login.login('admin', env.passwords.admin);
+    await page.getByText('Administrator').first().waitFor();
+  });
+
+  it('finds a real Tate author by name', async () => {
+    await ui.goto('/authors');
+    await ui.waitForRows();
+    await ui.search('Turner', 'Joseph Mallord William Turner');
+    const texts = await ui.rows().allInnerTexts();
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every((t) => /turner/i.test(t))).toBe(true);
+  });
+
+  it('creates an author with a Chinese name', async () => {
+    await ui.goto('/authors/create');
+    await ui.input('authorName').fill(authorName);
+    await ui.input('introduction').fill('用于浏览器测试的作者。');
+    await ui.save();
+    await page.waitForURL(/#\/authors\/\d+\/show/);
+    await page.getByText(authorName).first().waitFor();
+  });
+
+  it('shows the width error for a 31-Chinese-character artwork name, in English and in Chinese', async () => {
+    await ui.goto('/artworks/create');
+    const name = ui.input('artWorkName');
+    await name.fill('山'.repeat(31));
+    await name.blur();
+    await expect
+      .poll(() => ui.helperText('artWorkName'))
+      .toBe('At most 60 wide (30 Chinese characters); this is 62 wide');
+    // Switching the language re-renders the form (react-admin remounts the page), so type it again.
+    await ui.switchLanguage('zh');
+    await ui.input('artWorkName').fill('山'.repeat(31));
+    await ui.input('artWorkName').blur();
+    await expect
+      .poll(() => ui.helperText('artWorkName'))
+      .toBe('最多 30 个汉字（60 个字符），当前为 62 个字符');
+    // 30 Chinese characters are within the limit: the error goes away.
+    await ui.input('artWorkName').fill('山'.repeat(30));
+    await ui.input('artWorkName').blur();
+    await expect.poll(() => ui.helperText('artWorkName')).toBe('');
+    await ui.switchLanguage('en');
+  });
+
+  it('creates an artwork for the new author', async () => {
+    await ui.input('artWorkName').fill(artworkName);
+    await ui.autocomplete('author', authorName, authorName);
+    await ui.autocomplete('classify', 'painting', 'painting');
+    await ui.input('texture').fill('纸本水墨');
+    await ui.save();
+    await page.waitForURL(/#\/artworks\/\d+\/show/);
+    await page.getByText(artworkName).first().waitFor();
+    artworkId = ui.currentId();
+    expect(await artworkStatus(artworkId)).toBe(200);
+  });
+
+  it("lists it on the author's look-at-works page", async () => {
+    await page.getByRole('link', { name: authorName }).first().click();
+    await page.waitForURL(/#\/authors\/\d+\/show/);
+    await page
+      .getByRole('link', { name: /look at works/i })
+      .first()
+      .click();
+    await page.waitForURL(/#\/authors\/\d+\/works/);
+    await ui.rows().filter({ hasText: artworkName }).first().waitFor();
+    expect(await ui.rows().count()).toBe(1);
+  });
+
+  it('deletes the artwork after a confirmation that says it cannot be undone', async () => {
+    await ui.goto(`/artworks/${artworkId}/show`);
+    await page.getByText(artworkName).first().waitFor();
+    const dialog = await ui.askDelete();
+    await expect(dialog.innerText()).resolves.toContain(`Delete "${artworkName}"? This cannot be undone.`);
+    await dialog.getByRole('button', { name: /confirm/i }).click();
+    await page.waitForURL(/#\/artworks(\?.*)?$/);
+    await expect.poll(() => artworkStatus(artworkId)).toBe(404);
+  });
+
+  it('writes the artworks list screenshots (en, zh) full of Tate records', async () => {
+    const dir = join(ROOT, 'docs/screenshots');
+    mkdirSync(dir, { recursive: true });
+    for (const locale of ['en', 'zh'] as const) {
+      // A fresh session per language, so no earlier toast, tag or tooltip is in the picture.
+      const ctx = await env.browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        locale: locale === 'zh' ? 'zh-CN' : 'en-US',
+      });
+      await ctx.addCookies([{ name: 'language', value: locale, url: env.baseUrl }]);
+      const p = await ctx.newPage();
+      const login = new LoginPage(p, env.baseUrl);
+      await login.open();
+      await login.login('admin', env.passwords.admin);
+      const c = new ConsolePage(p, env.baseUrl);
+      await c.goto('/artworks');
+      await c.waitForRows();
+      await p
+        .getByText(locale === 'en' ? 'Artwork name' : '作品名称')
+        .first()
+        .waitFor();
+      expect(await c.rows().count()).toBe(20);
+      await p.mouse.move(0, 899);
+      await p.screenshot({ path: join(dir, `artworks-list.${locale}.png`) });
+      await ctx.close();
+    }
+  });
+});
