@@ -4,7 +4,7 @@
  * for display. `author` must reference a stored author and `bid` a stored bid user, else 400 naming the
  * field. A new `classify` value is registered in `art_categories`.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Artwork as ArtworkRecord } from '../../common/generated/types';
 import { ARTWORK_JSON_COLUMNS, nowText, parseJson, type ArtworkRow, type Database } from '../db/database';
 import { invalidField, notFound } from '../plugins/app/errors';
@@ -46,34 +46,45 @@ function base(db: Db) {
 }
 
 /**
+ * The `q` condition of the artworks list: a substring of name, texture, category, owner or the author's
+ * name. On SQLite, 3 or more characters use the FTS5 trigram index `artworks_fts` (migration
+ * 20261122T0200_search) as a phrase query; shorter text and PostgreSQL (pg_trgm indexes) use LIKE/ILIKE.
+ */
+function freeText(db: Db, dialect: Dialect, text: string): Expression<SqlBool> {
+  if (dialect === 'sqlite' && [...text].length >= 3) {
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`artworks.id in (select rowid from artworks_fts where artworks_fts match ${phrase})`;
+  }
+  const own = textMatch(
+    ['artworks.artWorkName', 'artworks.texture', 'artworks.classify', 'artworks.possessor'],
+    text,
+    dialect,
+  );
+  const byAuthor = db
+    .selectFrom('authors')
+    .select('authors.id')
+    .where(textMatch(['authors.authorName'], text, dialect));
+  return sql<SqlBool>`(${own} or artworks.author in (${byAuthor}))`;
+}
+
+/**
  * One page of artworks and the total. `q` matches name, texture, category, owner and the author's name;
  * `author` (an author id) restricts to that author's works (getManyReference).
  */
 export async function listArtworks(db: Db, dialect: Dialect, q: ListQuery) {
-  let where = db.selectFrom('artworks').leftJoin('authors', 'authors.id', 'artworks.author');
+  let where = db.selectFrom('artworks');
   const ids = parseIds(q.ids);
   if (ids) where = where.where('artworks.id', 'in', ids.length ? ids : [-1]);
-  if (q.q?.trim())
-    where = where.where(
-      textMatch(
-        [
-          'artworks.artWorkName',
-          'artworks.texture',
-          'artworks.classify',
-          'artworks.possessor',
-          'authors.authorName',
-        ],
-        q.q,
-        dialect,
-      ),
-    );
+  const text = q.q?.trim();
+  if (text) where = where.where(freeText(db, dialect, text));
   for (const [field, value] of Object.entries(filtersOf(q)))
     where = where.where(`artworks.${field}` as any, '=', value);
   const { total } = await where
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
+  const page = where.leftJoin('authors', 'authors.id', 'artworks.author');
   const { limit, offset } = paging(q);
-  const rows = await where
+  const rows = await page
     .selectAll('artworks')
     .select('authors.authorName')
     .orderBy(sql.ref(`artworks.${q.sort ?? 'id'}`), direction(q.order))
