@@ -34,9 +34,9 @@ export async function listAppUsers(
   return { list, total: Number(total) };
 }
 
-/** The user whose `uid` is given, or 404. */
-export async function getAppUser(db: Kysely<Database>, table: Table, uid: string) {
-  const row = await db.selectFrom(table).selectAll().where('uid', '=', uid).executeTakeFirst();
-  if (!row) throw notFound(table === 'bid_users' ? 'Bid user' : 'User', uid);
+/** The user with `id`, or 404. */
+export async function getAppUser(db: Kysely<Database>, table: Table, id: number) {
+  const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(table === 'bid_users' ? 'Bid user' : 'User', id);
   return row;
 }

@@ -136,13 +136,13 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     });
   });
 
-  it('getOne bidUsers / platformUsers: GET getInfo?uid=', async () => {
+  it('getOne bidUsers / platformUsers: GET getInfo?id=', async () => {
     const { calls, dp } = fake(() => ({ id: 3 }));
     await dp.getOne('bidUsers', { id: 3 });
     await dp.getOne('platformUsers', { id: 4 });
     expect(calls.map((c) => c.url)).toEqual([
-      '/artmanager/bidUser/getInfo?uid=3',
-      '/artmanager/user/getInfo?uid=4',
+      '/artmanager/bidUser/getInfo?id=3',
+      '/artmanager/user/getInfo?id=4',
     ]);
   });
 

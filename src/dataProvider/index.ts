@@ -24,10 +24,10 @@
  * | authors | delete | POST /artmanager/authors/deleteAuthors {id} |
  * | authors | deleteMany | POST /artmanager/authors/deleteAuthors {ids} |
  * | bidUsers | getList | GET /artmanager/bidUser/getList |
- * | bidUsers | getOne | GET /artmanager/bidUser/getInfo?uid= |
+ * | bidUsers | getOne | GET /artmanager/bidUser/getInfo?id= |
  * | bidUsers | getMany | GET /artmanager/bidUser/getList?ids= |
  * | platformUsers | getList | GET /artmanager/user/getList |
- * | platformUsers | getOne | GET /artmanager/user/getInfo?uid= |
+ * | platformUsers | getOne | GET /artmanager/user/getInfo?id= |
  * | platformUsers | getMany | GET /artmanager/user/getList?ids= |
  *
  * How each verb is sent:

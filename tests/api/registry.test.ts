@@ -417,7 +417,7 @@ describe('artworks', () => {
 });
 
 describe('users and misc', () => {
-  it('lists bid users and platform users (empty registry), 404 for an unknown uid', async () => {
+  it('lists bid users and platform users (empty registry), 404 for an unknown id', async () => {
     expect((await t.call({ method: 'GET', url: '/artmanager/bidUser/getList' })).body.data).toEqual({
       list: [],
       total: 0,
@@ -426,7 +426,7 @@ describe('users and misc', () => {
       list: [],
       total: 0,
     });
-    expect((await t.call({ method: 'GET', url: '/artmanager/user/getInfo?uid=u-1' })).status).toBe(404);
+    expect((await t.call({ method: 'GET', url: '/artmanager/user/getInfo?id=424242' })).status).toBe(404);
   });
 
   it('answers malformed JSON and unknown paths in the envelope', async () => {

@@ -38,7 +38,7 @@ export const idQuery = (name: string) => ({
 
 /**
  * Routes of a mini-program user table (`bid_users` or `platform_users`): `GET /getList` (the schema's
- * listQuery) and `GET /getInfo?uid=`, guarded by the schema's x-roles.
+ * listQuery) and `GET /getInfo?id=`, guarded by the schema's x-roles.
  */
 export function appUserRoutes(table: 'bid_users' | 'platform_users', schemaId: string) {
   return async function routes(app: FastifyInstance) {
@@ -48,14 +48,8 @@ export function appUserRoutes(table: 'bid_users' | 'platform_users', schemaId: s
       { onRequest, schema: { querystring: { $ref: `${schemaId}.listQuery` } } },
       async (req) => ok(await listAppUsers(app.db, app.dialect, table, req.query as ListQuery)),
     );
-    const uidQuery = {
-      type: 'object',
-      properties: { uid: { type: 'string', minLength: 1, maxLength: 64 } },
-      required: ['uid'],
-      additionalProperties: false,
-    };
-    app.get('/getInfo', { onRequest, schema: { querystring: uidQuery } }, async (req) =>
-      ok(await getAppUser(app.db, table, (req.query as { uid: string }).uid)),
+    app.get('/getInfo', { onRequest, schema: { querystring: idQuery('id') } }, async (req) =>
+      ok(await getAppUser(app.db, table, (req.query as { id: number }).id)),
     );
   };
 }
