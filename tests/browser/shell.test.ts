@@ -35,7 +35,8 @@ async function session(who: 'admin' | 'user', lang: 'en' | 'zh' = 'en', width = 
   await login.open();
   await login.login(who, env.passwords[who]);
   const shell = new ShellPage(page, env.baseUrl);
-  await shell.sidebar().waitFor();
+  // Login lands on `/`, which the guard sends to the dashboard: wait until that has settled.
+  await shell.waitActiveTab('/dashboard');
   return { context, page, shell };
 }
 
