@@ -29,6 +29,8 @@ import {
   ShowButton,
   TabbedForm,
   TabbedShowLayout,
+  TabbedShowLayoutTabs,
+  TabbedFormTabs,
   TextInput,
   Toolbar,
   TopToolbar,
@@ -54,6 +56,8 @@ export interface SchemaOverrides {
   showActions?: ReactNode;
   /** Extra tabs appended to the show page. */
   showTabs?: ReactElement[];
+  /** A panel beside the show page (react-admin `aside`), e.g. the on-chain proof. */
+  showAside?: ReactElement;
 }
 
 /** What the resource's x-endpoints allow. */
@@ -215,8 +219,9 @@ export function SchemaShow({ resource, overrides }: { resource: string; override
       resource={resource}
       title={<RecordTitle />}
       actions={<ShowActions extra={overrides?.showActions} />}
+      aside={overrides?.showAside}
     >
-      <TabbedShowLayout>
+      <TabbedShowLayout tabs={<TabbedShowLayoutTabs variant="scrollable" scrollButtons="auto" />}>
         {sectionsOf(schema).map((s) => (
           <TabbedShowLayout.Tab
             key={s.name}
@@ -277,6 +282,7 @@ function SchemaForm({
     .filter((s) => s.fields.length > 0);
   return (
     <TabbedForm
+      tabs={<TabbedFormTabs variant="scrollable" scrollButtons="auto" />}
       validate={schemaValidator(schema, mode)}
       defaultValues={defaultValues}
       toolbar={<FormToolbar canDelete={mode === 'update' && can.delete} />}

@@ -3,7 +3,8 @@
  * then one of their artworks are put on chain; the console finds the artwork's transaction by search,
  * verifies its Merkle proof in the browser ("Verified in this browser"), opens the block that holds it,
  * recomputes that block (Merkle root and DER block hash) and lists the transaction. Role `user` sees the
- * same blocks list. Screenshots of the blocks list and the block (en and zh) go to docs/screenshots/.
+ * same blocks list. An artwork's show page verifies its proof in the browser, and says it changed after
+ * an edit. Screenshots of the blocks list, the block and the artwork panel (en and zh) go to docs/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,6 +90,54 @@ describe('blockchain section', () => {
       .poll(() => rows.textContent())
       .toContain(`${artwork.id}, 1, ${put.data.digest.slice(0, 16)}`);
     await page.screenshot({ path: join(shots, 'ledger-block-en.png') });
+    await page.context().close();
+  });
+
+  it("shows an artwork's on-chain panel: verified in the browser, then changed after an edit", async () => {
+    const token = (
+      await api(null, 'POST', '/dev-api/user/login', { username: 'admin', password: env.passwords.admin })
+    ).data.token as string;
+    const author = (
+      await api(token, 'POST', '/artmanager/authors/addAuthors', { authorName: '面板测试作者' })
+    ).data;
+    const artwork = (
+      await api(token, 'POST', '/artmanager/artwork/addArtwork', {
+        artWorkName: '面板测试作品',
+        author: author.id,
+        classify: 'painting',
+        texture: 'oil on canvas',
+      })
+    ).data;
+    expect((await api(token, 'POST', '/artmanager/authors/blockChain', { id: author.id })).code).toBe(0);
+    const put = await api(token, 'POST', '/artmanager/artwork/blockChain', { id: artwork.id });
+    expect(put.code).toBe(0);
+    const expected = {
+      en: `Verified on chain at block ${put.data.blockNumber} of channel artchannel`,
+      zh: `已验证：位于通道 artchannel 的第 ${put.data.blockNumber} 号区块`,
+    };
+    for (const lang of ['en', 'zh'] as const) {
+      const page = await session('admin', lang);
+      await page.goto(`${env.baseUrl}/#/artworks/${artwork.id}/show`);
+      await expect
+        .poll(() => page.getByTestId('onchain-status').textContent(), { timeout: 30_000 })
+        .toContain(expected[lang]);
+      await page.screenshot({ path: join(shots, `artwork-on-chain-${lang}.png`) });
+      await page.context().close();
+    }
+    // An edit after the put-on-chain: the digest no longer matches what the ledger holds.
+    expect(
+      (
+        await api(token, 'POST', '/artmanager/artwork/baseInfo', {
+          id: artwork.id,
+          possessor: 'Another owner',
+        })
+      ).code,
+    ).toBe(0);
+    const page = await session('admin', 'en');
+    await page.goto(`${env.baseUrl}/#/artworks/${artwork.id}/show`);
+    await expect
+      .poll(() => page.getByTestId('onchain-status').textContent(), { timeout: 30_000 })
+      .toContain('Changed since it was put on chain');
     await page.context().close();
   });
 

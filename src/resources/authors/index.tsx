@@ -1,15 +1,21 @@
 /**
  * Authors: the generic schema views plus what the schema cannot say: the "look at works" button (list
- * rows and show page) and its page `/authors/:id/works` (the author's artworks via getManyReference).
+ * rows and show page) and its page `/authors/:id/works` (the author's artworks via getManyReference), and
+ * the on-chain panel (put on chain, in-browser proof check) beside the show page.
  */
 import { Route } from 'react-router-dom';
 import { schemaResource } from '../../schema-ui/schemaResource';
+import { OnChainPanel } from '../blockchain';
 import AuthorWorks from './AuthorWorks';
 import LookAtWorksButton from './LookAtWorksButton';
 
 const authors = schemaResource(
   'authors',
-  { rowActions: <LookAtWorksButton />, showActions: <LookAtWorksButton /> },
+  {
+    rowActions: <LookAtWorksButton />,
+    showActions: <LookAtWorksButton />,
+    showAside: <OnChainPanel kind="author" />,
+  },
   { children: <Route path=":id/works" element={<AuthorWorks />} /> },
 );
 export default authors;

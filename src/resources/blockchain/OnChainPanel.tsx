@@ -140,7 +140,7 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
     );
   }
   return (
-    <Card variant="outlined" sx={{ my: 2 }}>
+    <Card variant="outlined" sx={{ mt: 8, ml: 2, width: 380, flexShrink: 0, alignSelf: 'flex-start' }}>
       <CardContent>
         <Typography variant="subtitle1" gutterBottom>
           {translate('blockchain.onChain.title')}
