@@ -101,4 +101,18 @@ describe('httpClient: envelope transport', () => {
     expect(fieldErrorsOf({ code: 404, msg: 'x', data: null })).toBeUndefined();
     expect(fieldErrorsOf({ code: 400, msg: 'x', data: { errors: [] } })).toBeUndefined();
   });
+
+  it('gives up after the timeout with an HttpError that says so', async () => {
+    // A fetch that never answers on its own, but honours the abort signal as the real one does.
+    const hang = ((_url: string, init?: RequestInit) =>
+      new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+      )) as unknown as typeof fetch;
+    const err = await createHttpClient({ fetch: hang, token: () => 't', timeoutMs: 20 })('/slow').catch(
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err.message).toBe('No answer from the server within 0.02 s');
+    expect(err.body).toMatchObject({ timeout: true });
+  });
 });

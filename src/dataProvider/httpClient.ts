@@ -59,14 +59,19 @@ export function fieldErrorsOf(envelope: Envelope<unknown>): Record<string, strin
   return out;
 }
 
+/** Requests are abandoned after 60 s (the product's axios timeout), with an HttpError saying so. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 /**
  * Builds the transport.
  * @param deps.fetch the fetch implementation (default: global fetch)
  * @param deps.token where the token comes from (default: the `Admin-Token` cookie)
+ * @param deps.timeoutMs how long a request may take (default REQUEST_TIMEOUT_MS)
  */
 export function createHttpClient(
-  deps: { fetch?: typeof fetch; token?: () => string | undefined } = {},
+  deps: { fetch?: typeof fetch; token?: () => string | undefined; timeoutMs?: number } = {},
 ): HttpClient {
+  const timeoutMs = deps.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const doFetch = deps.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const token = deps.token ?? getToken;
   return async <T>(url: string, options: HttpOptions = {}) => {
@@ -75,7 +80,19 @@ export function createHttpClient(
       headers.set('Content-Type', 'application/json');
     const t = token();
     if (t) headers.set('X-Token', t);
-    const response = await doFetch(url, { method: options.method ?? 'GET', headers, body: options.body });
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      if ((err as Error).name !== 'TimeoutError') throw err;
+      const msg = `No answer from the server within ${timeoutMs / 1000} s`;
+      throw new HttpError(msg, 0, { code: 0, msg, data: null, timeout: true });
+    }
     const text = await response.text();
     let json: Envelope<T>;
     try {
