@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { buildVariant, createAjv, formatErrors, schemas, validatorFor } from './schemaRegistry';
+
+describe('custom keywords', () => {
+  const v = validatorFor('artwork.create');
+  const ok = { artWorkName: 'Sunset', author: 1, classify: 'painting', texture: 'Oil paint on canvas' };
+  const errorsOf = (body: unknown) => (v(body) ? [] : formatErrors(v.errors));
+
+  it.each([
+    ['a NUL character', 'Sun\u0000set', 'control'],
+    ['markup', 'Sunset<script>alert(1)</script>', 'markup'],
+    ['only blanks', ' \t ', 'blank'],
+  ])('x-plainText refuses %s', (_what, artWorkName, reason) => {
+    expect(errorsOf({ ...ok, artWorkName })).toEqual([
+      expect.objectContaining({ field: 'artWorkName', keyword: 'x-plainText', params: { reason } }),
+    ]);
+  });
+
+  it('x-notFuture refuses a year after this one and accepts this one', () => {
+    const year = new Date().getUTCFullYear();
+    expect(errorsOf({ ...ok, dealInfo: { acquisitionYear: year } })).toEqual([]);
+    expect(errorsOf({ ...ok, dealInfo: { acquisitionYear: year + 1 } })).toEqual([
+      expect.objectContaining({
+        field: 'dealInfo.acquisitionYear',
+        keyword: 'x-notFuture',
+        params: { limit: year },
+      }),
+    ]);
+  });
+
+  it('x-ordered refuses an end year before the start year', () => {
+    expect(errorsOf({ ...ok, baseInfo: { startYear: 1818, endYear: 1768 } })).toEqual([
+      expect.objectContaining({
+        field: 'baseInfo',
+        keyword: 'x-ordered',
+        params: { first: 'startYear', second: 'endYear' },
+      }),
+    ]);
+    expect(errorsOf({ ...ok, baseInfo: { startYear: 1818, endYear: null } })).toEqual([]);
+  });
+
+  it('keeps ajv in strict mode: an unknown keyword in a schema is an error', () => {
+    const ajv = createAjv();
+    expect(() => ajv.compile({ type: 'string', 'x-unknown': 1 })).toThrow(/unknown keyword/);
+  });
+});
+
+describe('request variants', () => {
+  it('create refuses read-only fields by name and keeps required', () => {
+    const v = validatorFor('author.create');
+    expect(v({ authorName: 'A', isBlock: 1 })).toBe(false);
+    expect(formatErrors(v.errors)).toEqual([
+      expect.objectContaining({
+        field: 'isBlock',
+        keyword: 'false schema',
+        message: 'isBlock: is read-only',
+      }),
+    ]);
+    expect(v({})).toBe(false);
+    expect(formatErrors(v.errors)[0]).toMatchObject({ field: 'authorName', keyword: 'required' });
+  });
+
+  it('update needs only the id', () => {
+    const v = validatorFor('author.update');
+    expect(v({ id: 3 })).toBe(true);
+    expect(v({ authorName: 'A' })).toBe(false);
+    expect(formatErrors(v.errors)[0]).toMatchObject({ field: 'id', keyword: 'required' });
+  });
+
+  it('list queries: sortable fields and filters come from x-ui, pageSize is capped at 100', () => {
+    const q = buildVariant(schemas.artwork, 'listQuery') as any;
+    expect(q.properties.sort.enum).toEqual(['id', 'artWorkName', 'classify', 'createTime']);
+    expect(Object.keys(q.properties)).toEqual(
+      expect.arrayContaining([
+        'page',
+        'pageSize',
+        'q',
+        'order',
+        'ids',
+        'author',
+        'classify',
+        'possessor',
+        'status',
+        'isBlock',
+      ]),
+    );
+    expect(q.properties.pageSize.maximum).toBe(100);
+    const coerce = createAjv({ coerceTypes: true }).getSchema('artwork.listQuery')!;
+    const query: Record<string, unknown> = { page: '2', author: '7' };
+    expect(coerce(query)).toBe(true);
+    expect(query).toEqual({ page: 2, pageSize: 20, author: 7 });
+  });
+
+  it('reports one error per field, the type error first', () => {
+    const v = validatorFor('author.create');
+    expect(v({ authorName: 'A', wxIsEnable: 'yes' })).toBe(false);
+    expect(formatErrors(v.errors)).toEqual([
+      expect.objectContaining({ field: 'wxIsEnable', keyword: 'type' }),
+    ]);
+  });
+});
