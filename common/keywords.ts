@@ -10,6 +10,12 @@
  * - `x-notFuture` (boolean, on integers that are years): at most the current UTC year. params: { limit }.
  * - `x-ordered` (array of [a, b] property pairs, on objects): when both are numbers, a <= b.
  *   params: { first, second }.
+ * - `x-uscc` (boolean, on strings): a Unified Social Credit Code's check character is right (GB 32100-2015,
+ *   see {@link usccCheckCharacter}). Only an 18-character string over the code's alphabet is checked; its
+ *   shape is the schema's `pattern`. params: { expected, actual }.
+ * - `x-distinct` (array of [a, b] property pairs, on objects): when both are strings, they differ, compared
+ *   trimmed and ignoring letter case ("Admin01" and "admin01" name the same account). The error is
+ *   reported at the second property (`instancePath` …/b, so the field is b). params: { first, second }.
  *
  * Annotation keywords (no validation; read by codegen, server and console):
  * - `x-roles`: roles that may see and use the resource (root).
@@ -40,6 +46,40 @@ type KeywordValidate = ((schema: any, data: any, parentSchema?: AnySchemaObject,
 function fail(fn: KeywordValidate, keyword: string, params: Record<string, unknown>, message: string): false {
   fn.errors = [{ keyword, params, message }];
   return false;
+}
+
+/**
+ * The alphabet of the Unified Social Credit Code (统一社会信用代码), GB 32100-2015 §4 and table 1: the
+ * digits and the capital letters except I, O, S, V, Z; a character's value is its index (0..30).
+ */
+export const USCC_ALPHABET = '0123456789ABCDEFGHJKLMNPQRTUWXY';
+
+/** Weights of positions 1..17: W_i = 3^(i-1) mod 31 (GB 32100-2015 §5): 1, 3, 9, 27, 19, 26, 16, 17, ... */
+const USCC_WEIGHTS = Array.from({ length: 17 }, (_, i) => {
+  let w = 1;
+  for (let k = 0; k < i; k++) w = (w * 3) % 31;
+  return w;
+});
+
+/**
+ * The check character (position 18) of a Unified Social Credit Code, after GB 32100-2015《法人和其他组织
+ * 统一社会信用代码编码规则》§5 (check code per GB/T 17710-1999, ISO 7064 style, modulus 31):
+ * C18 = 31 − (Σ_{i=1..17} C_i × W_i mod 31), where C_i is the value of character i in
+ * {@link USCC_ALPHABET}, W_i = 3^(i−1) mod 31, and a result of 31 becomes 0; the value is written as the
+ * alphabet's character (30 → 'Y').
+ * Positions 9-17 (the organisation code of GB 11714) are not checked separately.
+ * @param code at least the first 17 characters of a code, over {@link USCC_ALPHABET}
+ * @returns the check character, or `null` when a character of the first 17 is outside the alphabet
+ */
+export function usccCheckCharacter(code: string): string | null {
+  if (code.length < 17) return null;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) {
+    const value = USCC_ALPHABET.indexOf(code[i]);
+    if (value < 0) return null;
+    sum += value * USCC_WEIGHTS[i];
+  }
+  return USCC_ALPHABET[(31 - (sum % 31)) % 31];
 }
 
 /** Registers every custom keyword on `ajv`. Call once per ajv instance, before adding schemas. */
@@ -112,6 +152,59 @@ export function registerKeywords(ajv: Ajv): Ajv {
     schemaType: 'array',
     errors: true,
     validate: ordered,
+  });
+
+  const uscc: KeywordValidate = function (enabled: boolean, data: string) {
+    if (!enabled || data.length !== 18) return true;
+    const expected = usccCheckCharacter(data);
+    // Outside the alphabet: the shape is the schema's `pattern` to report, not this keyword.
+    if (expected === null || !USCC_ALPHABET.includes(data[17])) return true;
+    if (data[17] === expected) return true;
+    return fail(
+      uscc,
+      'x-uscc',
+      { expected, actual: data[17] },
+      `check character must be ${expected} (GB 32100-2015), got ${data[17]}`,
+    );
+  };
+  ajv.addKeyword({
+    keyword: 'x-uscc',
+    type: 'string',
+    schemaType: 'boolean',
+    errors: true,
+    validate: uscc,
+  });
+
+  const distinct: KeywordValidate = function (
+    pairs: [string, string][],
+    data: Record<string, unknown>,
+    _parent?: AnySchemaObject,
+    ctx?: { instancePath?: string },
+  ) {
+    for (const [first, second] of pairs) {
+      const a = data[first];
+      const b = data[second];
+      if (typeof a !== 'string' || typeof b !== 'string') continue;
+      if (a.trim().toLowerCase() !== b.trim().toLowerCase()) continue;
+      const pointer = second.replace(/~/g, '~0').replace(/\//g, '~1');
+      distinct.errors = [
+        {
+          keyword: 'x-distinct',
+          instancePath: `${ctx?.instancePath ?? ''}/${pointer}`,
+          params: { first, second },
+          message: `must differ from ${first}`,
+        },
+      ];
+      return false;
+    }
+    return true;
+  };
+  ajv.addKeyword({
+    keyword: 'x-distinct',
+    type: 'object',
+    schemaType: 'array',
+    errors: true,
+    validate: distinct,
   });
 
   return ajv;

@@ -6,6 +6,7 @@ import bidUser from '../../schemas/bidUser.schema.json' with { type: 'json' };
 import block from '../../schemas/block.schema.json' with { type: 'json' };
 import chaincode from '../../schemas/chaincode.schema.json' with { type: 'json' };
 import channel from '../../schemas/channel.schema.json' with { type: 'json' };
+import company from '../../schemas/company.schema.json' with { type: 'json' };
 import platformUser from '../../schemas/platformUser.schema.json' with { type: 'json' };
 import transaction from '../../schemas/transaction.schema.json' with { type: 'json' };
 
@@ -18,6 +19,7 @@ export const schemaList = [
   block,
   chaincode,
   channel,
+  company,
   platformUser,
   transaction,
 ];

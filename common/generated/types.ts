@@ -191,6 +191,39 @@ export interface Channel {
 }
 
 /**
+ * A pharmaceutical company under supervision (Medicine section): a drug manufacturer or distributor, identified by its Unified Social Credit Code and its drug manufacturing or business licence, with the two administrator accounts it signs in with.
+ */
+export interface Company {
+  id?: number;
+  companyName: string;
+  /**
+   * Unified Social Credit Code (统一社会信用代码), GB 32100-2015: 18 characters from 0-9 and the capital letters except I, O, S, V, Z; positions 3-8 are the administrative division code; the last character is the check character (x-uscc).
+   */
+  creditCode: string;
+  /**
+   * Number of the drug manufacturing licence (药品生产许可证, e.g. 京20150001) or drug business licence (药品经营许可证, e.g. 京AA0100001) as printed on it.
+   */
+  licenseNo: string;
+  address?: string | null;
+  contactName?: string | null;
+  /**
+   * A mainland China mobile number (11 digits starting 1[3-9], optional +86) or a landline (area code 0xx or 0xxx, 7-8 digit number, optional -extension).
+   */
+  contactPhone?: string | null;
+  /**
+   * Account name of the company's administrator (letters, digits, . _ -; starts with a letter).
+   */
+  adminAccount: string;
+  /**
+   * Account name of the company's second (backup) administrator; must differ from adminAccount.
+   */
+  backupAdminAccount: string;
+  status?: 0 | 1;
+  createTime?: string;
+  updateTime?: string;
+}
+
+/**
  * A user of the registry's public mini-program.
  */
 export interface PlatformUser {

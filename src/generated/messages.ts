@@ -132,6 +132,29 @@ export const generatedMessages = {
       },
       enums: {},
     },
+    companies: {
+      name: 'Company |||| Companies',
+      fields: {
+        id: 'ID',
+        companyName: 'Company name',
+        creditCode: 'Unified Social Credit Code',
+        licenseNo: 'Drug licence no.',
+        address: 'Address',
+        contactName: 'Contact person',
+        contactPhone: 'Contact phone',
+        adminAccount: 'Administrator account',
+        backupAdminAccount: 'Backup administrator account',
+        status: 'Status',
+        createTime: 'Created',
+        updateTime: 'Updated',
+      },
+      enums: {
+        status: {
+          '0': 'Disabled',
+          '1': 'Enabled',
+        },
+      },
+    },
     platformUsers: {
       name: 'Platform user |||| Platform users',
       fields: {
@@ -278,6 +301,29 @@ export const generatedMessages = {
         lastLoginTime: '最后登录时间',
       },
       enums: {},
+    },
+    companies: {
+      name: '企业 |||| 企业',
+      fields: {
+        id: '编号',
+        companyName: '企业名称',
+        creditCode: '统一社会信用代码',
+        licenseNo: '药品许可证编号',
+        address: '企业地址',
+        contactName: '联系人',
+        contactPhone: '联系电话',
+        adminAccount: '管理员账号',
+        backupAdminAccount: '备用管理员账号',
+        status: '状态',
+        createTime: '创建时间',
+        updateTime: '更新时间',
+      },
+      enums: {
+        status: {
+          '0': '已停用',
+          '1': '已启用',
+        },
+      },
     },
     platformUsers: {
       name: '平台用户 |||| 平台用户',

@@ -49,6 +49,15 @@ export const generatedResources: GeneratedResource[] = [
     verbs: ['getList', 'getOne', 'getMany'],
   },
   {
+    name: 'companies',
+    schemaId: 'company',
+    roles: ['admin'],
+    recordRepresentation: 'companyName',
+    icon: 'Business',
+    menuGroup: 'medicine',
+    verbs: ['getList', 'getOne', 'getMany', 'create', 'update', 'delete', 'deleteMany'],
+  },
+  {
     name: 'platformUsers',
     schemaId: 'platformUser',
     roles: ['admin'],
