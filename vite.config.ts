@@ -9,6 +9,7 @@ export default defineConfig({
       '/dev-api': `http://127.0.0.1:${process.env.PORT ?? 8080}`,
       '/artmanager': `http://127.0.0.1:${process.env.PORT ?? 8080}`,
       '/baas-api': `http://127.0.0.1:${process.env.PORT ?? 8080}`,
+      '/medicine-api': `http://127.0.0.1:${process.env.PORT ?? 8080}`,
       '/uploads': `http://127.0.0.1:${process.env.PORT ?? 8080}`,
     },
   },

@@ -24,6 +24,7 @@ import dashboardRoutes from './routes/artmanager/dashboard/index';
 import authorBlockChainRoute from './routes/artmanager/authors/blockChain';
 import artworkBlockChainRoute from './routes/artmanager/artwork/blockChain';
 import baasApiRoutes from './routes/baas-api/index';
+import companyRoutes from './routes/medicine-api/company/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,5 +61,6 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(authorBlockChainRoute, { prefix: '/artmanager/authors' });
   await app.register(artworkBlockChainRoute, { prefix: '/artmanager/artwork' });
   await app.register(baasApiRoutes, { prefix: '/baas-api' });
+  await app.register(companyRoutes, { prefix: '/medicine-api/company' });
   return app;
 }

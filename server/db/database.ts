@@ -103,6 +103,24 @@ export interface AppUserTable {
   lastLoginTime: string | null;
 }
 
+/** A pharmaceutical company of the Medicine section (schemas/company.schema.json). */
+export interface CompanyTable {
+  id: Generated<number>;
+  companyName: string;
+  /** Unified Social Credit Code (GB 32100-2015), unique. */
+  creditCode: string;
+  licenseNo: string;
+  address: string | null;
+  contactName: string | null;
+  contactPhone: string | null;
+  adminAccount: string;
+  backupAdminAccount: string;
+  /** 0 disabled, 1 enabled. */
+  status: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   tokens: TokenTable;
@@ -111,6 +129,7 @@ export interface Database {
   art_categories: ArtCategoryTable;
   bid_users: AppUserTable;
   platform_users: AppUserTable;
+  companies: CompanyTable;
 }
 
 export type Author = Selectable<AuthorTable>;
@@ -120,6 +139,7 @@ export type ArtworkRow = Selectable<ArtworkTable>;
 export type NewArtwork = Insertable<ArtworkTable>;
 export type ArtworkUpdate = Updateable<ArtworkTable>;
 export type Account = Selectable<AccountTable>;
+export type CompanyRow = Selectable<CompanyTable>;
 
 /** The artwork columns that hold JSON text. */
 export const ARTWORK_JSON_COLUMNS = [

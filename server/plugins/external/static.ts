@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { Codes } from '../../../common/envelope';
 
-const API_PREFIXES = ['/dev-api/', '/artmanager/', '/baas-api/', '/uploads/'];
+const API_PREFIXES = ['/dev-api/', '/artmanager/', '/baas-api/', '/medicine-api/', '/uploads/'];
 
 export default fp(async (app) => {
   const uploads = join(app.config.dataDir, 'uploads');
