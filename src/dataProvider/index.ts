@@ -26,6 +26,13 @@
  * | bidUsers | getList | GET /artmanager/bidUser/getList |
  * | bidUsers | getOne | GET /artmanager/bidUser/getInfo?id= |
  * | bidUsers | getMany | GET /artmanager/bidUser/getList?ids= |
+ * | companies | getList | GET /medicine-api/company/getList |
+ * | companies | getOne | GET /medicine-api/company/getInfo?id= |
+ * | companies | getMany | GET /medicine-api/company/getList?ids= |
+ * | companies | create | POST /medicine-api/company/addCompany |
+ * | companies | update | POST /medicine-api/company/updateCompany |
+ * | companies | delete | POST /medicine-api/company/deleteCompany {id} |
+ * | companies | deleteMany | POST /medicine-api/company/deleteCompany {ids} |
  * | platformUsers | getList | GET /artmanager/user/getList |
  * | platformUsers | getOne | GET /artmanager/user/getInfo?id= |
  * | platformUsers | getMany | GET /artmanager/user/getList?ids= |

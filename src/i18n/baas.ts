@@ -61,6 +61,10 @@ export const baasEn = {
     },
     'x-notFuture': 'Must not be after %{limit}',
     'x-ordered': '%{first} must not be after %{second}',
+    'x-uscc':
+      'Wrong check character: with these first 17 characters the 18th must be %{expected} (GB 32100-2015)',
+    'x-distinct': 'Must differ from %{first}',
+    unique: 'Already used by another record',
     invalid: 'Invalid: %{message}',
   },
 };
@@ -124,6 +128,9 @@ export const baasZh: typeof baasEn = {
     },
     'x-notFuture': '不能晚于 %{limit} 年',
     'x-ordered': '%{first} 不能晚于 %{second}',
+    'x-uscc': '校验码错误：按前 17 位，第 18 位应为 %{expected}（GB 32100-2015）',
+    'x-distinct': '不能与 %{first} 相同',
+    unique: '已被其他记录使用',
     invalid: '无效：%{message}',
   },
 };

@@ -33,6 +33,9 @@ export const TRANSLATED_KEYWORDS = [
   'x-plainText',
   'x-notFuture',
   'x-ordered',
+  'x-uscc',
+  'x-distinct',
+  'unique',
 ] as const;
 
 /** Prefix react-admin's `ValidationError` uses to recognise a serialized `{message, args}` string. */

@@ -4,6 +4,7 @@
  * Only the views the schema's `x-endpoints` support are present; the icon comes from `x-resource.icon`.
  */
 import type { ComponentType, ReactNode } from 'react';
+import Business from '@mui/icons-material/Business';
 import Category from '@mui/icons-material/Category';
 import ListAlt from '@mui/icons-material/ListAlt';
 import Palette from '@mui/icons-material/Palette';
@@ -20,7 +21,7 @@ import {
 } from './views';
 
 /** Icons the schemas may name in `x-resource.icon` (@mui/icons-material names). */
-export const ICONS: Record<string, ComponentType> = { Category, Palette, People, Person };
+export const ICONS: Record<string, ComponentType> = { Business, Category, Palette, People, Person };
 
 export interface ResourceConfig {
   name: string;

@@ -159,6 +159,27 @@ describe('navigation guard', () => {
     });
   });
 
+  it("forwards the product's company paths to react-admin's, filling the id", () => {
+    expect(decideNavigation({ path: '/companies/add-company', ...admin })).toEqual({
+      kind: 'redirect',
+      to: '/companies/create',
+    });
+    expect(decideNavigation({ path: '/companies/set-company/12', ...admin })).toEqual({
+      kind: 'redirect',
+      to: '/companies/12',
+    });
+    expect(decideNavigation({ path: '/companies/set-company', ...admin })).toEqual({
+      kind: 'redirect',
+      to: '/medicine/companies',
+    });
+    expect(decideNavigation({ path: '/companies/12', ...admin })).toMatchObject({ kind: 'allow' });
+    expect(decideNavigation({ path: '/companies/set-company/12', ...user }).kind).toBe('unauthorized');
+    expect(decideNavigation({ path: '/medicine', ...admin })).toEqual({
+      kind: 'redirect',
+      to: '/medicine/companies',
+    });
+  });
+
   it('sends a group that is not a link to its first visible leaf', () => {
     expect(decideNavigation({ path: '/industry', ...admin })).toEqual({
       kind: 'redirect',

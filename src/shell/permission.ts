@@ -11,7 +11,7 @@
  * that exists but not for these roles is a 401; a path that does not exist goes to `/404`.
  */
 import { allRoutes, asyncRoutes, constantRoutes, type ShellRoute } from './routes';
-import { flattenRoutes, matchRoute, normalizePath, resolvePath, type RouteMatch } from './router';
+import { fillPath, flattenRoutes, matchRoute, normalizePath, resolvePath, type RouteMatch } from './router';
 
 /** True when `route` has no `meta.roles` or shares one with `roles`. */
 export function hasPermission(roles: readonly string[], route: ShellRoute): boolean {
@@ -95,7 +95,8 @@ export function decideNavigation(input: GuardInput): GuardDecision {
   if (redirect && redirect !== 'noRedirect') {
     return {
       kind: 'redirect',
-      to: redirect.startsWith('/') ? redirect + search : resolvePath(path, redirect),
+      // `:name` segments of the target take the matched path's parameters.
+      to: redirect.startsWith('/') ? fillPath(redirect, mine.params) + search : resolvePath(path, redirect),
     };
   }
   if (redirect === 'noRedirect' || (mine.route.children?.length && !mine.route.screen)) {

@@ -71,7 +71,10 @@ export interface ShellRoute {
   name?: string;
   /** Not in the sidebar. */
   hidden?: boolean;
-  /** Where the path itself goes; `'noRedirect'` makes its breadcrumb plain text (a group, not a link). */
+  /**
+   * Where the path itself goes (`:name` segments are filled from the path's parameters, the query string
+   * is kept); `'noRedirect'` makes its breadcrumb plain text (a group, not a link).
+   */
   redirect?: string;
   /** Show as a group in the sidebar even with a single visible child. */
   alwaysShow?: boolean;
@@ -245,18 +248,44 @@ export const asyncRoutes: ShellRoute[] = [
     alwaysShow: true,
     meta: { title: 'medicine', icon: 'LocalHospital', roles: ['admin'] },
     children: [
-      { path: 'companies', name: 'companies', meta: { title: 'companies', icon: 'Business' } },
       {
-        path: '/companies/add-company',
+        path: 'companies',
+        name: 'companies',
+        meta: { title: 'companies', icon: 'Business' },
+        screen: { resource: 'companies', view: 'list' },
+      },
+      {
+        path: '/companies/create',
         name: 'addCompany',
         hidden: true,
         meta: { title: 'addCompany', ...detail('/medicine/companies') },
+        screen: { resource: 'companies', view: 'create' },
       },
       {
-        path: '/companies/set-company',
+        path: '/companies/:id',
         name: 'setCompany',
         hidden: true,
+        params: { id: DIGITS },
         meta: { title: 'setCompany', ...detail('/medicine/companies') },
+        screen: { resource: 'companies', view: 'edit' },
+      },
+      {
+        path: '/companies/:id/show',
+        name: 'companyDetails',
+        hidden: true,
+        params: { id: DIGITS },
+        meta: { title: 'companyDetails', ...detail('/medicine/companies') },
+        screen: { resource: 'companies', view: 'show' },
+      },
+      // The product's add/set paths forward to react-admin's create and edit paths above; set-company
+      // without an id goes to the list (pick the company there).
+      { path: '/companies/add-company', hidden: true, redirect: '/companies/create' },
+      { path: '/companies/set-company', hidden: true, redirect: '/medicine/companies' },
+      {
+        path: '/companies/set-company/:id',
+        hidden: true,
+        params: { id: DIGITS },
+        redirect: '/companies/:id',
       },
       {
         path: '/smContract/add',
@@ -483,6 +512,7 @@ export const asyncRoutes: ShellRoute[] = [
   { ...alias('/artworks', '/industry/artWork'), meta: { roles: ['admin'] } },
   { ...alias('/bidUsers', '/industry/bidUser'), meta: { roles: ['admin'] } },
   { ...alias('/platformUsers', '/industry/users'), meta: { roles: ['admin'] } },
+  { ...alias('/companies', '/medicine/companies'), meta: { roles: ['admin'] } },
 ];
 
 /** Every route, for matching a path before the role check. */
