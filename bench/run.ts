@@ -322,7 +322,8 @@ async function main(): Promise<void> {
       );
     console.log(
       `\n(answered: 2xx responses within the ${duration} s; errors: non-2xx, socket errors and timeouts)` +
-        '\n(our search: LIKE over name, texture, category, owner and author name, with a total count;' +
+        '\n(our search: substring over name, texture, category, owner and author name through the FTS5 trigram' +
+        ' index (LIKE under 3 characters), with a total count;' +
         ' json-server q: substring over every field of every record)',
     );
 
