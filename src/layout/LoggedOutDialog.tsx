@@ -2,7 +2,8 @@
  * The "logged out" confirm dialog opened by envelope code 2 (token expired, revoked or unknown), as
  * vue-element-admin's `utils/request.js` has it: title "Confirm logout", buttons re-login and close.
  * Re-login clears the token and reloads (the guard then sends the user to the login page with the
- * current page as redirect); close keeps the user on the page.
+ * current page as redirect); close keeps the user on the page, and the other code-2 answers of that
+ * page do not reopen it.
  */
 import { useSyncExternalStore } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
@@ -17,7 +18,7 @@ export function LoggedOutDialog() {
   return (
     <Dialog
       open={open}
-      onClose={clearLoggedOut}
+      onClose={() => clearLoggedOut()}
       aria-labelledby="logged-out-title"
       data-testid="logged-out-dialog"
     >
@@ -26,7 +27,7 @@ export function LoggedOutDialog() {
         <DialogContentText>{translate('shell.session.loggedOutBody')}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={clearLoggedOut}>{translate('shell.session.close')}</Button>
+        <Button onClick={() => clearLoggedOut()}>{translate('shell.session.close')}</Button>
         <Button
           variant="contained"
           data-testid="relogin"

@@ -4,6 +4,7 @@ import {
   appLocation,
   isLoggedOutSignalled,
   clearLoggedOut,
+  signalLoggedOut,
   onLoggedOutChange,
   safeRedirect,
   validateUserInfo,
@@ -129,6 +130,15 @@ describe('withShellSession', () => {
     });
     expect(seen).toHaveBeenCalledTimes(2);
     off();
+    clearLoggedOut();
+  });
+
+  it('after the user closed the dialog, code 2 from the same page does not reopen it; another page does', () => {
+    clearLoggedOut('/industry/artWork');
+    signalLoggedOut('/industry/artWork');
+    expect(isLoggedOutSignalled()).toBe(false);
+    signalLoggedOut('/industry/authors');
+    expect(isLoggedOutSignalled()).toBe(true);
     clearLoggedOut();
   });
 });

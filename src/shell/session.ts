@@ -72,16 +72,31 @@ export function envelopeCodeOf(error: unknown): number | undefined {
 type Listener = () => void;
 const listeners = new Set<Listener>();
 let loggedOut = false;
+/** The page on which the user closed the dialog; code-2 answers on that same page do not reopen it. */
+let dismissedOn: string | null = null;
 
-/** Raises the "logged out" signal (code 2): the shell opens its confirm dialog once. */
-export function signalLoggedOut(): void {
+const currentPage = () => {
+  if (typeof window === 'undefined') return '';
+  const { pathname, search } = appLocation();
+  return pathname + search;
+};
+
+/**
+ * Raises the "logged out" signal (code 2): the shell opens its confirm dialog once. After the user
+ * closed it, the other requests of the same page that answer code 2 (a list page fires several) are
+ * ignored; the next page that meets code 2 opens it again.
+ */
+export function signalLoggedOut(page: string = currentPage()): void {
+  if (dismissedOn !== null && dismissedOn === page) return;
+  dismissedOn = null;
   loggedOut = true;
   listeners.forEach((l) => l());
 }
 
 /** Clears the signal (the user chose to stay on the page). */
-export function clearLoggedOut(): void {
+export function clearLoggedOut(page: string = currentPage()): void {
   loggedOut = false;
+  dismissedOn = page;
   listeners.forEach((l) => l());
 }
 
@@ -170,7 +185,8 @@ export function withShellSession(
     },
     async checkError(error: unknown) {
       if (envelopeCodeOf(error) === Codes.TOKEN_INVALID) {
-        signalLoggedOut();
+        const { pathname, search } = location();
+        signalLoggedOut(pathname + search);
         return;
       }
       return base.checkError(error);
