@@ -13,11 +13,9 @@
  * The anchors (published figures of other systems, different hardware and with consensus and network)
  * are printed beside ours. Environment: BENCH_LEDGER_TX (default 100000).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { connect } from '../server/db/connect';
@@ -25,9 +23,9 @@ import { migrateToLatest } from '../server/db/migrator';
 import { createEmbeddedLedger } from '../server/ledger/embedded';
 import { RECORD_CHANNEL } from '../server/ledger/records';
 import { sha256Hex } from '../server/ledger/tx';
+import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
 import { verifyLedger } from '../server/ledger/verify';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'bench-ledger-password';
 
 export const ANCHORS = [
@@ -35,62 +33,22 @@ export const ANCHORS = [
   'FastFabric (Gorenflo et al., 2019): about 20,000 tx/s',
 ];
 
-function freePort(): Promise<number> {
-  return new Promise((ok, ko) => {
-    const s = createServer();
-    s.once('error', ko);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
-
+/** The real server on `dataDir` (tests/support/serverProcess.ts), signed in as admin. */
 async function startServer(
   dataDir: string,
   env: Record<string, string>,
-): Promise<{ proc: ChildProcess; url: string; token: string }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD: PASSWORD,
-      USER_PASSWORD: PASSWORD,
-      SEED: '0',
-      LOG_LEVEL: 'warn',
-      CONSOLE_DIR: join(dataDir, 'none'),
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+): Promise<{ server: ServerProcess; url: string; token: string }> {
+  const server = await startServerProcess({
+    dataDir,
+    env: { ADMIN_PASSWORD: PASSWORD, USER_PASSWORD: PASSWORD, ...env },
   });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`);
-    try {
-      const r = await fetch(`${url}/dev-api/user/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-      });
-      if (r.ok) return { proc, url, token: ((await r.json()) as { data: { token: string } }).data.token };
-    } catch {
-      /* not yet listening */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill('SIGKILL');
-  throw new Error('server did not start');
-}
-
-async function stop(proc: ChildProcess) {
-  if (proc.exitCode !== null) return;
-  const done = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  await done;
+  const r = await fetch(`${server.url}/dev-api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
+  const token = ((await r.json()) as { data: { token: string } }).data.token;
+  return { server, url: server.url, token };
 }
 
 const pct = (sorted: number[], p: number) =>
@@ -213,7 +171,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
 
     // 3. blocks-list latency over HTTP, 10,000+ blocks
     {
-      const { proc, url, token } = await startServer(dataDir, {});
+      const { server, url, token } = await startServer(dataDir, {});
       try {
         const pages = Math.ceil(totals.blocks / 20);
         const r = await autocannon({
@@ -235,7 +193,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
           `blocks list (${totals.blocks.toLocaleString('en')} blocks, random page of 20, 10 connections, 8 s): ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx + r.errors}`,
         );
       } finally {
-        await stop(proc);
+        await server.stop();
       }
     }
 
@@ -250,7 +208,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
     ]) {
       const dir = join(scratch, `http-${setting.seq}`);
       const ids = await insertAuthors(dir, setting.seq + 3000);
-      const { proc, url, token } = await startServer(dir, setting.env as Record<string, string>);
+      const { server, url, token } = await startServer(dir, setting.env as Record<string, string>);
       try {
         const one = await putLoad(url, token, ids.slice(0, setting.seq), 1);
         const many = await putLoad(url, token, ids.slice(setting.seq), 64);
@@ -258,7 +216,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
           `put on chain over HTTP (${setting.label}): one at a time ${one.tps.toFixed(0)} tx/s (p50 ${one.p50.toFixed(1)} ms, ${one.n} calls); 64 concurrent ${many.tps.toFixed(0)} tx/s (p50 ${many.p50.toFixed(1)} ms, p99 ${many.p99.toFixed(1)} ms, ${many.n} calls), errors ${one.errors + many.errors}`,
         );
       } finally {
-        await stop(proc);
+        await server.stop();
       }
     }
     out('anchors (not comparable setups, printed for scale):');

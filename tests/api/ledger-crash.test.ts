@@ -4,62 +4,28 @@
  * directory, verification passes (no half-written block) and every acknowledged transaction is there,
  * in the block it was acknowledged in, with its record marked on chain.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 
-const root = resolve(import.meta.dirname, '../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'baas-crash-'));
 const PASSWORD = 'crash-test-password';
-let child: ChildProcess | undefined;
+let child: ServerProcess | undefined;
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
-
-async function startServer(port: number): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
-    cwd: root,
+/** The server on this test's DATA_DIR, blocks cut by 5 or after 20 ms. */
+async function startServer(): Promise<ServerProcess> {
+  return startServerProcess({
+    dataDir,
     env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       ADMIN_PASSWORD: PASSWORD,
       USER_PASSWORD: PASSWORD,
-      SEED: '0',
-      LOG_LEVEL: 'warn',
-      CONSOLE_DIR: join(dataDir, 'no-console'),
       LEDGER_BATCH_SIZE: '5',
       LEDGER_BATCH_TIMEOUT_MS: '20',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  proc.stdout!.on('data', (d) => (output += d));
-  proc.stderr!.on('data', (d) => (output += d));
-  for (let i = 0; i < 300; i++) {
-    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}):\n${output}`);
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/dev-api/user/info`);
-      if (r.status === 401) return proc;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill('SIGKILL');
-  throw new Error(`server did not start:\n${output}`);
 }
 
 async function api(port: number, token: string | null, method: string, path: string, body?: unknown) {
@@ -79,15 +45,15 @@ async function login(port: number) {
     .body.data.token as string;
 }
 
-afterAll(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+afterAll(async () => {
+  await child?.stop('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('crash safety', () => {
   it('SIGKILL during a stream of put-on-chain calls loses no acknowledged transaction and leaves no half block', async () => {
-    const port = await freePort();
-    child = await startServer(port);
+    child = await startServer();
+    const port = child.port;
     let token = await login(port);
     const ids: number[] = [];
     for (let i = 0; i < 400; i++)
@@ -99,7 +65,7 @@ describe('crash safety', () => {
     const acked: { id: number; txId: string; blockNumber: number }[] = [];
     let failed = 0;
     let next = 0;
-    const victim = child;
+    const victim = child.proc;
     const worker = async () => {
       while (next < ids.length) {
         const id = ids[next++];
@@ -126,8 +92,8 @@ describe('crash safety', () => {
     expect(failed).toBeGreaterThan(0);
 
     // Restart on the same data directory: pending transactions are cut, then everything verifies.
-    const port2 = await freePort();
-    child = await startServer(port2);
+    child = await startServer();
+    const port2 = child.port;
     token = await login(port2);
     const verify = (await api(port2, token, 'GET', '/baas-api/verify')).body.data;
     expect(verify.ok, verify.message).toBe(true);
@@ -151,10 +117,9 @@ describe('crash safety', () => {
     }
 
     // Stop gracefully, then the command-line verifier agrees.
-    child.kill('SIGTERM');
-    await new Promise<void>((r) => (child!.exitCode !== null ? r() : child!.once('exit', () => r())));
+    await child.stop('SIGTERM');
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ledger-verify.ts'], {
-      cwd: root,
+      cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir },
       encoding: 'utf8',
     });
