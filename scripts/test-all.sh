@@ -9,6 +9,7 @@ echo "== typecheck"; npx tsc --noEmit
 echo "== lint"; npx eslint .
 echo "== format"; npx prettier --check . > /dev/null && echo "formatting ok"
 echo "== console build (served to the browser tests)"; npx vite build --logLevel warn
+export PREBUILT_CONSOLE_DIR="$PWD/dist"
 echo "== API tests on PostgreSQL"
 TEST_DATABASE_URL=$(bash scripts/postgres-test-db.sh) npx vitest run --project api tests/api
 echo "== tests"
