@@ -81,7 +81,7 @@ describe('sections and order', () => {
 });
 
 describe('form validation with the shared schema', () => {
-  const create = schemaValidator(artwork, 'create');
+  const create = schemaValidator(artwork, 'create', () => 'en');
   const valid = { artWorkName: '虾', author: 1, classify: 'painting', texture: 'ink', images: [] };
 
   it('a valid artwork has no errors; readOnly fields are ignored', () => {
@@ -116,12 +116,20 @@ describe('form validation with the shared schema', () => {
       images: { message: 'baas.validation.maxItems', args: { limit: 9 } },
       baseInfo: {
         width: { message: 'baas.validation.pattern', args: expect.any(Object) },
-        endYear: { message: 'baas.validation.x-ordered', args: { first: 'startYear', second: 'endYear' } },
+        endYear: { message: 'baas.validation.x-ordered', args: { first: 'Start year', second: 'End year' } },
       },
       traceability: {
         1: { step: { message: 'baas.validation.required', args: { missingProperty: 'step' } } },
       },
     } as any);
+  });
+  it('a rule relating two fields names the other one by its label, in the current language', () => {
+    const zh = schemaValidator(artwork, 'create', () => 'zh');
+    expect(zh({ ...valid, baseInfo: { startYear: 1900, endYear: 1800 } })).toEqual({
+      baseInfo: {
+        endYear: { message: 'baas.validation.x-ordered', args: { first: '起始年份', second: '结束年份' } },
+      },
+    });
   });
   it('nullable fields may be null', () => {
     expect(create({ ...valid, possessor: null, baseInfo: { size: null, units: null } })).toEqual({});

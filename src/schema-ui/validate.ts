@@ -18,6 +18,7 @@ import {
 } from '../../common/schemaRegistry';
 import { messageFor, type RaMessage } from '../i18n/validation';
 import { deref } from './kinds';
+import { i18nProvider } from '../i18n';
 
 type Values = Record<string, unknown>;
 
@@ -65,8 +66,42 @@ export function prepareValues(schema: ResourceSchema, values: Values, mode: 'cre
   return out;
 }
 
-/** Nests dotted-field errors into a react-admin errors object (first error per field wins). */
-export function nestErrors(errors: FieldError[]): Record<string, unknown> {
+/** The label of a dotted field of `schema` in `locale` (its `x-i18n`), or the field key itself. */
+export function fieldLabel(schema: ResourceSchema, dotted: string, locale: string): string {
+  let props: Record<string, PropertySchema> | undefined = schema.properties;
+  let prop: PropertySchema | undefined;
+  for (const seg of dotted.split('.').filter((x) => !/^\d+$/.test(x))) {
+    prop = props?.[seg] ? deref(schema, props[seg]) : undefined;
+    if (!prop) return dotted.split('.').pop()!;
+    props = prop.properties ?? (prop.items ? deref(schema, prop.items).properties : undefined);
+  }
+  const labels = prop?.['x-i18n'] as Record<string, string> | undefined;
+  return labels?.[locale] ?? labels?.en ?? dotted.split('.').pop()!;
+}
+
+/**
+ * Rules that relate two fields (x-ordered, x-distinct) name the other field in their message: give it
+ * its label in `locale` rather than its key. x-ordered's pair lives in the object `e.field`; x-distinct is
+ * reported at the second field, so the pair lives in that field's parent.
+ */
+function withFieldLabels(e: FieldError, schema: ResourceSchema, locale: string): FieldError {
+  if (e.keyword !== 'x-ordered' && e.keyword !== 'x-distinct') return e;
+  const parts = e.field ? e.field.split('.') : [];
+  const base = (e.keyword === 'x-ordered' ? parts : parts.slice(0, -1)).join('.');
+  const label = (name: unknown) =>
+    fieldLabel(schema, base ? `${base}.${String(name)}` : String(name), locale);
+  const params = e.params as { first?: unknown; second?: unknown };
+  return { ...e, params: { ...e.params, first: label(params.first), second: label(params.second) } };
+}
+
+/**
+ * Nests dotted-field errors into a react-admin errors object (first error per field wins).
+ * @param forMessage adjusts an error before its message is made (e.g. field labels in params)
+ */
+export function nestErrors(
+  errors: FieldError[],
+  forMessage: (e: FieldError) => FieldError = (e) => e,
+): Record<string, unknown> {
   const out: Record<string, any> = {};
   for (const e of errors) {
     // An object-level rule (x-ordered: startYear <= endYear) is shown under its second field.
@@ -79,7 +114,10 @@ export function nestErrors(errors: FieldError[]): Record<string, unknown> {
       node = node[seg];
     }
     const leaf = path[path.length - 1];
-    if (!(leaf in node)) node[leaf] = messageFor(e.keyword, e.params, e.message) satisfies RaMessage;
+    if (!(leaf in node)) {
+      const m = forMessage(e);
+      node[leaf] = messageFor(m.keyword, m.params, m.message) satisfies RaMessage;
+    }
   }
   return out;
 }
@@ -108,7 +146,15 @@ export function schemaErrors(
   return errors.filter((e) => !(mode === 'update' && e.field === 'id'));
 }
 
-/** A react-admin `validate` function for a Create (`create`) or Edit (`update`) form of `schema`. */
-export function schemaValidator(schema: ResourceSchema, mode: 'create' | 'update') {
-  return (values: Values) => nestErrors(schemaErrors(schema, values, mode));
+/**
+ * A react-admin `validate` function for a Create (`create`) or Edit (`update`) form of `schema`.
+ * @param locale the language for field labels inside messages (default: the console's current locale)
+ */
+export function schemaValidator(
+  schema: ResourceSchema,
+  mode: 'create' | 'update',
+  locale: () => string = () => i18nProvider.getLocale(),
+) {
+  return (values: Values) =>
+    nestErrors(schemaErrors(schema, values, mode), (e) => withFieldLabels(e, schema, locale()));
 }
