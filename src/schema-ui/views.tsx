@@ -13,6 +13,7 @@ import {
   BulkDeleteButton,
   Create,
   CreateButton,
+  Pagination,
   Datagrid,
   DeleteButton,
   Edit,
@@ -170,6 +171,8 @@ export function SchemaList({
       filters={listFilters(schema)}
       sort={{ field: 'id', order: 'DESC' }}
       perPage={20}
+      // The API serves at most 100 rows a page (docs/api.md); 20 must be one of the choices.
+      pagination={<Pagination rowsPerPageOptions={[10, 20, 50, 100]} />}
       actions={<ListActions canCreate={can.create} />}
       {...rest}
     >
