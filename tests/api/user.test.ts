@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenHash } from '../../server/plugins/app/auth';
 import { createTestApp, USER_PASSWORD, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -98,5 +99,37 @@ describe('/dev-api/user', () => {
     expect(sw.status).toBe(403);
     const guess = await t.call({ method: 'GET', url: '/artmanager/authors/getList', token: 'admin-token' });
     expect(guess.body.code).toBe(2);
+  });
+});
+
+describe('token expiry', () => {
+  it('an expired token answers code 2, and is deleted when the next token is issued', async () => {
+    const login = await t.call({
+      method: 'POST',
+      url: '/dev-api/user/login',
+      payload: { username: 'user', password: USER_PASSWORD },
+      token: null,
+    });
+    const token = login.body.data.token as string;
+    await t.app.db
+      .updateTable('tokens')
+      .set({ expireTime: '2000-01-01 00:00:00' })
+      .where('tokenHash', '=', tokenHash(token))
+      .execute();
+    const res = await t.call({ method: 'GET', url: '/dev-api/user/info', token });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe(2);
+    await t.call({
+      method: 'POST',
+      url: '/dev-api/user/login',
+      payload: { username: 'user', password: USER_PASSWORD },
+      token: null,
+    });
+    const left = await t.app.db
+      .selectFrom('tokens')
+      .select('tokenHash')
+      .where('tokenHash', '=', tokenHash(token))
+      .execute();
+    expect(left).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Authentication and roles.
  * - Tokens: 32 random bytes (256 bits) as base64url, handed to the client once; only their SHA-256 is
- *   stored (`tokens` table) with the roles they carry, an expiry (TOKEN_TTL_HOURS) and a revoke time.
+ *   stored (`tokens` table) with the roles they carry, an expiry (TOKEN_TTL_HOURS) and a revoke time;
+ *   expired rows are deleted whenever a new token is issued.
  * - The token travels in the `X-Token` header (`token` query parameter accepted for `/dev-api/user/info`,
  *   as the product calls it). No token → 401 / code 401. Unknown, expired or revoked token → 401 / code 2.
  * - `app.requireRoles(roles)` is an onRequest hook (it runs before the body is parsed and validated, so a
@@ -141,6 +142,8 @@ export default fp(async function auth(app: FastifyInstance) {
         revokeTime: null,
       })
       .execute();
+    // Tokens past their expiry can never be accepted again: drop them, so the table stays small.
+    await app.db.deleteFrom('tokens').where('expireTime', '<', nowText(now)).execute();
     return token;
   });
 
