@@ -18,6 +18,8 @@ export type ShortText = string | null;
 export interface Artwork {
   id?: number;
   /**
+   * Up to 9 image URLs; the first is the main picture.
+   *
    * @maxItems 9
    */
   images?: string[];

@@ -16,7 +16,7 @@ export const generatedMessages = {
       name: 'Artwork |||| Artworks',
       fields: {
         id: 'ID',
-        images: 'Images (first is the main picture)',
+        images: 'Images',
         artWorkName: 'Artwork name',
         author: 'Author',
         classify: 'Category',
@@ -186,7 +186,7 @@ export const generatedMessages = {
       name: '作品 |||| 作品',
       fields: {
         id: '编号',
-        images: '作品图片（第一张为主图）',
+        images: '作品图片',
         artWorkName: '作品名称',
         author: '作者',
         classify: '作品分类',
