@@ -254,6 +254,14 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     ]);
   });
 
+  it('update and delete send the id from the route ("5", a string in react-admin) as the integer the API takes', async () => {
+    const { calls, dp } = fake(() => ({ id: 5 }));
+    const previousData = { id: 5, authorName: 'A' };
+    await dp.update('authors', { id: '5', data: { ...previousData, authorName: 'B' }, previousData });
+    await dp.delete('artworks', { id: '6' });
+    expect(calls.map((c) => c.body)).toEqual([{ authorName: 'B', id: 5 }, { id: 6 }]);
+  });
+
   it('update artworks: POST baseInfo; a changed nested section is sent whole', async () => {
     const { calls, dp } = fake(() => ({ id: 9 }));
     const previousData = { id: 9, artWorkName: 'A', baseInfo: { size: '1', width: '2' } };

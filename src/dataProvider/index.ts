@@ -174,6 +174,14 @@ export function writableFields(schema: ResourceSchema, data: Params): Params {
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
+ * A record id as the API's JSON bodies take it: react-admin takes ids from the route, as strings
+ * ("5"), while the server's schemas say integer (bodies are validated without coercion).
+ */
+export function numericId(id: Identifier): Identifier {
+  return typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id;
+}
+
+/**
  * Builds the DataProvider.
  * @param httpClient a fetchJson-like transport (default: fetch + `Admin-Token` cookie, httpClient.ts)
  * @param apiUrl prefix of every path (default '' = same origin; Vite proxies in development)
@@ -195,9 +203,7 @@ export function createDataProvider(
   }
 
   function idsParam(spec: EndpointSpec, ids: Identifier[]): unknown {
-    return spec.method === 'GET'
-      ? ids.join(',')
-      : ids.map((i) => (typeof i === 'string' && /^\d+$/.test(i) ? Number(i) : i));
+    return spec.method === 'GET' ? ids.join(',') : ids.map(numericId);
   }
 
   function listResult<R extends RaRecord>(data: ListData<R>) {
@@ -258,20 +264,20 @@ export function createDataProvider(
       const changed = prev
         ? Object.fromEntries(Object.entries(data).filter(([k, v]) => !same(v, prev[k])))
         : data;
-      return { data: await call<R>(spec, { ...changed, id: params.id }) };
+      return { data: await call<R>(spec, { ...changed, id: numericId(params.id) }) };
     },
 
     async updateMany(resource: string, params: UpdateManyParams) {
       const schema = schemaForResource(resource);
       const spec = endpoint(schema, 'update');
       const data = writableFields(schema, params.data);
-      await Promise.all(params.ids.map((id) => call(spec, { ...data, id })));
+      await Promise.all(params.ids.map((id) => call(spec, { ...data, id: numericId(id) })));
       return { data: params.ids };
     },
 
     async delete<R extends RaRecord>(resource: string, params: DeleteParams<R>) {
       const spec = endpoint(schemaForResource(resource), 'delete');
-      await call(spec, { [spec.id ?? 'id']: params.id });
+      await call(spec, { [spec.id ?? 'id']: numericId(params.id) });
       return { data: (params.previousData ?? { id: params.id }) as R };
     },
 
@@ -283,7 +289,7 @@ export function createDataProvider(
         return { data: params.ids };
       }
       const spec = endpoint(schema, 'delete');
-      await Promise.all(params.ids.map((id) => call(spec, { [spec.id ?? 'id']: id })));
+      await Promise.all(params.ids.map((id) => call(spec, { [spec.id ?? 'id']: numericId(id) })));
       return { data: params.ids };
     },
 

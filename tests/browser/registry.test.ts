@@ -32,8 +32,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-/** Asks the server directly (its own login) whether an artwork exists: the HTTP status of getOne. */
-async function artworkStatus(id: number): Promise<number> {
+/** Asks the server directly (its own login) for an artwork: the HTTP status and record of getOne. */
+async function serverArtwork(id: number): Promise<{ status: number; record?: Record<string, unknown> }> {
   const login = await fetch(`${env.baseUrl}/dev-api/user/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -43,7 +43,12 @@ async function artworkStatus(id: number): Promise<number> {
   const r = await fetch(`${env.baseUrl}/artmanager/artwork/ArtInfoByArtId?artId=${id}`, {
     headers: { 'X-Token': data.token },
   });
-  return r.status;
+  return { status: r.status, record: ((await r.json()) as { data?: Record<string, unknown> }).data };
+}
+
+/** The HTTP status of getOne for an artwork. */
+async function artworkStatus(id: number): Promise<number> {
+  return (await serverArtwork(id)).status;
 }
 
 describe('art registry console (browser)', () => {
@@ -109,6 +114,15 @@ describe('art registry console (browser)', () => {
     await page.getByText(artworkName).first().waitFor();
     artworkId = ui.currentId();
     expect(await artworkStatus(artworkId)).toBe(200);
+  });
+
+  it('edits the artwork and saves it: the server has the new value', async () => {
+    await ui.goto(`/artworks/${artworkId}`);
+    await ui.input('texture').waitFor();
+    await ui.input('texture').fill('纸本设色');
+    await ui.save();
+    await page.waitForURL(/#\/artworks\/\d+\/show/);
+    await expect.poll(async () => (await serverArtwork(artworkId)).record?.texture).toBe('纸本设色');
   });
 
   it("lists it on the author's look-at-works page", async () => {
