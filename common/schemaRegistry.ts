@@ -73,6 +73,9 @@ export interface PropertySchema {
 
 export type VariantKind = 'create' | 'update' | 'listQuery' | 'listBody';
 
+/** Largest record id: ids are 32-bit integer columns (PostgreSQL `serial`, SQLite accepts them too). */
+export const MAX_ID = 2147483647;
+
 /** Every schema in `schemas/`, by `$id`. */
 export const schemas: Record<string, ResourceSchema> = Object.fromEntries(
   (schemaList as ResourceSchema[]).map((s) => [s.$id, s]),
@@ -120,6 +123,7 @@ function filterSchema(prop: PropertySchema): AnySchemaObject {
   const out: AnySchemaObject = { type: types.length === 1 ? types[0] : types };
   if (prop.enum) out.enum = prop.enum.filter((v) => v !== null);
   if (types.includes('string')) out.maxLength = 200;
+  if (types.includes('integer') && prop.maximum === undefined && !prop.enum) out.maximum = MAX_ID;
   return out;
 }
 
@@ -132,7 +136,7 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
     return {
       ...base,
       $id,
-      properties: { ...base.properties, id: { type: 'integer', minimum: 1 } },
+      properties: { ...base.properties, id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
       required: ['id'],
     };
   }
@@ -145,7 +149,7 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
     ids:
       kind === 'listQuery'
         ? { type: 'string', pattern: '^[0-9]+(,[0-9]+)*$', maxLength: 2000 }
-        : { type: 'array', items: { type: 'integer' }, maxItems: 100 },
+        : { type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: 100 },
   };
   for (const f of filterFields(schema)) properties[f] = filterSchema(schema.properties[f]);
   return { $id, type: 'object', properties, additionalProperties: false };

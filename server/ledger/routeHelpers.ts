@@ -1,11 +1,12 @@
 /** Small pieces shared by the ledger's routes (put on chain, /baas-api). */
+import { MAX_ID } from '../../common/schemaRegistry';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
 
 /** Body `{id}`: a positive integer, nothing else. */
 export const idBody = {
   type: 'object',
-  properties: { id: { type: 'integer', minimum: 1 } },
+  properties: { id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
   required: ['id'],
   additionalProperties: false,
 } as const;

@@ -28,6 +28,7 @@ export async function listAppUsers(
   const list = await where
     .selectAll()
     .orderBy((q.sort ?? 'id') as any, direction(q.order))
+    .orderBy('id', 'desc')
     .limit(limit)
     .offset(offset)
     .execute();

@@ -5,6 +5,7 @@
  * `%`, `_` and `\` in q are matched literally).
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
+import { MAX_ID } from '../../common/schemaRegistry';
 
 export interface ListQuery {
   page?: number;
@@ -28,7 +29,8 @@ export function paging(q: ListQuery): { limit: number; offset: number } {
 /** The ids of an `ids` parameter ("1,2,3" or [1,2,3]), or undefined when absent. */
 export function parseIds(ids: ListQuery['ids']): number[] | undefined {
   if (ids === undefined) return undefined;
-  return Array.isArray(ids) ? ids : ids.split(',').map(Number);
+  // An id past the 32-bit id range cannot exist (and PostgreSQL would refuse to compare it).
+  return (Array.isArray(ids) ? ids : ids.split(',').map(Number)).filter((id) => id <= MAX_ID);
 }
 
 /** `ASC` or `DESC` from a query's `order` (default DESC). */

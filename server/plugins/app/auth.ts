@@ -3,8 +3,8 @@
  * - Tokens: 32 random bytes (256 bits) as base64url, handed to the client once; only their SHA-256 is
  *   stored (`tokens` table) with the roles they carry, an expiry (TOKEN_TTL_HOURS) and a revoke time;
  *   expired rows are deleted whenever a new token is issued.
- * - The token travels in the `X-Token` header (`token` query parameter accepted for `/dev-api/user/info`,
- *   as the product calls it). No token → 401 / code 401. Unknown, expired or revoked token → 401 / code 2.
+ * - The token travels in the `X-Token` header (`token` query parameter accepted for `/dev-api/user/info`
+ *   only, as the product calls it). No token → 401 / code 401. Unknown, expired or revoked token → 401 / code 2.
  * - `app.requireRoles(roles)` is an onRequest hook (it runs before the body is parsed and validated, so a
  *   caller without the right is refused before anything about the input is said): the token must carry `admin` or one of `roles` (an empty
  *   list means any signed-in account), else 403 / code 403. The server enforces this for every call;
@@ -42,10 +42,17 @@ declare module 'fastify' {
 /** SHA-256 hex of a token: the form stored in the `tokens` table. */
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** The token a request carries: `X-Token` header, else the `token` query parameter. */
+/** The one call that may carry the token in its query (`?token=`, as the product calls it). */
+const TOKEN_IN_QUERY_ROUTE = '/dev-api/user/info';
+
+/**
+ * The token a request carries: the `X-Token` header; for `GET /dev-api/user/info` only, also the `token`
+ * query parameter (elsewhere a token in a URL would end up in logs, history and Referer headers).
+ */
 export function requestToken(request: FastifyRequest): string | undefined {
   const header = request.headers['x-token'];
   if (typeof header === 'string' && header) return header;
+  if (request.routeOptions.url !== TOKEN_IN_QUERY_ROUTE) return undefined;
   const q = (request.query as Record<string, unknown> | undefined)?.token;
   return typeof q === 'string' && q ? q : undefined;
 }
@@ -95,12 +102,19 @@ export async function ensureAccounts(
       .where('account', '=', w.account)
       .executeTakeFirst();
     if (existing) {
-      if (w.password && !(await verifyPassword(w.password, existing.passwordHash)))
-        await db
-          .updateTable('accounts')
-          .set({ passwordHash: await hashPassword(w.password) })
-          .where('id', '=', existing.id)
-          .execute();
+      if (w.password && !(await verifyPassword(w.password, existing.passwordHash))) {
+        const passwordHash = await hashPassword(w.password);
+        // A changed password ends the sessions opened with the old one.
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('accounts').set({ passwordHash }).where('id', '=', existing.id).execute();
+          await trx
+            .updateTable('tokens')
+            .set({ revokeTime: nowText() })
+            .where('accountId', '=', existing.id)
+            .where('revokeTime', 'is', null)
+            .execute();
+        });
+      }
       continue;
     }
     const password = w.password ?? generatePassword();

@@ -3,7 +3,7 @@
  * (the server enforces it; the console only mirrors it), and the `{id}` / `{ids}` body of delete calls.
  */
 import type { FastifyInstance } from 'fastify';
-import { schemas } from '../../../common/schemaRegistry';
+import { MAX_ID, schemas } from '../../../common/schemaRegistry';
 import { ok } from '../../plugins/app/envelope';
 import { getAppUser, listAppUsers } from '../../repositories/appUsers.repository';
 import type { ListQuery } from '../../repositories/listQuery';
@@ -17,8 +17,13 @@ export function guardFor(app: FastifyInstance, schemaId: string) {
 export const deleteBody = {
   type: 'object',
   properties: {
-    id: { type: 'integer', minimum: 1 },
-    ids: { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: 100 },
+    id: { type: 'integer', minimum: 1, maximum: MAX_ID },
+    ids: {
+      type: 'array',
+      items: { type: 'integer', minimum: 1, maximum: MAX_ID },
+      minItems: 1,
+      maxItems: 100,
+    },
   },
   minProperties: 1,
   maxProperties: 1,
@@ -31,7 +36,7 @@ export const idsOf = (body: { id?: number; ids?: number[] }): number[] => body.i
 /** Query `{<name>: integer}` required, for getOne-style calls. */
 export const idQuery = (name: string) => ({
   type: 'object',
-  properties: { [name]: { type: 'integer', minimum: 1 } },
+  properties: { [name]: { type: 'integer', minimum: 1, maximum: MAX_ID } },
   required: [name],
   additionalProperties: false,
 });

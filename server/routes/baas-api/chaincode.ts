@@ -8,6 +8,7 @@
  * - `POST /baas-api/chaincode/approve` and `/commit` (admin), body `{id}`: installed → approved →
  *   committed, each an `_lifecycle` transaction; any other order is refused (409).
  */
+import { MAX_ID } from '../../../common/schemaRegistry';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
@@ -63,11 +64,11 @@ export default async function chaincodeRoutes(app: FastifyInstance) {
   app.get(
     '',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         querystring: {
           type: 'object',
-          properties: { id: { type: 'integer', minimum: 1 } },
+          properties: { id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
           required: ['id'],
           additionalProperties: false,
         },
@@ -76,7 +77,7 @@ export default async function chaincodeRoutes(app: FastifyInstance) {
     async (req) => ok(await load((req.query as { id: number }).id)),
   );
 
-  app.post('/upload', { preHandler: admin }, async (req) => {
+  app.post('/upload', { onRequest: admin }, async (req) => {
     if (!req.isMultipart()) throw bad('Send the chaincode as multipart/form-data with a file field "file"');
     const fields: Record<string, string> = {};
     let file: { name: string; bytes: Buffer } | undefined;
@@ -196,7 +197,7 @@ export default async function chaincodeRoutes(app: FastifyInstance) {
 
   for (const step of ['approved', 'committed'] as const) {
     const path = step === 'approved' ? '/approve' : '/commit';
-    app.post(path, { preHandler: admin, schema: { body: idBody } }, async (req) => {
+    app.post(path, { onRequest: admin, schema: { body: idBody } }, async (req) => {
       const { id } = req.body as { id: number };
       const cc = await load(id);
       return withRecordLock(`chaincode:${cc.channelId}:${cc.name}:${cc.version}`, async () => {

@@ -5,6 +5,7 @@
  * verification. Chaincode calls are in ./chaincode.ts. Envelope `{code, msg, data}`; lists answer
  * `{list, total}`. Times in filters: `YYYY-MM-DD`, `YYYY-MM-DD HH:mm[:ss]` or `YYYY-MM-DDTHH:mm[:ss]`, UTC.
  */
+import { MAX_ID } from '../../../common/schemaRegistry';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../plugins/app/envelope';
 import { invalidField, notFound } from '../../plugins/app/errors';
@@ -40,7 +41,8 @@ function checkRange(from?: string, to?: string) {
 }
 
 export default async function baasApiRoutes(app: FastifyInstance) {
-  const preHandler = app.requireRoles(['user']);
+  // Auth runs first (onRequest), before the query is parsed and validated.
+  const onRequest = app.requireRoles(['user']);
   const ledger = app.ledger;
 
   async function channelOr404(id: number) {
@@ -49,7 +51,7 @@ export default async function baasApiRoutes(app: FastifyInstance) {
     return ch;
   }
 
-  app.get('/dashboard', { preHandler, schema: { querystring: query({}) } }, async () => {
+  app.get('/dashboard', { onRequest, schema: { querystring: query({}) } }, async () => {
     const totals = await ledger.totals();
     const cc = await (app.db as any as import('kysely').Kysely<LedgerTables>)
       .selectFrom('chaincode')
@@ -63,7 +65,7 @@ export default async function baasApiRoutes(app: FastifyInstance) {
     });
   });
 
-  app.get('/channels', { preHandler, schema: { querystring: query({ ...paging }) } }, async (req) => {
+  app.get('/channels', { onRequest, schema: { querystring: query({ ...paging }) } }, async (req) => {
     const { page, pageSize } = req.query as { page: number; pageSize: number };
     const all = await ledger.channels();
     return ok({ list: all.slice((page - 1) * pageSize, page * pageSize), total: all.length });
@@ -71,18 +73,21 @@ export default async function baasApiRoutes(app: FastifyInstance) {
 
   app.get(
     '/channel',
-    { preHandler, schema: { querystring: query({ id: { type: 'integer', minimum: 1 } }, ['id']) } },
+    {
+      onRequest,
+      schema: { querystring: query({ id: { type: 'integer', minimum: 1, maximum: MAX_ID } }, ['id']) },
+    },
     async (req) => ok(await channelOr404((req.query as { id: number }).id)),
   );
 
   app.get(
     '/blocks',
     {
-      preHandler,
+      onRequest,
       schema: {
         querystring: query(
           {
-            channelId: { type: 'integer', minimum: 1 },
+            channelId: { type: 'integer', minimum: 1, maximum: MAX_ID },
             ...paging,
             from: { type: 'string', pattern: TIME },
             to: { type: 'string', pattern: TIME },
@@ -121,10 +126,13 @@ export default async function baasApiRoutes(app: FastifyInstance) {
   app.get(
     '/block',
     {
-      preHandler,
+      onRequest,
       schema: {
         querystring: query(
-          { channelId: { type: 'integer', minimum: 1 }, number: { type: 'integer', minimum: 0 } },
+          {
+            channelId: { type: 'integer', minimum: 1, maximum: MAX_ID },
+            number: { type: 'integer', minimum: 0, maximum: MAX_ID },
+          },
           ['channelId', 'number'],
         ),
       },
@@ -141,11 +149,11 @@ export default async function baasApiRoutes(app: FastifyInstance) {
   app.get(
     '/transactions',
     {
-      preHandler,
+      onRequest,
       schema: {
         querystring: query({
-          channelId: { type: 'integer', minimum: 1 },
-          blockNumber: { type: 'integer', minimum: 0 },
+          channelId: { type: 'integer', minimum: 1, maximum: MAX_ID },
+          blockNumber: { type: 'integer', minimum: 0, maximum: MAX_ID },
           chaincode: { type: 'string', maxLength: 64 },
           ...paging,
           from: { type: 'string', pattern: TIME },
@@ -172,7 +180,7 @@ export default async function baasApiRoutes(app: FastifyInstance) {
 
   app.get(
     '/transaction',
-    { preHandler, schema: { querystring: query({ txId: { type: 'string', pattern: HEX64 } }, ['txId']) } },
+    { onRequest, schema: { querystring: query({ txId: { type: 'string', pattern: HEX64 } }, ['txId']) } },
     async (req) => {
       const { txId } = req.query as { txId: string };
       const tx = await ledger.transaction(txId);
@@ -186,7 +194,7 @@ export default async function baasApiRoutes(app: FastifyInstance) {
   app.get(
     '/search',
     {
-      preHandler,
+      onRequest,
       schema: { querystring: query({ q: { type: 'string', minLength: 1, maxLength: 200 } }, ['q']) },
     },
     async (req) => {
@@ -199,18 +207,20 @@ export default async function baasApiRoutes(app: FastifyInstance) {
         txId?: string;
         blockHash?: string;
       }[] = [];
-      if (/^\d{1,15}$/.test(q)) {
-        for (const ch of await ledger.channels()) {
-          const b = await ledger.block(ch.id, Number(q));
-          if (b)
-            results.push({
-              type: 'block',
-              channelId: ch.id,
-              channel: ch.name,
-              number: b.number,
-              blockHash: b.blockHash,
-            });
-        }
+      if (/^\d+$/.test(q)) {
+        // A number past the block-number range names no block: no results, not an error.
+        if (q.length <= 10 && Number(q) <= MAX_ID)
+          for (const ch of await ledger.channels()) {
+            const b = await ledger.block(ch.id, Number(q));
+            if (b)
+              results.push({
+                type: 'block',
+                channelId: ch.id,
+                channel: ch.name,
+                number: b.number,
+                blockHash: b.blockHash,
+              });
+          }
       } else if (new RegExp(HEX64).test(q)) {
         const b = await ledger.blockByHash(q);
         if (b)
@@ -243,7 +253,7 @@ export default async function baasApiRoutes(app: FastifyInstance) {
 
   app.get(
     '/proof',
-    { preHandler, schema: { querystring: query({ txId: { type: 'string', pattern: HEX64 } }, ['txId']) } },
+    { onRequest, schema: { querystring: query({ txId: { type: 'string', pattern: HEX64 } }, ['txId']) } },
     async (req) => {
       const { txId } = req.query as { txId: string };
       const proof = await ledger.proof(txId);
@@ -254,7 +264,7 @@ export default async function baasApiRoutes(app: FastifyInstance) {
 
   app.get(
     '/verify',
-    { preHandler, schema: { querystring: query({ channel: { type: 'string', maxLength: 64 } }) } },
+    { onRequest, schema: { querystring: query({ channel: { type: 'string', maxLength: 64 } }) } },
     async (req) => {
       const { channel } = req.query as { channel?: string };
       if (channel && !(await ledger.channel(channel))) throw notFound('Channel', channel);
@@ -265,7 +275,12 @@ export default async function baasApiRoutes(app: FastifyInstance) {
   await app.register(chaincodeRoutes, { prefix: '/chaincode' });
   app.get(
     '/chaincodes',
-    { preHandler, schema: { querystring: query({ ...paging, channelId: { type: 'integer', minimum: 1 } }) } },
+    {
+      onRequest,
+      schema: {
+        querystring: query({ ...paging, channelId: { type: 'integer', minimum: 1, maximum: MAX_ID } }),
+      },
+    },
     async (req) => {
       const { page, pageSize, channelId } = req.query as {
         page: number;

@@ -14,7 +14,7 @@ import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 export default async function artworkBlockChainRoute(app: FastifyInstance) {
   app.post(
     '/blockChain',
-    { preHandler: app.requireRoles(['admin']), schema: { body: idBody } },
+    { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },
     async (req) => {
       const { id } = req.body as { id: number };
       return withRecordLock(`artwork:${id}`, async () => {

@@ -13,7 +13,7 @@ import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 export default async function authorBlockChainRoute(app: FastifyInstance) {
   app.post(
     '/blockChain',
-    { preHandler: app.requireRoles(['admin']), schema: { body: idBody } },
+    { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },
     async (req) => {
       const { id } = req.body as { id: number };
       return withRecordLock(`author:${id}`, async () => {

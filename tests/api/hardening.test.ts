@@ -1,0 +1,105 @@
+/**
+ * Review findings, pinned: ids past the 32-bit id range are refused or find nothing (never a 500 on
+ * PostgreSQL, whose id columns are 32-bit), a token in the query string works only for /dev-api/user/info,
+ * every guarded call checks the role before the body, and a changed password ends the old sessions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAccounts } from '../../server/plugins/app/auth';
+import { ADMIN_PASSWORD, createTestApp, USER_PASSWORD, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ loginRateLimit: 1000 });
+});
+afterAll(() => t.close());
+
+const BIG = 3_000_000_000;
+
+describe('ids past the 32-bit range', () => {
+  it.each([
+    ['GET', `/artmanager/authors/getInfo?id=${BIG}`, undefined],
+    ['GET', `/artmanager/artwork/ArtInfoByArtId?artId=${BIG}`, undefined],
+    ['POST', '/artmanager/artwork/deleteArt', { ids: [BIG] }],
+    ['POST', '/artmanager/authors/updateInfo', { id: BIG, introduction: 'x' }],
+    [
+      'POST',
+      '/artmanager/artwork/addArtwork',
+      { artWorkName: 'x', author: BIG, classify: 'x', texture: 'x' },
+    ],
+    ['POST', '/artmanager/artwork/searchArtworkList', { ids: [BIG] }],
+    ['GET', `/artmanager/artwork/searchAuthor?keyword=x`, undefined],
+    ['GET', `/baas-api/block?channelId=1&number=${BIG}`, undefined],
+    ['GET', `/baas-api/blocks?channelId=${BIG}`, undefined],
+    ['POST', '/artmanager/authors/blockChain', { id: BIG }],
+  ] as const)(
+    '%s %s is refused with 400 naming the field, or finds nothing',
+    async (method, url, payload) => {
+      const res = await t.call({ method, url, payload: payload as any });
+      expect(res.status).not.toBe(500);
+      if (res.status === 400) expect(res.body.data.errors[0].keyword).toBe('maximum');
+      else expect([200, 404]).toContain(res.status);
+    },
+  );
+
+  it('a GET list with such an id in `ids` finds nothing', async () => {
+    const res = await t.call({ method: 'GET', url: `/artmanager/authors/getList?ids=${BIG}` });
+    expect(res.body.data).toEqual({ list: [], total: 0 });
+  });
+
+  it('searching a 10-digit number past the range finds no block and does not fail', async () => {
+    const res = await t.call({ method: 'GET', url: `/baas-api/search?q=${BIG}`, token: t.userToken });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ list: [], total: 0 });
+  });
+});
+
+describe('where the token may travel', () => {
+  it('not in the query string of a write', async () => {
+    const res = await t.call({
+      method: 'POST',
+      url: `/artmanager/authors/addAuthors?token=${t.adminToken}`,
+      payload: { authorName: 'via query' },
+      token: null,
+    });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe(401);
+  });
+
+  it('in the query string of /dev-api/user/info, as the product calls it', async () => {
+    const res = await t.call({ method: 'GET', url: `/dev-api/user/info?token=${t.adminToken}`, token: null });
+    expect(res.body).toMatchObject({ code: 0, data: { account: 'admin' } });
+  });
+});
+
+describe('role before body', () => {
+  it.each([
+    ['/baas-api/chaincode/approve', { bogus: 1 }],
+    ['/artmanager/artwork/blockChain', { bogus: 1 }],
+    ['/artmanager/authors/blockChain', { bogus: 1 }],
+  ])('POST %s without a token answers 401, whatever the body', async (url, payload) => {
+    const res = await t.call({ method: 'POST', url, payload, token: null });
+    expect(res.status).toBe(401);
+  });
+
+  it('POST /baas-api/chaincode/approve as role user answers 403 before looking at the body', async () => {
+    const res = await t.call({
+      method: 'POST',
+      url: '/baas-api/chaincode/approve',
+      payload: { bogus: 1 },
+      token: t.userToken,
+    });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('password change', () => {
+  it('a new ADMIN_PASSWORD at start ends the sessions opened with the old one', async () => {
+    const before = await t.call({ method: 'GET', url: '/dev-api/user/info' });
+    expect(before.body.code).toBe(0);
+    await ensureAccounts(t.app.db, { admin: `${ADMIN_PASSWORD}-new`, user: USER_PASSWORD }, () => {});
+    const after = await t.call({ method: 'GET', url: '/dev-api/user/info' });
+    expect(after.body.code).toBe(2);
+    const userStill = await t.call({ method: 'GET', url: '/dev-api/user/info', token: t.userToken });
+    expect(userStill.body.code).toBe(0);
+  });
+});
