@@ -98,7 +98,9 @@ describe('medicine companies console (browser)', () => {
       adminAccount: `admin${stamp}`,
       backupAdminAccount: `ADMIN${stamp}`,
     });
-    await expect.poll(() => companies.error('backupAdminAccount')).toBe('Must differ from Administrator account');
+    await expect
+      .poll(() => companies.error('backupAdminAccount'))
+      .toBe('Must differ from Administrator account');
     await companies.fill({ backupAdminAccount: `ops${stamp}` });
     await expect.poll(() => companies.error('backupAdminAccount')).toBe('');
     const id = await companies.saveAndWaitForShow();
