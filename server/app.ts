@@ -5,6 +5,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config';
+import helmet from './plugins/external/helmet';
 import multipart from './plugins/external/multipart';
 import rateLimit from './plugins/external/rateLimit';
 import staticFiles from './plugins/external/static';
@@ -41,6 +42,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   const app = Fastify({ bodyLimit: 2 * 1024 * 1024, ...opts });
   app.decorate('config', config);
 
+  await app.register(helmet);
   await app.register(multipart);
   await app.register(rateLimit);
   await app.register(validation);

@@ -103,3 +103,18 @@ describe('password change', () => {
     expect(userStill.body.code).toBe(0);
   });
 });
+
+describe('security headers', () => {
+  it('every answer says nosniff and forbids framing; scripts only from the console itself', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/artmanager/authors/getList',
+      headers: { 'x-token': t.adminToken },
+    });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'));
+    expect(scriptSrc?.trim()).toBe("script-src 'self' 'unsafe-eval'");
+  });
+});
