@@ -92,18 +92,6 @@ describe('role before body', () => {
   });
 });
 
-describe('password change', () => {
-  it('a new ADMIN_PASSWORD at start ends the sessions opened with the old one', async () => {
-    const before = await t.call({ method: 'GET', url: '/dev-api/user/info' });
-    expect(before.body.code).toBe(0);
-    await ensureAccounts(t.app.db, { admin: `${ADMIN_PASSWORD}-new`, user: USER_PASSWORD }, () => {});
-    const after = await t.call({ method: 'GET', url: '/dev-api/user/info' });
-    expect(after.body.code).toBe(2);
-    const userStill = await t.call({ method: 'GET', url: '/dev-api/user/info', token: t.userToken });
-    expect(userStill.body.code).toBe(0);
-  });
-});
-
 describe('security headers', () => {
   it('every answer says nosniff and forbids framing; scripts only from the console itself', async () => {
     const res = await t.app.inject({
@@ -116,5 +104,52 @@ describe('security headers', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'));
     expect(scriptSrc?.trim()).toBe("script-src 'self' 'unsafe-eval'");
+  });
+});
+
+describe('chaincode lifecycle stands on the ledger', () => {
+  it('a chaincode row whose installation is not on the ledger cannot be approved', async () => {
+    const channel = await t.app.db
+      .selectFrom('ledger_channel' as any)
+      .select('id' as any)
+      .executeTakeFirst();
+    const now = '2026-01-01 00:00:00';
+    const { id } = (await t.app.db
+      .insertInto('chaincode' as any)
+      .values({
+        channelId: (channel as any).id,
+        name: 'orphan',
+        version: '1.0',
+        initArgs: '[]',
+        args: '[]',
+        policy: "OR('Org1MSP.member')",
+        function: 'Init',
+        functionType: 'invoke',
+        fileName: 'orphan.go',
+        code: 'package main\n',
+        codeHash: '0'.repeat(64),
+        status: 'installed',
+        history: '[]',
+        createdBy: 'admin',
+        createTime: now,
+        updateTime: now,
+      } as any)
+      .returning('id' as any)
+      .executeTakeFirstOrThrow()) as any;
+    const res = await t.call({ method: 'POST', url: '/baas-api/chaincode/approve', payload: { id } });
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toContain('not on the ledger yet');
+  });
+});
+
+describe('password change', () => {
+  it('a new ADMIN_PASSWORD at start ends the sessions opened with the old one', async () => {
+    const before = await t.call({ method: 'GET', url: '/dev-api/user/info' });
+    expect(before.body.code).toBe(0);
+    await ensureAccounts(t.app.db, { admin: `${ADMIN_PASSWORD}-new`, user: USER_PASSWORD }, () => {});
+    const after = await t.call({ method: 'GET', url: '/dev-api/user/info' });
+    expect(after.body.code).toBe(2);
+    const userStill = await t.call({ method: 'GET', url: '/dev-api/user/info', token: t.userToken });
+    expect(userStill.body.code).toBe(0);
   });
 });

@@ -202,6 +202,12 @@ export default async function chaincodeRoutes(app: FastifyInstance) {
       const cc = await load(id);
       return withRecordLock(`chaincode:${cc.channelId}:${cc.name}:${cc.version}`, async () => {
         const current = await load(id);
+        // Each step stands on the previous one being on the ledger: an installation whose transaction
+        // has not reached a block (history still empty) cannot be approved yet.
+        if (current.history.length === 0)
+          throw conflict(
+            `Chaincode ${current.name} ${current.version}: its installation is not on the ledger yet; try again shortly`,
+          );
         if (current.status !== PREVIOUS_STATUS[step])
           throw conflict(
             `Chaincode ${current.name} ${current.version} is ${current.status}; it must be ${PREVIOUS_STATUS[step]} to become ${step} (installed → approved → committed)`,
