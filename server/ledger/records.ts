@@ -77,6 +77,8 @@ export interface PutOnChainResult {
 }
 
 const locks = new Map<string, Promise<unknown>>();
+/** Record (`kind:id`) → its put-on-chain transaction still queued after the call that stored it gave up. */
+const queued = new Map<string, string>();
 
 /** Runs `fn` after any earlier call for the same key finished (one put-on-chain per record at a time). */
 export async function withRecordLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -96,6 +98,9 @@ export async function withRecordLock<T>(key: string, fn: () => Promise<T>): Prom
  * equals the last on-chain digest. Waits for the block. The caller checks existence and the
  * author-before-artwork rule, and holds `withRecordLock`.
  * @param stored the record's stored chain state (chain tx id, chainDigest, chainVersion).
+ * @param timeoutMs how long to wait for the block (the ledger's default when omitted); on a timeout the
+ *   queued transaction is remembered, and the next call for the record waits for it instead of queuing
+ *   a second transaction of the same version.
  */
 export async function putOnChain(
   ledger: Ledger,
@@ -104,24 +109,53 @@ export async function putOnChain(
   stored: { chain: string | null; chainDigest: string | null; chainVersion: number },
   creator: string,
   onSubmitted?: (txId: string) => Promise<void>,
+  timeoutMs?: number,
 ): Promise<PutOnChainResult> {
   const digest = recordDigest(kind, record);
+  const key = `${kind}:${record.id}`;
+  const queuedTxId = queued.get(key);
+  if (queuedTxId) {
+    // An earlier call timed out while its transaction was still queued: wait for that one first, so a
+    // retry neither writes the same version twice nor loses the queued one.
+    const tx = await ledger.waitForCommit(queuedTxId, timeoutMs);
+    queued.delete(key);
+    const [, version, txDigest] = tx.args;
+    if (txDigest === digest) return result(tx, Number(version), digest, true);
+    stored = {
+      chain: tx.txId,
+      chainDigest: txDigest,
+      chainVersion: Math.max(stored.chainVersion, Number(version)),
+    };
+  }
   if (stored.chain && stored.chainDigest === digest) {
     const tx = (await ledger.transaction(stored.chain)) ?? (await ledger.waitForCommit(stored.chain));
     return result(tx, stored.chainVersion, digest, true);
   }
   const version = stored.chainVersion + 1;
-  const committed = await ledger.submitAndWait(
-    {
-      channel: RECORD_CHANNEL,
-      chaincode: RECORD_CHAINCODE,
-      function: FUNCTION[kind],
-      args: [String(record.id), String(version), digest],
-      creator,
-    },
-    { onStored: onSubmitted && ((tx) => onSubmitted(tx.txId)) },
-  );
-  return result(committed, version, digest, false);
+  let storedTxId: string | undefined;
+  try {
+    const committed = await ledger.submitAndWait(
+      {
+        channel: RECORD_CHANNEL,
+        chaincode: RECORD_CHAINCODE,
+        function: FUNCTION[kind],
+        args: [String(record.id), String(version), digest],
+        creator,
+      },
+      {
+        timeoutMs,
+        onStored: async (tx) => {
+          storedTxId = tx.txId;
+          await onSubmitted?.(tx.txId);
+        },
+      },
+    );
+    return result(committed, version, digest, false);
+  } catch (err) {
+    // Stored but not yet in a block (e.g. a timeout): remember it for the next call on this record.
+    if (storedTxId && (await ledger.isPending(storedTxId))) queued.set(key, storedTxId);
+    throw err;
+  }
 }
 
 function result(tx: CommittedTx, version: number, digest: string, repeated: boolean): PutOnChainResult {
