@@ -178,17 +178,24 @@ export default async function chaincodeRoutes(app: FastifyInstance) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      let storedTxId: string | undefined;
       try {
-        await app.ledger.submitAndWait({
-          channel: channel.name,
-          chaincode: LIFECYCLE_CHAINCODE,
-          function: LIFECYCLE_FUNCTION.installed,
-          args: [body.name, body.version, codeHash],
-          creator: req.account!.account,
-        });
+        await app.ledger.submitAndWait(
+          {
+            channel: channel.name,
+            chaincode: LIFECYCLE_CHAINCODE,
+            function: LIFECYCLE_FUNCTION.installed,
+            args: [body.name, body.version, codeHash],
+            creator: req.account!.account,
+          },
+          { onStored: async (tx) => void (storedTxId = tx.txId) },
+        );
       } catch (err) {
-        // Not recorded on the ledger: do not keep a chaincode whose installation is not on chain.
-        await db.deleteFrom('chaincode').where('id', '=', id).where('history', '=', '[]').execute();
+        // Never stored on the ledger: do not keep a chaincode whose installation cannot reach the chain.
+        // Stored but not yet in a block (a timeout): keep the row; the block fills its history, and until
+        // then its next lifecycle step is refused.
+        if (!storedTxId || !(await app.ledger.isPending(storedTxId)))
+          await db.deleteFrom('chaincode').where('id', '=', id).where('history', '=', '[]').execute();
         throw err;
       }
       return ok(await load(id), 'installed');
