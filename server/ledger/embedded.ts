@@ -497,7 +497,8 @@ export class EmbeddedLedger implements Ledger {
     return { block, txs: committed };
   }
 
-  async flush(): Promise<void> {
+  async flush(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
     // Let the group commit store what was submitted before this call.
     while (this.persistQueue.length || this.persistScheduled) await new Promise((r) => setImmediate(r));
     for (const st of this.byId.values()) {
@@ -513,13 +514,20 @@ export class EmbeddedLedger implements Ledger {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       if (Number(left.n) === 0) return;
+      if (Date.now() > deadline)
+        throw new LedgerError('timeout', `${left.n} transactions still pending after ${timeoutMs} ms`);
       for (const st of this.byId.values()) this.requestCut(st);
     }
   }
 
-  async close(): Promise<void> {
+  async close(flushTimeoutMs = 30_000): Promise<void> {
     if (this.closed) return;
-    await this.flush();
+    try {
+      await this.flush(flushTimeoutMs);
+    } catch (err) {
+      // Still pending rows are durable (ledger_pending) and are cut at the next start.
+      this.opts.logError?.(err, 'ledger: closing with transactions still pending');
+    }
     this.closed = true;
     for (const st of this.byId.values()) if (st.timer) clearTimeout(st.timer);
     for (const [txId, list] of this.waiters)

@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../db/migrator';
 import { createEmbeddedLedger, type EmbeddedLedger } from './embedded';
@@ -34,5 +34,29 @@ describe('putOnChain after a timeout', () => {
     expect(answer).toMatchObject({ version: 1, repeated: true, blockNumber: 1 });
     const block = await ledger.block((await ledger.channel(RECORD_CHANNEL))!.id, 1);
     expect(block?.txCount).toBe(1);
+  });
+});
+
+describe('closing while blocks cannot be cut', () => {
+  it('close gives up flushing after its timeout and keeps the pending transaction for the next start', async () => {
+    db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    await migrateToLatest(db);
+    ledger = createEmbeddedLedger(db, { batchSize: 10, batchTimeoutMs: 5 });
+    await ledger.start();
+    await ledger.ensureChannel(RECORD_CHANNEL);
+    // Every cut now fails: the blocks table refuses inserts.
+    await sql`CREATE TRIGGER no_blocks BEFORE INSERT ON ledger_block BEGIN SELECT RAISE(ABORT, 'disk gone'); END`.execute(
+      db,
+    );
+    const tx = await ledger.submit({
+      channel: RECORD_CHANNEL,
+      chaincode: 'artregistry',
+      function: 'putAuthor',
+      args: ['1', '1', '0'.repeat(64)],
+      creator: 'admin',
+    });
+    await ledger.close(300);
+    expect(await ledger.isPending(tx.txId)).toBe(true);
+    ledger = undefined;
   });
 });

@@ -161,8 +161,12 @@ export interface Ledger {
   submitAndWait(proposal: TxProposal, opts?: SubmitWaitOptions): Promise<CommittedTx>;
   /** Registers a hook run for every committed block (see CommitHook). */
   onCommit(hook: CommitHook): void;
-  /** Cuts every pending transaction into blocks now. */
-  flush(): Promise<void>;
+  /**
+   * Cuts every pending transaction into blocks now.
+   * @param timeoutMs give up after this long (default 30 s) with a LedgerError 'timeout'; what is still
+   *   pending stays stored and is cut at the next start
+   */
+  flush(timeoutMs?: number): Promise<void>;
 
   channels(): Promise<ChannelInfo[]>;
   channel(idOrName: number | string): Promise<ChannelInfo | undefined>;
@@ -182,8 +186,11 @@ export interface Ledger {
   txPerHour(hours: number, now?: Date): Promise<TxBucket[]>;
   /** Recomputes every hash and link (docs/ledger.md section 6); `channel` limits it to one channel. */
   verify(channel?: string): Promise<VerifyResult>;
-  /** Stops the block cutter after cutting what is pending. */
-  close(): Promise<void>;
+  /**
+   * Stops the block cutter after cutting what is pending (for at most `flushTimeoutMs`, default 30 s;
+   * past that the rest stays stored for the next start, so closing never hangs on a failing database).
+   */
+  close(flushTimeoutMs?: number): Promise<void>;
 }
 
 /** An error of the ledger with a stable code the API maps to an envelope. */
