@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usccCheckCharacter } from '../../common/keywords';
-import { createTestApp, type TestApp } from './helpers';
+import { type GuardedCall, type TestApp, callName, createTestApp, expectAdminOnly } from './helpers';
 
 let t: TestApp;
 
@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const CALLS: { method: 'GET' | 'POST'; url: () => string; payload?: () => unknown }[] = [
+const CALLS: GuardedCall[] = [
   { method: 'GET', url: () => `${BASE}/getList` },
   { method: 'GET', url: () => `${BASE}/getInfo?id=${firstId}` },
   {
@@ -56,27 +56,11 @@ const CALLS: { method: 'GET' | 'POST'; url: () => string; payload?: () => unknow
 ];
 
 describe('roles are enforced by the server', () => {
-  it.each(CALLS.map((c) => [`${c.method} ${c.url().split('?')[0]}`, c] as const))(
+  it.each(CALLS.map((c) => [callName(c), c] as const))(
     '%s: 401 without token, 403 for role user, nothing changed',
     async (_name, c) => {
       const before = await stored();
-      const none = await t.call({
-        method: c.method,
-        url: c.url(),
-        payload: c.payload?.() as any,
-        token: null,
-      });
-      expect(none.status).toBe(401);
-      expect(none.body).toMatchObject({ code: 401, data: null });
-      const user = await t.call({
-        method: c.method,
-        url: c.url(),
-        payload: c.payload?.() as any,
-        token: t.userToken,
-      });
-      expect(user.status).toBe(403);
-      expect(user.body.code).toBe(403);
-      expect(user.body.msg).toMatch(/admin/);
+      await expectAdminOnly(t, c);
       expect(await stored()).toEqual(before);
     },
   );

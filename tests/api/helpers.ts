@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { ensureAccounts } from '../../server/plugins/app/auth';
@@ -93,4 +94,30 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A call of the API, its URL and body built when the test runs (ids known only then). */
+export interface GuardedCall {
+  method: 'GET' | 'POST';
+  url: () => string;
+  payload?: () => unknown;
+}
+
+/** `METHOD /path` of a call, for test names. */
+export const callName = (c: GuardedCall) => `${c.method} ${c.url().split('?')[0]}`;
+
+/** Asserts that `c` answers 401 without a token and 403 (naming the admin role) for role user. */
+export async function expectAdminOnly(t: TestApp, c: GuardedCall): Promise<void> {
+  const none = await t.call({ method: c.method, url: c.url(), payload: c.payload?.() as any, token: null });
+  expect(none.status).toBe(401);
+  expect(none.body).toMatchObject({ code: 401, data: null });
+  const user = await t.call({
+    method: c.method,
+    url: c.url(),
+    payload: c.payload?.() as any,
+    token: t.userToken,
+  });
+  expect(user.status).toBe(403);
+  expect(user.body.code).toBe(403);
+  expect(user.body.msg).toMatch(/admin/);
 }

@@ -3,7 +3,7 @@
  * a refused call leaves what is stored as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers';
+import { type GuardedCall, type TestApp, callName, createTestApp, expectAdminOnly } from './helpers';
 
 let t: TestApp;
 let authorId: number;
@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CALLS: { method: 'GET' | 'POST'; url: () => string; payload?: () => unknown }[] = [
+const CALLS: GuardedCall[] = [
   { method: 'GET', url: () => '/artmanager/authors/getList' },
   { method: 'POST', url: () => '/artmanager/authors/authorSearch', payload: () => ({}) },
   { method: 'GET', url: () => `/artmanager/authors/getInfo?id=${authorId}` },
@@ -66,27 +66,9 @@ const CALLS: { method: 'GET' | 'POST'; url: () => string; payload?: () => unknow
 ];
 
 describe('roles are enforced by the server', () => {
-  it.each(CALLS.map((c) => [`${c.method} ${c.url().split('?')[0]}`, c] as const))(
+  it.each(CALLS.map((c) => [callName(c), c] as const))(
     '%s: 401 without token, 403 for role user',
-    async (_name, c) => {
-      const none = await t.call({
-        method: c.method,
-        url: c.url(),
-        payload: c.payload?.() as any,
-        token: null,
-      });
-      expect(none.status).toBe(401);
-      expect(none.body).toMatchObject({ code: 401, data: null });
-      const user = await t.call({
-        method: c.method,
-        url: c.url(),
-        payload: c.payload?.() as any,
-        token: t.userToken,
-      });
-      expect(user.status).toBe(403);
-      expect(user.body.code).toBe(403);
-      expect(user.body.msg).toMatch(/admin/);
-    },
+    (_name, c) => expectAdminOnly(t, c),
   );
 });
 

@@ -147,15 +147,8 @@ describe('medicine companies console (browser)', () => {
     const dir = join(ROOT, 'docs/screenshots');
     mkdirSync(dir, { recursive: true });
     for (const locale of ['en', 'zh'] as const) {
-      const ctx = await env.browser.newContext({
-        viewport: { width: 1440, height: 900 },
-        locale: locale === 'zh' ? 'zh-CN' : 'en-US',
-      });
-      await ctx.addCookies([{ name: 'language', value: locale, url: env.baseUrl }]);
-      const p = await ctx.newPage();
-      const login = new LoginPage(p, env.baseUrl);
-      await login.open();
-      await login.login('admin', env.passwords.admin);
+      const p = await env.signIn('admin', locale);
+      const ctx = p.context();
       const c = new CompaniesPage(p, env.baseUrl);
       await c.openFromMenu();
       await p

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ROOT, startEnv, type TestEnv } from './helpers/env';
-import { LoginPage } from './pages/LoginPage';
 
 let env: TestEnv;
 const shots = join(ROOT, 'docs/screenshots');
@@ -36,17 +35,8 @@ async function api(token: string | null, method: string, path: string, body?: un
   return (await r.json()) as { code: number; msg: string; data: any };
 }
 
-async function session(who: 'admin' | 'user', lang: 'en' | 'zh'): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width: 1440, height: 1000 },
-    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
-  });
-  await context.addCookies([{ name: 'language', value: lang, url: env.baseUrl }]);
-  const page = await context.newPage();
-  const login = new LoginPage(page, env.baseUrl);
-  await login.open();
-  await login.login(who, env.passwords[who]);
-  return page;
+function session(who: 'admin' | 'user', lang: 'en' | 'zh'): Promise<Page> {
+  return env.signIn(who, lang, { width: 1440, height: 1000 });
 }
 
 describe('blockchain section', () => {

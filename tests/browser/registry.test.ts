@@ -152,15 +152,8 @@ describe('art registry console (browser)', () => {
     mkdirSync(dir, { recursive: true });
     for (const locale of ['en', 'zh'] as const) {
       // A fresh session per language, so no earlier toast, tag or tooltip is in the picture.
-      const ctx = await env.browser.newContext({
-        viewport: { width: 1440, height: 900 },
-        locale: locale === 'zh' ? 'zh-CN' : 'en-US',
-      });
-      await ctx.addCookies([{ name: 'language', value: locale, url: env.baseUrl }]);
-      const p = await ctx.newPage();
-      const login = new LoginPage(p, env.baseUrl);
-      await login.open();
-      await login.login('admin', env.passwords.admin);
+      const p = await env.signIn('admin', locale);
+      const ctx = p.context();
       const c = new ConsolePage(p, env.baseUrl);
       await c.goto('/artworks');
       await c.waitForRows();

@@ -25,15 +25,8 @@ afterAll(async () => {
 
 /** A fresh browser context logged in as `who`, in `lang`, `width` px wide. */
 async function session(who: 'admin' | 'user', lang: 'en' | 'zh' = 'en', width = 1440) {
-  const context: BrowserContext = await env.browser.newContext({
-    viewport: { width, height: 900 },
-    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
-  });
-  await context.addCookies([{ name: 'language', value: lang, url: env.baseUrl }]);
-  const page = await context.newPage();
-  const login = new LoginPage(page, env.baseUrl);
-  await login.open();
-  await login.login(who, env.passwords[who]);
+  const page = await env.signIn(who, lang, { width, height: 900 });
+  const context: BrowserContext = page.context();
   const shell = new ShellPage(page, env.baseUrl);
   // Login lands on `/`, which the guard sends to the dashboard: wait until that has settled.
   await shell.waitActiveTab('/dashboard');

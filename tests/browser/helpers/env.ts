@@ -10,9 +10,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { ROOT, startServerProcess } from '../../support/serverProcess';
+import { LoginPage } from '../pages/LoginPage';
 
 export { ROOT };
 
@@ -31,6 +32,15 @@ export interface TestEnv {
   browser: Browser;
   passwords: { admin: string; user: string };
   dataDir: string;
+  /**
+   * A new browser context in `lang` (the `language` cookie and the browser locale), signed in as `who`:
+   * its page, on the screen the login lands on. Close it with `page.context().close()`.
+   */
+  signIn(
+    who: 'admin' | 'user',
+    lang?: 'en' | 'zh',
+    viewport?: { width: number; height: number },
+  ): Promise<Page>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +79,15 @@ export async function startEnv(): Promise<TestEnv> {
     browser,
     passwords,
     dataDir,
+    async signIn(who, lang = 'en', viewport = { width: 1440, height: 900 }) {
+      const context = await browser.newContext({ viewport, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+      await context.addCookies([{ name: 'language', value: lang, url: server.url }]);
+      const page = await context.newPage();
+      const login = new LoginPage(page, server.url);
+      await login.open();
+      await login.login(who, passwords[who]);
+      return page;
+    },
     async stop() {
       await browser.close().catch(() => undefined);
       await server.stop();
