@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildVariant, createAjv, formatErrors, schemas, validatorFor } from './schemaRegistry';
+import {
+  buildVariant,
+  createAjv,
+  formatErrors,
+  schemas,
+  validatorFor,
+  withoutDefaults,
+} from './schemaRegistry';
 
 describe('custom keywords', () => {
   const v = validatorFor('artwork.create');
@@ -97,5 +104,37 @@ describe('request variants', () => {
     expect(formatErrors(v.errors)).toEqual([
       expect.objectContaining({ field: 'wxIsEnable', keyword: 'type' }),
     ]);
+  });
+});
+
+describe('partial update variant', () => {
+  it('fills no default into an update body: an absent field stays absent', () => {
+    const v = validatorFor('author.update');
+    const body: Record<string, unknown> = { id: 1, introduction: 'x' };
+    expect(v(body)).toBe(true);
+    expect(body).toEqual({ id: 1, introduction: 'x' });
+    const create: Record<string, unknown> = { authorName: 'A' };
+    expect(validatorFor('author.create')(create)).toBe(true);
+    expect(create.wxIsEnable).toBe(0);
+  });
+
+  it('withoutDefaults drops the keyword at every depth and keeps a property named default', () => {
+    const schema = {
+      type: 'object',
+      default: {},
+      properties: {
+        default: { type: 'integer', default: 3 },
+        list: { type: 'array', default: [], items: { type: 'object', properties: { a: { default: 1 } } } },
+      },
+      definitions: { d: { type: 'string', default: 'x' } },
+    };
+    expect(withoutDefaults(schema)).toEqual({
+      type: 'object',
+      properties: {
+        default: { type: 'integer' },
+        list: { type: 'array', items: { type: 'object', properties: { a: {} } } },
+      },
+      definitions: { d: { type: 'string' } },
+    });
   });
 });

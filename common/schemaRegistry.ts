@@ -5,7 +5,9 @@
  *
  * Variants (each added to ajv under `$id` `<schemaId>.<kind>`):
  * - `create`: the resource schema with its `readOnly` properties refused (`false` schemas); `required` as written.
- * - `update`: the same without `required`, plus a required integer `id` (partial update).
+ * - `update`: the same without `required` and without any `default` (at every depth), plus a required
+ *   integer `id`: a partial update changes exactly the fields it names. (ajv's `useDefaults` would
+ *   otherwise fill every absent field with its default and the update would overwrite stored values.)
  * - `listQuery`: a GET list call's query: page (1-based), pageSize (1..100), q, sort (a sortable field),
  *   order (ASC|DESC), ids ("1,2,3") and one parameter per filterable field (`x-ui.filter`).
  * - `listBody`: the same for a POST list call, with `ids` an array of integers.
@@ -104,6 +106,27 @@ function stripReadOnly(schema: ResourceSchema): ResourceSchema {
   return out;
 }
 
+/** Schema maps whose keys are names, not keywords (a property may be called `default`). */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
+
+/**
+ * A deep copy of `schema` with every `default` keyword removed, at every depth (nested objects, array
+ * items, definitions). Property names are kept, even one named `default`.
+ */
+export function withoutDefaults<T>(schema: T): T {
+  const walk = (node: unknown, namesOnly: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (!namesOnly && k === 'default') continue;
+      out[k] = namesOnly ? walk(v, false) : walk(v, NAME_MAPS.has(k));
+    }
+    return out;
+  };
+  return walk(schema, false) as T;
+}
+
 /** Fields a list call may sort by: `id` plus every property with `x-ui.sortable`. */
 export function sortableFields(schema: ResourceSchema): string[] {
   return Object.entries(schema.properties)
@@ -132,7 +155,7 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
   const $id = `${schema.$id}.${kind}`;
   if (kind === 'create') return { ...stripReadOnly(schema), $id };
   if (kind === 'update') {
-    const base = stripReadOnly(schema);
+    const base = withoutDefaults(stripReadOnly(schema));
     return {
       ...base,
       $id,

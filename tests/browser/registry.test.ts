@@ -32,18 +32,26 @@ afterAll(async () => {
   await env?.stop();
 });
 
-/** Asks the server directly (its own login) for an artwork: the HTTP status and record of getOne. */
-async function serverArtwork(id: number): Promise<{ status: number; record?: Record<string, unknown> }> {
+/** Calls the server directly (its own admin login): the HTTP status and the envelope's `data`. */
+async function serverCall(path: string, body?: unknown): Promise<{ status: number; data?: any }> {
   const login = await fetch(`${env.baseUrl}/dev-api/user/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ username: 'admin', password: env.passwords.admin }),
   });
   const { data } = (await login.json()) as { data: { token: string } };
-  const r = await fetch(`${env.baseUrl}/artmanager/artwork/ArtInfoByArtId?artId=${id}`, {
-    headers: { 'X-Token': data.token },
+  const r = await fetch(`${env.baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'X-Token': data.token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: r.status, record: ((await r.json()) as { data?: Record<string, unknown> }).data };
+  return { status: r.status, data: ((await r.json()) as { data?: unknown }).data };
+}
+
+/** Asks the server directly for an artwork: the HTTP status and record of getOne. */
+async function serverArtwork(id: number): Promise<{ status: number; record?: Record<string, unknown> }> {
+  const { status, data } = await serverCall(`/artmanager/artwork/ArtInfoByArtId?artId=${id}`);
+  return { status, record: data };
 }
 
 /** The HTTP status of getOne for an artwork. */
@@ -135,6 +143,22 @@ describe('art registry console (browser)', () => {
     await page.waitForURL(/#\/authors\/\d+\/works/);
     await ui.rows().filter({ hasText: artworkName }).first().waitFor();
     expect(await ui.rows().count()).toBe(1);
+  });
+
+  it("edits a seeded Tate artwork's owner: every other field is unchanged after save, its image too", async () => {
+    const page1 = await serverCall('/artmanager/artwork/searchArtworkList', { page: 1, pageSize: 50 });
+    const seeded = (page1.data.list as Record<string, any>[]).find((r) => r.images.length > 0)!;
+    expect(seeded, 'a seeded artwork with an image').toBeTruthy();
+    const before = (await serverArtwork(seeded.id)).record!;
+    await ui.goto(`/artworks/${seeded.id}`);
+    await ui.input('possessor').waitFor();
+    await ui.input('possessor').fill(`Owner ${stamp}`);
+    await ui.save();
+    await page.waitForURL(/#\/artworks\/\d+\/show/);
+    await expect.poll(async () => (await serverArtwork(seeded.id)).record?.possessor).toBe(`Owner ${stamp}`);
+    const after = (await serverArtwork(seeded.id)).record!;
+    expect(after.images).toEqual(before.images);
+    expect({ ...after, possessor: before.possessor }).toEqual(before);
   });
 
   it('deletes the artwork after a confirmation that says it cannot be undone', async () => {

@@ -1,0 +1,148 @@
+/**
+ * fast-check arbitraries derived from the resource schemas (`schemas/*.schema.json`): values that a
+ * field's schema accepts, so tests can fill every field of every resource without listing cases by
+ * hand. Supported: `examples` (used as they are), `x-uscc` (GB 32100-2015 codes with their check
+ * character), `enum`, `$ref` to `#/definitions/*`, `pattern` (fc.stringMatching),
+ * string/integer/number/boolean, arrays and objects. `null` is never produced: these are the
+ * "stored non-default value" side of the tests.
+ *
+ * Values are not guaranteed valid (custom keywords such as `x-maxWidth` or `x-ordered` are not
+ * modelled): `validValues` filters them through the same ajv that the server uses.
+ */
+import fc from 'fast-check';
+import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
+import { createAjv } from '../../common/schemaRegistry';
+import { USCC_ALPHABET, usccCheckCharacter } from '../../common/keywords';
+
+type Json = Record<string, any>;
+
+const PLAIN_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -', '画', '作'];
+
+/** An arbitrary of values for `prop`; `root` resolves `$ref`s; `refIds` gives ids for `x-ui.reference`. */
+export function arbitraryFor(
+  prop: PropertySchema | Json,
+  root: ResourceSchema,
+  refIds: Record<string, number[]> = {},
+): fc.Arbitrary<unknown> {
+  if (prop.$ref) {
+    const name = String(prop.$ref).replace('#/definitions/', '');
+    return arbitraryFor({ ...root.definitions[name], ...prop, $ref: undefined }, root, refIds);
+  }
+  if (Array.isArray(prop.examples) && prop.examples.length) return fc.constantFrom(...prop.examples);
+  const reference = prop['x-ui']?.reference;
+  if (reference) {
+    const ids = refIds[reference];
+    if (!ids?.length) throw new Error(`arbitraryFor: no ids given for reference "${reference}"`);
+    return fc.constantFrom(...ids);
+  }
+  if (prop['x-uscc']) {
+    // GB 32100-2015: 2 registration chars, a 6-digit division code, 9 chars, then the check character.
+    const ch = fc.constantFrom(...USCC_ALPHABET);
+    const digit = fc.constantFrom(...'0123456789');
+    return fc
+      .tuple(
+        fc.array(ch, { minLength: 2, maxLength: 2 }),
+        fc.array(digit, { minLength: 6, maxLength: 6 }),
+        fc.array(ch, { minLength: 9, maxLength: 9 }),
+      )
+      .map(([a, b, c]) => [...a, ...b, ...c].join(''))
+      .map((s) => s + usccCheckCharacter(s));
+  }
+  if (prop.enum) {
+    const values = prop.enum.filter((v: unknown) => v !== null);
+    return fc.constantFrom(...values);
+  }
+  const types = ([] as string[]).concat(prop.type ?? 'string').filter((t) => t !== 'null');
+  const type = types[0];
+  switch (type) {
+    case 'string': {
+      if (prop.pattern)
+        return fc
+          .stringMatching(new RegExp(prop.pattern))
+          .filter((s) => s.length >= (prop.minLength ?? 1) && s.length <= (prop.maxLength ?? 1000));
+      const max = Math.max(1, Math.min(prop.maxLength ?? 24, 24));
+      return fc
+        .array(fc.constantFrom(...PLAIN_CHARS), {
+          minLength: Math.max(1, prop.minLength ?? 1),
+          maxLength: max,
+        })
+        .map((cs) => cs.join(''))
+        .filter((s) => s.trim() === s && s.length > 0);
+    }
+    case 'integer': {
+      const min = prop.minimum ?? 0;
+      const max = prop.maximum ?? min + 10_000;
+      return fc.integer({ min, max: Math.min(max, min + 10_000) });
+    }
+    case 'number':
+      return fc.double({
+        min: prop.minimum ?? 0,
+        max: (prop.minimum ?? 0) + 1e6,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
+    case 'boolean':
+      return fc.boolean();
+    case 'array': {
+      const maxLength = Math.max(1, Math.min(prop.maxItems ?? 3, 3));
+      return fc.array(arbitraryFor(prop.items ?? {}, root, refIds), { minLength: 1, maxLength });
+    }
+    case 'object': {
+      const props = (prop.properties ?? {}) as Record<string, Json>;
+      return fc.record(
+        Object.fromEntries(Object.entries(props).map(([k, p]) => [k, arbitraryFor(p, root, refIds)])),
+      );
+    }
+    default:
+      throw new Error(`arbitraryFor: unsupported type ${JSON.stringify(prop.type)}`);
+  }
+}
+
+/** A stable seed per name, so two fields with the same rule get different values. */
+function seedOf(name: string): number {
+  let h = 2166136261;
+  for (const c of name) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
+let ajv: ReturnType<typeof createAjv> | undefined;
+
+/**
+ * `count` distinct values for property `field` of `schema`, each valid for the property; the first is
+ * never the `default`, which only comes last when the schema leaves no other value (a 0/1 switch). Deterministic for a given `seed`. Throws when the schema leaves too few values.
+ */
+export function validValues(
+  schema: ResourceSchema,
+  field: string,
+  count: number,
+  refIds: Record<string, number[]> = {},
+  seed = seedOf(`${schema.$id}.${field}`),
+): unknown[] {
+  ajv ??= createAjv();
+  const prop = schema.properties[field];
+  const { $id: _id, ...rest } = schema;
+  void _id;
+  const check = ajv.compile({
+    type: 'object',
+    definitions: rest.definitions ?? {},
+    properties: { [field]: prop },
+  });
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const out: unknown[] = [];
+  let sawDefault = false;
+  const candidates = fc.sample(arbitraryFor(prop, schema, refIds), { numRuns: 400, seed });
+  for (const v of candidates) {
+    if (out.length === count) break;
+    if (prop.default !== undefined && same(v, prop.default)) {
+      sawDefault = true;
+      continue;
+    }
+    if (out.some((o) => same(o, v))) continue;
+    if (check({ [field]: structuredClone(v) })) out.push(v);
+  }
+  // A two-valued enum has one non-default value: the default itself comes last.
+  if (out.length < count && sawDefault) out.push(prop.default);
+  if (out.length < count)
+    throw new Error(`validValues: only ${out.length} of ${count} values for ${schema.$id}.${field}`);
+  return out;
+}
