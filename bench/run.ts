@@ -12,16 +12,21 @@
  *    words, 20 per page) and detail (random ids), and prints requests/s, p50 and p99 latency side by side.
  * 5. Calls `run(context)` of bench/ledger.ts when that module exists (the ledger's own benchmark).
  *
+ * With `BENCH_BASELINE=<git revision>` (e.g. the commit before a refactoring), the same run also checks
+ * that revision out (`git worktree add --detach` in the temp dir, sharing this node_modules), imports the
+ * same file with its own `scripts/import.ts` into its own DATA_DIR, starts its server, and loads it with
+ * the same calls, so the figures of both versions come side by side from one run on one machine.
+ *
  * Environment: TATE_DIR (default ../shared/data/tate from the repo root), BENCH_DURATION (seconds,
- * default 10), BENCH_CONNECTIONS (default 20), BENCH_KEEP=1 to keep the temp dir.
+ * default 10), BENCH_CONNECTIONS (default 20), BENCH_KEEP=1 to keep the temp dir, BENCH_BASELINE (above), BENCH_LEDGER=0 to skip step 5.
  * Calls compared (ours → json-server):
  *   list:   POST /artmanager/artwork/searchArtworkList {page:1,pageSize:20} → GET /artworks?_page=1&_limit=20
  *   search: same with {q}                                                 → GET /artworks?q=…&_page=1&_limit=20
  *   detail: GET /artmanager/artwork/ArtInfoByArtId?artId=N                 → GET /artworks/N
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -50,6 +55,8 @@ const SEARCH_WORDS = [
 ];
 
 const children: ChildProcess[] = [];
+/** Git worktrees made for BENCH_BASELINE, removed at the end. */
+const worktrees: string[] = [];
 
 function freePort(): Promise<number> {
   return new Promise((ok, ko) => {
@@ -68,9 +75,10 @@ function start(
   args: string[],
   env: NodeJS.ProcessEnv,
   logFile: string,
+  cwd = root,
 ): ChildProcess {
   const log = createWriteStream(logFile);
-  const child = spawn(cmd, args, { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   child.once('exit', (code) => {
@@ -97,12 +105,6 @@ async function waitFor(what: string, probe: () => Promise<boolean>, seconds = 12
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`${what} did not answer within ${seconds} s`);
-}
-
-interface Case {
-  name: string;
-  ours: RequestSpec;
-  theirs: RequestSpec;
 }
 
 interface Row {
@@ -188,9 +190,55 @@ async function main(): Promise<void> {
       `  exported ${artworks.length} artworks and ${authors.length} authors to ${jsonFile} for json-server`,
     );
 
-    // 3. start both servers
+    // 3. start both servers (and the baseline revision's, when asked)
     const [ourPort, jsPort] = [await freePort(), await freePort()];
     const password = randomBytes(12).toString('hex');
+    const baselineRev = process.env.BENCH_BASELINE;
+    let baseline: string | undefined;
+    if (baselineRev) {
+      const dir = join(tmp, 'baseline');
+      execFileSync('git', ['worktree', 'add', '--detach', '--quiet', dir, baselineRev], { cwd: root });
+      worktrees.push(dir);
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+      const rev = execFileSync('git', ['rev-parse', '--short', baselineRev], { cwd: root }).toString().trim();
+      const baseData = join(tmp, 'baseline-data');
+      const t0 = performance.now();
+      execFileSync(
+        'npx',
+        [
+          'tsx',
+          'scripts/import.ts',
+          artworksFile,
+          '--artists',
+          artistsFile,
+          '--report',
+          join(tmp, 'baseline-report.jsonl'),
+        ],
+        { cwd: dir, env: { ...process.env, DATA_DIR: baseData }, stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      console.log(
+        `  baseline ${baselineRev} (${rev}): imported into its own DATA_DIR in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      const port = await freePort();
+      start(
+        'baseline server',
+        'npx',
+        ['tsx', 'server/server.ts'],
+        {
+          ...process.env,
+          DATA_DIR: baseData,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          ADMIN_PASSWORD: password,
+          USER_PASSWORD: randomBytes(12).toString('hex'),
+          LOG_LEVEL: 'warn',
+          SEED: '0',
+        },
+        join(tmp, 'baseline-server.log'),
+        dir,
+      );
+      baseline = `http://127.0.0.1:${port}`;
+    }
     start(
       'server',
       'npx',
@@ -216,36 +264,37 @@ async function main(): Promise<void> {
     );
     const ours = `http://127.0.0.1:${ourPort}`;
     const theirs = `http://127.0.0.1:${jsPort}`;
-    let token = '';
-    await waitFor('server', async () => {
-      const res = await fetch(`${ours}/dev-api/user/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password }),
+    const login = async (base: string, what: string) => {
+      let t = '';
+      await waitFor(what, async () => {
+        const res = await fetch(`${base}/dev-api/user/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password }),
+        });
+        const body = (await res.json()) as { code: number; data: { token: string } };
+        t = body.data?.token ?? '';
+        return body.code === 0 && !!t;
       });
-      const body = (await res.json()) as { code: number; data: { token: string } };
-      token = body.data?.token ?? '';
-      return body.code === 0 && !!token;
-    });
+      return t;
+    };
+    const token = await login(ours, 'server');
+    const baseToken = baseline ? await login(baseline, 'baseline server') : '';
     await waitFor('json-server', async () => (await fetch(`${theirs}/artworks/${ids[0]}`)).ok);
 
     // 4. load
-    const auth = { 'X-Token': token, 'content-type': 'application/json' };
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
-    const cases: Case[] = [
-      {
-        name: 'list',
-        ours: {
+    /** Our three calls, signed with `tok` (the same calls for this version and the baseline). */
+    const ourCalls = (tok: string): Record<string, RequestSpec> => {
+      const auth = { 'X-Token': tok, 'content-type': 'application/json' };
+      return {
+        list: {
           method: 'POST',
           path: '/artmanager/artwork/searchArtworkList',
           headers: auth,
           body: JSON.stringify({ page: 1, pageSize: 20 }),
         },
-        theirs: { method: 'GET', path: '/artworks?_page=1&_limit=20' },
-      },
-      {
-        name: 'search',
-        ours: {
+        search: {
           method: 'POST',
           path: '/artmanager/artwork/searchArtworkList',
           headers: auth,
@@ -254,61 +303,72 @@ async function main(): Promise<void> {
             body: JSON.stringify({ q: pick(SEARCH_WORDS), page: 1, pageSize: 20 }),
           }),
         },
-        theirs: {
+        detail: {
           method: 'GET',
-          setupRequest: (req) => ({ ...req, path: `/artworks?q=${pick(SEARCH_WORDS)}&_page=1&_limit=20` }),
-        },
-      },
-      {
-        name: 'detail',
-        ours: {
-          method: 'GET',
-          headers: { 'X-Token': token },
+          headers: { 'X-Token': tok },
           setupRequest: (req) => ({ ...req, path: `/artmanager/artwork/ArtInfoByArtId?artId=${pick(ids)}` }),
         },
-        theirs: { method: 'GET', setupRequest: (req) => ({ ...req, path: `/artworks/${pick(ids)}` }) },
+      };
+    };
+    const theirCalls: Record<string, RequestSpec> = {
+      list: { method: 'GET', path: '/artworks?_page=1&_limit=20' },
+      search: {
+        method: 'GET',
+        setupRequest: (req) => ({ ...req, path: `/artworks?q=${pick(SEARCH_WORDS)}&_page=1&_limit=20` }),
       },
+      detail: { method: 'GET', setupRequest: (req) => ({ ...req, path: `/artworks/${pick(ids)}` }) },
+    };
+    const targets: { name: string; url: string; calls: Record<string, RequestSpec>; token?: string }[] = [
+      { name: 'baas-admin server', url: ours, calls: ourCalls(token), token },
+      ...(baseline
+        ? [
+            {
+              name: `baseline ${baselineRev}`.slice(0, 19),
+              url: baseline,
+              calls: ourCalls(baseToken),
+              token: baseToken,
+            },
+          ]
+        : []),
+      { name: 'json-server 0.17', url: theirs, calls: theirCalls },
     ];
 
     // One checked call per case and target before loading, so the figures are of correct answers.
-    for (const c of cases) {
-      const o = c.ours.setupRequest ? c.ours.setupRequest({ ...c.ours }, {}) : c.ours;
-      const t = c.theirs.setupRequest ? c.theirs.setupRequest({ ...c.theirs }, {}) : c.theirs;
-      const a = await fetch(ours + o.path, { method: o.method, headers: o.headers, body: o.body });
-      const ab = (await a.json()) as { code: number };
-      const b = await fetch(theirs + t.path);
-      if (!a.ok || ab.code !== 0)
-        throw new Error(`server ${c.name}: HTTP ${a.status} ${JSON.stringify(ab).slice(0, 200)}`);
-      if (!b.ok) throw new Error(`json-server ${c.name}: HTTP ${b.status}`);
-    }
+    for (const name of ['list', 'search', 'detail'])
+      for (const t of targets) {
+        const spec = t.calls[name];
+        const o = spec.setupRequest ? spec.setupRequest({ ...spec }, {}) : spec;
+        const res = await fetch(t.url + o.path, { method: o.method, headers: o.headers, body: o.body });
+        const body = (await res.json()) as { code?: number };
+        if (!res.ok || (t.token && body.code !== 0))
+          throw new Error(`${t.name} ${name}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      }
 
     console.log(
       `\nload: autocannon, ${connections} connections, ${duration} s per case after a 2 s warm-up, loopback`,
     );
     const rows: Row[] = [];
-    const probes = {
-      [ours]: [`${ours}/artmanager/artwork/ArtInfoByArtId?artId=${ids[0]}`, { 'X-Token': token }],
-      [theirs]: [`${theirs}/artworks/${ids[0]}`, {}],
-    } as Record<string, [string, Record<string, string>]>;
-    for (const c of cases)
-      for (const [target, url, req] of [
-        ['baas-admin server', ours, c.ours],
-        ['json-server 0.17', theirs, c.theirs],
-      ] as const) {
-        await load(url, req, 2);
-        await drain(...probes[url]);
-        const r = await load(url, req, duration);
-        await drain(...probes[url]);
+    const probe = (t: (typeof targets)[number]): [string, Record<string, string>] =>
+      t.token
+        ? [`${t.url}/artmanager/artwork/ArtInfoByArtId?artId=${ids[0]}`, { 'X-Token': t.token }]
+        : [`${t.url}/artworks/${ids[0]}`, {}];
+    for (const name of ['list', 'search', 'detail'])
+      for (const t of targets) {
+        const req = t.calls[name];
+        await load(t.url, req, 2);
+        await drain(...probe(t));
+        const r = await load(t.url, req, duration);
+        await drain(...probe(t));
         rows.push({
-          case: c.name,
-          target,
+          case: name,
+          target: t.name,
           rps: r.requests.average,
           p50: r.latency.p50,
           p99: r.latency.p99,
           ok: r['2xx'],
           bad: r.non2xx + r.errors + r.timeouts,
         });
-        process.stdout.write(`  ${c.name} / ${target}: ${Math.round(r.requests.average)} req/s\n`);
+        process.stdout.write(`  ${name} / ${t.name}: ${Math.round(r.requests.average)} req/s\n`);
       }
 
     const pad = (s: string, n: number) => s.padEnd(n);
@@ -329,7 +389,7 @@ async function main(): Promise<void> {
 
     // 5. the ledger helper's benchmark, when present
     const ledgerBench = join(root, 'bench/ledger.ts');
-    if (existsSync(ledgerBench)) {
+    if (existsSync(ledgerBench) && process.env.BENCH_LEDGER !== '0') {
       const mod = (await import(pathToFileURL(ledgerBench).href)) as {
         run?: (ctx: { dataDir: string; baseUrl: string; token: string; tmpDir: string }) => Promise<unknown>;
       };
@@ -340,6 +400,12 @@ async function main(): Promise<void> {
     }
   } finally {
     stopAll();
+    for (const w of worktrees)
+      try {
+        execFileSync('git', ['worktree', 'remove', '--force', w], { cwd: root, stdio: 'ignore' });
+      } catch {
+        /* removed with the temp dir below; `git worktree prune` forgets it */
+      }
     if (process.env.BENCH_KEEP === '1') console.log(`kept ${tmp}`);
     else {
       await new Promise((r) => setTimeout(r, 500));
