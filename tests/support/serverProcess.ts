@@ -41,6 +41,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** How long to wait for the first answer, ms (default 120 s). */
   timeoutMs?: number;
+  /** The project tree to run `server/server.ts` from (default: this repository, ROOT). */
+  root?: string;
 }
 
 /**
@@ -53,8 +55,9 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
   let output = '';
   // `node --import tsx`, not the tsx CLI: the CLI runs the server in a child of its own, so a SIGKILL
   // (the crash test) would leave that child running.
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/server.ts')], {
-    cwd: ROOT,
+  const root = opts.root ?? ROOT;
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/server.ts')], {
+    cwd: root,
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',
