@@ -47,7 +47,7 @@ function registeredRoutes(tree: string): string[] {
   const stack: string[] = [];
   const out = new Set<string>();
   for (const line of tree.split('\n')) {
-    const m = /^((?:│   |    )*)(?:├── |└── )(\S+) \(([A-Z, ]+)\)$/.exec(line);
+    const m = /^((?:│ {3}| {4})*)(?:├── |└── )(\S+) \(([A-Z, ]+)\)$/.exec(line);
     if (!m) continue;
     const depth = m[1].length / 4;
     stack.length = depth;
