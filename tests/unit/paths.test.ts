@@ -1,8 +1,9 @@
 /**
  * Docstrings, schema descriptions and docs name repository paths (`server/app.ts`, `../shared/data/tate/`
  * from the repository root), never a machine's absolute paths: no tracked source or doc file may contain
- * an absolute path under `/work/` or `/home/`. URLs whose path merely contains `/work/` (e.g. Tate's
- * `.../art/images/work/...`) are not paths on this machine and pass.
+ * an absolute path in the `/work` or `/home` trees. URLs whose path merely has a `work` folder (e.g.
+ * Tate's `.../art/images/work/...`) are not paths on this machine and pass. (This file names those trees
+ * without their trailing slash, so it passes its own check.)
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const CHECKED = /\.(ts|tsx|js|mjs|cjs|json|md|sh|html|css|ya?ml)$/;
 const SKIPPED = new Set(['package-lock.json']);
 
-/** An absolute `/work/...` or `/home/...` path: not preceded by a URL's or a relative path's characters. */
+/** An absolute path in the `/work` or `/home` trees: not preceded by a URL's or a relative path's characters. */
 const ABSOLUTE = /(^|[^A-Za-z0-9_.~/-])\/(work|home)\/\S*/g;
 
 /** `line: text` of every absolute machine path in `text`. */
