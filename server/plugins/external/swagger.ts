@@ -222,7 +222,8 @@ function documentAnswers(doc: Json): Json {
 }
 
 export default fp(async (app: FastifyInstance) => {
-  for (const s of documentedSchemas()) app.addSchema(s);
+  // A schema another plugin already added under the same `$id` is left as it is.
+  for (const s of documentedSchemas()) if (!app.getSchema(s.$id)) app.addSchema(s);
 
   const endpoints = endpointIndex();
   const folders = folderIndex();
