@@ -3,9 +3,10 @@
  * - `common/generated/schemaIndex.ts`: the list of schemas (imported as JSON), read by the registry;
  * - `common/generated/types.ts`: TypeScript types (json-schema-to-typescript);
  * - `src/generated/resources.ts`: the console's resource registry (name, schema id, roles, icon, ...);
- * - `src/generated/messages.ts`: resource and field labels and enum labels, in English and Chinese.
+ * - `src/generated/messages.ts`: resource and field labels and enum labels, in English and Chinese;
+ * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts).
  *
- * Every file starts with a do-not-edit banner. `npm run codegen` writes them; `--check` exits 1 and names
+ * Every file carries a do-not-edit banner (`x-generated` in the JSON, markers around the table in api.md). `npm run codegen` writes them; `--check` exits 1 and names
  * the stale files instead of writing (tests/unit/codegen.test.ts runs the same comparison).
  */
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
+import { openApiFiles } from './codegen/openapi';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER =
@@ -120,8 +122,8 @@ export const generatedMessages = ${JSON.stringify({ en: build('en'), zh: build('
 `;
 }
 
-/** Every generated file: path relative to the project root -> formatted content. */
-export async function generate(): Promise<Record<string, string>> {
+/** The files generated from the schemas alone: path relative to the project root -> formatted content. */
+async function schemaFiles(): Promise<Record<string, string>> {
   const list = loadSchemas();
   const config = (await prettier.resolveConfig(join(root, 'package.json'))) ?? {};
   const fmt = (src: string) => prettier.format(src, { ...config, parser: 'typescript' });
@@ -133,13 +135,23 @@ export async function generate(): Promise<Record<string, string>> {
   };
 }
 
-/** Paths whose content on disk differs from what codegen would write. */
-export async function staleFiles(): Promise<string[]> {
+/** Every generated file: path relative to the project root -> formatted content. */
+export async function generate(): Promise<Record<string, string>> {
+  return { ...(await schemaFiles()), ...(await openApiFiles(root)) };
+}
+
+/**
+ * Paths whose content on disk differs from what codegen would write.
+ * @param read reads a path relative to the project root (tests pass their own)
+ */
+export async function staleFiles(
+  read: (path: string) => string = (path) => readFileSync(join(root, path), 'utf8'),
+): Promise<string[]> {
   const files = await generate();
   return Object.entries(files)
     .filter(([path, content]) => {
       try {
-        return readFileSync(join(root, path), 'utf8') !== content;
+        return read(path) !== content;
       } catch {
         return true;
       }
@@ -156,10 +168,15 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     }
     console.log('Generated files are up to date.');
   } else {
-    for (const [path, content] of Object.entries(await generate())) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), content);
-      console.log(`wrote ${path}`);
-    }
+    const write = (files: Record<string, string>) => {
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), content);
+        console.log(`wrote ${path}`);
+      }
+    };
+    write(await schemaFiles());
+    // After: the app these documents are built from reads common/generated/ as just written.
+    write(await openApiFiles(root));
   }
 }

@@ -1,8 +1,8 @@
 /**
  * `npm run import -- <artworks file> [--artists <file>] [--report <file>] [--batch <rows>]`
  *
- * Imports Tate-format JSON (plain or gzipped; e.g. /work/shared/data/tate/artworks.json.gz with
- * --artists artists.json.gz) into the registry database: artists first, then artworks, validated with
+ * Imports Tate-format JSON (plain or gzipped; e.g. ../shared/data/tate/artworks.json.gz
+ * from the repository root, with --artists artists.json.gz) into the registry database: artists first, then artworks, validated with
  * the schemas, in batches of one transaction each (server/import/importer.ts). Rejected rows go to the
  * report file (JSON Lines: kind, sourceId, line, reasons), by default `<DATA_DIR>/import-<time>.jsonl`.
  * Ends with one summary line per phase: `imported N, rejected N, skipped N`. Idempotent by source id.

@@ -9,6 +9,7 @@ import helmet from './plugins/external/helmet';
 import multipart from './plugins/external/multipart';
 import rateLimit from './plugins/external/rateLimit';
 import staticFiles from './plugins/external/static';
+import swagger from './plugins/external/swagger';
 import validation from './plugins/app/validation';
 import envelope from './plugins/app/envelope';
 import db from './plugins/app/db';
@@ -51,6 +52,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(auth);
   await app.register(ledger);
   await app.register(staticFiles);
+  await app.register(swagger);
 
   await app.register(userRoutes, { prefix: '/dev-api/user' });
   await app.register(authorRoutes, { prefix: '/artmanager/authors' });

@@ -1,6 +1,6 @@
 /**
  * Pure mapping from Tate collection rows (tategallery/collection, field meanings in
- * /work/shared/data/tate/README.md, "Mapping to the registry's entities") to the registry's author and
+ * ../shared/data/tate/README.md from the repository root, "Mapping to the registry's entities") to the registry's author and
  * artwork records (schemas/author.schema.json, schemas/artwork.schema.json).
  *
  * The mappers are total: they never throw, whatever the row holds. Values of the wrong type are passed

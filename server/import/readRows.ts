@@ -4,7 +4,7 @@
  *
  * Accepted layouts:
  * - a JSON array written one object per line (`[`, `{...},` lines, `]`): the layout of Tate's files in
- *   /work/shared/data/tate/; read line by line, so a 130 MB array never sits in memory whole;
+ *   ../shared/data/tate/ (from the repository root); read line by line, so a 130 MB array never sits in memory whole;
  * - JSON Lines (one object per line, no brackets);
  * - any other JSON array (e.g. pretty-printed or on one line): read whole, then parsed.
  * A line that does not parse in the line layouts is yielded as an error for that row (the run goes on).

@@ -1,6 +1,6 @@
 /**
  * The schema engine's ONE resolver: which "kind" of field a schema property is, in a fixed order
- * (after rjsf / react-admin's inferencer, see /work/shared/design/STYLE.md):
+ * (after rjsf / react-admin's inferencer, see ../shared/design/STYLE.md from the repository root):
  *   1. explicit `x-ui.widget`  2. `x-ui.reference`  3. `enum`  4. `format`  5. `type`.
  * An unknown widget or format, or a type it cannot place, is an explicit error naming the property.
  * Also: `$ref` resolution against the schema's `definitions`, property order (`x-ui.order`), sections.

@@ -31,13 +31,22 @@ export interface RequestAccount {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    requireRoles(roles?: string[]): onRequestAsyncHookHandler;
+    requireRoles(roles?: string[]): RoleGuard;
     issueToken(accountId: number, roles: string[]): Promise<string>;
   }
   interface FastifyRequest {
     account: RequestAccount | null;
   }
 }
+
+/**
+ * Key under which a `requireRoles` hook carries the roles it admits (`[]`: any signed-in account), so
+ * that the route list can say which calls need which role (server/plugins/external/swagger.ts reads it).
+ */
+export const REQUIRED_ROLES = Symbol.for('baas-admin.requiredRoles');
+
+/** An onRequest hook made by `app.requireRoles`, marked with the roles it admits. */
+export type RoleGuard = onRequestAsyncHookHandler & { [REQUIRED_ROLES]: string[] };
 
 /** SHA-256 hex of a token: the form stored in the `tokens` table. */
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -170,6 +179,6 @@ export default fp(async function auth(app: FastifyInstance) {
       if (roles.length && !account.roles.includes('admin') && !roles.some((r) => account.roles.includes(r)))
         throw new ApiError(Codes.FORBIDDEN, 403, `This call needs the role ${roles.join(' or ')}`);
     };
-    return handler;
+    return Object.assign(handler, { [REQUIRED_ROLES]: [...roles] });
   });
 });
