@@ -22,7 +22,7 @@ import {
   Typography,
 } from '@mui/material';
 import { Title, useTranslate } from 'react-admin';
-import { checkBlockWeb, checkProofWeb, type ProofCheck } from '../../../server/ledger/webVerify';
+import { checkBlockWeb, checkProofWeb, type ProofCheck } from '../../../common/ledger/webVerify';
 import type { BlockInfo, CommittedTx, TxProof } from './api';
 import { Fields, Hash, Loaded, useBaas } from './common';
 

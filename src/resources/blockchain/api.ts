@@ -11,7 +11,7 @@ import type {
   TxBucket,
   TxProof,
   VerifyResult,
-} from '../../../server/ledger/types';
+} from '../../../common/ledger/types';
 
 export type { BlockInfo, ChannelInfo, CommittedTx, TxBucket, TxProof, VerifyResult };
 
