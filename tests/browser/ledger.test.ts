@@ -169,4 +169,27 @@ describe('blockchain section', () => {
       .toContain('Verified in this browser: the Merkle proof leads to the data hash of block 0');
     await page.context().close();
   });
+
+  it('admin uploads a chaincode: it is listed, opens from the list and moves installed → approved', async () => {
+    const page = await session('admin', 'en');
+    await page.goto(`${env.baseUrl}/#/baas/chainCode`);
+    await page.getByRole('button', { name: 'Upload chaincode' }).click();
+    const dialog = page.getByRole('dialog');
+    await page.getByTestId('chaincode-file').setInputFiles({
+      name: 'listed.go',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('package main\n\nfunc main() {}\n'),
+    });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('listedcc');
+    await dialog.getByRole('button', { name: 'Upload chaincode' }).click();
+    const link = page.getByRole('link', { name: 'listedcc', exact: true });
+    await expect.poll(() => link.count(), { timeout: 30_000 }).toBe(1);
+    await link.click();
+    await expect.poll(() => page.locator('main').textContent(), { timeout: 30_000 }).toContain('listed.go');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Commit' }).count(), { timeout: 30_000 })
+      .toBe(1);
+    await page.context().close();
+  });
 });
