@@ -17,4 +17,22 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The console never imports server code: what both sides need lives in common/ (e.g. common/ledger/).
+    // tests/unit/imports.test.ts checks the same over every file of src/.
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+server(/|$)',
+              message: 'src/ must not import from server/: move the shared code to common/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

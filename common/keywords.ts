@@ -20,7 +20,8 @@
  * Annotation keywords (no validation; read by codegen, server and console):
  * - `x-roles`: roles that may see and use the resource (root).
  * - `x-resource`: { name, recordRepresentation, icon, menuGroup } (root).
- * - `x-endpoints`: react-admin verb -> { method, path, id?, ids? } (root), see docs/api.md.
+ * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom? } (root), see docs/api.md;
+ *   `sort: false` and `idFrom` are read by src/dataProvider/index.ts (its header says how).
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).

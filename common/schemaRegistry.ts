@@ -163,11 +163,13 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
       required: ['id'],
     };
   }
-  const properties: Record<string, AnySchemaObject> = {
+  const sortable = sortableFields(schema);
+  const properties: Record<string, AnySchemaObject | boolean> = {
     page: { type: 'integer', minimum: 1, default: 1 },
     pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     q: { type: 'string', maxLength: 200 },
-    sort: { type: 'string', enum: sortableFields(schema) },
+    // A resource without an `id` or sortable fields (e.g. the ledger's blocks) takes no sort.
+    sort: sortable.length ? { type: 'string', enum: sortable } : false,
     order: { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] },
     ids:
       kind === 'listQuery'

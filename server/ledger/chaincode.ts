@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { LedgerTables } from './tables';
-import type { CommitHook } from './types';
+import type { CommitHook } from '../../common/ledger/types';
 
 /** Largest accepted chaincode source, bytes. */
 export const MAX_CHAINCODE_BYTES = 512 * 1024;

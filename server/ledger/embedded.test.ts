@@ -3,8 +3,8 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../db/migrator';
 import { createEmbeddedLedger, type EmbeddedLedger } from './embedded';
-import { canonicalJson } from './canonical';
-import { checkProofWeb, recordDigestWeb } from './webVerify';
+import { canonicalJson } from '../../common/ledger/canonical';
+import { checkProofWeb, recordDigestWeb } from '../../common/ledger/webVerify';
 import { sha256Hex } from './tx';
 
 let ledger: EmbeddedLedger | undefined;
@@ -152,7 +152,7 @@ describe('verification finds tampering at exactly that place', () => {
     const target = (await ledger.transaction(txs[11].txId))!;
     const forged = { ...target, creator: 'mallory' };
     const { txLeafHash } = await import('./tx');
-    const { toHex } = await import('./hex');
+    const { toHex } = await import('../../common/ledger/hex');
     await db
       .updateTable('ledger_tx')
       .set({ creator: 'mallory', leafHash: toHex(txLeafHash(forged)) })
@@ -221,7 +221,7 @@ describe('browser-side recomputation (Web Crypto) agrees with the server', () =>
     const { ledger } = await open(3, 5);
     await Promise.all(Array.from({ length: 11 }, (_, i) => ledger.submit(proposal(i))));
     await ledger.flush();
-    const { checkBlockWeb, txLeafHashWeb } = await import('./webVerify');
+    const { checkBlockWeb, txLeafHashWeb } = await import('../../common/ledger/webVerify');
     const ch = (await ledger.channel('artchannel'))!;
     for (let n = 0; n < ch.height; n++) {
       const block = (await ledger.block(ch.id, n))!;

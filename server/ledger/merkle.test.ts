@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { toHex } from './hex';
+import { toHex } from '../../common/ledger/hex';
 import { leafHash, merkleProof, merkleRoot, rootFromProof } from './merkle';
 
 const H = (...parts: (Uint8Array | number[])[]) => {

@@ -6,10 +6,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
-import { canonicalJson } from './canonical';
-import { digestFields, type RecordKind } from './recordFields';
+import { canonicalJson } from '../../common/ledger/canonical';
+import { digestFields, type RecordKind } from '../../common/ledger/recordFields';
 import { sha256Hex } from './tx';
-import type { CommitHook, CommittedTx, Ledger } from './types';
+import type { CommitHook, CommittedTx, Ledger } from '../../common/ledger/types';
 
 /** The channel records are put on. */
 export const RECORD_CHANNEL = 'artchannel';
@@ -21,7 +21,7 @@ const FUNCTION: Record<RecordKind, string> = { author: 'putAuthor', artwork: 'pu
 const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };
 
 /** SHA-256 hex of the canonical JSON of `digestFields(kind, record)`. */
-export function recordDigest(kind: RecordKind, record: Record<string, unknown>): string {
+export function recordDigest(kind: RecordKind, record: object): string {
   return sha256Hex(canonicalJson(digestFields(kind, record)));
 }
 
@@ -105,7 +105,7 @@ export async function withRecordLock<T>(key: string, fn: () => Promise<T>): Prom
 export async function putOnChain(
   ledger: Ledger,
   kind: RecordKind,
-  record: Record<string, unknown> & { id: number },
+  record: { id: number },
   stored: { chain: string | null; chainDigest: string | null; chainVersion: number },
   creator: string,
   onSubmitted?: (txId: string) => Promise<void>,

@@ -3,11 +3,11 @@
  * its leaf hash, the block hash, and Fabric-style transaction ids (docs/ledger.md sections 1-3).
  */
 import { randomBytes } from 'node:crypto';
-import { canonicalBytes } from './canonical';
-import { encodeHeader } from './der';
-import { fromHex, toHex } from './hex';
+import { canonicalBytes } from '../../common/ledger/canonical';
+import { encodeHeader } from '../../common/ledger/der';
+import { fromHex, toHex } from '../../common/ledger/hex';
 import { leafHash, sha256 } from './merkle';
-import type { BlockHeader, Transaction } from './types';
+import type { BlockHeader, Transaction } from '../../common/ledger/types';
 
 /** The transaction reduced to exactly its eight hashed fields (extra properties are dropped). */
 export function txBody(tx: Transaction): Transaction {

@@ -5,11 +5,11 @@
  * transactions stay within memory. Works on any database holding the ledger tables.
  */
 import type { Kysely } from 'kysely';
-import { fromHex, toHex } from './hex';
+import { fromHex, toHex } from '../../common/ledger/hex';
 import { merkleRoot } from './merkle';
 import type { LedgerTables } from './tables';
 import { blockHashHex, txLeafHash } from './tx';
-import type { Transaction, VerifyResult } from './types';
+import type { Transaction, VerifyResult } from '../../common/ledger/types';
 
 const PAGE = 500;
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createDataProvider, endpointTable, formatEndpointRow, toQuery } from './index';
+import { createDataProvider, endpointTable, formatEndpointRow, idParams, toQuery, withIds } from './index';
 import type { HttpClient, HttpOptions } from './httpClient';
 
 interface Call {
@@ -330,5 +330,92 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
   it('toQuery leaves out empty values and joins arrays', () => {
     expect(toQuery({ a: 1, b: '', c: null, d: undefined, e: [1, 2] })).toBe('?a=1&e=1%2C2');
     expect(toQuery({})).toBe('');
+  });
+});
+
+describe('dataProvider: x-endpoints options sort: false and idFrom (the ledger resources)', () => {
+  const TX = 'ab'.repeat(32);
+  const block = (number: number) => ({
+    channelId: 1,
+    channel: 'artchannel',
+    number,
+    blockHash: 'cd'.repeat(32),
+  });
+
+  it('getList blocks: the channel filter in the query, no sort/order (sort: false), ids "channelId:number"', async () => {
+    const { calls, dp } = fake(() => page([block(5), block(4)], 6));
+    const r = await dp.getList('blocks', {
+      pagination: { page: 2, perPage: 2 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: { channelId: 1, from: '2026-11-22T10:00', to: '' },
+    });
+    expect(calls).toEqual([
+      {
+        url: '/baas-api/blocks?page=2&pageSize=2&channelId=1&from=2026-11-22T10%3A00',
+        method: 'GET',
+        body: undefined,
+      },
+    ]);
+    expect(r).toEqual({
+      data: [
+        { id: '1:5', ...block(5) },
+        { id: '1:4', ...block(4) },
+      ],
+      total: 6,
+    });
+  });
+
+  it('getOne blocks: the compound id split into channelId and number; the answer keeps that id', async () => {
+    const { calls, dp } = fake(() => ({ ...block(42), transactions: [] }));
+    const r = await dp.getOne('blocks', { id: '1:42' });
+    expect(calls).toEqual([{ url: '/baas-api/block?channelId=1&number=42', method: 'GET', body: undefined }]);
+    expect(r.data).toMatchObject({ id: '1:42', number: 42, transactions: [] });
+  });
+
+  it('getOne blocks with an id of the wrong shape rejects without calling', async () => {
+    const { calls, dp } = fake(() => ({}));
+    await expect(dp.getOne('blocks', { id: '42' })).rejects.toThrow(
+      'blocks: id "42" must be channelId:number (2 parts joined with ":")',
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('transactions: a string id (txId) for getOne and getList records', async () => {
+    const tx = { txId: TX, channelId: 1, blockNumber: 3, txIndex: 0 };
+    const one = fake(() => tx);
+    expect((await one.dp.getOne('transactions', { id: TX })).data).toEqual({ id: TX, ...tx });
+    expect(one.calls[0].url).toBe(`/baas-api/transaction?txId=${TX}`);
+    const list = fake(() => page([tx]));
+    const r = await list.dp.getList('transactions', {
+      pagination: { page: 1, perPage: 20 },
+      sort: { field: 'txIndex', order: 'DESC' },
+      filter: { channelId: 1, blockNumber: 3 },
+    });
+    expect(list.calls[0].url).toBe('/baas-api/transactions?page=1&pageSize=20&channelId=1&blockNumber=3');
+    expect(r.data[0].id).toBe(TX);
+  });
+
+  it('channels and chaincodes keep their integer ids and send no sort', async () => {
+    const { calls, dp } = fake(() => page([{ id: 1, name: 'artchannel' }]));
+    const r = await dp.getList('channels', {
+      pagination: { page: 1, perPage: 20 },
+      sort: { field: 'name', order: 'ASC' },
+      filter: {},
+    });
+    expect(calls[0].url).toBe('/baas-api/channels?page=1&pageSize=20');
+    expect(r.data).toEqual([{ id: 1, name: 'artchannel' }]);
+    const cc = fake(() => ({ id: 7, name: 'art' }));
+    await cc.dp.getOne('chaincodes', { id: '7' });
+    expect(cc.calls[0].url).toBe('/baas-api/chaincode?id=7');
+  });
+
+  it('withIds and idParams: one part per field, digits as numbers, a record missing a part is an error', () => {
+    const spec = { method: 'GET' as const, path: '/x', idFrom: ['channelId', 'number'] };
+    expect(withIds(spec, [{ channelId: 2, number: 0 }])).toEqual([{ id: '2:0', channelId: 2, number: 0 }]);
+    expect(() => withIds(spec, [{ channelId: 2 }])).toThrow('without "number"');
+    expect(withIds({}, [{ id: 9 }])).toEqual([{ id: 9 }]);
+    expect(idParams(spec, '2:0', 'blocks')).toEqual({ channelId: 2, number: 0 });
+    expect(idParams({ ...spec, id: 'key' }, 'a:b', 'x')).toEqual({ key: 'a:b' });
+    expect(idParams({ method: 'GET', path: '/x' }, 5, 'x')).toEqual({ id: 5 });
   });
 });

@@ -26,6 +26,12 @@
  * | bidUsers | getList | GET /artmanager/bidUser/getList |
  * | bidUsers | getOne | GET /artmanager/bidUser/getInfo?id= |
  * | bidUsers | getMany | GET /artmanager/bidUser/getList?ids= |
+ * | blocks | getList | GET /baas-api/blocks |
+ * | blocks | getOne | GET /baas-api/block?channelId=&number= |
+ * | chaincodes | getList | GET /baas-api/chaincodes |
+ * | chaincodes | getOne | GET /baas-api/chaincode?id= |
+ * | channels | getList | GET /baas-api/channels |
+ * | channels | getOne | GET /baas-api/channel?id= |
  * | companies | getList | GET /medicine-api/company/getList |
  * | companies | getOne | GET /medicine-api/company/getInfo?id= |
  * | companies | getMany | GET /medicine-api/company/getList?ids= |
@@ -36,6 +42,8 @@
  * | platformUsers | getList | GET /artmanager/user/getList |
  * | platformUsers | getOne | GET /artmanager/user/getInfo?id= |
  * | platformUsers | getMany | GET /artmanager/user/getList?ids= |
+ * | transactions | getList | GET /baas-api/transactions |
+ * | transactions | getOne | GET /baas-api/transaction?txId= |
  *
  * How each verb is sent:
  * - getList: `page` (1-based), `pageSize` (= perPage), `sort`, `order` (ASC|DESC), `q` and filters; in
@@ -51,6 +59,14 @@
  * - delete / deleteMany: body `{[id]: id}` / `{[ids]: [...]}`.
  * - updateMany, and deleteMany without its endpoint: N single calls.
  * - a verb the schema does not declare rejects with an Error naming the resource and the verb.
+ *
+ * Options of an `x-endpoints` entry beyond `{method, path, id, ids}` (schemas whose records are not
+ * keyed by an integer `id` or whose list has a fixed order, e.g. the ledger's blocks and transactions):
+ * - `sort: false`: the call takes no `sort`/`order` (the server's order is fixed); they are not sent.
+ * - `idFrom: [field, ...]`: the record's id is made of these fields, joined with `:` (`["txId"]` → the
+ *   tx id; `["channelId", "number"]` → `"1:42"`); every record of the answer gets that `id`. A call that
+ *   sends an id (getOne) without an `id` parameter name sends the id split at `:` into these fields
+ *   (`GET /baas-api/block?channelId=1&number=42`); an id with the wrong number of parts is an Error.
  * - `upload(file)`: `POST /artmanager/upload` multipart (field `file`) → `{ url }` (not a react-admin verb).
  *
  * Failures are the transport's: an `HttpError` carrying the envelope's `msg` (see httpClient.ts).
@@ -82,6 +98,14 @@ import { httpClient as defaultHttpClient, type HttpClient } from './httpClient';
 /** Path of the upload call (docs/api.md). */
 export const UPLOAD_PATH = '/artmanager/upload';
 
+/** An `x-endpoints` entry with the options this provider reads (documented in the header above). */
+export interface EndpointOptions extends EndpointSpec {
+  /** false: send no `sort`/`order` (the call's order is fixed). */
+  sort?: boolean;
+  /** Fields whose values, joined with `:`, are the record's id. */
+  idFrom?: string[];
+}
+
 /** One row of the derived verb → call table. */
 export interface EndpointRow {
   resource: string;
@@ -90,6 +114,8 @@ export interface EndpointRow {
   path: string;
   id?: string;
   ids?: string;
+  idFrom?: string[];
+  sort?: boolean;
 }
 
 /** The verb → call table derived from every resource schema's `x-endpoints`, sorted by resource. */
@@ -111,11 +137,15 @@ export function endpointTable(schemas: ResourceSchema[] = resourceSchemas()): En
 export function formatEndpointRow(r: EndpointRow): string {
   let call = `${r.method} ${r.path}`;
   if (r.id) call += r.method === 'GET' && !r.verb.startsWith('delete') ? `?${r.id}=` : ` {${r.id}}`;
+  else if (r.idFrom && r.verb === 'getOne') call += `?${r.idFrom.map((f) => `${f}=`).join('&')}`;
   if (r.ids) call += r.method === 'GET' ? `?${r.ids}=` : ` {${r.ids}}`;
   return `| ${r.resource} | ${r.verb} | ${call} |`;
 }
 
 type Params = Record<string, unknown>;
+
+/** An endpoint with no options (for answers that need none). */
+const endpointless: EndpointOptions = { method: 'GET', path: '' };
 
 /** The DataProvider plus the console's upload call. */
 export interface BaasDataProvider extends DataProvider {
@@ -123,8 +153,8 @@ export interface BaasDataProvider extends DataProvider {
   upload(file: File | Blob, filename?: string): Promise<{ url: string }>;
 }
 
-function endpoint(schema: ResourceSchema, verb: Verb): EndpointSpec {
-  const spec = schema['x-endpoints']?.[verb];
+function endpoint(schema: ResourceSchema, verb: Verb): EndpointOptions {
+  const spec = schema['x-endpoints']?.[verb] as EndpointOptions | undefined;
   if (!spec)
     throw new Error(
       `Resource "${schema['x-resource']!.name}" declares no x-endpoints.${verb} (schemas/${schema.$id}.schema.json)`,
@@ -143,13 +173,16 @@ export function toQuery(params: Params): string {
   return s ? `?${s}` : '';
 }
 
-function listParams(p: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>): Params {
+function listParams(
+  p: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>,
+  spec: EndpointOptions = { method: 'GET', path: '' },
+): Params {
   const out: Params = {};
   if (p.pagination) {
     out.page = p.pagination.page;
     out.pageSize = p.pagination.perPage;
   }
-  if (p.sort?.field) {
+  if (p.sort?.field && spec.sort !== false) {
     out.sort = p.sort.field;
     out.order = p.sort.order === 'DESC' ? 'DESC' : 'ASC';
   }
@@ -169,6 +202,40 @@ export function writableFields(schema: ResourceSchema, data: Params): Params {
     out[k] = v;
   }
   return out;
+}
+
+/**
+ * The records with their `id` made from `spec.idFrom` (joined with `:`); unchanged without `idFrom`.
+ * @throws Error naming the field when a record lacks one of them
+ */
+export function withIds<R>(spec: Pick<EndpointOptions, 'idFrom'>, records: R[]): R[] {
+  const fields = spec.idFrom;
+  if (!fields?.length) return records;
+  return records.map((r) => {
+    const rec = r as Params;
+    const parts = fields.map((f) => {
+      const v = rec[f];
+      if (v === undefined || v === null || v === '')
+        throw new Error(`The server answered a record without "${f}", part of its id (x-endpoints idFrom)`);
+      return String(v);
+    });
+    return { ...rec, id: parts.join(':') } as R;
+  });
+}
+
+/**
+ * The parameters that carry `id` on a call: `{[spec.id]: id}`, or, with `idFrom` and no `id` name, the
+ * id split at `:` into those fields ("1:42" → `{channelId: 1, number: 42}`; digits become numbers).
+ * @throws Error when the id does not have one part per `idFrom` field
+ */
+export function idParams(spec: EndpointOptions, id: Identifier, resource: string): Params {
+  if (spec.id || !spec.idFrom?.length) return { [spec.id ?? 'id']: id };
+  const parts = String(id).split(':');
+  if (parts.length !== spec.idFrom.length)
+    throw new Error(
+      `${resource}: id "${id}" must be ${spec.idFrom.join(':')} (${spec.idFrom.length} parts joined with ":")`,
+    );
+  return Object.fromEntries(spec.idFrom.map((f, i) => [f, numericId(parts[i])]));
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -206,10 +273,10 @@ export function createDataProvider(
     return spec.method === 'GET' ? ids.join(',') : ids.map(numericId);
   }
 
-  function listResult<R extends RaRecord>(data: ListData<R>) {
+  function listResult<R extends RaRecord>(data: ListData<R>, spec: EndpointOptions = endpointless) {
     if (!data || !Array.isArray(data.list) || typeof data.total !== 'number')
       throw new Error('The server answered a list call without data: { list, total }');
-    return { data: data.list, total: data.total };
+    return { data: withIds(spec, data.list), total: data.total };
   }
 
   const provider: BaasDataProvider = {
@@ -218,12 +285,14 @@ export function createDataProvider(
       const q = params.filter?.q;
       const verb: Verb =
         typeof q === 'string' && q.trim() && schema['x-endpoints']?.search ? 'search' : 'getList';
-      return listResult<R>(await call<ListData<R>>(endpoint(schema, verb), listParams(params)));
+      const spec = endpoint(schema, verb);
+      return listResult<R>(await call<ListData<R>>(spec, listParams(params, spec)), spec);
     },
 
     async getOne<R extends RaRecord>(resource: string, params: GetOneParams) {
       const spec = endpoint(schemaForResource(resource), 'getOne');
-      return { data: await call<R>(spec, { [spec.id ?? 'id']: params.id }) };
+      const data = await call<R>(spec, idParams(spec, params.id, resource));
+      return { data: withIds(spec, [data])[0] };
     },
 
     async getMany<R extends RaRecord>(resource: string, params: GetManyParams) {
@@ -234,15 +303,16 @@ export function createDataProvider(
         page: 1,
         pageSize: params.ids.length,
       });
-      return { data: listResult<R>(data).data };
+      return { data: listResult<R>(data, spec).data };
     },
 
     async getManyReference<R extends RaRecord>(resource: string, params: GetManyReferenceParams) {
       const schema = schemaForResource(resource);
-      const spec = schema['x-endpoints']?.getManyReference?.[params.target];
+      const spec = schema['x-endpoints']?.getManyReference?.[params.target] as EndpointOptions | undefined;
       if (spec)
         return listResult<R>(
-          await call<ListData<R>>(spec, { [spec.id ?? 'id']: params.id, ...listParams(params) }),
+          await call<ListData<R>>(spec, { [spec.id ?? 'id']: params.id, ...listParams(params, spec) }),
+          spec,
         );
       // No dedicated endpoint: the target is a filterable field of the list call.
       return provider.getList<R>(resource, {

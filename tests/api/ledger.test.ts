@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDigest } from '../../server/ledger/records';
-import { checkProofWeb, recordDigestWeb } from '../../server/ledger/webVerify';
+import { checkProofWeb, recordDigestWeb } from '../../common/ledger/webVerify';
 import { createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;

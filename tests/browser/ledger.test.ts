@@ -151,4 +151,45 @@ describe('blockchain section', () => {
       await page.context().close();
     }
   });
+
+  it('opens a block and its first transaction from the blocks list of a channel, as role user', async () => {
+    // The list's rows seed react-admin's getOne cache with rows that lack the block's transactions: the
+    // block page must wait for the block itself rather than fail on the row.
+    const page = await session('user', 'en');
+    await page.goto(`${env.baseUrl}/#/baas/channel/1`);
+    const table = page.getByTestId('blocks-table');
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await table.getByRole('link', { name: '0', exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId('block-check').textContent(), { timeout: 30_000 })
+      .toContain('Recomputed in this browser: the Merkle root');
+    await page.getByTestId('block-transactions').getByRole('link').first().click();
+    await expect
+      .poll(() => page.getByTestId('tx-check').textContent(), { timeout: 30_000 })
+      .toContain('Verified in this browser: the Merkle proof leads to the data hash of block 0');
+    await page.context().close();
+  });
+
+  it('admin uploads a chaincode: it is listed, opens from the list and moves installed → approved', async () => {
+    const page = await session('admin', 'en');
+    await page.goto(`${env.baseUrl}/#/baas/chainCode`);
+    await page.getByRole('button', { name: 'Upload chaincode' }).click();
+    const dialog = page.getByRole('dialog');
+    await page.getByTestId('chaincode-file').setInputFiles({
+      name: 'listed.go',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('package main\n\nfunc main() {}\n'),
+    });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('listedcc');
+    await dialog.getByRole('button', { name: 'Upload chaincode' }).click();
+    const link = page.getByRole('link', { name: 'listedcc', exact: true });
+    await expect.poll(() => link.count(), { timeout: 30_000 }).toBe(1);
+    await link.click();
+    await expect.poll(() => page.locator('main').textContent(), { timeout: 30_000 }).toContain('listed.go');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Commit' }).count(), { timeout: 30_000 })
+      .toBe(1);
+    await page.context().close();
+  });
 });

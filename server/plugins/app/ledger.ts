@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { applyLifecycle } from '../../ledger/chaincode';
 import { createEmbeddedLedger } from '../../ledger/embedded';
 import { markRecordsOnChain, RECORD_CHANNEL } from '../../ledger/records';
-import type { Ledger } from '../../ledger/types';
+import type { Ledger } from '../../../common/ledger/types';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -9,6 +9,7 @@
  *   committed, each an `_lifecycle` transaction; any other order is refused (409).
  */
 import { MAX_ID } from '../../../common/schemaRegistry';
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
@@ -43,7 +44,8 @@ function bad(message: string, field = 'file', keyword = 'chaincode') {
   return new ApiError(Codes.INVALID, 400, message, { errors: [{ field, keyword, params: {}, message }] });
 }
 
-export default async function chaincodeRoutes(app: FastifyInstance) {
+export default async function chaincodeRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   const db = app.db as unknown as Kysely<LedgerTables>;
   const readers = app.requireRoles(['user']);
   const admin = app.requireRoles(['admin']);
@@ -71,10 +73,10 @@ export default async function chaincodeRoutes(app: FastifyInstance) {
           properties: { id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
           required: ['id'],
           additionalProperties: false,
-        },
+        } as const,
       },
     },
-    async (req) => ok(await load((req.query as { id: number }).id)),
+    async (req) => ok(await load(req.query.id)),
   );
 
   app.post('/upload', { onRequest: admin }, async (req) => {
@@ -205,7 +207,7 @@ export default async function chaincodeRoutes(app: FastifyInstance) {
   for (const step of ['approved', 'committed'] as const) {
     const path = step === 'approved' ? '/approve' : '/commit';
     app.post(path, { onRequest: admin, schema: { body: idBody } }, async (req) => {
-      const { id } = req.body as { id: number };
+      const { id } = req.body;
       const cc = await load(id);
       return withRecordLock(`chaincode:${cc.channelId}:${cc.name}:${cc.version}`, async () => {
         const current = await load(id);

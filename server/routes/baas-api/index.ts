@@ -2,29 +2,40 @@
  * `/baas-api/*`: the blockchain section's read API (roles `user` and `admin`), in the manner of
  * Hyperledger Explorer: dashboard figures, channels, blocks (server-side pagination, time-range filter),
  * block detail, transactions, search by block number / block hash / tx id, Merkle proofs and
- * verification. Chaincode calls are in ./chaincode.ts. Envelope `{code, msg, data}`; lists answer
- * `{list, total}`. Times in filters: `YYYY-MM-DD`, `YYYY-MM-DD HH:mm[:ss]` or `YYYY-MM-DDTHH:mm[:ss]`, UTC.
+ * verification. Chaincode calls are in ./chaincode.ts; the queries are server/ledger/explorer.ts and the
+ * `Ledger` interface. Envelope `{code, msg, data}`; lists answer `{list, total}`. Times in filters:
+ * `YYYY-MM-DD`, `YYYY-MM-DD HH:mm[:ss]` or `YYYY-MM-DDTHH:mm[:ss]`, UTC. Query types are inferred from
+ * the route schemas (@fastify/type-provider-json-schema-to-ts), so a handler reads what was validated.
  */
-import { MAX_ID } from '../../../common/schemaRegistry';
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
+import { MAX_ID } from '../../../common/schemaRegistry';
+import { countChaincodes, HEX64, listChaincodes, searchLedger } from '../../ledger/explorer';
 import { ok } from '../../plugins/app/envelope';
 import { invalidField, notFound } from '../../plugins/app/errors';
-import type { LedgerTables } from '../../ledger/tables';
 import chaincodeRoutes from './chaincode';
 
 const TIME = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$';
-const HEX64 = '^[0-9a-fA-F]{64}$';
 
+const id = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
+const time = { type: 'string', pattern: TIME } as const;
 const paging = {
   page: { type: 'integer', minimum: 1, default: 1 },
   pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-};
-const query = (properties: Record<string, unknown>, required: string[] = []) => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
+} as const;
+
+/** A query-string schema: the given properties, nothing else; `required` as given. */
+function query<const P extends Record<string, object>, const R extends readonly (keyof P & string)[] = []>(
+  properties: P,
+  required?: R,
+) {
+  return {
+    type: 'object',
+    properties,
+    required: (required ?? []) as unknown as R,
+    additionalProperties: false,
+  } as const;
+}
 
 /** A filter time as stored text; `to` bounds are completed to the end of the minute/day. */
 export function normalizeTime(value: string | undefined, bound: 'from' | 'to'): string | undefined {
@@ -40,7 +51,8 @@ function checkRange(from?: string, to?: string) {
     throw invalidField('from', 'x-ordered', 'must not be after "to"', { first: 'from', second: 'to' });
 }
 
-export default async function baasApiRoutes(app: FastifyInstance) {
+export default async function baasApiRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   // Auth runs first (onRequest), before the query is parsed and validated.
   const onRequest = app.requireRoles(['user']);
   const ledger = app.ledger;
@@ -51,33 +63,23 @@ export default async function baasApiRoutes(app: FastifyInstance) {
     return ch;
   }
 
-  app.get('/dashboard', { onRequest, schema: { querystring: query({}) } }, async () => {
-    const totals = await ledger.totals();
-    const cc = await (app.db as any as import('kysely').Kysely<LedgerTables>)
-      .selectFrom('chaincode')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return ok({
-      ...totals,
-      chaincodes: Number(cc.n),
+  app.get('/dashboard', { onRequest, schema: { querystring: query({}) } }, async () =>
+    ok({
+      ...(await ledger.totals()),
+      chaincodes: await countChaincodes(app.db),
       perMinute: await ledger.txPerMinute(60),
       perHour: await ledger.txPerHour(24),
-    });
-  });
+    }),
+  );
 
   app.get('/channels', { onRequest, schema: { querystring: query({ ...paging }) } }, async (req) => {
-    const { page, pageSize } = req.query as { page: number; pageSize: number };
+    const { page, pageSize } = req.query;
     const all = await ledger.channels();
     return ok({ list: all.slice((page - 1) * pageSize, page * pageSize), total: all.length });
   });
 
-  app.get(
-    '/channel',
-    {
-      onRequest,
-      schema: { querystring: query({ id: { type: 'integer', minimum: 1, maximum: MAX_ID } }, ['id']) },
-    },
-    async (req) => ok(await channelOr404((req.query as { id: number }).id)),
+  app.get('/channel', { onRequest, schema: { querystring: query({ id }, ['id']) } }, async (req) =>
+    ok(await channelOr404(req.query.id)),
   );
 
   app.get(
@@ -87,10 +89,10 @@ export default async function baasApiRoutes(app: FastifyInstance) {
       schema: {
         querystring: query(
           {
-            channelId: { type: 'integer', minimum: 1, maximum: MAX_ID },
+            channelId: id,
             ...paging,
-            from: { type: 'string', pattern: TIME },
-            to: { type: 'string', pattern: TIME },
+            from: time,
+            to: time,
             order: { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] },
           },
           ['channelId'],
@@ -98,14 +100,7 @@ export default async function baasApiRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const q = req.query as {
-        channelId: number;
-        page: number;
-        pageSize: number;
-        from?: string;
-        to?: string;
-        order?: string;
-      };
+      const q = req.query;
       await channelOr404(q.channelId);
       const from = normalizeTime(q.from, 'from');
       const to = normalizeTime(q.to, 'to');
@@ -128,17 +123,14 @@ export default async function baasApiRoutes(app: FastifyInstance) {
     {
       onRequest,
       schema: {
-        querystring: query(
-          {
-            channelId: { type: 'integer', minimum: 1, maximum: MAX_ID },
-            number: { type: 'integer', minimum: 0, maximum: MAX_ID },
-          },
-          ['channelId', 'number'],
-        ),
+        querystring: query({ channelId: id, number: { type: 'integer', minimum: 0, maximum: MAX_ID } }, [
+          'channelId',
+          'number',
+        ]),
       },
     },
     async (req) => {
-      const { channelId, number } = req.query as { channelId: number; number: number };
+      const { channelId, number } = req.query;
       const ch = await channelOr404(channelId);
       const block = await ledger.block(channelId, number);
       if (!block) throw notFound(`Block of channel ${ch.name} number`, number);
@@ -152,25 +144,17 @@ export default async function baasApiRoutes(app: FastifyInstance) {
       onRequest,
       schema: {
         querystring: query({
-          channelId: { type: 'integer', minimum: 1, maximum: MAX_ID },
+          channelId: id,
           blockNumber: { type: 'integer', minimum: 0, maximum: MAX_ID },
           chaincode: { type: 'string', maxLength: 64 },
           ...paging,
-          from: { type: 'string', pattern: TIME },
-          to: { type: 'string', pattern: TIME },
+          from: time,
+          to: time,
         }),
       },
     },
     async (req) => {
-      const q = req.query as {
-        channelId?: number;
-        blockNumber?: number;
-        chaincode?: string;
-        page: number;
-        pageSize: number;
-        from?: string;
-        to?: string;
-      };
+      const q = req.query;
       const from = normalizeTime(q.from, 'from');
       const to = normalizeTime(q.to, 'to');
       checkRange(from, to);
@@ -178,18 +162,16 @@ export default async function baasApiRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get(
-    '/transaction',
-    { onRequest, schema: { querystring: query({ txId: { type: 'string', pattern: HEX64 } }, ['txId']) } },
-    async (req) => {
-      const { txId } = req.query as { txId: string };
-      const tx = await ledger.transaction(txId);
-      if (tx) return ok({ ...tx, pending: false });
-      if (await ledger.isPending(txId.toLowerCase()))
-        throw notFound('Transaction (still waiting for its block)', txId);
-      throw notFound('Transaction', txId);
-    },
-  );
+  const txIdQuery = query({ txId: { type: 'string', pattern: HEX64 } }, ['txId']);
+
+  app.get('/transaction', { onRequest, schema: { querystring: txIdQuery } }, async (req) => {
+    const { txId } = req.query;
+    const tx = await ledger.transaction(txId);
+    if (tx) return ok({ ...tx, pending: false });
+    if (await ledger.isPending(txId.toLowerCase()))
+      throw notFound('Transaction (still waiting for its block)', txId);
+    throw notFound('Transaction', txId);
+  });
 
   app.get(
     '/search',
@@ -198,75 +180,29 @@ export default async function baasApiRoutes(app: FastifyInstance) {
       schema: { querystring: query({ q: { type: 'string', minLength: 1, maxLength: 200 } }, ['q']) },
     },
     async (req) => {
-      const q = (req.query as { q: string }).q.trim();
-      const results: {
-        type: 'block' | 'transaction';
-        channelId: number;
-        channel: string;
-        number: number;
-        txId?: string;
-        blockHash?: string;
-      }[] = [];
-      if (/^\d+$/.test(q)) {
-        // A number past the block-number range names no block: no results, not an error.
-        if (q.length <= 10 && Number(q) <= MAX_ID)
-          for (const ch of await ledger.channels()) {
-            const b = await ledger.block(ch.id, Number(q));
-            if (b)
-              results.push({
-                type: 'block',
-                channelId: ch.id,
-                channel: ch.name,
-                number: b.number,
-                blockHash: b.blockHash,
-              });
-          }
-      } else if (new RegExp(HEX64).test(q)) {
-        const b = await ledger.blockByHash(q);
-        if (b)
-          results.push({
-            type: 'block',
-            channelId: b.channelId,
-            channel: b.channel,
-            number: b.number,
-            blockHash: b.blockHash,
-          });
-        const tx = await ledger.transaction(q);
-        if (tx)
-          results.push({
-            type: 'transaction',
-            channelId: tx.channelId,
-            channel: tx.channel,
-            number: tx.blockNumber,
-            txId: tx.txId,
-          });
-      } else {
+      const hits = await searchLedger(ledger, req.query.q.trim());
+      if (!hits)
         throw invalidField(
           'q',
           'pattern',
           'search by a block number (digits), a block hash or a transaction id (64 hex characters)',
         );
-      }
-      return ok({ list: results, total: results.length });
+      return ok({ list: hits, total: hits.length });
     },
   );
 
-  app.get(
-    '/proof',
-    { onRequest, schema: { querystring: query({ txId: { type: 'string', pattern: HEX64 } }, ['txId']) } },
-    async (req) => {
-      const { txId } = req.query as { txId: string };
-      const proof = await ledger.proof(txId);
-      if (!proof) throw notFound('Transaction', txId);
-      return ok(proof);
-    },
-  );
+  app.get('/proof', { onRequest, schema: { querystring: txIdQuery } }, async (req) => {
+    const { txId } = req.query;
+    const proof = await ledger.proof(txId);
+    if (!proof) throw notFound('Transaction', txId);
+    return ok(proof);
+  });
 
   app.get(
     '/verify',
     { onRequest, schema: { querystring: query({ channel: { type: 'string', maxLength: 64 } }) } },
     async (req) => {
-      const { channel } = req.query as { channel?: string };
+      const { channel } = req.query;
       if (channel && !(await ledger.channel(channel))) throw notFound('Channel', channel);
       return ok(await ledger.verify(channel));
     },
@@ -275,47 +211,7 @@ export default async function baasApiRoutes(app: FastifyInstance) {
   await app.register(chaincodeRoutes, { prefix: '/chaincode' });
   app.get(
     '/chaincodes',
-    {
-      onRequest,
-      schema: {
-        querystring: query({ ...paging, channelId: { type: 'integer', minimum: 1, maximum: MAX_ID } }),
-      },
-    },
-    async (req) => {
-      const { page, pageSize, channelId } = req.query as {
-        page: number;
-        pageSize: number;
-        channelId?: number;
-      };
-      const db = app.db as any as import('kysely').Kysely<LedgerTables>;
-      let base = db.selectFrom('chaincode');
-      if (channelId) base = base.where('channelId', '=', channelId);
-      const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base
-        .select([
-          'id',
-          'channelId',
-          'name',
-          'version',
-          'policy',
-          'function',
-          'functionType',
-          'fileName',
-          'codeHash',
-          'status',
-          'createdBy',
-          'createTime',
-          'updateTime',
-        ])
-        .orderBy('id', 'desc')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute();
-      const names = new Map((await ledger.channels()).map((c) => [c.id, c.name]));
-      return ok({
-        list: rows.map((r) => ({ ...r, channel: names.get(r.channelId) ?? String(r.channelId) })),
-        total: Number(total.n),
-      });
-    },
+    { onRequest, schema: { querystring: query({ ...paging, channelId: id }) } },
+    async (req) => ok(await listChaincodes(app.db, ledger, req.query)),
   );
 }

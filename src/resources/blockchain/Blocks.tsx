@@ -1,52 +1,95 @@
 /**
- * `BlockShow` (/baas/block/:channelId/:number): the block header and its transactions, with the Merkle
- * root and the block hash recomputed in the browser (Web Crypto). `TransactionShow`
- * (/baas/transaction/:txId): every field of a transaction and its Merkle proof checked in the browser.
+ * `BlockShow` (/baas/block/:channelId/:number): one record of the `blocks` resource (getOne, id
+ * `channelId:number`): the header and its transactions, with the Merkle root and the block hash
+ * recomputed in the browser (Web Crypto). `TransactionShow` (/baas/transaction/:txId): one record of the
+ * `transactions` resource (getOne by tx id): every field, and its Merkle proof checked in the browser.
+ * Both read through the dataProvider (schemas/block.schema.json, schemas/transaction.schema.json).
  */
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Alert, Box, Button, Card, CardContent, Chip, Link, Stack, Typography } from '@mui/material';
 import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Chip,
-  Link,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import { Title, useTranslate } from 'react-admin';
-import { checkBlockWeb, checkProofWeb, type ProofCheck } from '../../../server/ledger/webVerify';
+  DataTable,
+  ListContextProvider,
+  ResourceContextProvider,
+  ShowBase,
+  Title,
+  useList,
+  useShowContext,
+  useTranslate,
+} from 'react-admin';
+import { checkBlockWeb, checkProofWeb, type ProofCheck } from '../../../common/ledger/webVerify';
 import type { BlockInfo, CommittedTx, TxProof } from './api';
-import { Fields, Hash, Loaded, useBaas } from './common';
+import { stayOnError } from './Channels';
+import { Fields, Hash, ListPagination, Loaded, useBaas, tableSx } from './common';
 
-type BlockDetail = BlockInfo & { transactions: CommittedTx[] };
+type BlockDetail = BlockInfo & { id: string; transactions: CommittedTx[] };
 
-export function BlockShow() {
+/** The transactions of a block, in block order, paged in the browser (they come with the block). */
+function BlockTransactions({ txs }: { txs: CommittedTx[] }) {
+  const list = useList({
+    data: txs.map((t) => ({ ...t, id: t.txId })),
+    perPage: 20,
+    resource: 'transactions',
+  });
+  return (
+    <ResourceContextProvider value="transactions">
+      <ListContextProvider value={list}>
+        <Box data-testid="block-transactions" sx={{ overflowX: 'auto' }}>
+          <DataTable<CommittedTx & { id: string }> bulkActionButtons={false} sx={tableSx} rowClick={false}>
+            <DataTable.Col source="txIndex" label="#" disableSort />
+            <DataTable.Col
+              source="txId"
+              disableSort
+              render={(tx) => (
+                <Link
+                  component={RouterLink}
+                  to={`/baas/transaction/${tx.txId}`}
+                  sx={{ fontFamily: 'monospace' }}
+                >
+                  {tx.txId.slice(0, 12)}…
+                </Link>
+              )}
+            />
+            <DataTable.Col source="chaincode" disableSort />
+            <DataTable.Col source="function" disableSort />
+            <DataTable.Col
+              source="args"
+              disableSort
+              render={(tx) => tx.args.join(', ')}
+              cellSx={() => ({
+                maxWidth: 320,
+                overflow: 'hidden',
+                textOverflow: 'ellipsis',
+                whiteSpace: 'nowrap',
+                fontFamily: 'monospace',
+              })}
+            />
+            <DataTable.Col source="creator" disableSort />
+            <DataTable.Col source="timestamp" disableSort cellSx={() => ({ whiteSpace: 'nowrap' })} />
+          </DataTable>
+        </Box>
+        {txs.length > 20 && <ListPagination />}
+      </ListContextProvider>
+    </ResourceContextProvider>
+  );
+}
+
+function BlockView({ channelId, number }: { channelId: number; number: number }) {
   const translate = useTranslate();
-  const params = useParams();
-  const channelId = Number(params.channelId);
-  const number = Number(params.number);
-  const q = useBaas<BlockDetail>('/block', { channelId, number });
+  const { record, isPending, error } = useShowContext<BlockDetail>();
+  // react-admin seeds getOne's cache with the row of a blocks list, which has no transactions: wait for
+  // the block itself.
+  const b = Array.isArray(record?.transactions) ? record : undefined;
   const [check, setCheck] = useState<{ ok: boolean; what?: string } | null>(null);
   useEffect(() => {
     setCheck(null);
-    if (q.data)
-      checkBlockWeb(q.data, q.data.transactions).then(setCheck, () =>
-        setCheck({ ok: false, what: 'dataHash' }),
-      );
-  }, [q.data]);
-  const b = q.data;
+    if (b) checkBlockWeb(b, b.transactions).then(setCheck, () => setCheck({ ok: false, what: 'dataHash' }));
+  }, [b]);
   return (
     <Box sx={{ p: 2 }}>
       <Title title={translate('blockchain.title.block', { number, channel: b?.channel ?? channelId })} />
-      <Loaded loading={q.isPending} error={q.error}>
+      <Loaded loading={isPending || (!b && !error)} error={error}>
         {b && (
           <Stack spacing={2}>
             <Card variant="outlined">
@@ -54,17 +97,17 @@ export function BlockShow() {
                 <Fields
                   rows={[
                     [
-                      'blockchain.field.channel',
+                      'resources.blocks.fields.channel',
                       <Link component={RouterLink} to={`/baas/channel/${b.channelId}`}>
                         {b.channel}
                       </Link>,
                     ],
-                    ['blockchain.field.number', <b>{b.number}</b>],
-                    ['blockchain.field.blockHash', <Hash value={b.blockHash} full />],
-                    ['blockchain.field.dataHash', <Hash value={b.dataHash} full />],
-                    ['blockchain.field.previousHash', <Hash value={b.previousHash} full />],
-                    ['blockchain.field.txCount', b.txCount],
-                    ['blockchain.field.time', `${b.createdAt} UTC`],
+                    ['resources.blocks.fields.number', <b>{b.number}</b>],
+                    ['resources.blocks.fields.blockHash', <Hash value={b.blockHash} full />],
+                    ['resources.blocks.fields.dataHash', <Hash value={b.dataHash} full />],
+                    ['resources.blocks.fields.previousHash', <Hash value={b.previousHash} full />],
+                    ['resources.blocks.fields.txCount', b.txCount],
+                    ['resources.blocks.fields.createdAt', `${b.createdAt} UTC`],
                   ]}
                 />
                 {check && (
@@ -72,7 +115,7 @@ export function BlockShow() {
                     {check.ok
                       ? translate('blockchain.verify.blockOk', { count: b.txCount })
                       : translate('blockchain.verify.blockBad', {
-                          what: translate(`blockchain.field.${check.what}`),
+                          what: translate(`resources.blocks.fields.${check.what}`),
                         })}
                   </Alert>
                 )}
@@ -90,51 +133,8 @@ export function BlockShow() {
                 </Stack>
               </CardContent>
             </Card>
-            <Card variant="outlined" sx={{ overflowX: 'auto' }}>
-              <Table size="small" data-testid="block-transactions">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>#</TableCell>
-                    <TableCell>{translate('blockchain.field.txId')}</TableCell>
-                    <TableCell>{translate('blockchain.field.chaincode')}</TableCell>
-                    <TableCell>{translate('blockchain.field.function')}</TableCell>
-                    <TableCell>{translate('blockchain.field.args')}</TableCell>
-                    <TableCell>{translate('blockchain.field.creator')}</TableCell>
-                    <TableCell>{translate('blockchain.field.timestamp')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {b.transactions.map((tx) => (
-                    <TableRow key={tx.txId} hover>
-                      <TableCell>{tx.txIndex}</TableCell>
-                      <TableCell>
-                        <Link
-                          component={RouterLink}
-                          to={`/baas/transaction/${tx.txId}`}
-                          sx={{ fontFamily: 'monospace' }}
-                        >
-                          {tx.txId.slice(0, 12)}…
-                        </Link>
-                      </TableCell>
-                      <TableCell>{tx.chaincode}</TableCell>
-                      <TableCell>{tx.function}</TableCell>
-                      <TableCell
-                        sx={{
-                          maxWidth: 320,
-                          overflow: 'hidden',
-                          textOverflow: 'ellipsis',
-                          whiteSpace: 'nowrap',
-                          fontFamily: 'monospace',
-                        }}
-                      >
-                        {tx.args.join(', ')}
-                      </TableCell>
-                      <TableCell>{tx.creator}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{tx.timestamp}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+            <Card variant="outlined">
+              <BlockTransactions txs={b.transactions} />
             </Card>
           </Stack>
         )}
@@ -143,43 +143,53 @@ export function BlockShow() {
   );
 }
 
-export function TransactionShow() {
+export function BlockShow() {
+  const params = useParams();
+  const channelId = Number(params.channelId);
+  const number = Number(params.number);
+  return (
+    <ShowBase resource="blocks" id={`${channelId}:${number}`} queryOptions={stayOnError}>
+      <BlockView channelId={channelId} number={number} />
+    </ShowBase>
+  );
+}
+
+function TransactionView({ txId }: { txId: string }) {
   const translate = useTranslate();
-  const txId = useParams().txId ?? '';
-  const q = useBaas<CommittedTx>('/transaction', { txId });
-  const proof = useBaas<TxProof>('/proof', { txId }, !!q.data);
+  const { record: tx, isPending, error } = useShowContext<CommittedTx & { id: string }>();
+  const proof = useBaas<TxProof>('/proof', { txId }, !!tx);
   const [check, setCheck] = useState<ProofCheck | null>(null);
   useEffect(() => {
     if (proof.data) checkProofWeb(proof.data).then(setCheck);
   }, [proof.data]);
-  const tx = q.data;
+  const label = (field: string) => `resources.transactions.fields.${field}`;
   return (
     <Box sx={{ p: 2 }}>
       <Title title={translate('blockchain.title.transaction')} />
-      <Loaded loading={q.isPending} error={q.error}>
+      <Loaded loading={isPending} error={error}>
         {tx && (
           <Card variant="outlined">
             <CardContent>
               <Fields
                 rows={[
-                  ['blockchain.field.txId', <Hash value={tx.txId} full />],
+                  [label('txId'), <Hash value={tx.txId} full />],
                   [
-                    'blockchain.field.channel',
+                    label('channel'),
                     <Link component={RouterLink} to={`/baas/channel/${tx.channelId}`}>
                       {tx.channel}
                     </Link>,
                   ],
                   [
-                    'blockchain.field.blockNumber',
+                    label('blockNumber'),
                     <Link component={RouterLink} to={`/baas/block/${tx.channelId}/${tx.blockNumber}`}>
                       {tx.blockNumber}
                     </Link>,
                   ],
-                  ['blockchain.field.txIndex', tx.txIndex],
-                  ['blockchain.field.chaincode', tx.chaincode],
-                  ['blockchain.field.function', tx.function],
+                  [label('txIndex'), tx.txIndex],
+                  [label('chaincode'), tx.chaincode],
+                  [label('function'), tx.function],
                   [
-                    'blockchain.field.args',
+                    label('args'),
                     <Stack spacing={0.5}>
                       {tx.args.map((a, i) => (
                         <Typography
@@ -192,17 +202,21 @@ export function TransactionShow() {
                       ))}
                     </Stack>,
                   ],
-                  ['blockchain.field.creator', tx.creator],
-                  ['blockchain.field.timestamp', `${tx.timestamp} UTC`],
+                  [label('creator'), tx.creator],
+                  [label('timestamp'), `${tx.timestamp} UTC`],
                   [
-                    'blockchain.field.validationCode',
+                    label('validationCode'),
                     <Chip
                       size="small"
                       color={tx.validationCode === 0 ? 'success' : 'error'}
-                      label={tx.validationCode === 0 ? 'VALID' : tx.validationCode}
+                      label={
+                        tx.validationCode === 0
+                          ? translate('resources.transactions.enums.validationCode.0', { _: 'VALID' })
+                          : tx.validationCode
+                      }
                     />,
                   ],
-                  ['blockchain.field.leafHash', <Hash value={tx.leafHash} full />],
+                  [label('leafHash'), <Hash value={tx.leafHash} full />],
                 ]}
               />
               {check && (
@@ -220,5 +234,14 @@ export function TransactionShow() {
         )}
       </Loaded>
     </Box>
+  );
+}
+
+export function TransactionShow() {
+  const txId = useParams().txId ?? '';
+  return (
+    <ShowBase resource="transactions" id={txId} queryOptions={stayOnError}>
+      <TransactionView txId={txId} />
+    </ShowBase>
   );
 }

@@ -1,12 +1,13 @@
 /**
- * `ChaincodeList` (/baas/chainCode): chaincodes with name, version, channel, status, function, upload
- * time; admins upload Go source (POST /baas-api/chaincode/upload, multipart).
- * `ChaincodeShow` (/baas/chainCode/:id): every field, the code, and the lifecycle installed → approved →
- * committed with the transaction of each step; admins move it to the next step.
+ * `ChaincodeList` (/baas/chainCode): the `chaincodes` resource (name, version, channel, status,
+ * function, code hash, upload time); admins upload Go source (POST /baas-api/chaincode/upload, multipart).
+ * `ChaincodeShow` (/baas/chainCode/:id): one chaincode (getOne): every field, the code, and the lifecycle
+ * installed → approved → committed with the transaction of each step; admins move it to the next step.
+ * Reads go through the dataProvider (schemas/chaincode.schema.json); upload and lifecycle steps are
+ * actions, not react-admin verbs.
  */
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
   Box,
@@ -24,18 +25,23 @@ import {
   Step,
   StepLabel,
   Stepper,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField,
   Typography,
 } from '@mui/material';
-import { Title, useNotify, usePermissions, useTranslate } from 'react-admin';
-import { apiPost, type ChaincodeDetail, type ChaincodeRow, type Page } from './api';
-import { Pager } from './Channels';
-import { Fields, Hash, Loaded, useBaas } from './common';
+import {
+  DataTable,
+  ListBase,
+  ShowBase,
+  Title,
+  useNotify,
+  usePermissions,
+  useRefresh,
+  useShowContext,
+  useTranslate,
+} from 'react-admin';
+import { apiPost, type ChaincodeDetail, type ChaincodeRow } from './api';
+import { stayOnError } from './Channels';
+import { Fields, Hash, HashField, ListPagination, Loaded, NoRows, tableSx } from './common';
 
 const STEPS = ['installed', 'approved', 'committed'] as const;
 const STATUS_COLOR = { installed: 'default', approved: 'info', committed: 'success' } as const;
@@ -48,7 +54,7 @@ function useIsAdmin(): boolean {
 function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const queryClient = useQueryClient();
+  const refresh = useRefresh();
   const [file, setFile] = useState<File | null>(null);
   const [fields, setFields] = useState({
     name: '',
@@ -76,7 +82,7 @@ function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void })
       notify(translate('blockchain.upload.done', { name: cc.name, version: cc.version }), {
         type: 'success',
       });
-      await queryClient.invalidateQueries({ queryKey: ['baas-api'] });
+      refresh();
       onClose();
     } catch (err) {
       setError((err as Error).message);
@@ -173,10 +179,7 @@ function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void })
 export function ChaincodeList() {
   const translate = useTranslate();
   const isAdmin = useIsAdmin();
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(20);
   const [open, setOpen] = useState(false);
-  const q = useBaas<Page<ChaincodeRow>>('/chaincodes', { page: page + 1, pageSize });
   return (
     <Box sx={{ p: 2 }}>
       <Title title={translate('blockchain.title.chaincodes')} />
@@ -189,76 +192,69 @@ export function ChaincodeList() {
             <UploadDialog open={open} onClose={() => setOpen(false)} />
           </Box>
         )}
-        <Card variant="outlined" sx={{ overflowX: 'auto' }}>
-          <Loaded loading={q.isPending} error={q.error}>
-            <Table size="small">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('blockchain.field.name')}</TableCell>
-                  <TableCell>{translate('blockchain.field.version')}</TableCell>
-                  <TableCell>{translate('blockchain.field.channel')}</TableCell>
-                  <TableCell>{translate('blockchain.field.status')}</TableCell>
-                  <TableCell>{translate('blockchain.field.function')}</TableCell>
-                  <TableCell>{translate('blockchain.field.functionType')}</TableCell>
-                  <TableCell>{translate('blockchain.field.codeHash')}</TableCell>
-                  <TableCell>{translate('blockchain.field.createdAt')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {q.data?.list.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={8}>{translate('blockchain.empty')}</TableCell>
-                  </TableRow>
+        <ListBase resource="chaincodes" perPage={20} disableSyncWithLocation storeKey={false}>
+          <Card variant="outlined" sx={{ overflowX: 'auto' }}>
+            <DataTable<ChaincodeRow>
+              bulkActionButtons={false}
+              sx={tableSx}
+              rowClick={false}
+              empty={<NoRows />}
+            >
+              <DataTable.Col
+                source="name"
+                disableSort
+                render={(c) => (
+                  <Link component={RouterLink} to={`/baas/chainCode/${c.id}`}>
+                    {c.name}
+                  </Link>
                 )}
-                {q.data?.list.map((c) => (
-                  <TableRow key={c.id} hover>
-                    <TableCell>
-                      <Link component={RouterLink} to={`/baas/chainCode/${c.id}`}>
-                        {c.name}
-                      </Link>
-                    </TableCell>
-                    <TableCell>{c.version}</TableCell>
-                    <TableCell>{c.channel}</TableCell>
-                    <TableCell>
-                      <Chip
-                        size="small"
-                        color={STATUS_COLOR[c.status]}
-                        label={translate(`blockchain.lifecycle.${c.status}`)}
-                      />
-                    </TableCell>
-                    <TableCell>{c.function || '—'}</TableCell>
-                    <TableCell>{translate(`blockchain.functionType.${c.functionType}`)}</TableCell>
-                    <TableCell>
-                      <Hash value={c.codeHash} />
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{c.createTime}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            <Pager
-              total={q.data?.total ?? 0}
-              page={page}
-              pageSize={pageSize}
-              onPage={setPage}
-              onPageSize={setPageSize}
-            />
-          </Loaded>
-        </Card>
+              />
+              <DataTable.Col source="version" disableSort />
+              <DataTable.Col source="channel" disableSort />
+              <DataTable.Col source="status" disableSort render={(c) => <StatusChip status={c.status} />} />
+              <DataTable.Col source="function" disableSort render={(c) => c.function || '—'} />
+              <DataTable.Col
+                source="functionType"
+                disableSort
+                render={(c) => translate(`blockchain.functionType.${c.functionType}`)}
+              />
+              <DataTable.Col source="codeHash" disableSort field={HashField} />
+              <DataTable.Col source="createTime" disableSort cellSx={() => ({ whiteSpace: 'nowrap' })} />
+            </DataTable>
+            <ListPagination />
+          </Card>
+        </ListBase>
       </Stack>
     </Box>
   );
 }
 
+function StatusChip({ status }: { status: ChaincodeRow['status'] }) {
+  const translate = useTranslate();
+  return (
+    <Chip size="small" color={STATUS_COLOR[status]} label={translate(`blockchain.lifecycle.${status}`)} />
+  );
+}
+
 export function ChaincodeShow() {
+  const id = Number(useParams().id);
+  return (
+    <ShowBase resource="chaincodes" id={id} queryOptions={stayOnError}>
+      <ChaincodeView id={id} />
+    </ShowBase>
+  );
+}
+
+function ChaincodeView({ id }: { id: number }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const refresh = useRefresh();
   const isAdmin = useIsAdmin();
-  const queryClient = useQueryClient();
-  const id = Number(useParams().id);
-  const q = useBaas<ChaincodeDetail>('/chaincode', { id });
+  const { record, isPending, error } = useShowContext<ChaincodeDetail>();
+  // react-admin seeds getOne's cache with the row of a chaincodes list (no code, no history): wait for
+  // the chaincode itself.
+  const cc = Array.isArray(record?.history) ? record : undefined;
   const [busy, setBusy] = useState(false);
-  const cc = q.data;
   const next = cc?.status === 'installed' ? 'approve' : cc?.status === 'approved' ? 'commit' : null;
   const advance = async () => {
     if (!next) return;
@@ -271,7 +267,7 @@ export function ChaincodeShow() {
         }),
         { type: 'success' },
       );
-      await queryClient.invalidateQueries({ queryKey: ['baas-api'] });
+      refresh();
     } catch (err) {
       notify((err as Error).message, { type: 'error' });
     } finally {
@@ -287,7 +283,7 @@ export function ChaincodeShow() {
             : translate('blockchain.title.chaincodes')
         }
       />
-      <Loaded loading={q.isPending} error={q.error}>
+      <Loaded loading={isPending || (!cc && !error)} error={error}>
         {cc && (
           <Stack spacing={2}>
             <Card variant="outlined">
@@ -327,14 +323,7 @@ export function ChaincodeShow() {
                     ['blockchain.field.name', cc.name],
                     ['blockchain.field.version', cc.version],
                     ['blockchain.field.channel', cc.channel],
-                    [
-                      'blockchain.field.status',
-                      <Chip
-                        size="small"
-                        color={STATUS_COLOR[cc.status]}
-                        label={translate(`blockchain.lifecycle.${cc.status}`)}
-                      />,
-                    ],
+                    ['blockchain.field.status', <StatusChip status={cc.status} />],
                     ['blockchain.field.function', cc.function || '—'],
                     [
                       'blockchain.field.functionType',

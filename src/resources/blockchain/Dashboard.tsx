@@ -1,7 +1,9 @@
 /**
  * `BlockchainDashboard` (route /baas/fabric): cards for blocks, transactions, chaincodes and channels,
  * transactions per minute / per hour (recharts), the latest blocks of each channel, a search box and
- * a "verify the ledger" button (GET /baas-api/verify), in the manner of Hyperledger Explorer.
+ * a "verify the ledger" button (GET /baas-api/verify), in the manner of Hyperledger Explorer. Channels
+ * and their latest blocks are the `channels` and `blocks` resources (dataProvider); the figures and the
+ * verification are calls of their own.
  */
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
@@ -16,26 +18,15 @@ import {
   Link,
   Stack,
   Tab,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   Tabs,
   TextField,
   Typography,
 } from '@mui/material';
-import { Title, useTranslate } from 'react-admin';
+import { DataTable, ListBase, Title, useGetList, useTranslate } from 'react-admin';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import {
-  baasGet,
-  type BlockInfo,
-  type ChannelInfo,
-  type DashboardData,
-  type Page,
-  type VerifyResult,
-} from './api';
-import { Hash, Loaded, useBaas } from './common';
+import { baasGet, type BlockRecord, type ChannelInfo, type DashboardData, type VerifyResult } from './api';
+import { blockLink } from './Channels';
+import { HashField, Loaded, NoRows, useBaas, tableSx } from './common';
 
 function StatCard({ label, value, to, sub }: { label: string; value: number; to?: string; sub?: string }) {
   const body = (
@@ -96,45 +87,32 @@ export function SearchBox({ initial = '' }: { initial?: string }) {
   );
 }
 
+/** The 5 newest blocks of a channel (the `blocks` resource). */
 function LatestBlocks({ channel }: { channel: ChannelInfo }) {
-  const translate = useTranslate();
-  const blocks = useBaas<Page<BlockInfo>>('/blocks', { channelId: channel.id, page: 1, pageSize: 5 });
   return (
-    <Loaded loading={blocks.isPending} error={blocks.error}>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('blockchain.field.number')}</TableCell>
-            <TableCell>{translate('blockchain.field.txCount')}</TableCell>
-            <TableCell>{translate('blockchain.field.blockHash')}</TableCell>
-            <TableCell>{translate('blockchain.field.time')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {blocks.data?.list.map((b) => (
-            <TableRow key={b.number}>
-              <TableCell>
-                <Link component={RouterLink} to={`/baas/block/${b.channelId}/${b.number}`}>
-                  {b.number}
-                </Link>
-              </TableCell>
-              <TableCell>{b.txCount}</TableCell>
-              <TableCell>
-                <Hash value={b.blockHash} />
-              </TableCell>
-              <TableCell>{b.createdAt}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Loaded>
+    <ListBase
+      resource="blocks"
+      filter={{ channelId: channel.id }}
+      perPage={5}
+      disableSyncWithLocation
+      storeKey={false}
+    >
+      <Box sx={{ overflowX: 'auto' }}>
+        <DataTable<BlockRecord> bulkActionButtons={false} sx={tableSx} rowClick={false} empty={<NoRows />}>
+          <DataTable.Col source="number" disableSort render={blockLink} />
+          <DataTable.NumberCol source="txCount" disableSort />
+          <DataTable.Col source="blockHash" disableSort field={HashField} />
+          <DataTable.Col source="createdAt" disableSort cellSx={() => ({ whiteSpace: 'nowrap' })} />
+        </DataTable>
+      </Box>
+    </ListBase>
   );
 }
 
 export function BlockchainDashboard() {
   const translate = useTranslate();
   const stats = useBaas<DashboardData>('/dashboard');
-  const channels = useBaas<Page<ChannelInfo>>('/channels', { page: 1, pageSize: 100 });
+  const channels = useGetList<ChannelInfo>('channels', { pagination: { page: 1, perPage: 100 } });
   const [range, setRange] = useState<'minute' | 'hour'>('minute');
   const [verify, setVerify] = useState<{ running: boolean; result?: VerifyResult; error?: string }>({
     running: false,
@@ -164,7 +142,7 @@ export function BlockchainDashboard() {
                 <StatCard
                   label={translate('blockchain.card.blocks')}
                   value={d.blocks}
-                  to={channels.data?.list[0] ? `/baas/channel/${channels.data.list[0].id}` : undefined}
+                  to={channels.data?.[0] ? `/baas/channel/${channels.data[0].id}` : undefined}
                 />
               </Grid>
               <Grid size={{ xs: 6, md: 3 }}>
@@ -193,9 +171,18 @@ export function BlockchainDashboard() {
         </Loaded>
         <Card variant="outlined">
           <CardContent>
-            <Stack direction="row" justifyContent="space-between" alignItems="center">
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              justifyContent="space-between"
+              alignItems={{ xs: 'flex-start', sm: 'center' }}
+            >
               <Typography variant="h6">{translate('blockchain.chart.title')}</Typography>
-              <Tabs value={range} onChange={(_, v) => setRange(v)}>
+              <Tabs
+                value={range}
+                onChange={(_, v) => setRange(v)}
+                variant="scrollable"
+                allowScrollButtonsMobile
+              >
                 <Tab value="minute" label={translate('blockchain.chart.perMinute')} />
                 <Tab value="hour" label={translate('blockchain.chart.perHour')} />
               </Tabs>
@@ -218,7 +205,7 @@ export function BlockchainDashboard() {
             </Box>
           </CardContent>
         </Card>
-        {channels.data?.list.map((ch) => (
+        {channels.data?.map((ch) => (
           <Card variant="outlined" key={ch.id}>
             <CardContent>
               <Stack direction="row" justifyContent="space-between" alignItems="center" sx={{ mb: 1 }}>

@@ -1,7 +1,7 @@
 /**
  * `OnChainPanel` for the author and artwork show pages: inside a react-admin record context, fetches the
  * proof of the record's last put-on-chain transaction (GET /baas-api/proof?txId=record.chain) and checks
- * it in the browser with Web Crypto (server/ledger/webVerify.ts): the record's digest equals the one on
+ * it in the browser with Web Crypto (common/ledger/webVerify.ts): the record's digest equals the one on
  * chain, the Merkle path leads to the block's data hash, and the DER header hashes to the block hash.
  * Shows "verified on chain at block N of channel C", or "changed since it was put on chain" on a digest
  * mismatch, or why not. Admins can put the record on chain (again) from here.
@@ -13,8 +13,8 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import type { RecordKind } from '../../../server/ledger/recordFields';
-import { checkProofWeb, recordDigestWeb, type ProofCheck } from '../../../server/ledger/webVerify';
+import type { RecordKind } from '../../../common/ledger/recordFields';
+import { checkProofWeb, recordDigestWeb, type ProofCheck } from '../../../common/ledger/webVerify';
 import { baasGet, putOnChain, type TxProof } from './api';
 
 export function OnChainPanel({ kind }: { kind: RecordKind }) {

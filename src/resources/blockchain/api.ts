@@ -1,6 +1,8 @@
 /**
- * The blockchain screens' calls to `/baas-api/*` and the put-on-chain routes (docs/api.md, docs/ledger.md),
- * over the console's envelope transport (X-Token, `{code,msg,data}`; failures reject with `msg`).
+ * The blockchain screens' calls that are no react-admin verb (docs/api.md, docs/ledger.md): dashboard
+ * figures, search, proof and verification under `/baas-api/*`, chaincode upload and lifecycle steps,
+ * put on chain; over the console's envelope transport (X-Token, `{code,msg,data}`; failures reject with
+ * `msg`). Channels, blocks, transactions and chaincodes are read through the dataProvider (resources).
  */
 import { httpClient } from '../../dataProvider/httpClient';
 import { toQuery } from '../../dataProvider';
@@ -8,17 +10,16 @@ import type {
   BlockInfo,
   ChannelInfo,
   CommittedTx,
+  Page,
   TxBucket,
   TxProof,
   VerifyResult,
-} from '../../../server/ledger/types';
+} from '../../../common/ledger/types';
 
-export type { BlockInfo, ChannelInfo, CommittedTx, TxBucket, TxProof, VerifyResult };
+export type { BlockInfo, ChannelInfo, CommittedTx, Page, TxBucket, TxProof, VerifyResult };
 
-export interface Page<T> {
-  list: T[];
-  total: number;
-}
+/** A block as the `blocks` resource answers it: its id is `channelId:number` (x-endpoints idFrom). */
+export type BlockRecord = BlockInfo & { id: string };
 
 export interface DashboardData {
   channels: number;

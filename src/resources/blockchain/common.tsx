@@ -1,18 +1,59 @@
 /**
- * Small pieces of the blockchain screens: a shortened hash with a copy button, a labelled field row,
- * loading/error states, and `useBaas` (react-query over `/baas-api`).
+ * Small pieces of the blockchain screens: a shortened hash with a copy button (also as a DataTable
+ * column), a labelled field row, loading/error states, the lists' pagination and empty row, and
+ * `useBaas` (react-query over the `/baas-api` calls that are no resource: dashboard, search, verify).
+ * Channels, blocks, transactions and chaincodes are react-admin resources read through the
+ * dataProvider (schemas/{channel,block,transaction,chaincode}.schema.json `x-endpoints`).
  */
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Box, IconButton, LinearProgress, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  IconButton,
+  LinearProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import CheckIcon from '@mui/icons-material/Check';
-import { useTranslate } from 'react-admin';
+import { Pagination, useRecordContext, useTranslate } from 'react-admin';
 import { baasGet } from './api';
 
 /** react-query over `GET /baas-api<path>`; the key includes the parameters. */
 export function useBaas<T>(path: string, params: Record<string, unknown> = {}, enabled = true) {
   return useQuery({ queryKey: ['baas-api', path, params], queryFn: () => baasGet<T>(path, params), enabled });
+}
+
+/** The section's DataTables: column headers on one line (narrow screens scroll the table instead). */
+export const tableSx = { '& thead th': { whiteSpace: 'nowrap' } } as const;
+
+/** The lists' pagination: react-admin's, with the section's page sizes. */
+export const ListPagination = () => <Pagination rowsPerPageOptions={[10, 20, 50, 100]} />;
+
+/** What a DataTable shows instead of rows when the page is empty ("No rows"). */
+export function NoRows() {
+  const translate = useTranslate();
+  return (
+    <Table size="small">
+      <TableBody>
+        <TableRow>
+          <TableCell>{translate('blockchain.empty')}</TableCell>
+        </TableRow>
+      </TableBody>
+    </Table>
+  );
+}
+
+/** The record's hash field `source` (of the record context) as a `Hash`. */
+export function HashField({ source, full = false }: { source: string; full?: boolean }) {
+  const record = useRecordContext<Record<string, string>>();
+  return <Hash value={record?.[source] ?? ''} full={full} />;
 }
 
 /** First 8 and last 6 characters of a hash ("" shown as —). */
@@ -43,7 +84,7 @@ export function Hash({ value, full = false }: { value: string; full?: boolean })
         <Typography
           component="span"
           variant="body2"
-          sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+          sx={{ fontFamily: 'monospace', ...(full ? { wordBreak: 'break-all' } : { whiteSpace: 'nowrap' }) }}
           data-hash={value}
         >
           {full ? value : shortHash(value)}

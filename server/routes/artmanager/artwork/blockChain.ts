@@ -4,6 +4,7 @@
  * rolled out: submitted) → 2 (on chain: in a committed block). Idempotent while the artwork is
  * unchanged; a new version after an edit. Answers like the author call.
  */
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../plugins/app/envelope';
 import { conflict } from '../../../plugins/app/errors';
@@ -11,12 +12,13 @@ import { getArtwork } from '../../../repositories/artworks.repository';
 import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 
-export default async function artworkBlockChainRoute(app: FastifyInstance) {
+export default async function artworkBlockChainRoute(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   app.post(
     '/blockChain',
     { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },
     async (req) => {
-      const { id } = req.body as { id: number };
+      const { id } = req.body;
       return withRecordLock(`artwork:${id}`, async () => {
         const record = await getArtwork(app.db, id); // 404 for an unknown artwork
         const author = await app.db
@@ -33,7 +35,7 @@ export default async function artworkBlockChainRoute(app: FastifyInstance) {
         const result = await putOnChain(
           app.ledger,
           'artwork',
-          record as any,
+          { ...record, id }, // the stored record; its id typed as present
           stored,
           req.account!.account,
           async () => {

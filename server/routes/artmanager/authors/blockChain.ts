@@ -4,22 +4,30 @@
  * Answers `{ record, txId, channel, blockNumber, blockTime, version, digest, repeated }` once the block
  * holding the transaction is committed.
  */
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../plugins/app/envelope';
 import { getAuthor } from '../../../repositories/authors.repository';
 import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 
-export default async function authorBlockChainRoute(app: FastifyInstance) {
+export default async function authorBlockChainRoute(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   app.post(
     '/blockChain',
     { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },
     async (req) => {
-      const { id } = req.body as { id: number };
+      const { id } = req.body;
       return withRecordLock(`author:${id}`, async () => {
         const record = await getAuthor(app.db, id); // 404 for an unknown author
         const stored = await storedChainState(app.db, 'authors', id);
-        const result = await putOnChain(app.ledger, 'author', record as any, stored, req.account!.account);
+        const result = await putOnChain(
+          app.ledger,
+          'author',
+          { ...record, id },
+          stored,
+          req.account!.account,
+        );
         return ok(
           { record: await getAuthor(app.db, id), ...result },
           result.repeated ? 'already on chain, unchanged' : 'put on chain',

@@ -14,7 +14,7 @@ async function sha256(data: Uint8Array): Promise<Uint8Array> {
 }
 
 /** SHA-256 hex of the canonical JSON of the record's digest fields (recordFields.ts). */
-export async function recordDigestWeb(kind: RecordKind, record: Record<string, unknown>): Promise<string> {
+export async function recordDigestWeb(kind: RecordKind, record: object): Promise<string> {
   return toHex(await sha256(canonicalBytes(digestFields(kind, record))));
 }
 

@@ -1,7 +1,8 @@
 /**
- * The ledger's data shapes and the small `Ledger` interface everything outside `server/ledger/` uses,
- * so that a client of a real distributed ledger (e.g. Fabric) can replace the embedded one
- * (docs/ledger.md). Hashes are lowercase hex; times are UTC text.
+ * The ledger's data shapes, shared by the server and the console, and the small `Ledger` interface
+ * everything outside `server/ledger/` uses, so that a client of a real distributed ledger (e.g. Fabric)
+ * can replace the embedded one (docs/ledger.md). Hashes are lowercase hex; times are UTC text.
+ * Browser-safe (no node imports).
  */
 
 /** A transaction exactly as hashed (docs/ledger.md section 1). No other field is part of it. */

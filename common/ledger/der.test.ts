@@ -2,11 +2,20 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { derInteger, derLength, encodeHeader } from './der';
 import { fromHex, toHex } from './hex';
-import { blockHashHex } from './tx';
 
 // Fixed vectors: DER bytes written out by hand, hashes computed independently (Python hashlib).
 const D = createHash('sha256').update('').digest('hex'); // e3b0c442... (SHA-256 of "")
 const P = '11'.repeat(32);
+
+/** SHA-256 (node:crypto) of the DER header: the block hash, computed here without the server's code. */
+function blockHashHex(h: { number: number; previousHash: string; dataHash: string }): string {
+  const der = encodeHeader({
+    number: h.number,
+    previousHash: fromHex(h.previousHash),
+    dataHash: fromHex(h.dataHash),
+  });
+  return createHash('sha256').update(der).digest('hex');
+}
 
 describe('DER block header (Fabric asn1Header)', () => {
   it('encodes INTEGER minimally with a sign byte', () => {

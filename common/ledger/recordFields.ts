@@ -21,7 +21,7 @@ export const DERIVED_FIELDS: Record<RecordKind, readonly string[]> = {
 };
 
 /** The part of `record` its digest covers. */
-export function digestFields(kind: RecordKind, record: Record<string, unknown>): Record<string, unknown> {
+export function digestFields(kind: RecordKind, record: object): Record<string, unknown> {
   const skip = new Set<string>([...BOOKKEEPING_FIELDS, ...DERIVED_FIELDS[kind]]);
   return Object.fromEntries(Object.entries(record).filter(([k]) => !skip.has(k)));
 }
