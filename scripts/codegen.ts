@@ -3,7 +3,9 @@
  * - `common/generated/schemaIndex.ts`: the list of schemas (imported as JSON), read by the registry;
  * - `common/generated/types.ts`: TypeScript types (json-schema-to-typescript);
  * - `src/generated/resources.ts`: the console's resource registry (name, schema id, roles, icon, ...);
- * - `src/generated/messages.ts`: resource and field labels and enum labels, in English and Chinese.
+ * - `src/generated/messages.ts`: resource and field labels and enum labels, in English and Chinese;
+ * - `common/generated/bodyValidators.ts`, `queryValidators.ts`: precompiled ajv validators of every schema
+ *   and variant (scripts/codegen/validators.ts).
  *
  * Every file starts with a do-not-edit banner. `npm run codegen` writes them; `--check` exits 1 and names
  * the stale files instead of writing (tests/unit/codegen.test.ts runs the same comparison).
@@ -13,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
+import { validatorFiles } from './codegen/validators';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER =
@@ -130,6 +133,7 @@ export async function generate(): Promise<Record<string, string>> {
     'common/generated/types.ts': await fmt(await types(list)),
     'src/generated/resources.ts': await fmt(resources(list)),
     'src/generated/messages.ts': await fmt(messages(list)),
+    ...(await validatorFiles(root, BANNER)),
   };
 }
 
