@@ -17,4 +17,31 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The console runs precompiled validators (common/schemaRegistry.ts formValidatorFor): no ajv compiler
+    // in its bundle, so its CSP needs no 'unsafe-eval' (tests/unit/console-bundle.test.ts).
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'ajv',
+                'ajv/*',
+                'ajv-formats',
+                '**/common/schemaCompiler',
+                '**/common/validators',
+                '**/common/keywords',
+              ],
+              allowTypeImports: true,
+              message:
+                'The console must not load ajv: validate with formValidatorFor (common/schemaRegistry.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -9,6 +9,8 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import type Ajv from 'ajv';
+import type { AnySchema } from 'ajv';
 import type { SchemaValidator } from '../../../common/schemaRegistry';
 import { createAjv } from '../../../common/schemaCompiler';
 import { queryValidatorFor, validatorFor } from '../../../common/validators';
@@ -26,19 +28,39 @@ export function registryIdOf(schema: unknown): string | undefined {
   return undefined;
 }
 
-export default fp(async function validation(app: FastifyInstance) {
-  const compilers = { body: createAjv(), query: createAjv({ coerceTypes: true }) };
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const build = httpPart === 'querystring' || httpPart === 'params' ? 'query' : 'body';
-    const id = registryIdOf(schema);
-    if (id) {
-      try {
-        const precompiled: SchemaValidator = build === 'query' ? queryValidatorFor(id) : validatorFor(id);
-        return precompiled;
-      } catch {
-        // Not a registry id: the run-time ajv resolves it (or reports the unknown reference).
-      }
+/** The run-time compilers of ad-hoc route schemas: bodies (no coercion) and query strings (coercion). */
+export interface RouteCompilers {
+  body: Ajv;
+  query: Ajv;
+}
+
+/** New {@link RouteCompilers} (each an ajv holding the registry, common/schemaCompiler.ts). */
+export function routeCompilers(): RouteCompilers {
+  return { body: createAjv(), query: createAjv({ coerceTypes: true }) };
+}
+
+/**
+ * The validator of one route schema (`httpPart`: fastify's `body`, `querystring`, `params`, `headers`):
+ * the precompiled function when the schema stands for a registry id ({@link registryIdOf}), of the query
+ * build for `querystring` and `params` and of the body build otherwise; else `compilers` compile it.
+ */
+export function routeValidator(
+  { schema, httpPart }: { schema: unknown; httpPart?: string },
+  compilers: RouteCompilers,
+): SchemaValidator {
+  const build = httpPart === 'querystring' || httpPart === 'params' ? 'query' : 'body';
+  const id = registryIdOf(schema);
+  if (id) {
+    try {
+      return build === 'query' ? queryValidatorFor(id) : validatorFor(id);
+    } catch {
+      // Not a registry id: the run-time ajv resolves it (or reports the unknown reference).
     }
-    return compilers[build].compile(schema);
-  });
+  }
+  return compilers[build].compile(schema as AnySchema);
+}
+
+export default fp(async function validation(app: FastifyInstance) {
+  const compilers = routeCompilers();
+  app.setValidatorCompiler((route) => routeValidator(route, compilers));
 });
