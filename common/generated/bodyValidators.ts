@@ -12,13 +12,13 @@ function cjsExports(ns) {
 }
 const cjs0 = cjsExports(cjs0ns);
 
-export const artCategory = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
+export const artCategory = validate22;
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
 const func2 = cjs0.default;
 const func3 = keywordRules.maxWidth;
 const func4 = keywordRules.plainText;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory" */;
 let vErrors = null;
 let errors = 0;
@@ -129,15 +129,15 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listQuery = validate11;
-const schema12 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000}},"additionalProperties":false};
-const pattern0 = new RegExp("^[0-9]+(,[0-9]+)*$", "u");
+export const artCategory_listQuery = validate23;
+const schema48 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000}},"additionalProperties":false};
+const pattern14 = new RegExp("^[0-9]+(,[0-9]+)*$", "u");
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -254,7 +254,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(data3 === "id")){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema12.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema48.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -277,7 +277,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema12.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema48.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -300,7 +300,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern14.test(data5)){
 const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(,[0-9]+)*$"},message:"must match pattern \""+"^[0-9]+(,[0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -333,14 +333,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listBody = validate12;
-const schema13 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const artCategory_listBody = validate24;
+const schema49 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -457,7 +457,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(data3 === "id")){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema13.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema49.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -480,7 +480,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema13.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema49.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -562,20 +562,20 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate12.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork = validate13;
-const schema14 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true},"url":{"type":["string","null"],"maxLength":1000}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"readOnly":true},"chain":{"type":["string","null"],"readOnly":true},"blockTime":{"type":["string","null"],"readOnly":true},"createTime":{"type":"string","readOnly":true},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema15 = {"type":["string","null"],"maxLength":1000};
-const schema16 = {"type":["string","null"],"maxLength":200,"x-plainText":true};
+export const artwork = validate25;
+const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true},"url":{"type":["string","null"],"maxLength":1000}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"readOnly":true},"chain":{"type":["string","null"],"readOnly":true},"blockTime":{"type":["string","null"],"readOnly":true},"createTime":{"type":"string","readOnly":true},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema51 = {"type":["string","null"],"maxLength":1000};
+const schema52 = {"type":["string","null"],"maxLength":200,"x-plainText":true};
 const func8 = Object.prototype.hasOwnProperty;
 const func27 = keywordRules.notFuture;
 const func32 = keywordRules.ordered;
-const pattern1 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
+const pattern0 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork" */;
 let vErrors = null;
 let errors = 0;
@@ -624,7 +624,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema14.properties, key0))){
+if(!(func8.call(schema50.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -886,7 +886,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err26 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema14.properties.possessor.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema50.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -923,7 +923,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err29 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema14.properties.bid.type},message:"must be integer,null"};
+const err29 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema50.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -968,7 +968,7 @@ vErrors.push(err32);
 errors++;
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema14.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema50.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -991,7 +991,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err35 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema14.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err35 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema50.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1004,7 +1004,7 @@ errors++;
 if(data.chain !== undefined){
 let data11 = data.chain;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err36 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema14.properties.chain.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema50.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1017,7 +1017,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data12 = data.blockTime;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err37 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema14.properties.blockTime.type},message:"must be string,null"};
+const err37 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema50.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1043,7 +1043,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func8.call(schema14.properties.baseInfo.properties, key1))){
+if(!(func8.call(schema50.properties.baseInfo.properties, key1))){
 const err39 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err39];
@@ -1057,7 +1057,7 @@ errors++;
 if(data14.size !== undefined){
 let data15 = data14.size;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err40 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1094,7 +1094,7 @@ errors++;
 if(data14.width !== undefined){
 let data16 = data14.width;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err43 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err43 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1104,7 +1104,7 @@ vErrors.push(err43);
 errors++;
 }
 if(typeof data16 === "string"){
-if(!pattern1.test(data16)){
+if(!pattern0.test(data16)){
 const err44 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err44];
@@ -1119,7 +1119,7 @@ errors++;
 if(data14.height !== undefined){
 let data17 = data14.height;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err45 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err45 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1129,7 +1129,7 @@ vErrors.push(err45);
 errors++;
 }
 if(typeof data17 === "string"){
-if(!pattern1.test(data17)){
+if(!pattern0.test(data17)){
 const err46 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err46];
@@ -1144,7 +1144,7 @@ errors++;
 if(data14.depth !== undefined){
 let data18 = data14.depth;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err47 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err47 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1154,7 +1154,7 @@ vErrors.push(err47);
 errors++;
 }
 if(typeof data18 === "string"){
-if(!pattern1.test(data18)){
+if(!pattern0.test(data18)){
 const err48 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
@@ -1169,7 +1169,7 @@ errors++;
 if(data14.units !== undefined){
 let data19 = data14.units;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err49 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err49 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1179,7 +1179,7 @@ vErrors.push(err49);
 errors++;
 }
 if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err50 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema14.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err50 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema50.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1192,7 +1192,7 @@ errors++;
 if(data14.dateText !== undefined){
 let data20 = data14.dateText;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err51 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err51 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1228,7 +1228,7 @@ errors++;
 if(data14.startYear !== undefined){
 let data21 = data14.startYear;
 if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err54 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err54 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1264,7 +1264,7 @@ errors++;
 if(data14.endYear !== undefined){
 let data22 = data14.endYear;
 if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err57 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err57 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1300,7 +1300,7 @@ errors++;
 if(data14.acno !== undefined){
 let data23 = data14.acno;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err60 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err60 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1325,7 +1325,7 @@ errors++;
 if(data14.url !== undefined){
 let data24 = data14.url;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err62 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err62 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema51.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1350,7 +1350,7 @@ errors++;
 if(data14.groupTitle !== undefined){
 let data25 = data14.groupTitle;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err64 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema14.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err64 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema50.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1413,7 +1413,7 @@ errors++;
 if(data26.creditLine !== undefined){
 let data27 = data26.creditLine;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err69 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema14.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema50.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1438,7 +1438,7 @@ errors++;
 if(data26.acquisitionYear !== undefined){
 let data28 = data26.acquisitionYear;
 if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err71 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema14.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err71 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema50.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1474,7 +1474,7 @@ errors++;
 if(data26.price !== undefined){
 let data29 = data26.price;
 if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err74 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema14.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err74 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema50.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1499,7 +1499,7 @@ errors++;
 if(data26.currency !== undefined){
 let data30 = data26.currency;
 if((typeof data30 !== "string") && (data30 !== null)){
-const err76 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema14.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err76 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema50.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1509,7 +1509,7 @@ vErrors.push(err76);
 errors++;
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err77 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema14.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err77 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema50.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1522,7 +1522,7 @@ errors++;
 if(data26.dealTime !== undefined){
 let data31 = data26.dealTime;
 if((typeof data31 !== "string") && (data31 !== null)){
-const err78 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema14.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema50.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1574,7 +1574,7 @@ errors++;
 if(data32.level !== undefined){
 let data33 = data32.level;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err82 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema14.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err82 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema50.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1584,7 +1584,7 @@ vErrors.push(err82);
 errors++;
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err83 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema14.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err83 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema50.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1597,7 +1597,7 @@ errors++;
 if(data32.watermark !== undefined){
 let data34 = data32.watermark;
 if((typeof data34 !== "string") && (data34 !== null)){
-const err84 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err84 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1633,7 +1633,7 @@ errors++;
 if(data32.rfid !== undefined){
 let data35 = data32.rfid;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err87 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err87 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1696,7 +1696,7 @@ errors++;
 if(data36.certificateNo !== undefined){
 let data37 = data36.certificateNo;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err92 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err92 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1732,7 +1732,7 @@ errors++;
 if(data36.issuer !== undefined){
 let data38 = data36.issuer;
 if((typeof data38 !== "string") && (data38 !== null)){
-const err95 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err95 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1768,7 +1768,7 @@ errors++;
 if(data36.issueDate !== undefined){
 let data39 = data36.issueDate;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err98 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema14.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema50.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1854,7 +1854,7 @@ vErrors.push(err104);
 errors++;
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err105 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema14.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err105 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema50.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1867,7 +1867,7 @@ errors++;
 if(data41.result !== undefined){
 let data43 = data41.result;
 if((typeof data43 !== "string") && (data43 !== null)){
-const err106 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err106 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1903,7 +1903,7 @@ errors++;
 if(data41.operator !== undefined){
 let data44 = data41.operator;
 if((typeof data44 !== "string") && (data44 !== null)){
-const err109 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err109 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1939,7 +1939,7 @@ errors++;
 if(data41.time !== undefined){
 let data45 = data41.time;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err112 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema14.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err112 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema50.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1964,7 +1964,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err114 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err114 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema51.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2028,7 +2028,7 @@ errors++;
 if(data47.ownerIdentity !== undefined){
 let data48 = data47.ownerIdentity;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err119 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err119 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema52.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2064,7 +2064,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err122 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err122 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema51.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -2089,7 +2089,7 @@ errors++;
 if(data47.creditCheck !== undefined){
 let data50 = data47.creditCheck;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err124 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema14.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err124 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema50.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -2099,7 +2099,7 @@ vErrors.push(err124);
 errors++;
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err125 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema14.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err125 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema50.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -2139,7 +2139,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err128 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err128 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema51.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2164,7 +2164,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err130 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err130 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema51.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -2201,7 +2201,7 @@ errors++;
 if(data.sourceId !== undefined){
 let data54 = data.sourceId;
 if((typeof data54 !== "string") && (data54 !== null)){
-const err133 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema14.properties.sourceId.type},message:"must be string,null"};
+const err133 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema50.properties.sourceId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -2222,14 +2222,14 @@ vErrors.push(err134);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listQuery = validate14;
-const schema27 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000},"author":{"type":"integer"},"classify":{"type":"string","maxLength":200},"possessor":{"type":"string","maxLength":200},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const artwork_listQuery = validate26;
+const schema63 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000},"author":{"type":"integer"},"classify":{"type":"string","maxLength":200},"possessor":{"type":"string","maxLength":200},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -2241,7 +2241,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func8.call(schema27.properties, key0))){
+if(!(func8.call(schema63.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -2346,7 +2346,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema27.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema63.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2369,7 +2369,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema27.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema63.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2392,7 +2392,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern14.test(data5)){
 const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(,[0-9]+)*$"},message:"must match pattern \""+"^[0-9]+(,[0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -2490,7 +2490,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema63.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2513,7 +2513,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema27.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema63.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2534,14 +2534,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate14.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listBody = validate15;
-const schema28 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer"},"classify":{"type":"string","maxLength":200},"possessor":{"type":"string","maxLength":200},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const artwork_listBody = validate27;
+const schema64 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer"},"classify":{"type":"string","maxLength":200},"possessor":{"type":"string","maxLength":200},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -2553,7 +2553,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func8.call(schema28.properties, key0))){
+if(!(func8.call(schema64.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -2658,7 +2658,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema28.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema64.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2681,7 +2681,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema28.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema64.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2828,7 +2828,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema64.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2851,7 +2851,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err25 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema28.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema64.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2872,14 +2872,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate15.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
 
-export const author = validate16;
-const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"introduction":{"type":["string","null"],"maxLength":2000},"portrait":{"type":["string","null"],"maxLength":1000},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"readOnly":true},"chain":{"type":["string","null"],"readOnly":true},"blockTime":{"type":["string","null"],"readOnly":true},"createTime":{"type":"string","readOnly":true},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true},"wxUrl":{"type":["string","null"],"maxLength":1000},"wxCreateTime":{"type":["string","null"],"readOnly":true},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
+export const author = validate28;
+const schema65 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"introduction":{"type":["string","null"],"maxLength":2000},"portrait":{"type":["string","null"],"maxLength":1000},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"readOnly":true},"chain":{"type":["string","null"],"readOnly":true},"blockTime":{"type":["string","null"],"readOnly":true},"createTime":{"type":"string","readOnly":true},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true},"wxUrl":{"type":["string","null"],"maxLength":1000},"wxCreateTime":{"type":["string","null"],"readOnly":true},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
 let vErrors = null;
 let errors = 0;
@@ -2898,7 +2898,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema29.properties, key0))){
+if(!(func8.call(schema65.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2972,7 +2972,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err7 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema29.properties.introduction.type},message:"must be string,null"};
+const err7 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema65.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2997,7 +2997,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema29.properties.portrait.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema65.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3057,7 +3057,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err14 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema29.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema65.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3070,7 +3070,7 @@ errors++;
 if(data.chain !== undefined){
 let data6 = data.chain;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema29.properties.chain.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema65.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3083,7 +3083,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data7 = data.blockTime;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err16 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema29.properties.blockTime.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema65.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3117,7 +3117,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err19 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema29.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema65.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3129,7 +3129,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data10 = data.wxCode;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema29.properties.wxCode.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema65.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3165,7 +3165,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data11 = data.wxUrl;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err23 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema29.properties.wxUrl.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema65.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3190,7 +3190,7 @@ errors++;
 if(data.wxCreateTime !== undefined){
 let data12 = data.wxCreateTime;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err25 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema29.properties.wxCreateTime.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema65.properties.wxCreateTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3203,7 +3203,7 @@ errors++;
 if(data.sourceId !== undefined){
 let data13 = data.sourceId;
 if((!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))) && (data13 !== null)){
-const err26 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema29.properties.sourceId.type},message:"must be integer,null"};
+const err26 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema65.properties.sourceId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3224,14 +3224,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate16.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listQuery = validate17;
-const schema30 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const author_listQuery = validate29;
+const schema66 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -3348,7 +3348,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema30.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema66.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3371,7 +3371,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema30.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3394,7 +3394,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern14.test(data5)){
 const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(,[0-9]+)*$"},message:"must match pattern \""+"^[0-9]+(,[0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -3429,7 +3429,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err16 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema30.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema66.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3450,14 +3450,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate17.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listBody = validate18;
-const schema31 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const author_listBody = validate30;
+const schema67 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -3574,7 +3574,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema31.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema67.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3597,7 +3597,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema31.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema67.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3681,7 +3681,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema31.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema67.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3702,14 +3702,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate18.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser = validate19;
-const schema32 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":{"type":"string","readOnly":true},"chainId":{"type":["string","null"],"readOnly":true},"bidNumber":{"type":"integer","minimum":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true}},"required":["account"],"additionalProperties":false};
+export const bidUser = validate31;
+const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":{"type":"string","readOnly":true},"chainId":{"type":["string","null"],"readOnly":true},"bidNumber":{"type":"integer","minimum":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true}},"required":["account"],"additionalProperties":false};
 
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
 let vErrors = null;
 let errors = 0;
@@ -3725,7 +3725,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema32.properties, key0))){
+if(!(func8.call(schema68.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -3810,7 +3810,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema32.properties.nickname.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema68.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3847,7 +3847,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema32.properties.avatar.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema68.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3884,7 +3884,7 @@ errors++;
 if(data.chainId !== undefined){
 let data6 = data.chainId;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err14 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema32.properties.chainId.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema68.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3947,7 +3947,7 @@ errors++;
 if(data.lastLoginTime !== undefined){
 let data9 = data.lastLoginTime;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema32.properties.lastLoginTime.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema68.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3968,14 +3968,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate19.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listQuery = validate20;
-const schema33 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000}},"additionalProperties":false};
+export const bidUser_listQuery = validate32;
+const schema69 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000}},"additionalProperties":false};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -4092,7 +4092,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema33.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema69.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4115,7 +4115,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema33.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema69.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4138,7 +4138,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern14.test(data5)){
 const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(,[0-9]+)*$"},message:"must match pattern \""+"^[0-9]+(,[0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -4171,14 +4171,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listBody = validate21;
-const schema34 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const bidUser_listBody = validate33;
+const schema70 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -4295,7 +4295,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema34.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema70.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4318,7 +4318,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema34.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema70.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4400,16 +4400,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
 
-export const block = validate22;
-const schema35 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern7 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern8 = new RegExp("^[0-9a-f]{64}$", "u");
+export const block = validate34;
+const schema71 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const pattern21 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern22 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
 let vErrors = null;
 let errors = 0;
@@ -4571,7 +4571,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern7.test(data3)){
+if(!pattern21.test(data3)){
 const err14 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -4596,7 +4596,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern8.test(data4)){
+if(!pattern22.test(data4)){
 const err16 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -4621,7 +4621,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern8.test(data5)){
+if(!pattern22.test(data5)){
 const err18 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -4691,17 +4691,17 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode = validate23;
-const schema36 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":""},"function":{"type":"string","maxLength":64,"default":""},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true},"code":{"type":"string","readOnly":true},"codeHash":{"type":"string","readOnly":true},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string"},"txId":{"type":"string"},"time":{"type":"string"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true},"createTime":{"type":"string","readOnly":true},"updateTime":{"type":"string","readOnly":true}},"required":["name","version"],"additionalProperties":false};
-const pattern10 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern11 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern12 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+export const chaincode = validate35;
+const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":""},"function":{"type":"string","maxLength":64,"default":""},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true},"code":{"type":"string","readOnly":true},"codeHash":{"type":"string","readOnly":true},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string"},"txId":{"type":"string"},"time":{"type":"string"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true},"createTime":{"type":"string","readOnly":true},"updateTime":{"type":"string","readOnly":true}},"required":["name","version"],"additionalProperties":false};
+const pattern24 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern25 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern26 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
 let vErrors = null;
 let errors = 0;
@@ -4745,7 +4745,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema36.properties, key0))){
+if(!(func8.call(schema72.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -4783,7 +4783,7 @@ errors++;
 }
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern10.test(data1)){
+if(!pattern24.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -4807,7 +4807,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern11.test(data2)){
+if(!pattern25.test(data2)){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -4832,7 +4832,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern12.test(data3)){
+if(!pattern26.test(data3)){
 const err9 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -5010,7 +5010,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err24 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema36.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema72.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5068,7 +5068,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema36.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5234,14 +5234,14 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
 
-export const channel = validate24;
-const schema37 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
+export const channel = validate36;
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel" */;
 let vErrors = null;
 let errors = 0;
@@ -5336,7 +5336,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern10.test(data1)){
+if(!pattern24.test(data1)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -5431,19 +5431,19 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
 
-export const company = validate25;
-const schema38 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true},"updateTime":{"type":"string","readOnly":true}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func96 = keywordRules.uscc;
-const func104 = keywordRules.distinct;
-const pattern14 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern15 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern16 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+export const company = validate37;
+const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true},"updateTime":{"type":"string","readOnly":true}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const func140 = keywordRules.uscc;
+const func148 = keywordRules.distinct;
+const pattern6 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern7 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern8 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
 let vErrors = null;
 let errors = 0;
@@ -5502,7 +5502,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema38.properties, key0))){
+if(!(func8.call(schema74.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5576,7 +5576,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
+if(!pattern6.test(data2)){
 const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -5586,7 +5586,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func96(true, data2);
+const failure2 = func140(true, data2);
 if(failure2 !== null){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -5658,7 +5658,7 @@ errors++;
 if(data.address !== undefined){
 let data4 = data.address;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err18 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema38.properties.address.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema74.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5695,7 +5695,7 @@ errors++;
 if(data.contactName !== undefined){
 let data5 = data.contactName;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err21 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema38.properties.contactName.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema74.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5732,7 +5732,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data6 = data.contactPhone;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err24 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema38.properties.contactPhone.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema74.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5742,7 +5742,7 @@ vErrors.push(err24);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern15.test(data6)){
+if(!pattern7.test(data6)){
 const err25 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err25];
@@ -5757,7 +5757,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern16.test(data7)){
+if(!pattern8.test(data7)){
 const err26 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -5782,7 +5782,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern16.test(data8)){
+if(!pattern8.test(data8)){
 const err28 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
@@ -5816,7 +5816,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema38.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5849,7 +5849,7 @@ vErrors.push(err33);
 errors++;
 }
 }
-const failure8 = func104([["adminAccount","backupAdminAccount"]], data);
+const failure8 = func148([["adminAccount","backupAdminAccount"]], data);
 if(failure8 !== null){
 const property0 = failure8.property;
 const err34 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure8.params,message:failure8.message};
@@ -5872,14 +5872,14 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listQuery = validate26;
-const schema39 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const company_listQuery = validate38;
+const schema75 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -5996,7 +5996,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema39.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6019,7 +6019,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema39.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6042,7 +6042,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern14.test(data5)){
 const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(,[0-9]+)*$"},message:"must match pattern \""+"^[0-9]+(,[0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -6077,7 +6077,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema39.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema75.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6098,14 +6098,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listBody = validate27;
-const schema40 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const company_listBody = validate39;
+const schema76 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -6222,7 +6222,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema40.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema76.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6245,7 +6245,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema40.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema76.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6329,7 +6329,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema40.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6350,14 +6350,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser = validate28;
-const schema41 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":{"type":"string","readOnly":true},"chainId":{"type":["string","null"],"readOnly":true},"bidNumber":{"type":"integer","minimum":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true}},"required":["account"],"additionalProperties":false};
+export const platformUser = validate40;
+const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":{"type":"string","readOnly":true},"chainId":{"type":["string","null"],"readOnly":true},"bidNumber":{"type":"integer","minimum":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true}},"required":["account"],"additionalProperties":false};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
@@ -6373,7 +6373,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema41.properties, key0))){
+if(!(func8.call(schema77.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6458,7 +6458,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema41.properties.nickname.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema77.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6495,7 +6495,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema41.properties.avatar.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema77.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6532,7 +6532,7 @@ errors++;
 if(data.chainId !== undefined){
 let data6 = data.chainId;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err14 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema41.properties.chainId.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema77.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6595,7 +6595,7 @@ errors++;
 if(data.lastLoginTime !== undefined){
 let data9 = data.lastLoginTime;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err19 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema41.properties.lastLoginTime.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema77.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6616,14 +6616,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listQuery = validate29;
-const schema42 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000}},"additionalProperties":false};
+export const platformUser_listQuery = validate41;
+const schema78 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^[0-9]+(,[0-9]+)*$","maxLength":2000}},"additionalProperties":false};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -6740,7 +6740,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema42.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema78.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6763,7 +6763,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema42.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema78.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6786,7 +6786,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern14.test(data5)){
 const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(,[0-9]+)*$"},message:"must match pattern \""+"^[0-9]+(,[0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -6819,14 +6819,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listBody = validate30;
-const schema43 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const platformUser_listBody = validate42;
+const schema79 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -6943,7 +6943,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema43.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema79.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6966,7 +6966,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema43.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema79.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7048,14 +7048,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction = validate31;
-const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$"},"channel":{"type":"string"},"chaincode":{"type":"string"},"function":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"creator":{"type":"string"},"timestamp":{"type":"string"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"blockTime":{"type":"string"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction = validate43;
+const schema80 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$"},"channel":{"type":"string"},"chaincode":{"type":"string"},"function":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"creator":{"type":"string"},"timestamp":{"type":"string"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"blockTime":{"type":"string"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
 let vErrors = null;
 let errors = 0;
@@ -7141,7 +7141,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema44.properties, key0))){
+if(!(func8.call(schema80.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -7155,7 +7155,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
+if(!pattern22.test(data0)){
 const err9 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -7344,7 +7344,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern8.test(data12)){
+if(!pattern22.test(data12)){
 const err24 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -7389,7 +7389,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 

@@ -18,7 +18,9 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
+import { RULES_IMPORT } from '../../common/keywords';
 
 type Build = 'body' | 'query';
 
@@ -95,12 +97,11 @@ const ident = (id: string) => id.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(?=[0
 /**
  * The text of one generated module (before formatting).
  * @param banner the do-not-edit banner every generated file starts with
+ * @param ajv the build's ajv (common/schemaCompiler.ts `createAjv` with `standalone: true`)
  * @throws when two ids give the same identifier, or ajv cannot emit a schema (e.g. a keyword without code)
  */
-async function validatorModule(output: Output, banner: string): Promise<string> {
-  const { createAjv } = await import('../../common/schemaCompiler');
+async function validatorModule(output: Output, banner: string, ajv: Ajv): Promise<string> {
   const { schemasWithVariants, resourceSchemas, FORM_VARIANTS } = await import('../../common/schemaRegistry');
-  const ajv = createAjv({ coerceTypes: output.build === 'query', standalone: true });
   const formIds = new Set(resourceSchemas().flatMap((s) => FORM_VARIANTS.map((kind) => `${s.$id}.${kind}`)));
   const ids = schemasWithVariants().map((s) => s.$id as string);
   const names = new Map<string, string>();
@@ -110,9 +111,20 @@ async function validatorModule(output: Output, banner: string): Promise<string> 
     names.set(id, name);
   }
   const own = ids.filter((id) => output.own(id, formIds));
-  const source = standaloneCode(ajv, Object.fromEntries(own.map((id) => [names.get(id)!, id])));
+  let source: string;
+  try {
+    source = standaloneCode(ajv, Object.fromEntries(own.map((id) => [names.get(id)!, id])));
+  } catch (e) {
+    // e.g. `CodeGen: "code" for keyword0 not defined`: a keyword defined by a `validate` function.
+    throw new Error(
+      `${(e as Error).message} while emitting ${output.path}: every validation keyword must generate code ` +
+        '(common/keywords.ts `ruleKeyword`, its rule in common/keywordRules.ts), so it can run precompiled',
+    );
+  }
   const { imports, bindings, code } = esmImports(source.replace(/^"use strict";/, ''));
-  const rules = code.includes('keywordRules.') ? [`import * as keywordRules from '${RULES_MODULE}';`] : [];
+  const rules = code.includes(`${RULES_IMPORT}.`)
+    ? [`import * as ${RULES_IMPORT} from '${RULES_MODULE}';`]
+    : [];
   const included = output.includes;
   const base = included
     ? [`import { ${included.exportName} } from './${included.path.split('/').pop()!.replace(/\.ts$/, '')}';`]
@@ -159,6 +171,13 @@ export async function validatorFiles(root: string, banner: string): Promise<Reco
     writeFileSync(file, `${banner}export const ${exportName} = {};\n`);
   }
   const out: Record<string, string> = {};
-  for (const output of VALIDATOR_OUTPUTS) out[output.path] = await validatorModule(output, banner);
+  const { createAjv } = await import('../../common/schemaCompiler');
+  // One ajv per build (a fresh one per run, so names are numbered the same way every time).
+  const builds = new Map<Build, Ajv>();
+  for (const output of VALIDATOR_OUTPUTS) {
+    if (!builds.has(output.build))
+      builds.set(output.build, createAjv({ coerceTypes: output.build === 'query', standalone: true }));
+    out[output.path] = await validatorModule(output, banner, builds.get(output.build)!);
+  }
   return out;
 }
