@@ -34,7 +34,7 @@ const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$d
  * names are kept. Validation is unchanged; the standalone code, which embeds the root schema (ajv keeps it
  * for error params such as `allowedValues`), gets smaller.
  */
-export function withoutAnnotations<T>(schema: T): T {
+function withoutAnnotations<T>(schema: T): T {
   const walk = (node: unknown, names: boolean): unknown => {
     if (Array.isArray(node)) return node.map((n) => walk(n, false));
     if (!node || typeof node !== 'object') return node;
@@ -75,10 +75,4 @@ export function createAjv(opts: CompilerOptions = {}): Ajv {
   registerKeywords(ajv);
   for (const s of schemasWithVariants()) ajv.addSchema(opts.standalone ? withoutAnnotations(s) : s);
   return ajv;
-}
-
-let shared: Ajv | undefined;
-/** A process-wide run-time ajv (no coercion), e.g. for the import's own source schemas. */
-export function sharedAjv(): Ajv {
-  return (shared ??= createAjv());
 }
