@@ -18,17 +18,32 @@ export default tseslint.config(
     },
   },
   {
-    // The console never imports server code: what both sides need lives in common/ (e.g. common/ledger/).
-    // tests/unit/imports.test.ts checks the same over every file of src/.
+    // The console never imports server code: what both sides need lives in common/ (e.g. common/ledger/);
+    // tests/unit/imports.test.ts checks the same over every file of src/. And it runs precompiled
+    // validators (common/schemaRegistry.ts formValidatorFor): no ajv compiler in its bundle, so its CSP
+    // needs no 'unsafe-eval' (tests/unit/console-bundle.test.ts).
     files: ['src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
               regex: '^(\\.\\./)+server(/|$)',
               message: 'src/ must not import from server/: move the shared code to common/.',
+            },
+            {
+              group: [
+                'ajv',
+                'ajv/*',
+                'ajv-formats',
+                '**/common/schemaCompiler',
+                '**/common/validators',
+                '**/common/keywords',
+              ],
+              allowTypeImports: true,
+              message:
+                'The console must not load ajv: validate with formValidatorFor (common/schemaRegistry.ts).',
             },
           ],
         },

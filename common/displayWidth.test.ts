@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from './displayWidth';
-import { validatorFor, formatErrors } from './schemaRegistry';
+import { formatErrors } from './schemaRegistry';
+import { validatorFor } from './validators';
 
 describe('displayWidth (x-maxWidth rule: CJK counts 2, anything else 1)', () => {
   it.each([

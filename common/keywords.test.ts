@@ -5,7 +5,8 @@
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { registerKeywords, USCC_ALPHABET, usccCheckCharacter } from './keywords';
-import { formatErrors, validatorFor } from './schemaRegistry';
+import { formatErrors } from './schemaRegistry';
+import { validatorFor } from './validators';
 
 /**
  * Codes of well-known companies, as they publish them (business licence / National Enterprise Credit

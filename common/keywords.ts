@@ -27,8 +27,10 @@
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).
  */
 import type Ajv from 'ajv';
-import type { AnySchemaObject, ErrorObject } from 'ajv';
-import { displayWidth } from './displayWidth';
+import { _, Name, stringify, type CodeKeywordDefinition, type JSONType, type KeywordCxt } from 'ajv';
+import * as rules from './keywordRules';
+
+export { USCC_ALPHABET, usccCheckCharacter } from './keywordRules';
 
 /** Names of the annotation-only keywords. */
 export const ANNOTATION_KEYWORDS = [
@@ -40,173 +42,60 @@ export const ANNOTATION_KEYWORDS = [
   'x-enumLabels',
 ] as const;
 
-type KeywordValidate = ((schema: any, data: any, parentSchema?: AnySchemaObject, ctx?: any) => boolean) & {
-  errors?: Partial<ErrorObject>[];
-};
+/**
+ * The identifier under which standalone validator code refers to common/keywordRules.ts: the keywords'
+ * generated code calls `keywordRules.<rule>(schema, data)`, and the emitter (scripts/codegen/validators.ts)
+ * adds `import * as keywordRules from '../keywordRules'` to the generated module.
+ */
+export const RULES_IMPORT = 'keywordRules';
 
-function fail(fn: KeywordValidate, keyword: string, params: Record<string, unknown>, message: string): false {
-  fn.errors = [{ keyword, params, message }];
-  return false;
-}
+type RuleName = 'maxWidth' | 'plainText' | 'notFuture' | 'ordered' | 'uscc' | 'distinct';
 
 /**
- * The alphabet of the Unified Social Credit Code (统一社会信用代码), GB 32100-2015 §4 and table 1: the
- * digits and the capital letters except I, O, S, V, Z; a character's value is its index (0..30).
+ * A keyword whose code calls the rule `rule` of keywordRules.ts with the keyword's schema value (inlined
+ * as a literal) and the data, and reports the rule's failure as the keyword's error (`params`, `message`;
+ * at the failure's `property` when `atProperty`). Code keywords, unlike `validate` functions, can be
+ * emitted as standalone code (ajv/dist/standalone), so the console runs no ajv compiler.
  */
-export const USCC_ALPHABET = '0123456789ABCDEFGHJKLMNPQRTUWXY';
-
-/** Weights of positions 1..17: W_i = 3^(i-1) mod 31 (GB 32100-2015 §5): 1, 3, 9, 27, 19, 26, 16, 17, ... */
-const USCC_WEIGHTS = Array.from({ length: 17 }, (_, i) => {
-  let w = 1;
-  for (let k = 0; k < i; k++) w = (w * 3) % 31;
-  return w;
-});
-
-/**
- * The check character (position 18) of a Unified Social Credit Code, after GB 32100-2015《法人和其他组织
- * 统一社会信用代码编码规则》§5 (check code per GB/T 17710-1999, ISO 7064 style, modulus 31):
- * C18 = 31 − (Σ_{i=1..17} C_i × W_i mod 31), where C_i is the value of character i in
- * {@link USCC_ALPHABET}, W_i = 3^(i−1) mod 31, and a result of 31 becomes 0; the value is written as the
- * alphabet's character (30 → 'Y').
- * Positions 9-17 (the organisation code of GB 11714) are not checked separately.
- * @param code at least the first 17 characters of a code, over {@link USCC_ALPHABET}
- * @returns the check character, or `null` when a character of the first 17 is outside the alphabet
- */
-export function usccCheckCharacter(code: string): string | null {
-  if (code.length < 17) return null;
-  let sum = 0;
-  for (let i = 0; i < 17; i++) {
-    const value = USCC_ALPHABET.indexOf(code[i]);
-    if (value < 0) return null;
-    sum += value * USCC_WEIGHTS[i];
-  }
-  return USCC_ALPHABET[(31 - (sum % 31)) % 31];
+function ruleKeyword(
+  keyword: string,
+  type: JSONType,
+  schemaType: JSONType,
+  rule: RuleName,
+  atProperty = false,
+): CodeKeywordDefinition {
+  return {
+    keyword,
+    type,
+    schemaType,
+    code(cxt: KeywordCxt) {
+      const { gen, data, schema } = cxt;
+      const fn = gen.scopeValue('func', {
+        ref: rules[rule],
+        code: _`${new Name(RULES_IMPORT)}.${new Name(rule)}`,
+      });
+      const failure = gen.const('failure', _`${fn}(${stringify(schema)}, ${data})`);
+      gen.if(_`${failure} !== null`, () => {
+        if (!atProperty) return cxt.error(false, { failure });
+        const property = gen.const('property', _`${failure}.property`);
+        cxt.error(false, { failure }, { instancePath: property });
+      });
+    },
+    error: {
+      message: ({ params }) => _`${params.failure}.message`,
+      params: ({ params }) => _`${params.failure}.params`,
+    },
+  };
 }
 
 /** Registers every custom keyword on `ajv`. Call once per ajv instance, before adding schemas. */
 export function registerKeywords(ajv: Ajv): Ajv {
   for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword });
-
-  const maxWidth: KeywordValidate = function (limit: number, data: string) {
-    const width = displayWidth(data);
-    if (width <= limit) return true;
-    return fail(
-      maxWidth,
-      'x-maxWidth',
-      { limit, width },
-      `must be at most ${limit} wide (a Chinese character counts 2), got ${width}`,
-    );
-  };
-  ajv.addKeyword({
-    keyword: 'x-maxWidth',
-    type: 'string',
-    schemaType: 'number',
-    errors: true,
-    validate: maxWidth,
-  });
-
-  const plainText: KeywordValidate = function (enabled: boolean, data: string) {
-    if (!enabled) return true;
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u.test(data))
-      return fail(plainText, 'x-plainText', { reason: 'control' }, 'must not contain control characters');
-    if (/[<>]/u.test(data))
-      return fail(plainText, 'x-plainText', { reason: 'markup' }, 'must not contain markup (< or >)');
-    if (data.length > 0 && data.trim().length === 0)
-      return fail(plainText, 'x-plainText', { reason: 'blank' }, 'must not be blank');
-    return true;
-  };
-  ajv.addKeyword({
-    keyword: 'x-plainText',
-    type: 'string',
-    schemaType: 'boolean',
-    errors: true,
-    validate: plainText,
-  });
-
-  const notFuture: KeywordValidate = function (enabled: boolean, data: number) {
-    if (!enabled) return true;
-    const limit = new Date().getUTCFullYear();
-    if (data <= limit) return true;
-    return fail(notFuture, 'x-notFuture', { limit }, `must not be after ${limit}`);
-  };
-  ajv.addKeyword({
-    keyword: 'x-notFuture',
-    type: 'number',
-    schemaType: 'boolean',
-    errors: true,
-    validate: notFuture,
-  });
-
-  const ordered: KeywordValidate = function (pairs: [string, string][], data: Record<string, unknown>) {
-    for (const [first, second] of pairs) {
-      const a = data[first];
-      const b = data[second];
-      if (typeof a === 'number' && typeof b === 'number' && a > b)
-        return fail(ordered, 'x-ordered', { first, second }, `${first} must not be after ${second}`);
-    }
-    return true;
-  };
-  ajv.addKeyword({
-    keyword: 'x-ordered',
-    type: 'object',
-    schemaType: 'array',
-    errors: true,
-    validate: ordered,
-  });
-
-  const uscc: KeywordValidate = function (enabled: boolean, data: string) {
-    if (!enabled || data.length !== 18) return true;
-    const expected = usccCheckCharacter(data);
-    // Outside the alphabet: the shape is the schema's `pattern` to report, not this keyword.
-    if (expected === null || !USCC_ALPHABET.includes(data[17])) return true;
-    if (data[17] === expected) return true;
-    return fail(
-      uscc,
-      'x-uscc',
-      { expected, actual: data[17] },
-      `check character must be ${expected} (GB 32100-2015), got ${data[17]}`,
-    );
-  };
-  ajv.addKeyword({
-    keyword: 'x-uscc',
-    type: 'string',
-    schemaType: 'boolean',
-    errors: true,
-    validate: uscc,
-  });
-
-  const distinct: KeywordValidate = function (
-    pairs: [string, string][],
-    data: Record<string, unknown>,
-    _parent?: AnySchemaObject,
-    ctx?: { instancePath?: string },
-  ) {
-    for (const [first, second] of pairs) {
-      const a = data[first];
-      const b = data[second];
-      if (typeof a !== 'string' || typeof b !== 'string') continue;
-      if (a.trim().toLowerCase() !== b.trim().toLowerCase()) continue;
-      const pointer = second.replace(/~/g, '~0').replace(/\//g, '~1');
-      distinct.errors = [
-        {
-          keyword: 'x-distinct',
-          instancePath: `${ctx?.instancePath ?? ''}/${pointer}`,
-          params: { first, second },
-          message: `must differ from ${first}`,
-        },
-      ];
-      return false;
-    }
-    return true;
-  };
-  ajv.addKeyword({
-    keyword: 'x-distinct',
-    type: 'object',
-    schemaType: 'array',
-    errors: true,
-    validate: distinct,
-  });
-
+  ajv.addKeyword(ruleKeyword('x-maxWidth', 'string', 'number', 'maxWidth'));
+  ajv.addKeyword(ruleKeyword('x-plainText', 'string', 'boolean', 'plainText'));
+  ajv.addKeyword(ruleKeyword('x-notFuture', 'number', 'boolean', 'notFuture'));
+  ajv.addKeyword(ruleKeyword('x-ordered', 'object', 'array', 'ordered'));
+  ajv.addKeyword(ruleKeyword('x-uscc', 'string', 'boolean', 'uscc'));
+  ajv.addKeyword(ruleKeyword('x-distinct', 'object', 'array', 'distinct', true));
   return ajv;
 }

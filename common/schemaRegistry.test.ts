@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildVariant,
-  createAjv,
-  formatErrors,
-  schemas,
-  validatorFor,
-  withoutDefaults,
-} from './schemaRegistry';
+import { buildVariant, formatErrors, schemas, withoutDefaults } from './schemaRegistry';
+import { createAjv } from './schemaCompiler';
+import { queryValidatorFor, validatorFor } from './validators';
 
 describe('custom keywords', () => {
   const v = validatorFor('artwork.create');
@@ -92,7 +87,7 @@ describe('request variants', () => {
       ]),
     );
     expect(q.properties.pageSize.maximum).toBe(100);
-    const coerce = createAjv({ coerceTypes: true }).getSchema('artwork.listQuery')!;
+    const coerce = queryValidatorFor('artwork.listQuery');
     const query: Record<string, unknown> = { page: '2', author: '7' };
     expect(coerce(query)).toBe(true);
     expect(query).toEqual({ page: 2, pageSize: 20, author: 7 });

@@ -1,9 +1,12 @@
 /**
- * The schema registry shared by server and console: every `schemas/*.schema.json`, the ajv instance
- * that validates against them (strict mode, custom keywords from keywords.ts), the request variants
- * derived from each resource schema, and the conversion of ajv errors into envelope `FieldError`s.
+ * The schema registry shared by server and console: every `schemas/*.schema.json`, the request variants
+ * derived from each resource schema, the precompiled validators of the form variants and the conversion
+ * of ajv errors into envelope `FieldError`s. This module runs no ajv compiler (the console imports it):
+ * `formValidatorFor` answers the standalone code codegen emitted into common/generated/formValidators.ts
+ * (scripts/codegen/validators.ts). Every other precompiled validator (server, tests) is in
+ * common/validators.ts; the run-time ajv (server, codegen, tests) is common/schemaCompiler.ts.
  *
- * Variants (each added to ajv under `$id` `<schemaId>.<kind>`):
+ * Variants (each validated under `$id` `<schemaId>.<kind>`):
  * - `create`: the resource schema with its `readOnly` properties refused (`false` schemas); `required` as written.
  * - `update`: the same without `required` and without any `default` (at every depth), plus a required
  *   integer `id`: a partial update changes exactly the fields it names. (ajv's `useDefaults` would
@@ -12,11 +15,10 @@
  *   order (ASC|DESC), ids ("1,2,3") and one parameter per filterable field (`x-ui.filter`).
  * - `listBody`: the same for a POST list call, with `ids` an array of integers.
  */
-import Ajv, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
-import { registerKeywords } from './keywords';
+import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { FieldError } from './envelope';
 import { schemaList } from './generated/schemaIndex';
+import { formValidators } from './generated/formValidators';
 
 /** A verb's endpoint in `x-endpoints`: the HTTP call react-admin's verb maps to. */
 export interface EndpointSpec {
@@ -74,6 +76,23 @@ export interface PropertySchema {
 }
 
 export type VariantKind = 'create' | 'update' | 'listQuery' | 'listBody';
+
+/** The variants every resource schema gets, in the order they are registered and emitted. */
+export const VARIANT_KINDS: VariantKind[] = ['create', 'update', 'listQuery', 'listBody'];
+
+/** The variants a console form validates (Create and Edit views); their code is in formValidators.ts. */
+export const FORM_VARIANTS = ['create', 'update'] as const satisfies readonly VariantKind[];
+export type FormVariant = (typeof FORM_VARIANTS)[number];
+
+/**
+ * A validation function as ajv compiles it (here: precompiled standalone code): true when `data` is
+ * valid; otherwise false with the ajv errors in `errors`. It may change `data` (ajv's `useDefaults`, and
+ * `coerceTypes` in the query build).
+ */
+export interface SchemaValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
 /** Largest record id: ids are 32-bit integer columns (PostgreSQL `serial`, SQLite accepts them too). */
 export const MAX_ID = 2147483647;
@@ -181,37 +200,27 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
 }
 
 /**
- * A new ajv instance with formats, the custom keywords, every schema and every variant.
- * @param opts.coerceTypes true for query strings (GET): "2" becomes 2. Bodies are never coerced.
+ * Every schema of `schemas/` and, after each resource schema, its variants ({@link VARIANT_KINDS}): the
+ * set the run-time ajv holds (common/schemaCompiler.ts) and codegen precompiles, in that order.
  */
-export function createAjv(opts: { coerceTypes?: boolean } = {}): Ajv {
-  const ajv = new Ajv({
-    strict: true,
-    allErrors: true,
-    useDefaults: true,
-    coerceTypes: opts.coerceTypes ?? false,
-    allowUnionTypes: true,
-  });
-  addFormats(ajv);
-  registerKeywords(ajv);
+export function schemasWithVariants(): AnySchemaObject[] {
+  const out: AnySchemaObject[] = [];
   for (const s of Object.values(schemas)) {
-    ajv.addSchema(s);
-    if (s['x-resource'])
-      for (const kind of ['create', 'update', 'listQuery', 'listBody'] as VariantKind[])
-        ajv.addSchema(buildVariant(s, kind));
+    out.push(s);
+    if (s['x-resource']) for (const kind of VARIANT_KINDS) out.push(buildVariant(s, kind));
   }
-  return ajv;
+  return out;
 }
 
-let shared: Ajv | undefined;
-/** A process-wide ajv (no coercion), for the console's forms and for import validation. */
-export function sharedAjv(): Ajv {
-  return (shared ??= createAjv());
-}
-
-/** The compiled validator for `id` (a schema `$id` or `<id>.<variant>`) on the shared ajv. */
-export function validatorFor(id: string): ValidateFunction {
-  const v = sharedAjv().getSchema(id);
+/**
+ * The precompiled validator of the form variant `<schemaId>.<kind>` (bodies' build: no type coercion,
+ * `useDefaults` fills absent fields with their `default`): what the console's forms run, and the same
+ * function the server runs for that variant (common/validators.ts `validatorFor`).
+ * @throws Error for a schema without that variant (not a resource schema, or stale generated code)
+ */
+export function formValidatorFor(schemaId: string, kind: FormVariant): SchemaValidator {
+  const id = `${schemaId}.${kind}`;
+  const v = Object.hasOwn(formValidators, id) ? formValidators[id] : undefined;
   if (!v) throw new Error(`Unknown schema "${id}"`);
   return v;
 }

@@ -4,6 +4,8 @@
  * - `common/generated/types.ts`: TypeScript types (json-schema-to-typescript);
  * - `src/generated/resources.ts`: the console's resource registry (name, schema id, roles, icon, ...);
  * - `src/generated/messages.ts`: resource and field labels and enum labels, in English and Chinese;
+ * - `common/generated/bodyValidators.ts`, `queryValidators.ts`: precompiled ajv validators of every schema
+ *   and variant (scripts/codegen/validators.ts);
  * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts).
  *
  * Every file carries a do-not-edit banner (`x-generated` in the JSON, markers around the table in api.md). `npm run codegen` writes them; `--check` exits 1 and names
@@ -15,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
 import { openApiFiles } from './codegen/openapi';
+import { validatorFiles } from './codegen/validators';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER =
@@ -132,6 +135,7 @@ async function schemaFiles(): Promise<Record<string, string>> {
     'common/generated/types.ts': await fmt(await types(list)),
     'src/generated/resources.ts': await fmt(resources(list)),
     'src/generated/messages.ts': await fmt(messages(list)),
+    ...(await validatorFiles(root, BANNER)),
   };
 }
 

@@ -10,8 +10,9 @@
  * field and keyword are reported once.
  */
 import type Ajv from 'ajv';
-import type { ValidateFunction } from 'ajv';
-import { createAjv, formatErrors } from '../../common/schemaRegistry';
+import { formatErrors, type SchemaValidator } from '../../common/schemaRegistry';
+import { validatorFor } from '../../common/validators';
+import { createAjv } from '../../common/schemaCompiler';
 import tateArtworkSchema from '../../schemas/import/tateArtwork.schema.json' with { type: 'json' };
 import tateArtistSchema from '../../schemas/import/tateArtist.schema.json' with { type: 'json' };
 import { mapArtist, mapArtwork, SOURCE_FIELD, type MappedArtwork, type MappedAuthor } from './mapping';
@@ -39,13 +40,15 @@ export function importAjv(): Ajv {
   return ajv;
 }
 
-function compiled(id: string): ValidateFunction {
+/** The validator of `id`: the precompiled one for a registry schema, `importAjv`'s for the Tate schemas. */
+function compiled(id: string): SchemaValidator {
+  if (!id.startsWith('import/')) return validatorFor(id);
   const v = importAjv().getSchema(id);
   if (!v) throw new Error(`Unknown schema "${id}"`);
   return v;
 }
 
-function sourceReasons(validate: ValidateFunction, row: unknown): Reason[] {
+function sourceReasons(validate: SchemaValidator, row: unknown): Reason[] {
   if (validate(row)) return [];
   return formatErrors(validate.errors).map((e) => ({
     field: e.field || 'row',
@@ -54,7 +57,7 @@ function sourceReasons(validate: ValidateFunction, row: unknown): Reason[] {
   }));
 }
 
-function targetReasons(validate: ValidateFunction, record: unknown): Reason[] {
+function targetReasons(validate: SchemaValidator, record: unknown): Reason[] {
   if (validate(record)) return [];
   return formatErrors(validate.errors).map((e) => {
     const field = SOURCE_FIELD[e.field] ?? e.field;

@@ -1,6 +1,7 @@
 /**
- * Form validation with the SAME ajv schemas the server uses (common/schemaRegistry.ts: the
- * `<schemaId>.create` / `.update` variants and `formatErrors`), as a react-admin record-level `validate`
+ * Form validation with the SAME validators the server runs (common/schemaRegistry.ts: the precompiled
+ * `<schemaId>.create` / `.update` variants, `formValidatorFor`, and `formatErrors`; no ajv compiler in the
+ * console, so its CSP needs no 'unsafe-eval'), as a react-admin record-level `validate`
  * function. Each error becomes `{ message: 'baas.validation.<keyword>', args }` (src/i18n/validation.ts),
  * nested like the form values (`{ baseInfo: { size: … } }`), so react-admin shows it under the field in
  * the current language.
@@ -12,7 +13,7 @@
 import type { FieldError } from '../../common/envelope';
 import {
   formatErrors,
-  validatorFor,
+  formValidatorFor,
   type PropertySchema,
   type ResourceSchema,
 } from '../../common/schemaRegistry';
@@ -129,7 +130,7 @@ export function schemaErrors(
   mode: 'create' | 'update',
 ): FieldError[] {
   const data = prepareValues(schema, values, mode);
-  const validate = validatorFor(`${schema.$id}.${mode}`);
+  const validate = formValidatorFor(schema.$id, mode);
   const errors = validate(data) ? [] : formatErrors(validate.errors);
   if (mode === 'update') {
     // The update variant makes every field optional (partial update); a form holds the whole record,

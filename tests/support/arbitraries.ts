@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
-import { createAjv } from '../../common/schemaRegistry';
+import { createAjv } from '../../common/schemaCompiler';
 import { USCC_ALPHABET, usccCheckCharacter } from '../../common/keywords';
 
 type Json = Record<string, any>;

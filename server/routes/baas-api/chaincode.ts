@@ -13,7 +13,8 @@ import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
-import { validatorFor, formatErrors } from '../../../common/schemaRegistry';
+import { formatErrors } from '../../../common/schemaRegistry';
+import { validatorFor } from '../../../common/validators';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, conflict, notFound } from '../../plugins/app/errors';
 import {

@@ -1,0 +1,125 @@
+/**
+ * The rules behind the project's custom validation keywords (see common/keywords.ts for the keywords and
+ * their schema syntax), as plain functions without ajv: the precompiled validators
+ * (`common/generated/*Validators.ts`, run in the console and on the server) import this module and call
+ * these functions, and so does the run-time ajv of common/schemaCompiler.ts (server, codegen, tests).
+ *
+ * Each rule takes the keyword's schema value and the data (already of the keyword's `type`) and returns
+ * `null` when the data passes, or a {@link RuleFailure}: the ajv error's `params` and `message` (and, for
+ * x-distinct, the property the error is reported at).
+ */
+import { displayWidth } from './displayWidth';
+
+/** Why data failed a rule: ajv error `params` and `message`; `property` moves the error to a child. */
+export interface RuleFailure {
+  params: Record<string, unknown>;
+  message: string;
+  /** The error's instancePath gets `/<property>` appended (JSON-pointer escaped) when set. */
+  property?: string;
+}
+
+/**
+ * The alphabet of the Unified Social Credit Code (统一社会信用代码), GB 32100-2015 §4 and table 1: the
+ * digits and the capital letters except I, O, S, V, Z; a character's value is its index (0..30).
+ */
+export const USCC_ALPHABET = '0123456789ABCDEFGHJKLMNPQRTUWXY';
+
+/** Weights of positions 1..17: W_i = 3^(i-1) mod 31 (GB 32100-2015 §5): 1, 3, 9, 27, 19, 26, 16, 17, ... */
+const USCC_WEIGHTS = Array.from({ length: 17 }, (_, i) => {
+  let w = 1;
+  for (let k = 0; k < i; k++) w = (w * 3) % 31;
+  return w;
+});
+
+/**
+ * The check character (position 18) of a Unified Social Credit Code, after GB 32100-2015《法人和其他组织
+ * 统一社会信用代码编码规则》§5 (check code per GB/T 17710-1999, ISO 7064 style, modulus 31):
+ * C18 = 31 − (Σ_{i=1..17} C_i × W_i mod 31), where C_i is the value of character i in
+ * {@link USCC_ALPHABET}, W_i = 3^(i−1) mod 31, and a result of 31 becomes 0; the value is written as the
+ * alphabet's character (30 → 'Y').
+ * Positions 9-17 (the organisation code of GB 11714) are not checked separately.
+ * @param code at least the first 17 characters of a code, over {@link USCC_ALPHABET}
+ * @returns the check character, or `null` when a character of the first 17 is outside the alphabet
+ */
+export function usccCheckCharacter(code: string): string | null {
+  if (code.length < 17) return null;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) {
+    const value = USCC_ALPHABET.indexOf(code[i]);
+    if (value < 0) return null;
+    sum += value * USCC_WEIGHTS[i];
+  }
+  return USCC_ALPHABET[(31 - (sum % 31)) % 31];
+}
+
+/** `x-maxWidth`: display width (displayWidth.ts) at most `limit`. params: { limit, width }. */
+export function maxWidth(limit: number, data: string): RuleFailure | null {
+  const width = displayWidth(data);
+  if (width <= limit) return null;
+  return {
+    params: { limit, width },
+    message: `must be at most ${limit} wide (a Chinese character counts 2), got ${width}`,
+  };
+}
+
+/** `x-plainText`: no control characters, no `<` or `>`, not blank. params: { reason }. */
+export function plainText(enabled: boolean, data: string): RuleFailure | null {
+  if (!enabled) return null;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u.test(data))
+    return { params: { reason: 'control' }, message: 'must not contain control characters' };
+  if (/[<>]/u.test(data))
+    return { params: { reason: 'markup' }, message: 'must not contain markup (< or >)' };
+  if (data.length > 0 && data.trim().length === 0)
+    return { params: { reason: 'blank' }, message: 'must not be blank' };
+  return null;
+}
+
+/** `x-notFuture`: a year at most the current UTC year (read at each call). params: { limit }. */
+export function notFuture(enabled: boolean, data: number): RuleFailure | null {
+  if (!enabled) return null;
+  const limit = new Date().getUTCFullYear();
+  if (data <= limit) return null;
+  return { params: { limit }, message: `must not be after ${limit}` };
+}
+
+/** `x-ordered`: for each [a, b] pair whose values are both numbers, a <= b. params: { first, second }. */
+export function ordered(pairs: [string, string][], data: Record<string, unknown>): RuleFailure | null {
+  for (const [first, second] of pairs) {
+    const a = data[first];
+    const b = data[second];
+    if (typeof a === 'number' && typeof b === 'number' && a > b)
+      return { params: { first, second }, message: `${first} must not be after ${second}` };
+  }
+  return null;
+}
+
+/**
+ * `x-uscc`: an 18-character code over {@link USCC_ALPHABET} has the right check character (other shapes
+ * are the schema `pattern`'s to report). params: { expected, actual }.
+ */
+export function uscc(enabled: boolean, data: string): RuleFailure | null {
+  if (!enabled || data.length !== 18) return null;
+  const expected = usccCheckCharacter(data);
+  if (expected === null || !USCC_ALPHABET.includes(data[17])) return null;
+  if (data[17] === expected) return null;
+  return {
+    params: { expected, actual: data[17] },
+    message: `check character must be ${expected} (GB 32100-2015), got ${data[17]}`,
+  };
+}
+
+/**
+ * `x-distinct`: for each [a, b] pair whose values are both strings, they differ, compared trimmed and
+ * ignoring letter case. Reported at property b. params: { first, second }.
+ */
+export function distinct(pairs: [string, string][], data: Record<string, unknown>): RuleFailure | null {
+  for (const [first, second] of pairs) {
+    const a = data[first];
+    const b = data[second];
+    if (typeof a !== 'string' || typeof b !== 'string') continue;
+    if (a.trim().toLowerCase() !== b.trim().toLowerCase()) continue;
+    return { params: { first, second }, message: `must differ from ${first}`, property: second };
+  }
+  return null;
+}

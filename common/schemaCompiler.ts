@@ -1,0 +1,78 @@
+/**
+ * The run-time ajv compiler, for the server, codegen and tests only: the console must not import this
+ * module (nor ajv itself), it runs the precompiled validators (common/schemaRegistry.ts
+ * `formValidatorFor`; tests/unit/console-bundle.test.ts builds the console and checks that no ajv compiler
+ * is in it). The server's precompiled validators are common/validators.ts.
+ *
+ * - `createAjv`: an ajv 8 instance (strict mode, all errors, `useDefaults`, formats, the custom keywords of
+ *   keywords.ts) holding every schema and variant; codegen emits its standalone code
+ *   (scripts/codegen/validators.ts), the server compiles ad-hoc route schemas with it.
+ * - `queryValidatorFor`: the precompiled validators of the query-string build (`coerceTypes`).
+ */
+import Ajv, { _ } from 'ajv';
+import addFormats from 'ajv-formats';
+import { ANNOTATION_KEYWORDS, registerKeywords } from './keywords';
+import { schemasWithVariants } from './schemaRegistry';
+
+export interface CompilerOptions {
+  /** true for query strings (GET): "2" becomes 2. Bodies are never coerced. */
+  coerceTypes?: boolean;
+  /**
+   * Keep every compiled function's source, ESM flavour, for ajv/dist/standalone (codegen only). Formats
+   * then refer to ajv-formats' `fullFormats` by import.
+   */
+  standalone?: boolean;
+}
+
+/** Keywords that only annotate (no validation, no default): left out of the standalone code. */
+const ANNOTATIONS = new Set<string>([...ANNOTATION_KEYWORDS, 'title', 'description', '$comment', 'examples']);
+/** Schema maps whose keys are names, not keywords (a property may be called `title`). */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
+
+/**
+ * A deep copy of `schema` without annotation keywords ({@link ANNOTATIONS}), at every depth; property
+ * names are kept. Validation is unchanged; the standalone code, which embeds the root schema (ajv keeps it
+ * for error params such as `allowedValues`), gets smaller.
+ */
+function withoutAnnotations<T>(schema: T): T {
+  const walk = (node: unknown, names: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (!names && ANNOTATIONS.has(k)) continue;
+      out[k] = walk(v, !names && NAME_MAPS.has(k));
+    }
+    return out;
+  };
+  return walk(schema, false) as T;
+}
+
+/**
+ * A new ajv instance with formats, the custom keywords, every schema and every variant
+ * (schemaRegistry.ts `schemasWithVariants`). With `standalone`, the schemas are added
+ * {@link withoutAnnotations}.
+ */
+export function createAjv(opts: CompilerOptions = {}): Ajv {
+  const ajv = new Ajv({
+    strict: true,
+    allErrors: true,
+    useDefaults: true,
+    coerceTypes: opts.coerceTypes ?? false,
+    allowUnionTypes: true,
+    ...(opts.standalone
+      ? {
+          code: {
+            source: true,
+            esm: true,
+            lines: true,
+            formats: _`require("ajv-formats/dist/formats").fullFormats`,
+          },
+        }
+      : {}),
+  });
+  addFormats(ajv);
+  registerKeywords(ajv);
+  for (const s of schemasWithVariants()) ajv.addSchema(opts.standalone ? withoutAnnotations(s) : s);
+  return ajv;
+}
