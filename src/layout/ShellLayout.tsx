@@ -18,7 +18,14 @@ import { decideNavigation } from '../shell/permission';
 import { flattenRoutes, matchRoute } from '../shell/router';
 import { allRoutes } from '../shell/routes';
 import { LAST_ROUTE_KEY } from '../shell/session';
-import { initTags, tagsReducer, type TagsAction, type TagsState, type VisitedView } from '../shell/tagsView';
+import {
+  initTags,
+  tagPathOf,
+  tagsReducer,
+  type TagsAction,
+  type TagsState,
+  type VisitedView,
+} from '../shell/tagsView';
 import { setSidebarOpened } from '../shell/preferences';
 import { addErrorLog } from '../shell/errorLog';
 import { ShellContext, usePreferences, useShellSession, type ShellState } from './ShellContext';
@@ -29,6 +36,7 @@ import { TagsView } from './TagsView';
 import { SettingsDrawer } from './SettingsDrawer';
 import { LoggedOutDialog } from './LoggedOutDialog';
 import { Page401 } from './pages/ErrorPages';
+import { routeTitle } from './routeTitle';
 
 /** Pinned tabs, from the route tree's `meta.affix`. */
 const AFFIX_VIEWS: VisitedView[] = flattenRoutes(allRoutes)
@@ -126,7 +134,7 @@ function ShellFrame({ children }: { children?: ReactNode }) {
   const fullPath = location.pathname + location.search;
   useEffect(() => {
     const product = translate('shell.productTitle');
-    document.title = titleKey ? `${translate(`shell.route.${titleKey}`)} - ${product}` : product;
+    document.title = titleKey ? `${routeTitle(translate, titleKey)} - ${product}` : product;
   }, [titleKey, translate]);
   useEffect(() => {
     if (!match || match.route.public) return;
@@ -136,7 +144,7 @@ function ShellFrame({ children }: { children?: ReactNode }) {
         type: 'add',
         view: {
           name: routeName,
-          path: location.pathname,
+          path: tagPathOf(match, location.pathname),
           fullPath,
           title: titleKey,
           affix: match.route.meta?.affix,

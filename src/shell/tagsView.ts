@@ -9,6 +9,18 @@
  * scroll position, and react-admin's store keeps their list filters.
  */
 
+import { fillPath, type RouteMatch } from './router';
+
+/**
+ * The tab-strip path of a matched page: the page a tab route is a tab of (`meta.tabOf`, e.g.
+ * `/artworks/7/show` for `/artworks/7/show/dealInfo`), else the page's own path. One record page keeps
+ * one entry in the strip, whichever of its tabs is shown.
+ */
+export function tagPathOf(match: RouteMatch, pathname: string): string {
+  const tabOf = match.route.meta?.tabOf;
+  return tabOf ? fillPath(tabOf, match.params) : pathname;
+}
+
 /** One tab. `path` is the path name, `fullPath` adds the query string. `title` is an i18n key. */
 export interface VisitedView {
   name: string;
