@@ -20,16 +20,35 @@ import { routesForRoles } from '../../src/shell/permission';
 import { buildMenu, fillPath, flattenRoutes, openGroupsFor, type FlatRoute } from '../../src/shell/router';
 import { generatedResources } from '../../src/generated/resources';
 import { schemaForResource } from '../../common/schemaRegistry';
+import { usccCheckCharacter } from '../../common/keywords';
 
 let env: TestEnv;
 
 beforeAll(async () => {
   env = await startEnv();
+  // The seed has no company: add one (through the API, as admin) so the companies' show and edit pages
+  // and their tabs are crawled too. Bid users and platform users have no create call; they are crawled
+  // when the data has some.
+  const page = await env.signIn('admin', 'en');
+  await new CrawlerPage(page, env.baseUrl).api('POST', '/medicine-api/company/addCompany', {
+    companyName: '华东示例制药有限公司',
+    creditCode: code('91310000MA1FL0001'),
+    licenseNo: '沪20200001',
+    contactName: '王芳',
+    contactPhone: '13800001111',
+    adminAccount: 'admin.crawler',
+    backupAdminAccount: 'ops.crawler',
+    status: 1,
+  });
+  await page.context().close();
 });
 
 afterAll(async () => {
   await env?.stop();
 });
+
+/** A synthetic credit code: 17 given characters and their check character (GB 32100-2015). */
+const code = (first17: string) => first17 + usccCheckCharacter(first17);
 
 const ROLES = { admin: ['admin'], user: ['user'] } as const;
 const RESOURCE_NAMES = new Set(generatedResources.map((r) => r.name));
