@@ -12,9 +12,14 @@
  *   must not be refused).
  * A route whose parameters have no record to take them from (e.g. no chaincode installed yet) is
  * listed as skipped in the output.
+ *
+ * A second test opens an artwork's deal-info tab on its show and edit pages (1440 and 375 px, en and zh)
+ * and takes their screenshots (.tmp/screenshots/, or docs/screenshots/ with `npm run screenshots`).
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEnv, type TestEnv } from './helpers/env';
+import { screenshotDir } from './helpers/screenshots';
 import { CrawlerPage, type Problem } from './pages/CrawlerPage';
 import { routesForRoles } from '../../src/shell/permission';
 import { buildMenu, fillPath, flattenRoutes, openGroupsFor, type FlatRoute } from '../../src/shell/router';
@@ -243,4 +248,49 @@ describe('route crawler', () => {
     },
     600_000,
   );
+});
+
+describe('an artwork on a tab', () => {
+  it('shows the deal info tab on show and edit at 1440 and 375 px, en and zh, with one tab-strip entry per page', async () => {
+    const dir = screenshotDir();
+    for (const lang of ['en', 'zh'] as const) {
+      for (const width of [1440, 375]) {
+        const page = await env.signIn('admin', lang, { width, height: width > 992 ? 900 : 812 });
+        const crawler = new CrawlerPage(page, env.baseUrl);
+        await crawler.settle();
+        const id = (await new Ids(crawler).record('artworks'))!.id;
+        const deal = lang === 'en' ? 'Deal info' : '交易信息';
+        const credit = lang === 'en' ? 'Credit line' : '来源说明';
+        for (const view of ['show', 'edit'] as const) {
+          const base = view === 'show' ? `/artworks/${id}/show` : `/artworks/${id}`;
+          await crawler.navigate(base);
+          // The edit page is the one with a form (the show page's tabs may still be on screen a moment).
+          if (view === 'edit') await page.locator('#main-content form').waitFor();
+          await crawler.waitForContentTabs();
+          await crawler.contentTabs().filter({ hasText: deal }).click();
+          await crawler.waitForPath(`${base}/dealInfo`);
+          await crawler.settle();
+          expect(crawler.path()).toBe(`${base}/dealInfo`);
+          await page.locator('#main-content').getByText(credit).first().waitFor();
+          if (width > 992) {
+            // The tab strip keeps one entry for the record page, active on its tab.
+            const tags = page.getByTestId('tags-view');
+            await expect.poll(() => tags.locator(`[data-tag-path="${base}"]`).count()).toBe(1);
+            expect(await tags.locator(`[data-tag-path="${base}/dealInfo"]`).count()).toBe(0);
+            expect(await tags.locator(`[data-tag-path="${base}"]`).getAttribute('aria-selected')).toBe(
+              'true',
+            );
+          }
+          await page.mouse.move(0, 0);
+          await page.waitForTimeout(400); // the tab indicator slides to the tab (MUI, 300 ms)
+          await page.screenshot({
+            path: join(dir, `artwork-${view}-dealInfo.${lang}.${width}.png`),
+            fullPage: width < 992,
+          });
+        }
+        expect(crawler.problems.map((p) => `[${p.kind}] ${p.route}: ${p.detail}`)).toEqual([]);
+        await page.context().close();
+      }
+    }
+  }, 300_000);
 });
