@@ -13,7 +13,8 @@ import { ErrorBoundary } from 'react-error-boundary';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Box, CircularProgress, CssBaseline, GlobalStyles } from '@mui/material';
 import { ThemeProvider } from '@mui/material/styles';
-import { Error as RaError, useTranslate } from 'react-admin';
+import { Error as RaError, useGetOne, useTranslate } from 'react-admin';
+import { generatedResources } from '../generated/resources';
 import { decideNavigation } from '../shell/permission';
 import { flattenRoutes, matchRoute } from '../shell/router';
 import { allRoutes } from '../shell/routes';
@@ -153,6 +154,37 @@ function ShellFrame({ children }: { children?: ReactNode }) {
       });
     }
   }, [fullPath, routeName]);
+
+  // A record's page names its tab after the record, from the same getOne the page makes (react-admin's
+  // query cache: no second request).
+  const screen = match?.route.screen;
+  const recordResource =
+    screen && 'resource' in screen && (screen.view === 'show' || screen.view === 'edit') && match?.params.id
+      ? screen.resource
+      : undefined;
+  const { data: record } = useGetOne(
+    recordResource ?? '',
+    { id: match?.params.id ?? '' },
+    { enabled: !!recordResource },
+  );
+  const rep = generatedResources.find((r) => r.name === recordResource)?.recordRepresentation;
+  const recordValue = record && rep ? (record as Record<string, unknown>)[rep] : undefined;
+  const recordName =
+    record && String(record.id) === match?.params.id
+      ? recordValue !== undefined && recordValue !== null && recordValue !== ''
+        ? String(recordValue)
+        : `#${record.id}`
+      : undefined;
+  const tagPath = match ? tagPathOf(match, location.pathname) : undefined;
+  const recordView = screen && 'resource' in screen && screen.view === 'edit' ? 'edit' : 'show';
+  useEffect(() => {
+    if (recordResource && recordName && tagPath)
+      dispatchTags({
+        type: 'record',
+        path: tagPath,
+        record: { resource: recordResource, name: recordName, view: recordView },
+      });
+  }, [recordResource, recordName, recordView, tagPath, routeName]);
 
   // Scroll: save the position of the page we leave; restore a kept-alive page, else go to the top.
   const previousPath = useRef(location.pathname);

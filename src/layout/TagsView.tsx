@@ -12,7 +12,7 @@ import { useTranslate } from 'react-admin';
 import { afterClose, tagPathOf, tagsReducer, type VisitedView } from '../shell/tagsView';
 import { useShell } from './ShellContext';
 import { SHELL } from './theme';
-import { routeTitle } from './routeTitle';
+import { recordTagText, routeTitle } from './routeTitle';
 
 /** The tab strip. */
 export function TagsView() {
@@ -40,6 +40,9 @@ export function TagsView() {
   // A tab route (`meta.tabOf`) shows as the tab of its page.
   const current = shellMatch ? tagPathOf(shellMatch, location.pathname) : location.pathname;
   const isActive = (v: VisitedView) => v.path === current;
+  /** A tab's text: the page title, or `<resource>: <record name>` on a record's page. */
+  const tagText = (v: VisitedView) =>
+    v.record ? recordTagText(translate, v.record) : routeTitle(translate, v.title);
 
   const close = (view: VisitedView) => {
     if (view.affix) return;
@@ -143,12 +146,12 @@ export function TagsView() {
                   : {},
               }}
             >
-              {routeTitle(translate, v.title)}
+              {tagText(v)}
               {!v.affix && (
                 <Box
                   component="span"
                   role="button"
-                  aria-label={`${translate('shell.tagsView.close')} ${routeTitle(translate, v.title)}`}
+                  aria-label={`${translate('shell.tagsView.close')} ${tagText(v)}`}
                   data-testid="tag-close"
                   onClick={(e: MouseEvent) => {
                     e.preventDefault();

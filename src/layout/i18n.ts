@@ -119,6 +119,7 @@ const en = {
       closeOthers: 'Close others',
       closeAll: 'Close all',
       label: 'Visited pages',
+      record: '%{name}: %{record}',
     },
     settings: {
       title: 'Page style setting',
@@ -314,6 +315,7 @@ const zh: Shape<typeof en> = {
       closeOthers: '关闭其它',
       closeAll: '关闭所有',
       label: '已访问页面',
+      record: '%{name}：%{record}',
     },
     settings: {
       title: '系统布局配置',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeTitle } from './routeTitle';
+import { recordTagText, routeTitle } from './routeTitle';
 
 /** A translate that shows its key and options, to see what routeTitle asks for. */
 const translate = (key: string, options?: Record<string, unknown>) =>
@@ -14,5 +14,14 @@ describe('route titles', () => {
     expect(routeTitle(translate, 'authors')).toBe('shell.route.authors');
     expect(routeTitle(translate, 'resources.widgets.name')).toBe('Widgets');
     expect(routeTitle(translate, 'resources.widgets.name#show')).toBe('shell.view.show(Widget)');
+  });
+
+  it('names a record page tab after the record, marking the edit page', () => {
+    const t = (key: string, o?: Record<string, unknown>) =>
+      key === 'shell.tagsView.record' ? `${String(o?.name)}: ${String(o?.record)}` : translate(key, o);
+    expect(recordTagText(t, { resource: 'widgets', name: 'Sunset', view: 'show' })).toBe('Widget: Sunset');
+    expect(recordTagText(t, { resource: 'widgets', name: 'Sunset', view: 'edit' })).toBe(
+      'shell.view.edit(Widget): Sunset',
+    );
   });
 });

@@ -15,3 +15,16 @@ export function routeTitle(translate: Translate, title: string): string {
   if (!view) return translate(key, { smart_count: 2 });
   return translate(`shell.view.${view}`, { name: translate(key, { smart_count: 1 }) });
 }
+
+/**
+ * The text of a record page's tab: `<label>: <record name>` for a show page, `Edit <label>: <name>` for
+ * an edit page (`shell.tagsView.record`, `shell.view.edit`; label = the resource's singular label).
+ */
+export function recordTagText(
+  translate: Translate,
+  record: { resource: string; name: string; view: 'show' | 'edit' },
+): string {
+  const label = translate(`resources.${record.resource}.name`, { smart_count: 1 });
+  const name = record.view === 'edit' ? translate('shell.view.edit', { name: label }) : label;
+  return translate('shell.tagsView.record', { name, record: record.name });
+}

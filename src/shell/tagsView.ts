@@ -29,6 +29,11 @@ export interface VisitedView {
   title: string;
   affix?: boolean;
   noCache?: boolean;
+  /**
+   * The record a detail page shows: its tab reads `<resource's singular label>: <name>` (show) or
+   * `Edit <label>: <name>` (edit).
+   */
+  record?: TagRecord;
 }
 
 /** State of the tab strip. */
@@ -47,7 +52,16 @@ export type TagsAction =
   /** Forget a view's cache (before a refresh). */
   | { type: 'uncache'; name: string }
   /** Forget every cached view (after a size switch). */
-  | { type: 'uncacheAll' };
+  | { type: 'uncacheAll' }
+  /** Name the record shown by the view at `path` (once the page has loaded it). */
+  | { type: 'record'; path: string; record: TagRecord };
+
+/** The record shown by a detail page's view. */
+export interface TagRecord {
+  resource: string;
+  name: string;
+  view: 'show' | 'edit';
+}
 
 /** Initial state: the pinned views, in order. */
 export function initTags(affix: VisitedView[]): TagsState {
@@ -101,6 +115,15 @@ export function tagsReducer(state: TagsState, action: TagsAction, ...views: Visi
     case 'uncacheAll':
       next = { ...state, cached: [] };
       break;
+    case 'record': {
+      const { path, record } = action;
+      const view = state.visited.find((v) => v.path === path);
+      const same = (a?: TagRecord) =>
+        a?.resource === record.resource && a.name === record.name && a.view === record.view;
+      if (!view || same(view.record)) break;
+      next = { ...state, visited: state.visited.map((v) => (v === view ? { ...v, record } : v)) };
+      break;
+    }
   }
   return views.reduce((s, v) => addView(s, v), next);
 }

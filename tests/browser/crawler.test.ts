@@ -259,6 +259,10 @@ describe('an artwork on a tab', () => {
         const crawler = new CrawlerPage(page, env.baseUrl);
         await crawler.settle();
         const id = (await new Ids(crawler).record('artworks'))!.id;
+        const { artWorkName } = await crawler.api<{ artWorkName: string }>(
+          'GET',
+          `/artmanager/artwork/ArtInfoByArtId?artId=${id}`,
+        );
         const deal = lang === 'en' ? 'Deal info' : '交易信息';
         const credit = lang === 'en' ? 'Credit line' : '来源说明';
         for (const view of ['show', 'edit'] as const) {
@@ -277,9 +281,14 @@ describe('an artwork on a tab', () => {
             const tags = page.getByTestId('tags-view');
             await expect.poll(() => tags.locator(`[data-tag-path="${base}"]`).count()).toBe(1);
             expect(await tags.locator(`[data-tag-path="${base}/dealInfo"]`).count()).toBe(0);
-            expect(await tags.locator(`[data-tag-path="${base}"]`).getAttribute('aria-selected')).toBe(
-              'true',
-            );
+            const tag = tags.locator(`[data-tag-path="${base}"]`);
+            expect(await tag.getAttribute('aria-selected')).toBe('true');
+            // Named after the record: "Artwork: <name>" / "作品：<name>", "Edit Artwork: <name>" on edit.
+            const label = lang === 'en' ? 'Artwork' : '作品';
+            const named = view === 'show' ? label : lang === 'en' ? `Edit ${label}` : `编辑${label}`;
+            await expect
+              .poll(() => tag.textContent())
+              .toBe(lang === 'en' ? `${named}: ${artWorkName}` : `${named}：${artWorkName}`);
           }
           await page.mouse.move(0, 0);
           await page.waitForTimeout(400); // the tab indicator slides to the tab (MUI, 300 ms)
