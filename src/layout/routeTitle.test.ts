@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { recordTagText, routeTitle } from './routeTitle';
+import { shellMessages } from './i18n';
+import { generatedMessages } from '../generated/messages';
+import { allRoutes } from '../shell/routes';
+import { flattenRoutes } from '../shell/router';
 
 /** A translate that shows its key and options, to see what routeTitle asks for. */
 const translate = (key: string, options?: Record<string, unknown>) =>
@@ -23,5 +27,20 @@ describe('route titles', () => {
     expect(recordTagText(t, { resource: 'widgets', name: 'Sunset', view: 'edit' })).toBe(
       'shell.view.edit(Widget): Sunset',
     );
+  });
+});
+
+describe('every route title of the tree', () => {
+  it('has a text in English and in Chinese', () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const messages = { ...shellMessages[lang], resources: generatedMessages[lang] };
+      const strict = (key: string) => {
+        const v = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], messages);
+        if (typeof v !== 'string') throw new Error(`${lang}: no message "${key}"`);
+        return v;
+      };
+      for (const f of flattenRoutes(allRoutes))
+        if (f.route.meta?.title) expect(routeTitle(strict, f.route.meta.title), f.fullPath).not.toBe('');
+    }
   });
 });
