@@ -279,6 +279,8 @@ function ShellFrame({ children }: { children?: ReactNode }) {
           <Box
             component="main"
             id="main-content"
+            // The route pattern shown (e.g. `/artworks/:id/show`): tests wait on it for a page to be up.
+            data-route={shown?.fullPath ?? ''}
             className="app-main"
             sx={{
               // border-box: the padding under the fixed header is part of the height.

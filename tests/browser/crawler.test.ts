@@ -192,6 +192,7 @@ async function crawl(who: 'admin' | 'user', lang: 'en' | 'zh') {
     const groups = openGroupsFor(menu, path);
     const inMenu = !f.route.hidden && (groups.length > 0 || menu.some((m) => m.path === path));
     if (!(inMenu && (await crawler.clickMenu(path, groups)))) await crawler.navigate(path);
+    if (!f.route.redirect && !path.startsWith('/redirect/')) await crawler.waitForRoute(f.fullPath);
     visited.push(path);
     await check(path, !!f.route.screen);
 

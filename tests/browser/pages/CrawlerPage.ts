@@ -88,6 +88,19 @@ export class CrawlerPage {
     }
   }
 
+  /**
+   * Waits (at most `timeout` ms, without failing) until the shell shows the route `pattern`
+   * (`#main-content[data-route]`, set in the same render as the page), so what is checked next is the
+   * new page and not the one before.
+   */
+  async waitForRoute(pattern: string, timeout = 5000): Promise<void> {
+    await this.page
+      .locator(`#main-content[data-route="${pattern}"]`)
+      .waitFor({ state: 'attached', timeout })
+      .catch(() => undefined);
+    await this.settle();
+  }
+
   /** In-app navigation to `route` (no reload). */
   async navigate(route: string): Promise<void> {
     this.current = route;
