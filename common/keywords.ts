@@ -19,7 +19,8 @@
  *
  * Annotation keywords (no validation; read by codegen, server and console):
  * - `x-roles`: roles that may see and use the resource (root).
- * - `x-resource`: { name, recordRepresentation, icon, menuGroup } (root).
+ * - `x-resource`: { name, recordRepresentation, icon, group, path, order, roles, hidden, titles, routes }
+ *   (root): the resource, its menu entry and routes (scripts/codegen/resources.ts).
  * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom? } (root), see docs/api.md;
  *   `sort: false` and `idFrom` are read by src/dataProvider/index.ts (its header says how).
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).

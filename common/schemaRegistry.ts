@@ -57,7 +57,19 @@ export interface ResourceSchema {
   properties: Record<string, PropertySchema>;
   required?: string[];
   'x-roles'?: string[];
-  'x-resource'?: { name: string; recordRepresentation?: string; icon?: string; menuGroup?: string };
+  /** The resource, its menu entry and routes: keys checked by scripts/codegen/resources.ts. */
+  'x-resource'?: {
+    name: string;
+    recordRepresentation?: string;
+    icon?: string;
+    group?: string;
+    path?: string;
+    order?: number;
+    roles?: string[];
+    hidden?: boolean;
+    titles?: Record<string, string>;
+    routes?: unknown[];
+  };
   'x-endpoints'?: EndpointMap;
   'x-i18n'?: { en: string; zh: string };
 }

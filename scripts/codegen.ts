@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
 import { openApiFiles } from './codegen/openapi';
+import { emitResources } from './codegen/resources';
 import { validatorFiles } from './codegen/validators';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,34 +69,6 @@ async function types(list: { schema: Json }[]): Promise<string> {
   return `${BANNER}/* eslint-disable */\n${parts.join('\n\n')}\n`;
 }
 
-function resources(list: { schema: Json }[]): string {
-  const rows = list
-    .filter(({ schema }) => schema['x-resource'])
-    .map(({ schema }) => ({
-      name: schema['x-resource'].name,
-      schemaId: schema.$id,
-      roles: schema['x-roles'] ?? [],
-      recordRepresentation: schema['x-resource'].recordRepresentation ?? 'id',
-      icon: schema['x-resource'].icon ?? null,
-      menuGroup: schema['x-resource'].menuGroup ?? null,
-      verbs: Object.keys(schema['x-endpoints'] ?? {}),
-    }));
-  return `${BANNER}
-/** One console resource, as declared by a schema's x-resource, x-roles and x-endpoints. */
-export interface GeneratedResource {
-  name: string;
-  schemaId: string;
-  roles: string[];
-  recordRepresentation: string;
-  icon: string | null;
-  menuGroup: string | null;
-  verbs: string[];
-}
-
-export const generatedResources: GeneratedResource[] = ${JSON.stringify(rows, null, 2)};
-`;
-}
-
 function labels(schema: Json, lang: 'en' | 'zh') {
   const fields: Json = {};
   const enums: Json = {};
@@ -133,7 +106,7 @@ async function schemaFiles(): Promise<Record<string, string>> {
   return {
     'common/generated/schemaIndex.ts': await fmt(schemaIndex(list)),
     'common/generated/types.ts': await fmt(await types(list)),
-    'src/generated/resources.ts': await fmt(resources(list)),
+    'src/generated/resources.ts': await fmt(emitResources(list, BANNER)),
     'src/generated/messages.ts': await fmt(messages(list)),
     ...(await validatorFiles(root, BANNER)),
   };

@@ -40,13 +40,9 @@ const overrides: Record<string, ResourceConfig> = Object.fromEntries(
     .filter(([, config]) => config && typeof config === 'object'),
 );
 
-/** Menu order: the registry first, then everything else in schema order. */
-const MENU_ORDER = ['authors', 'artworks', 'artCategories', 'bidUsers', 'platformUsers'];
-const rank = (name: string) => (MENU_ORDER.includes(name) ? MENU_ORDER.indexOf(name) : MENU_ORDER.length);
-
-/** Every resource config, in menu order. */
+/** Every resource config, in `x-resource.order` (then schema order). */
 export const resources: ResourceConfig[] = [...generatedResources]
-  .sort((a, b) => rank(a.name) - rank(b.name))
+  .sort((a, b) => a.order - b.order)
   .map((r) => overrides[r.name] ?? schemaResource(r.name));
 
 /** The element-admin shell: its session rules around the authProvider, its routes (src/layout). */

@@ -18,6 +18,7 @@ import screenfull from 'screenfull';
 import { useI18nProvider, useLocaleState, useLogout, useNotify, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { breadcrumbs } from '../shell/router';
+import { routeTitle } from './routeTitle';
 import { setLanguageCookie, setSidebarOpened, setSize, SIZES, type Size } from '../shell/preferences';
 import { useShell } from './ShellContext';
 import { ErrorLogButton } from './ErrorLog';
@@ -95,7 +96,7 @@ export function Breadcrumbs() {
                   '&:hover': { color: 'primary.main' },
                 }}
               >
-                {translate(`shell.route.${c.title}`)}
+                {routeTitle(translate, c.title)}
               </Box>
             ) : (
               <Box
@@ -104,7 +105,7 @@ export function Breadcrumbs() {
                 aria-current={i === crumbs.length - 1 ? 'page' : undefined}
                 sx={{ color: '#97a8be', cursor: 'text' }}
               >
-                {translate(`shell.route.${c.title}`)}
+                {routeTitle(translate, c.title)}
               </Box>
             )}
           </Box>

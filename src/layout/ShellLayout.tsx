@@ -13,12 +13,20 @@ import { ErrorBoundary } from 'react-error-boundary';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Box, CircularProgress, CssBaseline, GlobalStyles } from '@mui/material';
 import { ThemeProvider } from '@mui/material/styles';
-import { Error as RaError, useTranslate } from 'react-admin';
+import { Error as RaError, useGetOne, useTranslate } from 'react-admin';
+import { generatedResources } from '../generated/resources';
 import { decideNavigation } from '../shell/permission';
 import { flattenRoutes, matchRoute } from '../shell/router';
 import { allRoutes } from '../shell/routes';
 import { LAST_ROUTE_KEY } from '../shell/session';
-import { initTags, tagsReducer, type TagsAction, type TagsState, type VisitedView } from '../shell/tagsView';
+import {
+  initTags,
+  tagPathOf,
+  tagsReducer,
+  type TagsAction,
+  type TagsState,
+  type VisitedView,
+} from '../shell/tagsView';
 import { setSidebarOpened } from '../shell/preferences';
 import { addErrorLog } from '../shell/errorLog';
 import { ShellContext, usePreferences, useShellSession, type ShellState } from './ShellContext';
@@ -29,6 +37,7 @@ import { TagsView } from './TagsView';
 import { SettingsDrawer } from './SettingsDrawer';
 import { LoggedOutDialog } from './LoggedOutDialog';
 import { Page401 } from './pages/ErrorPages';
+import { routeTitle } from './routeTitle';
 
 /** Pinned tabs, from the route tree's `meta.affix`. */
 const AFFIX_VIEWS: VisitedView[] = flattenRoutes(allRoutes)
@@ -126,7 +135,7 @@ function ShellFrame({ children }: { children?: ReactNode }) {
   const fullPath = location.pathname + location.search;
   useEffect(() => {
     const product = translate('shell.productTitle');
-    document.title = titleKey ? `${translate(`shell.route.${titleKey}`)} - ${product}` : product;
+    document.title = titleKey ? `${routeTitle(translate, titleKey)} - ${product}` : product;
   }, [titleKey, translate]);
   useEffect(() => {
     if (!match || match.route.public) return;
@@ -136,7 +145,7 @@ function ShellFrame({ children }: { children?: ReactNode }) {
         type: 'add',
         view: {
           name: routeName,
-          path: location.pathname,
+          path: tagPathOf(match, location.pathname),
           fullPath,
           title: titleKey,
           affix: match.route.meta?.affix,
@@ -145,6 +154,37 @@ function ShellFrame({ children }: { children?: ReactNode }) {
       });
     }
   }, [fullPath, routeName]);
+
+  // A record's page names its tab after the record, from the same getOne the page makes (react-admin's
+  // query cache: no second request).
+  const screen = match?.route.screen;
+  const recordResource =
+    screen && 'resource' in screen && (screen.view === 'show' || screen.view === 'edit') && match?.params.id
+      ? screen.resource
+      : undefined;
+  const { data: record } = useGetOne(
+    recordResource ?? '',
+    { id: match?.params.id ?? '' },
+    { enabled: !!recordResource },
+  );
+  const rep = generatedResources.find((r) => r.name === recordResource)?.recordRepresentation;
+  const recordValue = record && rep ? (record as Record<string, unknown>)[rep] : undefined;
+  const recordName =
+    record && String(record.id) === match?.params.id
+      ? recordValue !== undefined && recordValue !== null && recordValue !== ''
+        ? String(recordValue)
+        : `#${record.id}`
+      : undefined;
+  const tagPath = match ? tagPathOf(match, location.pathname) : undefined;
+  const recordView = screen && 'resource' in screen && screen.view === 'edit' ? 'edit' : 'show';
+  useEffect(() => {
+    if (recordResource && recordName && tagPath)
+      dispatchTags({
+        type: 'record',
+        path: tagPath,
+        record: { resource: recordResource, name: recordName, view: recordView },
+      });
+  }, [recordResource, recordName, recordView, tagPath, routeName]);
 
   // Scroll: save the position of the page we leave; restore a kept-alive page, else go to the top.
   const previousPath = useRef(location.pathname);
@@ -239,6 +279,8 @@ function ShellFrame({ children }: { children?: ReactNode }) {
           <Box
             component="main"
             id="main-content"
+            // The route pattern shown (e.g. `/artworks/:id/show`): tests wait on it for a page to be up.
+            data-route={shown?.fullPath ?? ''}
             className="app-main"
             sx={{
               // border-box: the padding under the fixed header is part of the height.

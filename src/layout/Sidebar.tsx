@@ -11,6 +11,7 @@ import { useTranslate } from 'react-admin';
 import { activeMenuPath, openGroupsFor, type MenuNode } from '../shell/router';
 import { useShell } from './ShellContext';
 import { routeIcon } from './icons';
+import { routeTitle } from './routeTitle';
 import { SHELL } from './theme';
 
 /** The sidebar; `withoutAnimation` disables its slide/width transition (mobile resize). */
@@ -133,7 +134,7 @@ function containsActive(node: MenuNode, active: string): boolean {
 function MenuEntry({ node, depth, active, openKeys, toggle, collapsed, color }: EntryProps) {
   const translate = useTranslate();
   const Icon = routeIcon(node.icon);
-  const title = translate(`shell.route.${node.title}`);
+  const title = routeTitle(translate, node.title);
   const isActive = node.path === active;
   const inside = containsActive(node, active);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);

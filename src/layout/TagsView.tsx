@@ -9,13 +9,14 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Box, Paper } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
-import { afterClose, tagsReducer, type VisitedView } from '../shell/tagsView';
+import { afterClose, tagPathOf, tagsReducer, type VisitedView } from '../shell/tagsView';
 import { useShell } from './ShellContext';
 import { SHELL } from './theme';
+import { recordTagText, routeTitle } from './routeTitle';
 
 /** The tab strip. */
 export function TagsView() {
-  const { tags, dispatchTags, prefs } = useShell();
+  const { tags, dispatchTags, prefs, match: shellMatch } = useShell();
   const translate = useTranslate();
   const location = useLocation();
   const navigate = useNavigate();
@@ -36,13 +37,18 @@ export function TagsView() {
     el?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [location.pathname, tags.visited.length]);
 
-  const isActive = (v: VisitedView) => v.path === location.pathname;
+  // A tab route (`meta.tabOf`) shows as the tab of its page.
+  const current = shellMatch ? tagPathOf(shellMatch, location.pathname) : location.pathname;
+  const isActive = (v: VisitedView) => v.path === current;
+  /** A tab's text: the page title, or `<resource>: <record name>` on a record's page. */
+  const tagText = (v: VisitedView) =>
+    v.record ? recordTagText(translate, v.record) : routeTitle(translate, v.title);
 
   const close = (view: VisitedView) => {
     if (view.affix) return;
     const next = tagsReducer(tags, { type: 'close', path: view.path });
     dispatchTags({ type: 'close', path: view.path });
-    const to = afterClose(next, view.path, location.pathname);
+    const to = afterClose(next, view.path, current);
     if (to) navigate(to);
   };
   const closeOthers = (view: VisitedView) => {
@@ -52,7 +58,7 @@ export function TagsView() {
   const closeAll = (view: VisitedView) => {
     const next = tagsReducer(tags, { type: 'closeAll' });
     dispatchTags({ type: 'closeAll' });
-    if (next.visited.some((v) => v.path === location.pathname)) return;
+    if (next.visited.some((v) => v.path === current)) return;
     navigate(afterClose(next, view.path, view.path) ?? '/');
   };
   const refresh = (view: VisitedView) => {
@@ -140,12 +146,12 @@ export function TagsView() {
                   : {},
               }}
             >
-              {translate(`shell.route.${v.title}`)}
+              {tagText(v)}
               {!v.affix && (
                 <Box
                   component="span"
                   role="button"
-                  aria-label={`${translate('shell.tagsView.close')} ${translate(`shell.route.${v.title}`)}`}
+                  aria-label={`${translate('shell.tagsView.close')} ${tagText(v)}`}
                   data-testid="tag-close"
                   onClick={(e: MouseEvent) => {
                     e.preventDefault();

@@ -1,7 +1,7 @@
 /**
  * The shell's messages, English and Chinese, under the `shell` namespace. `src/i18n/en.ts` and
  * `zh.ts` spread them (`...shellMessages.en`). Both languages have the same keys (checked by
- * `i18n.test.ts`); every route title of `src/shell/routes.ts` is under `shell.route.*`.
+ * `i18n.test.ts`); every hand-written route title of `src/shell/routes.ts` is under `shell.route.*`.
  * Wording of the session messages is the product's own (vue-element-admin `store/modules/user.js`,
  * `utils/request.js`, `components/Screenfull`, `components/LangSelect`).
  */
@@ -10,6 +10,12 @@ const en = {
   shell: {
     productTitle: 'BaaS',
     adminTitle: 'BaaS Admin',
+    // Derived titles of a resource's detail pages (src/layout/routeTitle.ts): %{name} is its label.
+    view: {
+      show: '%{name} details',
+      create: 'Add %{name}',
+      edit: 'Edit %{name}',
+    },
     route: {
       dashboard: 'Dashboard',
       profile: 'Profile',
@@ -113,6 +119,7 @@ const en = {
       closeOthers: 'Close others',
       closeAll: 'Close all',
       label: 'Visited pages',
+      record: '%{name}: %{record}',
     },
     settings: {
       title: 'Page style setting',
@@ -206,6 +213,11 @@ const zh: Shape<typeof en> = {
   shell: {
     productTitle: 'BaaS',
     adminTitle: 'BaaS 管理后台',
+    view: {
+      show: '%{name}详情',
+      create: '添加%{name}',
+      edit: '编辑%{name}',
+    },
     route: {
       dashboard: '首页',
       profile: '个人中心',
@@ -303,6 +315,7 @@ const zh: Shape<typeof en> = {
       closeOthers: '关闭其它',
       closeAll: '关闭所有',
       label: '已访问页面',
+      record: '%{name}：%{record}',
     },
     settings: {
       title: '系统布局配置',

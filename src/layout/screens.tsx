@@ -50,7 +50,6 @@ const PAGES: Record<ShellPage, ComponentType | null> = {
   redirect: RedirectPage,
   switchRoles: SwitchRoles,
   authRedirect: null,
-  containers: NotAvailable,
 };
 
 /** react-router path syntax: a final `*name` segment becomes `*`. */

@@ -89,6 +89,16 @@ export function HashField({ source, inList }: DisplayProps) {
   );
 }
 
+/**
+ * An image URL as the console loads it: `http://` becomes `https://`. The Tate records name their
+ * pictures with `http://www.tate.org.uk/...`, which the console's Content-Security-Policy
+ * (`img-src 'self' data: blob: https:`, server/plugins/external/helmet.ts) refuses; Tate serves them over
+ * https. This is what CSP `upgrade-insecure-requests` does for a page served over https.
+ */
+export function displayImageUrl(src: string): string {
+  return src.replace(/^http:\/\//i, 'https://');
+}
+
 /** One image with a placeholder when it is missing or fails to load. `size` in CSS pixels. */
 export function Thumb({ src, size, alt }: { src?: string | null; size: number; alt: string }) {
   const [failed, setFailed] = useState(false);
@@ -112,7 +122,7 @@ export function Thumb({ src, size, alt }: { src?: string | null; size: number; a
   return (
     <Box
       component="img"
-      src={src}
+      src={displayImageUrl(src)}
       alt={alt}
       loading="lazy"
       onError={() => setFailed(true)}

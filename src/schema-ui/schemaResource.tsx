@@ -6,6 +6,8 @@
 import type { ComponentType, ReactNode } from 'react';
 import Business from '@mui/icons-material/Business';
 import Category from '@mui/icons-material/Category';
+import Gavel from '@mui/icons-material/Gavel';
+import Image from '@mui/icons-material/Image';
 import ListAlt from '@mui/icons-material/ListAlt';
 import Palette from '@mui/icons-material/Palette';
 import People from '@mui/icons-material/People';
@@ -21,7 +23,15 @@ import {
 } from './views';
 
 /** Icons the schemas may name in `x-resource.icon` (@mui/icons-material names). */
-export const ICONS: Record<string, ComponentType> = { Business, Category, Palette, People, Person };
+export const ICONS: Record<string, ComponentType> = {
+  Business,
+  Category,
+  Gavel,
+  Image,
+  Palette,
+  People,
+  Person,
+};
 
 export interface ResourceConfig {
   name: string;

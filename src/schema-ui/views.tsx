@@ -9,6 +9,7 @@
  * display, `{ inputs: { images: C } }` for forms, where C receives the same KindProps.
  */
 import type { ComponentType, ReactElement, ReactNode } from 'react';
+import type { Theme } from '@mui/material/styles';
 import {
   BulkDeleteButton,
   Create,
@@ -214,6 +215,19 @@ function RecordTitle() {
   );
 }
 
+/**
+ * The show page's frame: the record beside its aside panel from 900 px (md) up; under that, the aside
+ * goes below the record at full width (a fixed-width aside would otherwise squeeze the record to
+ * nothing on a 375 px phone).
+ */
+const SHOW_LAYOUT = (theme: Theme) => ({
+  '& .RaShow-card': { minWidth: 0 },
+  [theme.breakpoints.down('md')]: {
+    '& .RaShow-main': { flexDirection: 'column' },
+    '& .RaShow-main > :not(.RaShow-card)': { width: 'auto', ml: 0, mt: 2, alignSelf: 'stretch' },
+  },
+});
+
 /** The generic show page: one tab per section; an object section lists its own fields. */
 export function SchemaShow({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
   const schema = schemaForResource(resource);
@@ -223,6 +237,7 @@ export function SchemaShow({ resource, overrides }: { resource: string; override
       title={<RecordTitle />}
       actions={<ShowActions extra={overrides?.showActions} />}
       aside={overrides?.showAside}
+      sx={SHOW_LAYOUT}
     >
       <TabbedShowLayout tabs={<TabbedShowLayoutTabs variant="scrollable" scrollButtons="auto" />}>
         {sectionsOf(schema).map((s) => (

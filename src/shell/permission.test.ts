@@ -134,7 +134,7 @@ describe('navigation guard', () => {
     expect(decideNavigation({ path: '/profile/index', ...user }).kind).toBe('allow');
     expect(decideNavigation({ path: '/baas/fabric', ...admin }).kind).toBe('allow');
     const d = decideNavigation({ path: '/authors/create', ...admin });
-    expect(d.kind === 'allow' && d.match.route.name).toBe('addAuthor');
+    expect(d.kind === 'allow' && d.match.route.name).toBe('authors.create');
   });
 
   it('sends unknown paths to /404, including ids that are not digits', () => {

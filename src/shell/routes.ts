@@ -5,20 +5,31 @@
  * Shape and flags follow vue-element-admin's router (`src/router/index.js`), which the product's
  * operators know: `constantRoutes` are open to every signed-in user, `asyncRoutes` carry `meta.roles`
  * and are filtered per role (see `permission.ts`). A child `path` is relative to its parent's path
- * unless it starts with `/`. Titles are i18n keys under `shell.route.*` (`src/layout/i18n.ts`).
+ * unless it starts with `/`. Titles: see `RouteMeta.title`.
+ *
+ * This file holds only the pages that are not resources (dashboard, 401/404, profile, settings, the
+ * blockchain section's pages, the sections without screens). Every resource's routes — list at the
+ * product's path, show/create/edit and each of their tabs at react-admin's paths, its own child routes,
+ * the react-admin list alias — are built from its schema's `x-resource` (`resourceRoutes.ts`) and put
+ * under the group route it names, so they get a title, a tab, breadcrumbs and a role check.
  *
  * What a route renders is named by `screen` (resolved to a component in `src/layout/screens.tsx`):
  * - `{ resource, view }`: a react-admin resource view. Lists are mounted at the product's path
- *   (e.g. `/industry/authors`); show/create/edit (and a resource's own child routes, `child`) use
- *   react-admin's paths (`/authors/:id/show`), declared here so they get a title, a tab, breadcrumbs
- *   and a role check.
+ *   (e.g. `/industry/authors`); show/create/edit and child routes are react-admin's own.
  * - `{ page }`: one of the shell's own pages or the ledger section's screens.
  * - no `screen` on a leaf: the translated "not available yet" page with the route's title.
  */
 
+import { generatedResources } from '../generated/resources';
+import { withResourceRoutes } from './resourceRoutes';
+
 /** Per-route flags, as in vue-element-admin's `meta`. */
 export interface RouteMeta {
-  /** i18n key of the title, relative to `shell.route.` (e.g. `authors`). */
+  /**
+   * The title: a key relative to `shell.route.` (`authors`, src/layout/i18n.ts); or a resource's
+   * generated label `resources.<name>.name` (plural); or `resources.<name>.name#<show|create|edit>`,
+   * the derived `shell.view.<view>` title with the singular label (src/layout/routeTitle.ts).
+   */
   title?: string;
   /** Icon name, resolved in `src/layout/icons.tsx`. */
   icon?: string;
@@ -34,6 +45,11 @@ export interface RouteMeta {
   breadcrumb?: boolean;
   /** Menu entry to highlight while this (hidden) route is shown. */
   activeMenu?: string;
+  /**
+   * A tab of the page at this path pattern (e.g. `/artworks/:id/show` for `/artworks/:id/show/dealInfo`):
+   * the tab strip keeps one entry for the page, which returns to the last tab shown.
+   */
+  tabOf?: string;
 }
 
 /** What a route renders; see the module docstring. */
@@ -43,14 +59,7 @@ export type Screen =
 
 /** The shell's own pages (`src/layout/pages/`). */
 export type ShellPage =
-  | 'dashboard'
-  | 'profile'
-  | 'page401'
-  | 'page404'
-  | 'redirect'
-  | 'authRedirect'
-  | 'switchRoles'
-  | 'containers';
+  'dashboard' | 'profile' | 'page401' | 'page404' | 'redirect' | 'authRedirect' | 'switchRoles';
 
 /** The ledger section's screens, exported by `src/resources/blockchain/index.tsx`. */
 export type LedgerScreen =
@@ -127,11 +136,11 @@ export const constantRoutes: ShellRoute[] = [
   },
 ];
 
-/** A react-admin resource list path that forwards to the product's path (keeps the query string). */
-const alias = (from: string, to: string): ShellRoute => ({ path: from, hidden: true, redirect: to });
-
-/** Routes filtered by role (`meta.roles`). `admin` gets all of them. */
-export const asyncRoutes: ShellRoute[] = [
+/**
+ * The hand-written routes filtered by role (`meta.roles`): the pages that are not resources. The
+ * resources' routes are added from their schemas (`asyncRoutes` below).
+ */
+export const handWrittenAsyncRoutes: ShellRoute[] = [
   // ---------------------------------------------------------------- admin: the art-works registry
   {
     path: '/industry',
@@ -146,96 +155,9 @@ export const asyncRoutes: ShellRoute[] = [
         redirect: 'noRedirect',
         alwaysShow: true,
         meta: { title: 'artwork', icon: 'Palette' },
-        children: [
-          {
-            path: '/industry/authors',
-            name: 'authors',
-            meta: { title: 'authors', icon: 'Person' },
-            screen: { resource: 'authors', view: 'list' },
-          },
-          {
-            path: '/authors/:id/show',
-            name: 'authorDetails',
-            hidden: true,
-            meta: { title: 'authorDetails', ...detail('/industry/authors') },
-            screen: { resource: 'authors', view: 'show' },
-          },
-          {
-            path: '/authors/create',
-            name: 'addAuthor',
-            hidden: true,
-            meta: { title: 'addAuthor', ...detail('/industry/authors') },
-            screen: { resource: 'authors', view: 'create' },
-          },
-          {
-            path: '/authors/:id',
-            name: 'editAuthor',
-            hidden: true,
-            meta: { title: 'editAuthor', ...detail('/industry/authors') },
-            screen: { resource: 'authors', view: 'edit' },
-          },
-          {
-            // A child route of the authors resource (src/resources/authors).
-            path: '/authors/:id/works',
-            name: 'lookWorks',
-            hidden: true,
-            meta: { title: 'lookWorks', ...detail('/industry/authors') },
-            screen: { resource: 'authors', view: 'child' },
-          },
-          {
-            path: '/industry/artWork',
-            name: 'artWork',
-            meta: { title: 'artWork', icon: 'Image' },
-            screen: { resource: 'artworks', view: 'list' },
-          },
-          {
-            path: '/artworks/create',
-            name: 'addArtworkOne',
-            hidden: true,
-            meta: { title: 'addArtworkOne', ...detail('/industry/artWork') },
-            screen: { resource: 'artworks', view: 'create' },
-          },
-          {
-            path: '/artworks/:id',
-            name: 'addArtworkTwo',
-            hidden: true,
-            meta: { title: 'addArtworkTwo', ...detail('/industry/artWork') },
-            screen: { resource: 'artworks', view: 'edit' },
-          },
-          {
-            path: '/artworks/:id/show',
-            name: 'artWorkDetails',
-            hidden: true,
-            meta: { title: 'artWorkDetails', ...detail('/industry/artWork') },
-            screen: { resource: 'artworks', view: 'show' },
-          },
-          {
-            path: '/industry/bidUser',
-            name: 'bidUser',
-            meta: { title: 'bidUser', icon: 'Gavel' },
-            screen: { resource: 'bidUsers', view: 'list' },
-          },
-          {
-            path: '/bidUsers/:id/show',
-            name: 'bidUserDetail',
-            hidden: true,
-            meta: { title: 'bidUserDetail', ...detail('/industry/bidUser') },
-            screen: { resource: 'bidUsers', view: 'show' },
-          },
-          {
-            path: '/industry/users',
-            name: 'users',
-            meta: { title: 'users', icon: 'People' },
-            screen: { resource: 'platformUsers', view: 'list' },
-          },
-          {
-            path: '/platformUsers/:id/show',
-            name: 'userDetails',
-            hidden: true,
-            meta: { title: 'userDetails', ...detail('/industry/users') },
-            screen: { resource: 'platformUsers', view: 'show' },
-          },
-        ],
+        // The registry's resources (authors, artworks, bid users, platform users) come from their
+        // schemas' x-resource (group "industry/artwork"): see resourceRoutes.ts.
+        children: [],
       },
       { path: 'approval', name: 'approval', meta: { title: 'approval', icon: 'FactCheck' } },
       { path: 'entering', name: 'entering', meta: { title: 'entering', icon: 'PostAdd' } },
@@ -248,35 +170,7 @@ export const asyncRoutes: ShellRoute[] = [
     alwaysShow: true,
     meta: { title: 'medicine', icon: 'LocalHospital', roles: ['admin'] },
     children: [
-      {
-        path: 'companies',
-        name: 'companies',
-        meta: { title: 'companies', icon: 'Business' },
-        screen: { resource: 'companies', view: 'list' },
-      },
-      {
-        path: '/companies/create',
-        name: 'addCompany',
-        hidden: true,
-        meta: { title: 'addCompany', ...detail('/medicine/companies') },
-        screen: { resource: 'companies', view: 'create' },
-      },
-      {
-        path: '/companies/:id',
-        name: 'setCompany',
-        hidden: true,
-        params: { id: DIGITS },
-        meta: { title: 'setCompany', ...detail('/medicine/companies') },
-        screen: { resource: 'companies', view: 'edit' },
-      },
-      {
-        path: '/companies/:id/show',
-        name: 'companyDetails',
-        hidden: true,
-        params: { id: DIGITS },
-        meta: { title: 'companyDetails', ...detail('/medicine/companies') },
-        screen: { resource: 'companies', view: 'show' },
-      },
+      // The companies resource (x-resource group "medicine") comes first: see resourceRoutes.ts.
       // The product's add/set paths forward to react-admin's create and edit paths above; set-company
       // without an id goes to the list (pick the company there).
       { path: '/companies/add-company', hidden: true, redirect: '/companies/create' },
@@ -469,14 +363,9 @@ export const asyncRoutes: ShellRoute[] = [
     alwaysShow: true,
     meta: { title: 'vessel', icon: 'Inventory2', roles: ['user'] },
     children: [
-      // Kubernetes and Docker are two entries into the same containers screen.
-      { path: 'k8s', name: 'k8s', meta: { title: 'k8s', icon: 'Sailing' }, screen: { page: 'containers' } },
-      {
-        path: 'docker',
-        name: 'docker',
-        meta: { title: 'docker', icon: 'DirectionsBoat' },
-        screen: { page: 'containers' },
-      },
+      // Kubernetes and Docker: two entries into the containers screen, not in this version.
+      { path: 'k8s', name: 'k8s', meta: { title: 'k8s', icon: 'Sailing' } },
+      { path: 'docker', name: 'docker', meta: { title: 'docker', icon: 'DirectionsBoat' } },
     ],
   },
   {
@@ -506,14 +395,13 @@ export const asyncRoutes: ShellRoute[] = [
       },
     ],
   },
-  // react-admin's own list paths forward to the product's paths (after a create or delete, react-admin
-  // goes back to `/<resource>`).
-  { ...alias('/authors', '/industry/authors'), meta: { roles: ['admin'] } },
-  { ...alias('/artworks', '/industry/artWork'), meta: { roles: ['admin'] } },
-  { ...alias('/bidUsers', '/industry/bidUser'), meta: { roles: ['admin'] } },
-  { ...alias('/platformUsers', '/industry/users'), meta: { roles: ['admin'] } },
-  { ...alias('/companies', '/medicine/companies'), meta: { roles: ['admin'] } },
 ];
+
+/**
+ * Routes filtered by role (`meta.roles`); `admin` gets all of them: the hand-written ones with every
+ * schema-declared resource's routes under its `x-resource.group` (resourceRoutes.ts).
+ */
+export const asyncRoutes: ShellRoute[] = withResourceRoutes(handWrittenAsyncRoutes, generatedResources);
 
 /** Every route, for matching a path before the role check. */
 export const allRoutes: ShellRoute[] = [...constantRoutes, ...asyncRoutes];

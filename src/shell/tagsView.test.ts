@@ -81,3 +81,24 @@ describe('after closing a tab', () => {
     expect(afterClose({ visited: [], cached: [] }, '/x/a', '/x/a')).toBe('/');
   });
 });
+
+describe('record names', () => {
+  const show = { name: 'artworks.show', path: '/artworks/7/show', fullPath: '/artworks/7/show', title: 't' };
+
+  it('names the record of a visited view, and ignores unknown paths and repeats', () => {
+    const s1 = tagsReducer(initTags([]), { type: 'add', view: show });
+    const s2 = tagsReducer(s1, {
+      type: 'record',
+      path: '/artworks/7/show',
+      record: { resource: 'artworks', name: 'Sunset', view: 'show' as const },
+    });
+    expect(s2.visited[0].record).toEqual({ resource: 'artworks', name: 'Sunset', view: 'show' });
+    const again = {
+      type: 'record' as const,
+      path: '/artworks/7/show',
+      record: { resource: 'artworks', name: 'Sunset', view: 'show' as const },
+    };
+    expect(tagsReducer(s2, again)).toBe(s2);
+    expect(tagsReducer(s2, { ...again, path: '/nowhere' })).toBe(s2);
+  });
+});

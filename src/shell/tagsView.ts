@@ -9,6 +9,18 @@
  * scroll position, and react-admin's store keeps their list filters.
  */
 
+import { fillPath, type RouteMatch } from './router';
+
+/**
+ * The tab-strip path of a matched page: the page a tab route is a tab of (`meta.tabOf`, e.g.
+ * `/artworks/7/show` for `/artworks/7/show/dealInfo`), else the page's own path. One record page keeps
+ * one entry in the strip, whichever of its tabs is shown.
+ */
+export function tagPathOf(match: RouteMatch, pathname: string): string {
+  const tabOf = match.route.meta?.tabOf;
+  return tabOf ? fillPath(tabOf, match.params) : pathname;
+}
+
 /** One tab. `path` is the path name, `fullPath` adds the query string. `title` is an i18n key. */
 export interface VisitedView {
   name: string;
@@ -17,6 +29,11 @@ export interface VisitedView {
   title: string;
   affix?: boolean;
   noCache?: boolean;
+  /**
+   * The record a detail page shows: its tab reads `<resource's singular label>: <name>` (show) or
+   * `Edit <label>: <name>` (edit).
+   */
+  record?: TagRecord;
 }
 
 /** State of the tab strip. */
@@ -35,7 +52,16 @@ export type TagsAction =
   /** Forget a view's cache (before a refresh). */
   | { type: 'uncache'; name: string }
   /** Forget every cached view (after a size switch). */
-  | { type: 'uncacheAll' };
+  | { type: 'uncacheAll' }
+  /** Name the record shown by the view at `path` (once the page has loaded it). */
+  | { type: 'record'; path: string; record: TagRecord };
+
+/** The record shown by a detail page's view. */
+export interface TagRecord {
+  resource: string;
+  name: string;
+  view: 'show' | 'edit';
+}
 
 /** Initial state: the pinned views, in order. */
 export function initTags(affix: VisitedView[]): TagsState {
@@ -89,6 +115,15 @@ export function tagsReducer(state: TagsState, action: TagsAction, ...views: Visi
     case 'uncacheAll':
       next = { ...state, cached: [] };
       break;
+    case 'record': {
+      const { path, record } = action;
+      const view = state.visited.find((v) => v.path === path);
+      const same = (a?: TagRecord) =>
+        a?.resource === record.resource && a.name === record.name && a.view === record.view;
+      if (!view || same(view.record)) break;
+      next = { ...state, visited: state.visited.map((v) => (v === view ? { ...v, record } : v)) };
+      break;
+    }
   }
   return views.reduce((s, v) => addView(s, v), next);
 }

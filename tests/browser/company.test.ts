@@ -2,14 +2,15 @@
  * The Medicine section's companies end to end on the real server: log in as admin, open Medicine →
  * Companies from the sidebar, create a company with a Chinese name, see the credit code's check-character
  * error (GB 32100-2015) in English and in Chinese and the identical-accounts error, then save a valid one
- * and find it on the server. Also writes the companies-list screenshots (en, zh) to docs/screenshots/.
+ * and find it on the server. Also writes the companies-list screenshots (en, zh) to .tmp/screenshots/
+ * (docs/screenshots/ with `npm run screenshots`).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { usccCheckCharacter } from '../../common/keywords';
-import { ROOT, startEnv, type TestEnv } from './helpers/env';
+import { screenshotDir } from './helpers/screenshots';
+import { startEnv, type TestEnv } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';
 import { CompaniesPage } from './pages/CompaniesPage';
 
@@ -144,8 +145,7 @@ describe('medicine companies console (browser)', () => {
       });
       expect(r.status, JSON.stringify(r.json)).toBe(200);
     }
-    const dir = join(ROOT, 'docs/screenshots');
-    mkdirSync(dir, { recursive: true });
+    const dir = screenshotDir();
     for (const locale of ['en', 'zh'] as const) {
       const p = await env.signIn('admin', locale);
       const ctx = p.context();

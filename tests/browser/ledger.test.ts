@@ -4,20 +4,20 @@
  * verifies its Merkle proof in the browser ("Verified in this browser"), opens the block that holds it,
  * recomputes that block (Merkle root and DER block hash) and lists the transaction. Role `user` sees the
  * same blocks list. An artwork's show page verifies its proof in the browser, and says it changed after
- * an edit. Screenshots of the blocks list, the block and the artwork panel (en and zh) go to docs/screenshots/.
+ * an edit. Screenshots of the blocks list, the block and the artwork panel (en and zh) go to
+ * .tmp/screenshots/ (docs/screenshots/ with `npm run screenshots`).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ROOT, startEnv, type TestEnv } from './helpers/env';
+import { screenshotDir } from './helpers/screenshots';
+import { startEnv, type TestEnv } from './helpers/env';
 
 let env: TestEnv;
-const shots = join(ROOT, 'docs/screenshots');
+const shots = screenshotDir();
 
 beforeAll(async () => {
   env = await startEnv();
-  mkdirSync(shots, { recursive: true });
 });
 afterAll(async () => {
   await env?.stop();

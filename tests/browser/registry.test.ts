@@ -4,13 +4,13 @@
  * artwork for them, see the width error for a 31-Chinese-character artwork name in Chinese and in
  * English, look at the author's works, delete the artwork after confirming (the dialog says it cannot be
  * undone) and check the server no longer has it. Also writes the artworks-list screenshots (en, zh) to
- * docs/screenshots/.
+ * .tmp/screenshots/ (docs/screenshots/ with `npm run screenshots`).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { ROOT, startEnv, type TestEnv } from './helpers/env';
+import { screenshotDir } from './helpers/screenshots';
+import { startEnv, type TestEnv } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';
 import { ConsolePage } from './pages/ConsolePage';
 
@@ -172,8 +172,7 @@ describe('art registry console (browser)', () => {
   });
 
   it('writes the artworks list screenshots (en, zh) full of Tate records', async () => {
-    const dir = join(ROOT, 'docs/screenshots');
-    mkdirSync(dir, { recursive: true });
+    const dir = screenshotDir();
     for (const locale of ['en', 'zh'] as const) {
       // A fresh session per language, so no earlier toast, tag or tooltip is in the picture.
       const p = await env.signIn('admin', locale);

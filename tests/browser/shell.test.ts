@@ -2,14 +2,14 @@
  * Browser tests of the element-admin shell, against the real server and a production build:
  * roles drive the menu and the 401 page; the tab strip; the language switch and the settings survive
  * a reload; a 375 px window closes the sidebar; a token revoked server-side opens the code-2 dialog.
- * The last test writes the shell's screenshots to docs/screenshots/ (desktop and 375 px, zh and en,
- * admin and user, several tabs open).
+ * The last test writes the shell's screenshots (desktop and 375 px, zh and en, admin and user, several
+ * tabs open) to .tmp/screenshots/ (docs/screenshots/ with `npm run screenshots`).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { ROOT, startEnv, type TestEnv } from './helpers/env';
+import { screenshotDir } from './helpers/screenshots';
+import { startEnv, type TestEnv } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';
 import { ShellPage } from './pages/ShellPage';
 
@@ -213,8 +213,7 @@ describe('shell', () => {
   });
 
   it('renders the shell for the screenshots (desktop and 375 px, zh and en, admin and user)', async () => {
-    const dir = join(ROOT, 'docs/screenshots');
-    mkdirSync(dir, { recursive: true });
+    const dir = screenshotDir();
     const plans: { who: 'admin' | 'user'; routes: string[] }[] = [
       {
         who: 'admin',

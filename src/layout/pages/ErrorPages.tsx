@@ -9,6 +9,7 @@ import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import ConstructionIcon from '@mui/icons-material/Construction';
 import { useTranslate } from 'react-admin';
 import { useShell } from '../ShellContext';
+import { routeTitle } from '../routeTitle';
 
 /** A page card with a big code or icon, a title, a text and the two ways out. */
 export function MessagePage({
@@ -89,7 +90,7 @@ export function NotAvailable() {
   const translate = useTranslate();
   const { match } = useShell();
   const key = match?.route.meta?.title;
-  const title = key ? translate(`shell.route.${key}`) : '';
+  const title = key ? routeTitle(translate, key) : '';
   return (
     <MessagePage
       testId="not-available"

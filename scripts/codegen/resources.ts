@@ -1,0 +1,134 @@
+/**
+ * Codegen emitter of `src/generated/resources.ts`: the console's resource registry, one row per schema
+ * with an `x-resource` block. Besides the react-admin facts (name, schema id, roles, record
+ * representation, icon, verbs), it carries what the shell needs to build a resource's routes, menu entry,
+ * breadcrumbs and titles (src/shell/resourceRoutes.ts):
+ *
+ * `x-resource` = {
+ *   name            react-admin resource name (required);
+ *   recordRepresentation, icon (an @mui/icons-material name, also the menu icon);
+ *   group           the parent menu route's path in src/shell/routes.ts (`"industry/artwork"`,
+ *                   `"medicine"`); absent: a top-level menu entry;
+ *   path            the list's product path (default `/<group>/<name>`);
+ *   order           position among the resources of the same group, and of react-admin's resources;
+ *   roles           roles that see the resource in the console (default: `x-roles`);
+ *   hidden          true: a data-only resource (no menu entry, no generated routes; its own pages mount it);
+ *   titles          { list, show, create, edit }: `shell.route.*` keys of the product's titles
+ *                   (default: the generated label `resources.<name>.name`, and derived detail titles);
+ *   routes          [{ path, title }]: the resource's own child routes, `path` relative to `/<name>`
+ *                   (e.g. `":id/works"`), rendered by the resource folder's `<Resource>` children.
+ * }
+ *
+ * The tab paths of the show, create and edit pages come from the schema's `x-ui.section`s in the order
+ * src/schema-ui/kinds.ts `sectionsOf` gives (the same function the views use, src/schema-ui/views.tsx):
+ * every section but `main` (the index tab) on show; on forms only the sections with a writable field.
+ * Errors: an unknown `x-resource` key, a missing name or a tab path that collides with a route throw.
+ */
+import { MAIN_SECTION, sectionsOf } from '../../src/schema-ui/kinds';
+
+type Json = Record<string, any>;
+
+const KEYS = new Set([
+  'name',
+  'recordRepresentation',
+  'icon',
+  'group',
+  'path',
+  'order',
+  'roles',
+  'hidden',
+  'titles',
+  'routes',
+]);
+const VIEWS = ['list', 'show', 'create', 'edit'] as const;
+
+/** One row of the registry (the emitted `GeneratedResource`). */
+export interface ResourceRow {
+  name: string;
+  schemaId: string;
+  roles: string[];
+  recordRepresentation: string;
+  icon: string | null;
+  verbs: string[];
+  group: string | null;
+  path: string;
+  order: number;
+  hidden: boolean;
+  titles: Record<(typeof VIEWS)[number], string | null>;
+  tabs: { show: string[]; form: string[] };
+  routes: { path: string; title: string }[];
+}
+
+/** The registry row of one schema; throws naming the schema file on a malformed `x-resource`. */
+export function resourceRow(schema: Json): ResourceRow {
+  const x: Json = schema['x-resource'];
+  const where = `schemas/${schema.$id}.schema.json x-resource`;
+  for (const k of Object.keys(x)) if (!KEYS.has(k)) throw new Error(`${where}: unknown key "${k}"`);
+  if (typeof x.name !== 'string' || !x.name) throw new Error(`${where}: "name" is required`);
+  const group = typeof x.group === 'string' ? `/${x.group.replace(/^\/+|\/+$/g, '')}` : null;
+  const sections = sectionsOf(schema as never).filter((s) => s.name !== MAIN_SECTION);
+  const tabs = {
+    show: sections.map((s) => s.name),
+    form: sections.filter((s) => s.fields.some((f) => !f.prop.readOnly)).map((s) => s.name),
+  };
+  const routes: { path: string; title: string }[] = (x.routes ?? []).map((r: Json) => {
+    if (typeof r.path !== 'string' || typeof r.title !== 'string')
+      throw new Error(`${where}.routes: each route needs a "path" and a "title"`);
+    return { path: r.path.replace(/^\/+/, ''), title: r.title };
+  });
+  // `/<name>/:id/<tab>` (edit tabs) must not shadow `/<name>/:id/show` or an own route.
+  const taken = new Set(['show', 'create', ...routes.map((r) => r.path.split('/').pop()!)]);
+  for (const t of [...tabs.show, ...tabs.form])
+    if (taken.has(t)) throw new Error(`${where}: the section "${t}" collides with a route of the resource`);
+  return {
+    name: x.name,
+    schemaId: schema.$id,
+    roles: x.roles ?? schema['x-roles'] ?? [],
+    recordRepresentation: x.recordRepresentation ?? 'id',
+    icon: x.icon ?? null,
+    verbs: Object.keys(schema['x-endpoints'] ?? {}),
+    group,
+    path: x.path ?? `${group ?? ''}/${x.name}`,
+    order: typeof x.order === 'number' ? x.order : 1000,
+    hidden: x.hidden === true,
+    titles: Object.fromEntries(VIEWS.map((v) => [v, x.titles?.[v] ?? null])) as ResourceRow['titles'],
+    tabs,
+    routes,
+  };
+}
+
+/** The source of `src/generated/resources.ts` (unformatted), after `banner`. */
+export function emitResources(list: { schema: Json }[], banner: string): string {
+  const rows = list.filter(({ schema }) => schema['x-resource']).map(({ schema }) => resourceRow(schema));
+  return `${banner}
+/**
+ * One console resource, as declared by a schema's x-resource, x-roles, x-endpoints and x-ui sections
+ * (see scripts/codegen/resources.ts for each field).
+ */
+export interface GeneratedResource {
+  name: string;
+  schemaId: string;
+  /** Roles that see the resource (x-resource.roles, else x-roles). */
+  roles: string[];
+  recordRepresentation: string;
+  icon: string | null;
+  verbs: string[];
+  /** Path of the parent menu route in src/shell/routes.ts, or null for a top-level entry. */
+  group: string | null;
+  /** The list's product path. */
+  path: string;
+  /** Menu and registration order. */
+  order: number;
+  /** Data only: no menu entry, no generated routes. */
+  hidden: boolean;
+  /** \`shell.route.*\` title keys per view, or null for the derived title. */
+  titles: { list: string | null; show: string | null; create: string | null; edit: string | null };
+  /** Tab paths (x-ui sections but \`main\`) of the show page and of the create/edit forms. */
+  tabs: { show: string[]; form: string[] };
+  /** The resource's own child routes, path relative to \`/<name>\`. */
+  routes: { path: string; title: string }[];
+}
+
+export const generatedResources: GeneratedResource[] = ${JSON.stringify(rows, null, 2)};
+`;
+}
