@@ -6,11 +6,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../plugins/app/envelope';
-import { getAuthor } from '../../../repositories/authors.repository';
 import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 
 export default async function authorBlockChainRoute(app: FastifyInstance) {
+  const authors = app.resources.get('authors')!;
+  const getAuthor = (db: typeof app.db, id: number) => authors.getOne(db, id);
   app.post(
     '/blockChain',
     { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },
