@@ -4,6 +4,8 @@
  * - `common/generated/types.ts`: TypeScript types (json-schema-to-typescript);
  * - `src/generated/resources.ts`: the console's resource registry (name, schema id, roles, icon, ...);
  * - `src/generated/messages.ts`: resource and field labels and enum labels, in English and Chinese.
+ * - storage (scripts/codegen/storage.ts): `server/db/generated/tables.ts` and, when the schemas' storage
+ *   differs from the migrations' snapshot, a new migration (`--accept-storage`: only the snapshot).
  *
  * Every file starts with a do-not-edit banner. `npm run codegen` writes them; `--check` exits 1 and names
  * the stale files instead of writing (tests/unit/codegen.test.ts runs the same comparison).
@@ -13,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
+import { storageFiles } from './codegen/storage';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER =
@@ -130,6 +133,20 @@ export async function generate(): Promise<Record<string, string>> {
     'common/generated/types.ts': await fmt(await types(list)),
     'src/generated/resources.ts': await fmt(resources(list)),
     'src/generated/messages.ts': await fmt(messages(list)),
+    ...(await storageFiles({
+      schemas: list.map((l) => l.schema),
+      read: (path) => {
+        try {
+          return readFileSync(join(root, path), 'utf8');
+        } catch {
+          return undefined;
+        }
+      },
+      format: fmt,
+      formatJson: (src) => prettier.format(src, { ...config, parser: 'json' }),
+      banner: BANNER,
+      accept: process.argv.includes('--accept-storage'),
+    })),
   };
 }
 

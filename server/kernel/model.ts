@@ -96,15 +96,18 @@ function columnType(p: PropertySchema): ColumnType {
 
 const isJson = (p: PropertySchema) => typesOf(p).some((t) => t === 'object' || t === 'array');
 
-function tableOf(resource: string): string {
-  const s = resourceSchemas().find((r) => r['x-resource']!.name === resource);
+function tableOf(resource: string, all: ResourceSchema[]): string {
+  const s = all.find((r) => r['x-resource']?.name === resource);
   const table = s?.['x-storage']?.table;
   if (!table) throw new Error(`x-references/x-count: resource "${resource}" declares no x-storage.table`);
   return table;
 }
 
-/** The model of `schema`, or throws naming what the schema is missing. */
-export function modelOf(schema: ResourceSchema): ResourceModel {
+/**
+ * The model of `schema`, or throws naming what the schema is missing.
+ * @param all the schemas references and counts may name (default: every schema of the registry)
+ */
+export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resourceSchemas()): ResourceModel {
   const storage = schema['x-storage'];
   if (!storage?.table) throw new Error(`Schema "${schema.$id}" has no x-storage.table`);
   const columns: Record<string, ColumnModel> = {};
@@ -119,7 +122,7 @@ export function modelOf(schema: ResourceSchema): ResourceModel {
   for (const [name, p] of Object.entries(schema.properties)) {
     if (p['x-count']) {
       const c = p['x-count'] as { resource: string; field: string; key?: string };
-      counts.push({ name, table: tableOf(c.resource), field: c.field, key: c.key ?? 'id' });
+      counts.push({ name, table: tableOf(c.resource, all), field: c.field, key: c.key ?? 'id' });
       continue;
     }
     stored.push(name);
@@ -140,7 +143,7 @@ export function modelOf(schema: ResourceSchema): ResourceModel {
     const ref = p['x-references'] as
       { resource: string; onDelete?: 'restrict'; foreignKey?: boolean } | undefined;
     if (ref) {
-      const table = tableOf(ref.resource);
+      const table = tableOf(ref.resource, all);
       const foreignKey = ref.foreignKey !== false;
       references.push({ field: name, resource: ref.resource, table, onDelete: ref.onDelete, foreignKey });
       if (foreignKey) col.references = `${table}.id`;
@@ -199,11 +202,9 @@ export function modelOf(schema: ResourceSchema): ResourceModel {
   };
 }
 
-/** The models of every resource schema that declares `x-storage`, by resource name. */
-export function resourceModels(): Map<string, ResourceModel> {
+/** The models of every resource schema (of `all`) that declares `x-storage`, by resource name. */
+export function resourceModels(all: ResourceSchema[] = resourceSchemas()): Map<string, ResourceModel> {
   return new Map(
-    resourceSchemas()
-      .filter((s) => s['x-storage'])
-      .map((s) => [s['x-resource']!.name, modelOf(s)]),
+    all.filter((s) => s['x-resource'] && s['x-storage']).map((s) => [s['x-resource']!.name, modelOf(s, all)]),
   );
 }
