@@ -18,7 +18,7 @@
  * Plain-text strings (`x-plainText`) are stored trimmed; a nullable one left empty is stored as null.
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
  */
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { formatErrors, schemas, validatorFor } from '../../common/schemaRegistry';
 import { nowText } from '../db/database';
@@ -195,11 +195,15 @@ export class Repository {
     return { list: rows.map((r: Record<string, unknown>) => this.toRecord(r)), total: Number(total) };
   }
 
+  /** The SQL of getOne, compiled once (the dialect of a repository never changes). */
+  private getOneSql?: string;
+
   /** The record with `id`, or throws 404. */
   async getOne(db: Db, id: number): Promise<RecordOut> {
-    const row = await this.records(db).where(this.col('id'), '=', id).executeTakeFirst();
-    if (!row) throw notFound(this.model.label, id);
-    return this.toRecord(row);
+    const text = (this.getOneSql ??= this.records(db).where(this.col('id'), '=', 0).compile().sql);
+    const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
+    if (!rows.length) throw notFound(this.model.label, id);
+    return this.toRecord(rows[0]);
   }
 
   /** Column values of the fields `body` names (JSON columns as text, plain text trimmed). */

@@ -10,6 +10,7 @@
  * - a partial update is re-checked on the merged record (stored + patch) by the schema's cross-field
  *   rule, reported on the field the update names.
  */
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usccCheckCharacter } from '../../common/keywords';
 import { resourceModels } from '../../server/kernel/model';
@@ -40,7 +41,7 @@ describe('races the checks cannot see answer 409, storing nothing', () => {
       async beforeWrite(ctx) {
         await artworkHooks.beforeWrite!(ctx);
         // PostgreSQL: another connection deletes and commits; SQLite: the same (only) connection.
-        const other = t.app.dialect === 'postgres' ? t.app.db : ctx.db;
+        const other: Kysely<any> = t.app.dialect === 'postgres' ? t.app.db : ctx.db;
         await other
           .deleteFrom('authors')
           .where('id', '=', author.id as number)
@@ -72,7 +73,7 @@ describe('races the checks cannot see answer 409, storing nothing', () => {
     };
     const racing = repoWith('companies', {
       async beforeWrite(ctx) {
-        const other = t.app.dialect === 'postgres' ? t.app.db : ctx.db;
+        const other: Kysely<any> = t.app.dialect === 'postgres' ? t.app.db : ctx.db;
         const now = '2026-01-01 00:00:00';
         // On PostgreSQL the insert below waits for this commit on the unique index, then fails.
         await other
