@@ -55,7 +55,7 @@ export interface ResourceHooks {
 /** Rules relating two fields: a partial update is re-checked on the merged record for these. */
 const CROSS_FIELD = new Set(['x-ordered', 'x-distinct']);
 
-export class Repository {
+export class Repository<R extends object = RecordOut> {
   private readonly alias = new Map<string, string>();
 
   /**
@@ -167,7 +167,7 @@ export class Repository {
     db: Db,
     query: ListQuery,
     extra: Record<string, unknown> = {},
-  ): Promise<{ list: RecordOut[]; total: number }> {
+  ): Promise<{ list: R[]; total: number }> {
     let where = db.selectFrom(this.model.table);
     const ids = parseIds(query.ids);
     if (ids) where = where.where(this.col('id'), 'in', ids.length ? ids : [-1]);
@@ -192,14 +192,18 @@ export class Repository {
       .limit(limit)
       .offset(offset)
       .execute();
-    return { list: rows.map((r: Record<string, unknown>) => this.toRecord(r)), total: Number(total) };
+    return { list: rows.map((r: Record<string, unknown>) => this.toRecord(r) as R), total: Number(total) };
   }
 
   /** The SQL of getOne, compiled once (the dialect of a repository never changes). */
   private getOneSql?: string;
 
   /** The record with `id`, or throws 404. */
-  async getOne(db: Db, id: number): Promise<RecordOut> {
+  async getOne(db: Db, id: number): Promise<R> {
+    return (await this.getRecord(db, id)) as R;
+  }
+
+  private async getRecord(db: Db, id: number): Promise<RecordOut> {
     const text = (this.getOneSql ??= this.records(db).where(this.col('id'), '=', 0).compile().sql);
     const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
     if (!rows.length) throw notFound(this.model.label, id);
@@ -288,7 +292,8 @@ export class Repository {
   }
 
   /** Inserts a record (validated `<id>.create` body) and answers it as stored. */
-  async create(db: Db, body: Record<string, unknown>): Promise<RecordOut> {
+  async create(db: Db, record: Partial<R>): Promise<R> {
+    const body = record as Record<string, unknown>;
     const values = this.valuesOf(body);
     try {
       return await db.transaction().execute(async (trx) => {
@@ -309,12 +314,12 @@ export class Repository {
   }
 
   /** Updates exactly the fields `body` names besides `id` (validated `<id>.update`); 404 for an unknown id. */
-  async update(db: Db, body: Record<string, unknown> & { id: number }): Promise<RecordOut> {
-    const { id, ...patch } = body;
+  async update(db: Db, body: Partial<R> & { id: number }): Promise<R> {
+    const { id, ...patch } = body as Record<string, unknown> & { id: number };
     const values = this.valuesOf(patch);
     try {
       return await db.transaction().execute(async (trx) => {
-        const current = await this.getOne(trx, id);
+        const current = await this.getRecord(trx, id);
         this.checkMerged(current, patch);
         await this.checkReferences(trx, values);
         const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => current[k] !== v));

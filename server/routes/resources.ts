@@ -27,11 +27,15 @@ import { resourceHooks } from '../kernel/hooks';
 import type { ListQuery } from '../kernel/listQuery';
 import { resourceModels, type ResourceModel } from '../kernel/model';
 import { Repository } from '../kernel/repository';
+import type { ResourceRecords } from '../db/generated/tables';
+
+/** The repository of each resource, by resource name (`x-resource.name`), typed by the generated records. */
+export type ResourceRepositories = { [N in keyof ResourceRecords]: Repository<ResourceRecords[N]> };
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The generic repository of each resource, by resource name (`x-resource.name`). */
-    resources: Map<string, Repository>;
+    resources: ResourceRepositories;
   }
 }
 
@@ -94,7 +98,11 @@ function listVariant(schema: ResourceSchema, kind: 'listQuery' | 'listBody', ext
 }
 
 /** Registers the calls of one resource. */
-function registerResource(app: FastifyInstance, schema: ResourceSchema, repo: Repository) {
+function registerResource<R extends object>(
+  app: FastifyInstance,
+  schema: ResourceSchema,
+  repo: Repository<R>,
+) {
   const endpoints = schema['x-endpoints'] ?? {};
   const onRequest = app.requireRoles(schema['x-roles'] ?? ['admin']);
   const record = recordSchema(schema, repo.model);
@@ -135,7 +143,7 @@ function registerResource(app: FastifyInstance, schema: ResourceSchema, repo: Re
       const spec = verbs.get(names[0])!;
       const param = spec.id ?? 'id';
       const ref = repo.model.references.find((r) => r.field === target);
-      const parent = ref && app.resources.get(ref.resource);
+      const parent = ref && app.resources[ref.resource as keyof ResourceRepositories];
       if (!parent) throw new Error(`${id}: getManyReference.${target} names no x-references property`);
       app.route<{
         Querystring: ListQuery & Record<string, number>;
@@ -164,12 +172,13 @@ function registerResource(app: FastifyInstance, schema: ResourceSchema, repo: Re
         handler: async (req) => ok(await repo.getOne(db, (method === 'GET' ? req.query : req.body)[param])),
       });
     } else if (names.length === 1 && names[0] === 'create') {
+      // The body passed `<id>.create`: the record's writable fields, i.e. a Partial of its generated type.
       app.route<{ Body: Json }>({
         method,
         url: path,
         onRequest,
         schema: { body: { $ref: `${id}.create` }, response: envelope(record) },
-        handler: async (req) => ok(await repo.create(db, req.body)),
+        handler: async (req) => ok(await repo.create(db, req.body as Partial<R>)),
       });
     } else if (names.length === 1 && names[0] === 'update') {
       app.route<{ Body: Json & { id: number } }>({
@@ -177,7 +186,7 @@ function registerResource(app: FastifyInstance, schema: ResourceSchema, repo: Re
         url: path,
         onRequest,
         schema: { body: { $ref: `${id}.update` }, response: envelope(record) },
-        handler: async (req) => ok(await repo.update(db, req.body)),
+        handler: async (req) => ok(await repo.update(db, req.body as Partial<R> & { id: number })),
       });
     } else if (names.every((v) => v === 'delete' || v === 'deleteMany')) {
       const one = verbs.get('delete');
@@ -213,15 +222,20 @@ function registerResource(app: FastifyInstance, schema: ResourceSchema, repo: Re
 export function createRepositories(
   dialect: 'sqlite' | 'postgres',
   hooks = resourceHooks,
-): Map<string, Repository> {
+): ResourceRepositories {
   const models = resourceModels();
-  return new Map(
+  const repos = Object.fromEntries(
     [...models].map(([name, model]) => [name, new Repository(model, models, dialect, hooks[name])]),
   );
+  // The generated ResourceRecords come from the same schemas as the models, one entry per resource.
+  return repos as unknown as ResourceRepositories;
 }
 
 export default fp(async function resourceRoutes(app: FastifyInstance) {
   app.decorate('resources', createRepositories(app.dialect));
-  for (const schema of resourceSchemas())
-    if (schema['x-storage']) registerResource(app, schema, app.resources.get(schema['x-resource']!.name)!);
+  for (const schema of resourceSchemas()) {
+    if (!schema['x-storage']) continue;
+    const repo: Repository<object> = app.resources[schema['x-resource']!.name as keyof ResourceRepositories];
+    registerResource(app, schema, repo);
+  }
 });

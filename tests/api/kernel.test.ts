@@ -30,9 +30,9 @@ afterAll(() => t?.close());
 
 const repoWith = (name: string, hooks: ResourceHooks) =>
   new Repository(models.get(name)!, models, t.app.dialect, hooks);
-const authors = () => t.app.resources.get('authors')!;
-const artworks = () => t.app.resources.get('artworks')!;
-const companies = () => t.app.resources.get('companies')!;
+const authors = () => t.app.resources.authors;
+const artworks = () => t.app.resources.artworks;
+const companies = () => t.app.resources.companies;
 
 describe('races the checks cannot see answer 409, storing nothing', () => {
   it('an artwork whose author is deleted between the reference check and the insert', async () => {

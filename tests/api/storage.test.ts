@@ -26,7 +26,11 @@ import { introspect } from '../support/introspect';
 import { createTestApp, type TestApp } from './helpers';
 
 const root = resolve(__dirname, '../..');
-const snapshot = JSON.parse(readFileSync(join(root, SNAPSHOT_PATH), 'utf8')) as StorageSnapshot;
+const { $comment: _comment, ...snapshot } = JSON.parse(
+  readFileSync(join(root, SNAPSHOT_PATH), 'utf8'),
+) as StorageSnapshot & {
+  $comment?: string;
+};
 
 let t: TestApp;
 beforeAll(async () => {

@@ -11,15 +11,14 @@ import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 
 export default async function artworkBlockChainRoute(app: FastifyInstance) {
-  const artworks = app.resources.get('artworks')!;
-  const getArtwork = (db: typeof app.db, id: number) => artworks.getOne(db, id);
+  const getArtwork = (db: typeof app.db, id: number) => app.resources.artworks.getOne(db, id);
   app.post(
     '/blockChain',
     { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },
     async (req) => {
       const { id } = req.body as { id: number };
       return withRecordLock(`artwork:${id}`, async () => {
-        const record = (await getArtwork(app.db, id)) as { author: number }; // 404 for an unknown artwork
+        const record = await getArtwork(app.db, id); // 404 for an unknown artwork
         const author = await app.db
           .selectFrom('authors')
           .select(['id', 'authorName', 'isBlock'])

@@ -10,8 +10,7 @@ import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 
 export default async function authorBlockChainRoute(app: FastifyInstance) {
-  const authors = app.resources.get('authors')!;
-  const getAuthor = (db: typeof app.db, id: number) => authors.getOne(db, id);
+  const getAuthor = (db: typeof app.db, id: number) => app.resources.authors.getOne(db, id);
   app.post(
     '/blockChain',
     { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },

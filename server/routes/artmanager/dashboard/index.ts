@@ -29,9 +29,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       .orderBy(day, 'desc')
       .limit(30)
       .execute();
-    const recent = await app.resources
-      .get('artworks')!
-      .list(db, { page: 1, pageSize: 5, sort: 'id', order: 'DESC' });
+    const recent = await app.resources.artworks.list(db, { page: 1, pageSize: 5, sort: 'id', order: 'DESC' });
     return ok({
       authors: await count('authors', false),
       artworks: await count('artworks', false),
