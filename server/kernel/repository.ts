@@ -79,31 +79,31 @@ export class Repository<R extends object = RecordOut> {
 
   /** The select of whole records (stored columns, counts, display joins). */
   private records(db: Db) {
-    const { table, stored, counts, display } = this.model;
+    const { table, display } = this.model;
     let qb = db.selectFrom(table);
     for (const d of display) {
       const alias = this.alias.get(d.name)!;
       qb = qb.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));
     }
-    return this.selection(qb, stored, counts, display);
+    return this.selection(qb);
   }
 
-  private selection(
-    qb: any,
-    stored: string[],
-    counts: ResourceModel['counts'],
-    display: ResourceModel['display'],
-  ) {
-    const { table } = this.model;
-    const selected: unknown[] = stored.map((c) => `${table}.${c}`);
-    for (const c of counts)
-      selected.push(
+  /** Counts and display fields, built once (a repository's model never changes). */
+  private computed?: unknown[];
+
+  /** Every column of the table (a record shows the stored properties only), plus counts and display fields. */
+  private selection(qb: any) {
+    const { table, counts, display } = this.model;
+    this.computed ??= [
+      ...counts.map((c) =>
         sql<number>`(select count(*) from ${sql.table(c.table)} where ${sql.ref(`${c.table}.${c.field}`)} = ${sql.ref(`${table}.${c.key}`)})`.as(
           c.name,
         ),
-      );
-    for (const d of display) selected.push(sql.ref(`${this.alias.get(d.name)}.${d.field}`).as(d.name));
-    return qb.select(selected);
+      ),
+      ...display.map((d) => sql.ref(`${this.alias.get(d.name)}.${d.field}`).as(d.name)),
+    ];
+    const all = qb.selectAll(table);
+    return this.computed.length ? all.select(this.computed) : all;
   }
 
   /** A stored row as the API record. */
@@ -186,7 +186,7 @@ export class Repository<R extends object = RecordOut> {
       const alias = this.alias.get(d.name)!;
       page = page.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));
     }
-    const rows = await this.selection(page, this.model.stored, this.model.counts, this.model.display)
+    const rows = await this.selection(page)
       .orderBy(computed ? sql.ref(sort) : sql.ref(this.col(sort)), direction(query.order))
       .orderBy(this.col('id'), 'desc')
       .limit(limit)
