@@ -6,6 +6,8 @@
  *   (on PostgreSQL the deletion commits on another connection; on SQLite, whose writes are serialized, in
  *   the write's own transaction);
  * - the same for a unique value taken between the check and the insert (409 naming the field);
+ * - a work added (committed) between the delete's check and its delete: 409 too;
+ * - every call of every schema's x-endpoints is registered, with the schema's role gate;
  * - deleting a record still referenced by a restricting reference is refused (409) and deletes nothing;
  * - a partial update is re-checked on the merged record (stored + patch) by the schema's cross-field
  *   rule, reported on the field the update names.
@@ -13,6 +15,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usccCheckCharacter } from '../../common/keywords';
+import { resourceSchemas, type EndpointSpec } from '../../common/schemaRegistry';
 import { resourceModels } from '../../server/kernel/model';
 import { Repository, type ResourceHooks } from '../../server/kernel/repository';
 import { artworkHooks } from '../../server/routes/artmanager/artwork/hooks';
@@ -94,6 +97,73 @@ describe('races the checks cannot see answer 409, storing nothing', () => {
       .execute();
     // PostgreSQL: the other connection's company stays; SQLite: the whole transaction rolled back.
     expect(stored.map((c) => c.companyName)).toEqual(t.app.dialect === 'postgres' ? ['先到公司'] : []);
+  });
+  it('deleting an author while a work of theirs is being added (committed after the check): 409', async () => {
+    const author = await authors().create(t.app.db, { authorName: 'Racing delete' });
+    const id = author.id as number;
+    let inserted!: () => void;
+    let release!: () => void;
+    const insertedP = new Promise<void>((r) => (inserted = r));
+    const hold = new Promise<void>((r) => (release = r));
+    const now = '2026-01-01 00:00:00';
+    // Another transaction adds a work and stays open; PostgreSQL: the delete's foreign key check waits for
+    // it, then fails (23503); SQLite (one connection): the delete runs after it and its own check refuses.
+    const adding = t.app.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('artworks')
+        .values({
+          artWorkName: 'Late',
+          author: id,
+          classify: 'c',
+          texture: 't',
+          createTime: now,
+          updateTime: now,
+        })
+        .execute();
+      inserted();
+      await hold;
+    });
+    await insertedP;
+    const deleting = authors()
+      .deleteMany(t.app.db, [id])
+      .catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    await adding;
+    const err = (await deleting) as ApiError;
+    expect(err.status).toBe(409);
+    expect(await authors().getOne(t.app.db, id)).toMatchObject({ artWorks: 1 });
+  });
+});
+
+describe('routes from the schemas', () => {
+  const calls = resourceSchemas().flatMap((s) =>
+    Object.entries(s['x-endpoints'] ?? {}).flatMap(([verb, spec]) =>
+      (verb === 'getManyReference'
+        ? Object.values(spec as Record<string, EndpointSpec>)
+        : [spec as EndpointSpec]
+      ).map((e) => [`${s.$id} ${verb}: ${e.method} ${e.path}`, e, s['x-roles'] ?? []] as const),
+    ),
+  );
+
+  it.each(calls)('%s is registered and refuses a missing token and role user', async (_name, e, roles) => {
+    expect(t.app.hasRoute({ method: e.method, url: e.path })).toBe(true);
+    const none = await t.call({
+      method: e.method,
+      url: e.path,
+      payload: e.method === 'POST' ? {} : undefined,
+      token: null,
+    });
+    expect(none.status).toBe(401);
+    if (!roles.includes('user')) {
+      const user = await t.call({
+        method: e.method,
+        url: e.path,
+        payload: e.method === 'POST' ? {} : undefined,
+        token: t.userToken,
+      });
+      expect(user.status).toBe(403);
+    }
   });
 });
 
