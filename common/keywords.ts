@@ -26,6 +26,25 @@
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).
+ *
+ * Storage keywords (annotation only; read by the server's kernel, server/kernel/model.ts, and by the
+ * storage codegen, scripts/codegen/storage.ts, which turns a change into a new migration):
+ * - `x-storage` (root): `{ table, columns?, timestamps?, indexes?, display?, search? }`:
+ *   `table` the SQL table; `columns` stored columns the API never shows,
+ *   `{ [name]: { type: 'text'|'integer'|'real', notNull?, default? } }`; `timestamps`
+ *   `{ [property]: 'create' | 'write' }`, set to the UTC time text on insert (and on every update for
+ *   `write`); `indexes` property names with a plain index `<table>_<name>`; `display`
+ *   `{ [name]: { reference, field } }` read-only fields joined from the record a reference property
+ *   points at (e.g. an artwork's `authorName`); `search` `{ fields?, references?, index? }`: free text
+ *   `q` matches the properties with `x-ui.filter: "q"`, plus `fields`, plus the fields of referenced
+ *   records `{ [referenceProperty]: [field] }`; `index: "trigram"` keeps a substring index (FTS5 trigram
+ *   table `<table>_fts` on SQLite, pg_trgm GIN indexes on PostgreSQL).
+ * - `x-unique` (property, true): no two records share the value; the API answers 409 naming the field.
+ * - `x-references` (property): `{ resource, onDelete?: 'restrict', foreignKey?: boolean }`: the value is
+ *   the id of a record of `resource` (400 naming the field when none); a foreign key unless
+ *   `foreignKey: false`; `onDelete: 'restrict'` refuses (409) to delete a record still referenced.
+ * - `x-count` (property, read-only): `{ resource, field, key? }`: the number of records of `resource`
+ *   whose `field` equals this record's `key` (default `id`); computed, not stored.
  */
 import type Ajv from 'ajv';
 import { _, Name, stringify, type CodeKeywordDefinition, type JSONType, type KeywordCxt } from 'ajv';
@@ -41,6 +60,10 @@ export const ANNOTATION_KEYWORDS = [
   'x-ui',
   'x-i18n',
   'x-enumLabels',
+  'x-storage',
+  'x-unique',
+  'x-references',
+  'x-count',
 ] as const;
 
 /**

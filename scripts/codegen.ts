@@ -6,6 +6,8 @@
  * - `src/generated/messages.ts`: resource and field labels and enum labels, in English and Chinese;
  * - `common/generated/bodyValidators.ts`, `queryValidators.ts`: precompiled ajv validators of every schema
  *   and variant (scripts/codegen/validators.ts);
+ * - storage (scripts/codegen/storage.ts): `server/db/generated/tables.ts` and, when the schemas' storage
+ *   differs from the migrations' snapshot, a new migration (`--accept-storage`: only the snapshot);
  * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts).
  *
  * Every file carries a do-not-edit banner (`x-generated` in the JSON, markers around the table in api.md). `npm run codegen` writes them; `--check` exits 1 and names
@@ -19,6 +21,7 @@ import prettier from 'prettier';
 import { openApiFiles } from './codegen/openapi';
 import { emitResources } from './codegen/resources';
 import { validatorFiles } from './codegen/validators';
+import { storageFiles } from './codegen/storage';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER =
@@ -109,6 +112,20 @@ async function schemaFiles(): Promise<Record<string, string>> {
     'src/generated/resources.ts': await fmt(emitResources(list, BANNER)),
     'src/generated/messages.ts': await fmt(messages(list)),
     ...(await validatorFiles(root, BANNER)),
+    ...(await storageFiles({
+      schemas: list.map((l) => l.schema),
+      read: (path) => {
+        try {
+          return readFileSync(join(root, path), 'utf8');
+        } catch {
+          return undefined;
+        }
+      },
+      format: fmt,
+      formatJson: (src) => prettier.format(src, { ...config, parser: 'json' }),
+      banner: BANNER,
+      accept: process.argv.includes('--accept-storage'),
+    })),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The platform API as a Fastify plugin tree (`buildApp`), in the manner of fastify's demo application:
- * external plugins, then our app plugins (validation, envelope, db, auth), then routes mirroring the URL
- * paths. Used by server.ts (the standalone server) and by tests through `app.inject`.
+ * external plugins, then our app plugins (validation, envelope, db, auth), then the resources' CRUD routes
+ * from the schemas (routes/resources.ts) and the hand-written routes mirroring the URL paths. Used by server.ts (the standalone server) and by tests through `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config';
@@ -16,17 +16,13 @@ import db from './plugins/app/db';
 import auth from './plugins/app/auth';
 import ledger from './plugins/app/ledger';
 import userRoutes from './routes/dev-api/user/index';
-import authorRoutes from './routes/artmanager/authors/index';
+import resourceRoutes from './routes/resources';
 import artworkRoutes from './routes/artmanager/artwork/index';
-import artSortRoutes from './routes/artmanager/artSort/index';
-import bidUserRoutes from './routes/artmanager/bidUser/index';
-import platformUserRoutes from './routes/artmanager/user/index';
 import uploadRoutes from './routes/artmanager/upload/index';
 import dashboardRoutes from './routes/artmanager/dashboard/index';
 import authorBlockChainRoute from './routes/artmanager/authors/blockChain';
 import artworkBlockChainRoute from './routes/artmanager/artwork/blockChain';
 import baasApiRoutes from './routes/baas-api/index';
-import companyRoutes from './routes/medicine-api/company/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,16 +51,13 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(swagger);
 
   await app.register(userRoutes, { prefix: '/dev-api/user' });
-  await app.register(authorRoutes, { prefix: '/artmanager/authors' });
+  // Every resource's CRUD calls, from the schemas' x-endpoints; then the hand-written calls beside them.
+  await app.register(resourceRoutes);
   await app.register(artworkRoutes, { prefix: '/artmanager/artwork' });
-  await app.register(artSortRoutes, { prefix: '/artmanager/artSort' });
-  await app.register(bidUserRoutes, { prefix: '/artmanager/bidUser' });
-  await app.register(platformUserRoutes, { prefix: '/artmanager/user' });
   await app.register(uploadRoutes, { prefix: '/artmanager/upload' });
   await app.register(dashboardRoutes, { prefix: '/artmanager/dashboard' });
   await app.register(authorBlockChainRoute, { prefix: '/artmanager/authors' });
   await app.register(artworkBlockChainRoute, { prefix: '/artmanager/artwork' });
   await app.register(baasApiRoutes, { prefix: '/baas-api' });
-  await app.register(companyRoutes, { prefix: '/medicine-api/company' });
   return app;
 }

@@ -567,7 +567,7 @@ return errors === 0;
 }
 
 export const artwork = validate33;
-const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true},"url":{"type":["string","null"],"maxLength":1000}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"readOnly":true},"chain":{"type":["string","null"],"readOnly":true},"blockTime":{"type":["string","null"],"readOnly":true},"createTime":{"type":"string","readOnly":true},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true},"url":{"type":["string","null"],"maxLength":1000}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true},"blockTime":{"type":["string","null"],"readOnly":true},"createTime":{"type":"string","readOnly":true},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema59 = {"type":["string","null"],"maxLength":1000};
 const schema60 = {"type":["string","null"],"maxLength":200,"x-plainText":true};
 const func8 = Object.prototype.hasOwnProperty;
@@ -582,6 +582,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.images === undefined){
 data.images = [];
+}
+if(data.status === undefined){
+data.status = 0;
+}
+if(data.isBlock === undefined){
+data.isBlock = 0;
 }
 if(data.artWorkName === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "artWorkName"},message:"must have required property '"+"artWorkName"+"'"};
@@ -955,7 +961,6 @@ errors++;
 }
 }
 }
-if(data.status !== undefined){
 let data9 = data.status;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err32 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -977,8 +982,6 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.isBlock !== undefined){
 let data10 = data.isBlock;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
 const err34 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -999,7 +1002,6 @@ else {
 vErrors.push(err35);
 }
 errors++;
-}
 }
 if(data.chain !== undefined){
 let data11 = data.chain;
@@ -2877,13 +2879,16 @@ return errors === 0;
 }
 
 export const author = validate36;
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"introduction":{"type":["string","null"],"maxLength":2000},"portrait":{"type":["string","null"],"maxLength":1000},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"readOnly":true},"chain":{"type":["string","null"],"readOnly":true},"blockTime":{"type":["string","null"],"readOnly":true},"createTime":{"type":"string","readOnly":true},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true},"wxUrl":{"type":["string","null"],"maxLength":1000},"wxCreateTime":{"type":["string","null"],"readOnly":true},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"introduction":{"type":["string","null"],"maxLength":2000},"portrait":{"type":["string","null"],"maxLength":1000},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true},"blockTime":{"type":["string","null"],"readOnly":true},"createTime":{"type":"string","readOnly":true},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true},"wxUrl":{"type":["string","null"],"maxLength":1000},"wxCreateTime":{"type":["string","null"],"readOnly":true},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.isBlock === undefined){
+data.isBlock = 0;
+}
 if(data.wxIsEnable === undefined){
 data.wxIsEnable = 0;
 }
@@ -3044,7 +3049,6 @@ errors++;
 }
 }
 }
-if(data.isBlock !== undefined){
 let data5 = data.isBlock;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err13 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -3065,7 +3069,6 @@ else {
 vErrors.push(err14);
 }
 errors++;
-}
 }
 if(data.chain !== undefined){
 let data6 = data.chain;
@@ -3707,13 +3710,19 @@ return errors === 0;
 }
 
 export const bidUser = validate39;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":{"type":"string","readOnly":true},"chainId":{"type":["string","null"],"readOnly":true},"bidNumber":{"type":"integer","minimum":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true}},"required":["account"],"additionalProperties":false};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":{"type":"string","readOnly":true},"chainId":{"type":["string","null"],"readOnly":true},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true}},"required":["account"],"additionalProperties":false};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bidNumber === undefined){
+data.bidNumber = 0;
+}
+if(data.loginCount === undefined){
+data.loginCount = 0;
+}
 if(data.account === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
 if(vErrors === null){
@@ -3894,7 +3903,6 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.bidNumber !== undefined){
 let data7 = data.bidNumber;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err15 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -3918,8 +3926,6 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-if(data.loginCount !== undefined){
 let data8 = data.loginCount;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err17 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -3941,7 +3947,6 @@ else {
 vErrors.push(err18);
 }
 errors++;
-}
 }
 }
 if(data.lastLoginTime !== undefined){
@@ -7625,13 +7630,19 @@ return errors === 0;
 }
 
 export const platformUser = validate54;
-const schema91 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":{"type":"string","readOnly":true},"chainId":{"type":["string","null"],"readOnly":true},"bidNumber":{"type":"integer","minimum":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true}},"required":["account"],"additionalProperties":false};
+const schema91 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":{"type":"string","readOnly":true},"chainId":{"type":["string","null"],"readOnly":true},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true}},"required":["account"],"additionalProperties":false};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.bidNumber === undefined){
+data.bidNumber = 0;
+}
+if(data.loginCount === undefined){
+data.loginCount = 0;
+}
 if(data.account === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
 if(vErrors === null){
@@ -7812,7 +7823,6 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.bidNumber !== undefined){
 let data7 = data.bidNumber;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err15 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7836,8 +7846,6 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-if(data.loginCount !== undefined){
 let data8 = data.loginCount;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err17 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -7859,7 +7867,6 @@ else {
 vErrors.push(err18);
 }
 errors++;
-}
 }
 }
 if(data.lastLoginTime !== undefined){

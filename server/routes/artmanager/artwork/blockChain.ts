@@ -8,12 +8,12 @@ import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../plugins/app/envelope';
 import { conflict } from '../../../plugins/app/errors';
-import { getArtwork } from '../../../repositories/artworks.repository';
 import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 
 export default async function artworkBlockChainRoute(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
+  const getArtwork = (db: typeof app.db, id: number) => app.resources.artworks.getOne(db, id);
   app.post(
     '/blockChain',
     { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },

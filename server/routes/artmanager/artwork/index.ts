@@ -1,46 +1,20 @@
 /**
- * `/artmanager/artwork/*` (admin only, from schemas/artwork.schema.json `x-roles`); see docs/api.md.
+ * `GET /artmanager/artwork/searchAuthor?keyword=` (admin, from schemas/artwork.schema.json `x-roles`): the
+ * author autocomplete of the artwork form — at most 20 `{id, authorName, isBlock}` whose name contains
+ * `keyword`, shortest names first. Not a react-admin verb; the artworks' CRUD calls come from the schema
+ * (server/routes/resources.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { schemas } from '../../../../common/schemaRegistry';
 import { ok } from '../../../plugins/app/envelope';
-import {
-  createArtwork,
-  deleteArtworks,
-  getArtwork,
-  listArtworks,
-  updateArtwork,
-} from '../../../repositories/artworks.repository';
-import { searchAuthorNames } from '../../../repositories/authors.repository';
-import type { ListQuery } from '../../../repositories/listQuery';
-import { deleteBody, guardFor, idQuery, idsOf } from '../common';
+import { textMatch } from '../../../kernel/listQuery';
 
 export default async function artworkRoutes(app: FastifyInstance) {
-  const onRequest = guardFor(app, 'artwork');
-
-  app.post('/searchArtworkList', { onRequest, schema: { body: { $ref: 'artwork.listBody' } } }, async (req) =>
-    ok(await listArtworks(app.db, app.dialect, req.body as ListQuery)),
-  );
-
-  app.get('/ArtInfoByArtId', { onRequest, schema: { querystring: idQuery('artId') } }, async (req) =>
-    ok(await getArtwork(app.db, (req.query as { artId: number }).artId)),
-  );
-
-  app.post('/addArtwork', { onRequest, schema: { body: { $ref: 'artwork.create' } } }, async (req) =>
-    ok(await createArtwork(app.db, req.body as any)),
-  );
-
-  app.post('/baseInfo', { onRequest, schema: { body: { $ref: 'artwork.update' } } }, async (req) =>
-    ok(await updateArtwork(app.db, req.body as any)),
-  );
-
-  app.post('/deleteArt', { onRequest, schema: { body: deleteBody } }, async (req) =>
-    ok(await deleteArtworks(app.db, idsOf(req.body as any))),
-  );
-
-  app.get(
+  app.get<{ Querystring: { keyword?: string } }>(
     '/searchAuthor',
     {
-      onRequest,
+      onRequest: app.requireRoles(schemas.artwork['x-roles'] ?? ['admin']),
       schema: {
         querystring: {
           type: 'object',
@@ -49,7 +23,16 @@ export default async function artworkRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (req) =>
-      ok(await searchAuthorNames(app.db, app.dialect, (req.query as { keyword?: string }).keyword ?? '')),
+    async (req) => {
+      const keyword = req.query.keyword ?? '';
+      let qb = app.db.selectFrom('authors').select(['id', 'authorName', 'isBlock']);
+      if (keyword.trim()) qb = qb.where(textMatch(['authorName'], keyword, app.dialect));
+      const rows = await qb
+        .orderBy(sql`length(${sql.ref('authorName')})`)
+        .orderBy('id')
+        .limit(20)
+        .execute();
+      return ok(rows);
+    },
   );
 }

@@ -7,12 +7,12 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../plugins/app/envelope';
-import { getAuthor } from '../../../repositories/authors.repository';
 import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 
 export default async function authorBlockChainRoute(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
+  const getAuthor = (db: typeof app.db, id: number) => app.resources.authors.getOne(db, id);
   app.post(
     '/blockChain',
     { onRequest: app.requireRoles(['admin']), schema: { body: idBody } },

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ok } from '../../../plugins/app/envelope';
-import { listArtworks } from '../../../repositories/artworks.repository';
 
 export default async function dashboardRoutes(app: FastifyInstance) {
   app.get('/stats', { onRequest: app.requireRoles(['admin']) }, async () => {
@@ -30,7 +29,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       .orderBy(day, 'desc')
       .limit(30)
       .execute();
-    const recent = await listArtworks(db, app.dialect, { page: 1, pageSize: 5, sort: 'id', order: 'DESC' });
+    const recent = await app.resources.artworks.list(db, { page: 1, pageSize: 5, sort: 'id', order: 'DESC' });
     return ok({
       authors: await count('authors', false),
       artworks: await count('artworks', false),

@@ -1,0 +1,377 @@
+/**
+ * The generic repository: one implementation of the react-admin verbs over any resource whose schema
+ * declares `x-storage` (model.ts). Records come back in the schema's shape: the stored properties (JSON
+ * columns parsed), computed counts (`x-count`) and display joins (`x-storage.display`).
+ *
+ * - `list(db, query, extra?)`: one page and the total. `query` is a validated `<id>.listQuery` /
+ *   `.listBody` (page, pageSize, q, sort, order, ids, filters); `extra` adds equality filters
+ *   (getManyReference). `q` matches the search columns (model.search) with LIKE/ILIKE; on SQLite a text of
+ *   3 or more characters uses the FTS5 trigram table `<table>_fts` when the schema declares the index.
+ * - `getOne(db, id)`: the record, or 404 "<Label> <id> does not exist".
+ * - `create(db, body)` / `update(db, {id, ...patch})`: one transaction each; an update changes exactly the
+ *   fields named. Checks, in order: (update) the record exists (404), cross-field rules (`x-ordered`,
+ *   `x-distinct`) on the merged record (stored + patch, 400 naming the field), references (400, keyword
+ *   `reference`), unique fields (409, keyword `unique`), then the resource's hooks, then the write. A
+ *   constraint violation the checks could not see (a concurrent write) is 409 (dbErrors.ts).
+ * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
+ *   referenced by a restricting reference (`x-references.onDelete: "restrict"`).
+ * Plain-text strings (`x-plainText`) are stored trimmed; a nullable one left empty is stored as null.
+ * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
+ */
+import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { Codes, type FieldError } from '../../common/envelope';
+import { formatErrors, schemas } from '../../common/schemaRegistry';
+import { validatorFor } from '../../common/validators';
+import { nowText } from '../db/database';
+import { ApiError, conflict, invalidField, notFound } from '../plugins/app/errors';
+import { mapConstraintError, uniqueConflict } from './dbErrors';
+import { direction, filtersOf, paging, parseIds, textMatch, type ListQuery } from './listQuery';
+import type { ResourceModel } from './model';
+
+// The kernel names tables at run time (from the schemas); Kysely's typed table names do not apply here.
+type Db = Kysely<any>;
+export type Dialect = 'sqlite' | 'postgres';
+/** A record as the API answers it. */
+export type RecordOut = Record<string, unknown>;
+
+/** What a hook sees of a write. */
+export interface WriteContext {
+  /** The transaction of the write. */
+  db: Db;
+  dialect: Dialect;
+  /** Column values about to be written (the hook may add or change some). */
+  values: Record<string, unknown>;
+  /** The validated body (create) or patch (update, without `id`). */
+  body: Record<string, unknown>;
+  /** The stored record (update only). */
+  current?: RecordOut;
+}
+
+/** Per-resource behaviour a schema cannot say (see server/kernel/hooks.ts for the list). */
+export interface ResourceHooks {
+  /** Runs in the write's transaction after every check, just before the insert or update. */
+  beforeWrite?(ctx: WriteContext): Promise<void> | void;
+}
+
+/** Rules relating two fields: a partial update is re-checked on the merged record for these. */
+const CROSS_FIELD = new Set(['x-ordered', 'x-distinct']);
+
+export class Repository<R extends object = RecordOut> {
+  private readonly alias = new Map<string, string>();
+
+  /**
+   * @param model the resource (model.ts)
+   * @param models every resource, by name (references and restricting referrers)
+   * @param dialect the database's
+   * @param hooks the resource's hooks
+   */
+  constructor(
+    readonly model: ResourceModel,
+    private readonly models: Map<string, ResourceModel>,
+    readonly dialect: Dialect,
+    readonly hooks: ResourceHooks = {},
+  ) {
+    model.display.forEach((d, i) => this.alias.set(d.name, `display_${i}`));
+  }
+
+  private col(name: string): string {
+    return `${this.model.table}.${name}`;
+  }
+
+  /** The select of whole records (stored columns, counts, display joins). */
+  private records(db: Db) {
+    const { table, display } = this.model;
+    let qb = db.selectFrom(table);
+    for (const d of display) {
+      const alias = this.alias.get(d.name)!;
+      qb = qb.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));
+    }
+    return this.selection(qb);
+  }
+
+  /** Counts and display fields, built once (a repository's model never changes). */
+  private computed?: unknown[];
+
+  /** Every column of the table (a record shows the stored properties only), plus counts and display fields. */
+  private selection(qb: any) {
+    const { table, counts, display } = this.model;
+    this.computed ??= [
+      ...counts.map((c) =>
+        sql<number>`(select count(*) from ${sql.table(c.table)} where ${sql.ref(`${c.table}.${c.field}`)} = ${sql.ref(`${table}.${c.key}`)})`.as(
+          c.name,
+        ),
+      ),
+      ...display.map((d) => sql.ref(`${this.alias.get(d.name)}.${d.field}`).as(d.name)),
+    ];
+    const all = qb.selectAll(table);
+    return this.computed.length ? all.select(this.computed) : all;
+  }
+
+  /** A stored row as the API record. */
+  private toRecord(row: Record<string, unknown>): RecordOut {
+    const { stored, json, counts, display } = this.model;
+    const out: RecordOut = {};
+    for (const name of stored) {
+      const v = row[name];
+      out[name] = json[name] ? (typeof v === 'string' && v ? JSON.parse(v) : JSON.parse(json[name])) : v;
+    }
+    for (const c of counts) out[c.name] = Number(row[c.name]);
+    for (const d of display) out[d.name] = row[d.name] ?? null;
+    return out;
+  }
+
+  /** The `q` condition (see the module doc). */
+  private freeText(db: Db, text: string): Expression<SqlBool> {
+    const { table, search } = this.model;
+    if (this.dialect === 'sqlite' && search.index === 'trigram' && [...text].length >= 3) {
+      const phrase = `"${text.replace(/"/g, '""')}"`;
+      const fts = `${table}_fts`;
+      return sql<SqlBool>`${sql.ref(this.col('id'))} in (select rowid from ${sql.table(fts)} where ${sql.table(fts)} match ${phrase})`;
+    }
+    const parts: Expression<SqlBool>[] = [];
+    if (search.columns.length)
+      parts.push(
+        textMatch(
+          search.columns.map((c) => this.col(c)),
+          text,
+          this.dialect,
+        ),
+      );
+    const byReference = new Map<string, { table: string; fields: string[] }>();
+    for (const r of search.references) {
+      const entry = byReference.get(r.column) ?? { table: r.table, fields: [] };
+      entry.fields.push(r.field);
+      byReference.set(r.column, entry);
+    }
+    for (const [column, { table: target, fields }] of byReference) {
+      const ids = db
+        .selectFrom(target)
+        .select(`${target}.id`)
+        .where(
+          textMatch(
+            fields.map((f) => `${target}.${f}`),
+            text,
+            this.dialect,
+          ),
+        );
+      parts.push(sql<SqlBool>`${sql.ref(this.col(column))} in (${ids})`);
+    }
+    if (!parts.length) return sql<SqlBool>`1 = 0`;
+    return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
+  }
+
+  /**
+   * One page of records matching `query`, and the total.
+   * @param extra equality filters added to the query's (getManyReference: `{author: id}`)
+   */
+  async list(
+    db: Db,
+    query: ListQuery,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ list: R[]; total: number }> {
+    let where = db.selectFrom(this.model.table);
+    const ids = parseIds(query.ids);
+    if (ids) where = where.where(this.col('id'), 'in', ids.length ? ids : [-1]);
+    const text = query.q?.trim();
+    if (text) where = where.where(this.freeText(db, text));
+    for (const [field, value] of Object.entries({ ...filtersOf(query), ...extra }))
+      where = where.where(this.col(field), '=', value);
+    const { total } = await where
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    const { limit, offset } = paging(query);
+    const sort = query.sort ?? 'id';
+    const computed = this.model.counts.some((c) => c.name === sort);
+    let page = where;
+    for (const d of this.model.display) {
+      const alias = this.alias.get(d.name)!;
+      page = page.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));
+    }
+    const rows = await this.selection(page)
+      .orderBy(computed ? sql.ref(sort) : sql.ref(this.col(sort)), direction(query.order))
+      .orderBy(this.col('id'), 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { list: rows.map((r: Record<string, unknown>) => this.toRecord(r) as R), total: Number(total) };
+  }
+
+  /** The SQL of getOne, compiled once (the dialect of a repository never changes). */
+  private getOneSql?: string;
+
+  /** The record with `id`, or throws 404. */
+  async getOne(db: Db, id: number): Promise<R> {
+    return (await this.getRecord(db, id)) as R;
+  }
+
+  private async getRecord(db: Db, id: number): Promise<RecordOut> {
+    const text = (this.getOneSql ??= this.records(db).where(this.col('id'), '=', 0).compile().sql);
+    const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
+    if (!rows.length) throw notFound(this.model.label, id);
+    return this.toRecord(rows[0]);
+  }
+
+  /** Column values of the fields `body` names (JSON columns as text, plain text trimmed). */
+  private valuesOf(body: Record<string, unknown>): Record<string, unknown> {
+    const { json, trimmed, nullable, columns } = this.model;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) {
+      if (k === 'id' || !columns[k]) continue;
+      if (json[k]) out[k] = v === undefined || v === null ? json[k] : JSON.stringify(v);
+      else if (typeof v === 'string' && trimmed.includes(k)) {
+        const t = v.trim();
+        out[k] = t === '' && nullable.has(k) ? null : t;
+      } else out[k] = v;
+    }
+    return out;
+  }
+
+  private async checkReferences(db: Db, values: Record<string, unknown>): Promise<void> {
+    for (const r of this.model.references) {
+      const v = values[r.field];
+      if (v === undefined || v === null) continue;
+      const found = await db.selectFrom(r.table).select('id').where('id', '=', v).executeTakeFirst();
+      if (!found) {
+        const label = (this.models.get(r.resource)?.label ?? r.resource).toLowerCase();
+        throw invalidField(r.field, 'reference', `${label} ${String(v)} does not exist`, { id: v });
+      }
+    }
+  }
+
+  private async checkUnique(db: Db, values: Record<string, unknown>, exceptId?: number): Promise<void> {
+    const { table, representation, label } = this.model;
+    for (const field of this.model.unique) {
+      const v = values[field];
+      if (v === undefined || v === null) continue;
+      let q = db
+        .selectFrom(table)
+        .select(['id', `${representation} as rep`])
+        .where(field, '=', v);
+      if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+      const holder = await q.executeTakeFirst();
+      if (holder)
+        throw uniqueConflict(field, v, `${label.toLowerCase()} ${holder.id} ("${String(holder.rep)}")`);
+    }
+  }
+
+  /** Cross-field rules on the merged record (stored writable fields + patch), reported on a patched field. */
+  private checkMerged(current: RecordOut, patch: Record<string, unknown>): void {
+    const schema = schemas[this.model.schemaId];
+    const merged: Record<string, unknown> = {};
+    for (const [name, p] of Object.entries(schema.properties))
+      if (!p.readOnly && current[name] !== undefined) merged[name] = current[name];
+    Object.assign(merged, structuredClone(patch));
+    const validate = validatorFor(`${this.model.schemaId}.create`);
+    if (validate(merged)) return;
+    const errors: FieldError[] = [];
+    for (const e of formatErrors(validate.errors)) {
+      if (!CROSS_FIELD.has(e.keyword)) continue;
+      const params = e.params as { first?: string; second?: string };
+      let field = e.field;
+      if (!(field.split('.')[0] in patch)) {
+        // The rule relates two fields; report it on the one this call changes.
+        if (params.first && params.first in patch && e.keyword === 'x-distinct') field = params.first;
+        else continue;
+      }
+      const other = field === params.first ? params.second : params.first;
+      const message =
+        e.keyword === 'x-distinct' && field !== e.field ? `${field}: must differ from ${other}` : e.message;
+      errors.push({ ...e, field, message });
+    }
+    if (errors.length)
+      throw new ApiError(Codes.INVALID, 400, errors.map((e) => e.message).join('; '), { errors });
+  }
+
+  private referenceFields(): string[] {
+    return this.model.references.filter((r) => r.foreignKey).map((r) => r.field);
+  }
+
+  private stamp(values: Record<string, unknown>, op: 'create' | 'write'): void {
+    const now = nowText();
+    for (const [column, when] of Object.entries(this.model.timestamps))
+      if (op === 'create' || when === 'write') values[column] = now;
+  }
+
+  /** Inserts a record (validated `<id>.create` body) and answers it as stored. */
+  async create(db: Db, record: Partial<R>): Promise<R> {
+    const body = record as Record<string, unknown>;
+    const values = this.valuesOf(body);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await this.checkReferences(trx, values);
+        await this.checkUnique(trx, values);
+        this.stamp(values, 'create');
+        await this.hooks.beforeWrite?.({ db: trx, dialect: this.dialect, values, body });
+        const { id } = await trx
+          .insertInto(this.model.table)
+          .values(values)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return this.getOne(trx, Number(id));
+      });
+    } catch (e) {
+      throw mapConstraintError(e, 'write', values, this.referenceFields());
+    }
+  }
+
+  /** Updates exactly the fields `body` names besides `id` (validated `<id>.update`); 404 for an unknown id. */
+  async update(db: Db, body: Partial<R> & { id: number }): Promise<R> {
+    const { id, ...patch } = body as Record<string, unknown> & { id: number };
+    const values = this.valuesOf(patch);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const current = await this.getRecord(trx, id);
+        this.checkMerged(current, patch);
+        await this.checkReferences(trx, values);
+        const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => current[k] !== v));
+        await this.checkUnique(trx, changed, id);
+        this.stamp(values, 'write');
+        await this.hooks.beforeWrite?.({ db: trx, dialect: this.dialect, values, body: patch, current });
+        if (Object.keys(values).length)
+          await trx.updateTable(this.model.table).set(values).where('id', '=', id).execute();
+        return this.getOne(trx, id);
+      });
+    } catch (e) {
+      throw mapConstraintError(e, 'write', values, this.referenceFields());
+    }
+  }
+
+  /** Deletes records, all-or-nothing (see the module doc). */
+  async deleteMany(db: Db, ids: number[]): Promise<{ ids: number[] }> {
+    const { table, representation, label, name } = this.model;
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .selectFrom(table)
+          .select(['id', `${representation} as rep`])
+          .where('id', 'in', ids)
+          .execute();
+        const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+        if (missing.length) throw notFound(label, missing.join(', '));
+        for (const referrer of this.models.values())
+          for (const r of referrer.references) {
+            if (r.resource !== name || r.onDelete !== 'restrict') continue;
+            const used = await trx
+              .selectFrom(referrer.table)
+              .select([`${r.field} as ref`, (eb) => eb.fn.countAll<number>().as('n')])
+              .where(r.field, 'in', ids)
+              .groupBy(r.field)
+              .execute();
+            if (!used.length) continue;
+            const busy = used.map((u) => {
+              const row = rows.find((x) => x.id === Number(u.ref))!;
+              return `"${String(row.rep)}" (${Number(u.n)} ${referrer.name})`;
+            });
+            throw conflict(
+              `Cannot delete ${busy.join(', ')}: refused while the ${label.toLowerCase()} has ${referrer.name}; delete or reassign their ${referrer.name} first`,
+              { ids: used.map((u) => Number(u.ref)) },
+            );
+          }
+        await trx.deleteFrom(table).where('id', 'in', ids).execute();
+        return { ids };
+      });
+    } catch (e) {
+      throw mapConstraintError(e, 'delete');
+    }
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Routes from the schemas: for every resource schema with `x-storage`, every call its `x-endpoints`
+ * declares is registered, path and method exactly as declared (docs/api.md), and answered by the generic
+ * repository (server/kernel/repository.ts). Verbs sharing a call are registered once: getList, getMany
+ * and search are one list call (`ids` selects getMany); delete and deleteMany one call taking `{<id>}` or
+ * `{<ids>: [...]}`. Each route has
+ * - the role gate of the schema's `x-roles` (`app.requireRoles`, onRequest: before the body is read);
+ * - the request's schema: `<id>.listQuery` (GET) / `.listBody` (POST), `<id>.create`, `<id>.update`, an id
+ *   query/body, the delete body; getManyReference takes the target's id plus the list query;
+ * - a response schema (the envelope around the record or `{list, total}`), serialized by
+ *   fast-json-stringify: the schema's properties plus its display fields, nothing else.
+ * Also decorates `app.resources`: the repository of each resource by name, for hand-written routes
+ * (put on chain, dashboard). Hand-written routes beside their resource handle what is not CRUD.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import {
+  buildVariant,
+  MAX_ID,
+  resourceSchemas,
+  type EndpointSpec,
+  type PropertySchema,
+  type ResourceSchema,
+} from '../../common/schemaRegistry';
+import { ok } from '../plugins/app/envelope';
+import { resourceHooks } from '../kernel/hooks';
+import type { ListQuery } from '../kernel/listQuery';
+import { resourceModels, type ResourceModel } from '../kernel/model';
+import { Repository } from '../kernel/repository';
+import type { ResourceRecords } from '../db/generated/tables';
+
+/** The repository of each resource, by resource name (`x-resource.name`), typed by the generated records. */
+export type ResourceRepositories = { [N in keyof ResourceRecords]: Repository<ResourceRecords[N]> };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The generic repository of each resource, by resource name (`x-resource.name`). */
+    resources: ResourceRepositories;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+const idSchema = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
+
+/** `{<name>: id}` required, nothing else. */
+const idParams = (name: string) => ({
+  type: 'object',
+  properties: { [name]: idSchema },
+  required: [name],
+  additionalProperties: false,
+});
+
+/** Body of a delete call: `{<id>}` and/or `{<ids>: [1..100 ids]}` as the verbs declare, exactly one. */
+function deleteBody(one?: EndpointSpec, many?: EndpointSpec) {
+  const properties: Json = {};
+  if (one) properties[one.id ?? 'id'] = idSchema;
+  if (many) properties[many.ids ?? 'ids'] = { type: 'array', items: idSchema, minItems: 1, maxItems: 100 };
+  return { type: 'object', properties, minProperties: 1, maxProperties: 1, additionalProperties: false };
+}
+
+const typesOf = (p: PropertySchema): string[] => ([] as string[]).concat(p.type ?? []);
+
+/** The serialization schema of one property: its type for scalars, anything for objects and arrays. */
+function serialized(p: PropertySchema): Json {
+  const types = typesOf(p);
+  if (!types.length || types.some((t) => t === 'object' || t === 'array')) return {};
+  return { type: types.length === 1 ? types[0] : types };
+}
+
+/** The record as the API answers it: every property and display field, nothing else. */
+function recordSchema(schema: ResourceSchema, model: ResourceModel): Json {
+  const properties: Json = {};
+  for (const [name, p] of Object.entries(schema.properties)) properties[name] = serialized(p);
+  for (const d of model.display) {
+    const target = resourceSchemas().find((s) => s['x-storage']?.table === d.table);
+    const p = target?.properties[d.field];
+    properties[d.name] = p ? { type: [...new Set([...typesOf(p), 'null'])] } : {};
+  }
+  return { type: 'object', properties, additionalProperties: false };
+}
+
+const envelope = (data: Json) => ({
+  200: {
+    type: 'object',
+    properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
+  },
+});
+
+/** The list query of `schema` without its `$id`, plus `extra` required parameters. */
+function listVariant(schema: ResourceSchema, kind: 'listQuery' | 'listBody', extra: Json = {}) {
+  const { $id: _id, ...variant } = buildVariant(schema, kind);
+  return {
+    ...variant,
+    properties: { ...(variant.properties as Json), ...extra },
+    required: Object.keys(extra),
+  };
+}
+
+/** Registers the calls of one resource. */
+function registerResource<R extends object>(
+  app: FastifyInstance,
+  schema: ResourceSchema,
+  repo: Repository<R>,
+) {
+  const endpoints = schema['x-endpoints'] ?? {};
+  const onRequest = app.requireRoles(schema['x-roles'] ?? ['admin']);
+  const record = recordSchema(schema, repo.model);
+  const list = {
+    type: 'object',
+    properties: { list: { type: 'array', items: record }, total: { type: 'integer' } },
+  };
+  const db = app.db;
+  const id = schema.$id;
+
+  // Group the verbs by call: several verbs may share one.
+  const calls = new Map<string, { method: 'GET' | 'POST'; path: string; verbs: Map<string, EndpointSpec> }>();
+  const add = (verb: string, spec: EndpointSpec) => {
+    const key = `${spec.method} ${spec.path}`;
+    const call = calls.get(key) ?? { method: spec.method, path: spec.path, verbs: new Map() };
+    call.verbs.set(verb, spec);
+    calls.set(key, call);
+  };
+  for (const [verb, spec] of Object.entries(endpoints))
+    if (verb === 'getManyReference')
+      for (const [target, s] of Object.entries(spec as Record<string, EndpointSpec>)) add(`ref:${target}`, s);
+    else if (verb !== 'updateMany') add(verb, spec as EndpointSpec);
+
+  for (const { method, path, verbs } of calls.values()) {
+    const names = [...verbs.keys()];
+    const part = method === 'GET' ? 'querystring' : 'body';
+    if (names.every((v) => v === 'getList' || v === 'getMany' || v === 'search')) {
+      const variant = method === 'GET' ? 'listQuery' : 'listBody';
+      app.route<{ Querystring: ListQuery; Body: ListQuery }>({
+        method,
+        url: path,
+        onRequest,
+        schema: { [part]: { $ref: `${id}.${variant}` }, response: envelope(list) },
+        handler: async (req) => ok(await repo.list(db, method === 'GET' ? req.query : req.body)),
+      });
+    } else if (names.length === 1 && names[0].startsWith('ref:')) {
+      const target = names[0].slice(4);
+      const spec = verbs.get(names[0])!;
+      const param = spec.id ?? 'id';
+      const ref = repo.model.references.find((r) => r.field === target);
+      const parent = ref && app.resources[ref.resource as keyof ResourceRepositories];
+      if (!parent) throw new Error(`${id}: getManyReference.${target} names no x-references property`);
+      app.route<{
+        Querystring: ListQuery & Record<string, number>;
+        Body: ListQuery & Record<string, number>;
+      }>({
+        method,
+        url: path,
+        onRequest,
+        schema: {
+          [part]: listVariant(schema, method === 'GET' ? 'listQuery' : 'listBody', { [param]: idSchema }),
+          response: envelope(list),
+        },
+        handler: async (req) => {
+          const { [param]: parentId, ...query } = method === 'GET' ? req.query : req.body;
+          await parent.getOne(db, Number(parentId)); // 404 for an unknown parent
+          return ok(await repo.list(db, query, { [target]: parentId }));
+        },
+      });
+    } else if (names.length === 1 && names[0] === 'getOne') {
+      const param = verbs.get('getOne')!.id ?? 'id';
+      app.route<{ Querystring: Record<string, number>; Body: Record<string, number> }>({
+        method,
+        url: path,
+        onRequest,
+        schema: { [part]: idParams(param), response: envelope(record) },
+        handler: async (req) => ok(await repo.getOne(db, (method === 'GET' ? req.query : req.body)[param])),
+      });
+    } else if (names.length === 1 && names[0] === 'create') {
+      // The body passed `<id>.create`: the record's writable fields, i.e. a Partial of its generated type.
+      app.route<{ Body: Json }>({
+        method,
+        url: path,
+        onRequest,
+        schema: { body: { $ref: `${id}.create` }, response: envelope(record) },
+        handler: async (req) => ok(await repo.create(db, req.body as Partial<R>)),
+      });
+    } else if (names.length === 1 && names[0] === 'update') {
+      app.route<{ Body: Json & { id: number } }>({
+        method,
+        url: path,
+        onRequest,
+        schema: { body: { $ref: `${id}.update` }, response: envelope(record) },
+        handler: async (req) => ok(await repo.update(db, req.body as Partial<R> & { id: number })),
+      });
+    } else if (names.every((v) => v === 'delete' || v === 'deleteMany')) {
+      const one = verbs.get('delete');
+      const many = verbs.get('deleteMany');
+      const oneName = one?.id ?? 'id';
+      const manyName = many?.ids ?? 'ids';
+      app.route<{ Body: Record<string, number | number[]>; Querystring: Record<string, number | number[]> }>({
+        method,
+        url: path,
+        onRequest,
+        schema: {
+          [part]: deleteBody(one, many),
+          response: envelope({
+            type: 'object',
+            properties: { ids: { type: 'array', items: { type: 'integer' } } },
+          }),
+        },
+        handler: async (req) => {
+          const params = method === 'GET' ? req.query : req.body;
+          const ids = params[manyName] ?? params[oneName];
+          return ok(await repo.deleteMany(db, Array.isArray(ids) ? ids : [ids]));
+        },
+      });
+    } else {
+      throw new Error(
+        `${id}: ${method} ${path} is declared for verbs that cannot share a call: ${names.join(', ')}`,
+      );
+    }
+  }
+}
+
+/** Builds the repositories of every resource (`hooks` by resource name; tests may pass their own). */
+export function createRepositories(
+  dialect: 'sqlite' | 'postgres',
+  hooks = resourceHooks,
+): ResourceRepositories {
+  const models = resourceModels();
+  const repos = Object.fromEntries(
+    [...models].map(([name, model]) => [name, new Repository(model, models, dialect, hooks[name])]),
+  );
+  // The generated ResourceRecords come from the same schemas as the models, one entry per resource.
+  return repos as unknown as ResourceRepositories;
+}
+
+export default fp(async function resourceRoutes(app: FastifyInstance) {
+  app.decorate('resources', createRepositories(app.dialect));
+  for (const schema of resourceSchemas()) {
+    if (!schema['x-storage']) continue;
+    const repo: Repository<object> = app.resources[schema['x-resource']!.name as keyof ResourceRepositories];
+    registerResource(app, schema, repo);
+  }
+});

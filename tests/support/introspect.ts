@@ -1,0 +1,109 @@
+/**
+ * Reads the storage model of tables from a live database (SQLite catalog pragmas, PostgreSQL
+ * information_schema / pg_indexes), in the shape of scripts/codegen/storage.ts `StorageSnapshot`, so tests
+ * can compare what the migrations create with what the schemas declare.
+ * Search: on SQLite the FTS5 table `<table>_fts` and its column names; on PostgreSQL the trigram (GIN
+ * gin_trgm_ops) indexes, as `[table, column]` pairs.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { ColumnModel } from '../../server/kernel/model';
+
+export interface LiveTable {
+  columns: Record<string, ColumnModel>;
+  indexes: Record<string, string[]>;
+  /** SQLite: the FTS5 table's columns, when it exists. */
+  fts?: string[];
+}
+
+function parseDefault(text: string | null): string | number | undefined {
+  if (text === null || text === undefined) return undefined;
+  if (/^nextval\(/.test(text)) return undefined;
+  const str = /^'(.*)'(::[a-z ]+)?$/s.exec(text);
+  if (str) return str[1].replace(/''/g, "'");
+  const n = Number(text);
+  return Number.isNaN(n) ? text : n;
+}
+
+/** The live model of `tables` (see the module doc). */
+export async function introspect(
+  db: Kysely<any>,
+  dialect: 'sqlite' | 'postgres',
+  tables: string[],
+): Promise<{ tables: Record<string, LiveTable>; trgm: [string, string][] }> {
+  const out: Record<string, LiveTable> = {};
+  const trgm: [string, string][] = [];
+  for (const table of tables) {
+    const columns: Record<string, ColumnModel> = {};
+    const indexes: Record<string, string[]> = {};
+    if (dialect === 'sqlite') {
+      const info = (await sql`select * from pragma_table_info(${table})`.execute(db)).rows as any[];
+      for (const c of info) {
+        const col: ColumnModel = c.pk
+          ? { type: 'integer', notNull: true, primaryKey: true }
+          : { type: String(c.type).toLowerCase() as ColumnModel['type'], notNull: c.notnull === 1 };
+        const d = parseDefault(c.dflt_value);
+        if (d !== undefined) col.default = d;
+        columns[c.name] = col;
+      }
+      const fks = (await sql`select * from pragma_foreign_key_list(${table})`.execute(db)).rows as any[];
+      for (const f of fks) columns[f.from].references = `${f.table}.${f.to}`;
+      const list = (await sql`select * from pragma_index_list(${table})`.execute(db)).rows as any[];
+      for (const ix of list) {
+        const cols = ((await sql`select * from pragma_index_info(${ix.name})`.execute(db)).rows as any[]).map(
+          (r) => r.name as string,
+        );
+        if (ix.unique && cols.length === 1 && ix.origin !== 'pk') columns[cols[0]].unique = true;
+        else if (!ix.unique) indexes[ix.name] = cols;
+      }
+      const fts = (await sql`select name from pragma_table_info(${`${table}_fts`})`.execute(db))
+        .rows as any[];
+      out[table] = { columns, indexes, ...(fts.length ? { fts: fts.map((r) => r.name as string) } : {}) };
+    } else {
+      const info = (
+        await sql`select column_name, data_type, is_nullable, column_default from information_schema.columns
+                  where table_schema = current_schema() and table_name = ${table}`.execute(db)
+      ).rows as any[];
+      const pk = (
+        await sql`select a.attname from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                  where i.indrelid = ${table}::regclass and i.indisprimary`.execute(db)
+      ).rows as any[];
+      for (const c of info) {
+        if (pk.some((p) => p.attname === c.column_name)) {
+          columns[c.column_name] = { type: 'integer', notNull: true, primaryKey: true };
+          continue;
+        }
+        const type = c.data_type === 'double precision' || c.data_type === 'real' ? 'real' : c.data_type;
+        const col: ColumnModel = { type, notNull: c.is_nullable === 'NO' };
+        const d = parseDefault(c.column_default);
+        if (d !== undefined) col.default = d;
+        columns[c.column_name] = col;
+      }
+      const fks = (
+        await sql`select kcu.column_name, ccu.table_name as ref_table, ccu.column_name as ref_column
+                  from information_schema.table_constraints tc
+                  join information_schema.key_column_usage kcu on tc.constraint_name = kcu.constraint_name
+                  join information_schema.constraint_column_usage ccu on tc.constraint_name = ccu.constraint_name
+                  where tc.constraint_type = 'FOREIGN KEY' and tc.table_name = ${table}`.execute(db)
+      ).rows as any[];
+      for (const f of fks) columns[f.column_name].references = `${f.ref_table}.${f.ref_column}`;
+      const ixs = (
+        await sql`select i.relname as name, ix.indisunique as uniq, ix.indisprimary as pk, pg_get_indexdef(ix.indexrelid) as def
+                  from pg_index ix join pg_class i on i.oid = ix.indexrelid where ix.indrelid = ${table}::regclass`.execute(
+          db,
+        )
+      ).rows as any[];
+      for (const ix of ixs) {
+        if (ix.pk) continue;
+        const cols = /\((.*)\)/
+          .exec(ix.def)![1]
+          .split(',')
+          .map((c: string) => c.trim().split(' ')[0].replace(/"/g, ''));
+        if (/gin_trgm_ops/.test(ix.def)) trgm.push([table, cols[0]]);
+        else if (ix.uniq && cols.length === 1) columns[cols[0]].unique = true;
+        else if (!ix.uniq) indexes[ix.name] = cols;
+      }
+      out[table] = { columns, indexes };
+    }
+  }
+  return { tables: out, trgm };
+}
