@@ -83,12 +83,26 @@ export function notFuture(enabled: boolean, data: number): RuleFailure | null {
   return { params: { limit }, message: `must not be after ${limit}` };
 }
 
-/** `x-ordered`: for each [a, b] pair whose values are both numbers, a <= b. params: { first, second }. */
+/** An ISO 8601 calendar date, optionally with a time (RFC 3339 `full-date` / `date-time` shapes). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/;
+
+/**
+ * `x-ordered`: for each [a, b] pair, a <= b when both values are numbers (years, amounts), or both ISO 8601
+ * dates of the same shape (`2026-12-01`, or with the same time part), which order as text.
+ * params: { first, second }.
+ */
 export function ordered(pairs: [string, string][], data: Record<string, unknown>): RuleFailure | null {
   for (const [first, second] of pairs) {
     const a = data[first];
     const b = data[second];
-    if (typeof a === 'number' && typeof b === 'number' && a > b)
+    const numbers = typeof a === 'number' && typeof b === 'number';
+    const dates =
+      typeof a === 'string' &&
+      typeof b === 'string' &&
+      a.length === b.length &&
+      ISO_DATE.test(a) &&
+      ISO_DATE.test(b);
+    if ((numbers || dates) && (a as number | string) > (b as number | string))
       return { params: { first, second }, message: `${first} must not be after ${second}` };
   }
   return null;

@@ -8,7 +8,8 @@
  *   multi-line text is still refused in names), no `<` or `>` (markup), not blank.
  *   params: { reason: 'control' | 'markup' | 'blank' }.
  * - `x-notFuture` (boolean, on integers that are years): at most the current UTC year. params: { limit }.
- * - `x-ordered` (array of [a, b] property pairs, on objects): when both are numbers, a <= b.
+ * - `x-ordered` (array of [a, b] property pairs, on objects): a <= b when both are numbers, or both ISO 8601
+ *   dates of the same shape (compared as text).
  *   params: { first, second }.
  * - `x-uscc` (boolean, on strings): a Unified Social Credit Code's check character is right (GB 32100-2015,
  *   see {@link usccCheckCharacter}). Only an 18-character string over the code's alphabet is checked; its

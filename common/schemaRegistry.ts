@@ -119,6 +119,29 @@ export function resourceSchemas(): ResourceSchema[] {
   return Object.values(schemas).filter((s) => s['x-resource']);
 }
 
+/**
+ * The API's path prefixes (`/dev-api/`, ...): the fixed ones (login, uploads, the ledger) and the first
+ * segment of every path a schema's `x-endpoints` declares. Read by the server (404 envelope instead of the
+ * console's page, server/plugins/external/static.ts) and by Vite's dev proxy (vite.config.ts), so a new
+ * section's prefix needs no hand-written line.
+ */
+export function apiPrefixes(): string[] {
+  const paths = resourceSchemas()
+    .flatMap((s) => Object.values(s['x-endpoints'] ?? {}))
+    .flatMap((e) =>
+      'path' in e ? [e.path as string] : Object.values(e as Record<string, EndpointSpec>).map((r) => r.path),
+    );
+  return [
+    ...new Set([
+      '/dev-api/',
+      '/artmanager/',
+      '/baas-api/',
+      '/uploads/',
+      ...paths.map((p) => `/${p.split('/')[1]}/`),
+    ]),
+  ];
+}
+
 /** The schema whose `x-resource.name` is `resource` (react-admin's resource name), or throws. */
 export function schemaForResource(resource: string): ResourceSchema {
   const s = resourceSchemas().find((r) => r['x-resource']!.name === resource);

@@ -8,23 +8,10 @@ import { join } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { Codes } from '../../../common/envelope';
-import { resourceSchemas, type EndpointSpec } from '../../../common/schemaRegistry';
+import { apiPrefixes } from '../../../common/schemaRegistry';
 
-/** The API's path prefixes: the fixed ones and the first segment of every path a schema's x-endpoints declares. */
-const API_PREFIXES = [
-  ...new Set([
-    '/dev-api/',
-    '/artmanager/',
-    '/baas-api/',
-    '/uploads/',
-    ...resourceSchemas()
-      .flatMap((s) => Object.values(s['x-endpoints'] ?? {}))
-      .flatMap((e) =>
-        'path' in e ? [e.path] : Object.values(e as Record<string, EndpointSpec>).map((r) => r.path),
-      )
-      .map((path) => `/${path.split('/')[1]}/`),
-  ]),
-];
+/** The API's path prefixes (common/schemaRegistry.ts `apiPrefixes`). */
+const API_PREFIXES = apiPrefixes();
 
 export default fp(async (app) => {
   const uploads = join(app.config.dataDir, 'uploads');
