@@ -21,7 +21,7 @@ import prettier from 'prettier';
 import { openApiFiles } from './codegen/openapi';
 import { emitResources } from './codegen/resources';
 import { validatorFiles } from './codegen/validators';
-import { storageFiles } from './codegen/storage';
+import { MIGRATION_NAME, storageFiles } from './codegen/storage';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER =
@@ -125,6 +125,9 @@ async function schemaFiles(): Promise<Record<string, string>> {
       formatJson: (src) => prettier.format(src, { ...config, parser: 'json' }),
       banner: BANNER,
       accept: process.argv.includes('--accept-storage'),
+      migrations: readdirSync(join(root, 'server/db/migrations'))
+        .map((f) => f.replace(/\.ts$/, ''))
+        .filter((n) => MIGRATION_NAME.test(n)),
     })),
   };
 }

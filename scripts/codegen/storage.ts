@@ -14,7 +14,7 @@
  *   steps; frozen once landed like every migration.
  * - `tablesSource(models)`: `server/db/generated/tables.ts`, the Kysely table interfaces of the resources.
  * - `storageFiles(...)`: what `npm run codegen` writes: the table types and, when the schemas' model
- *   differs from the snapshot, a new dated migration, its entry in migrations/index.ts and the new
+ *   differs from the snapshot, a new dated migration, the generated migrations/index.ts listing it and the new
  *   snapshot. `codegen --check` therefore fails when a schema and the migrations disagree.
  */
 import type { ResourceSchema } from '../../common/schemaRegistry';
@@ -362,20 +362,35 @@ ${list
 /** `YYYYMMDDTHHMM` in UTC, the migrations' name prefix. */
 export const migrationStamp = (d = new Date()) => d.toISOString().slice(0, 16).replace(/[-:]/g, '');
 
+/** A migration's file name without `.ts`: `YYYYMMDDTHHMM_words`. */
+export const MIGRATION_NAME = /^\d{8}T\d{4}_[A-Za-z0-9_]+$/;
+
 /**
- * Adds `name` to the source of migrations/index.ts (an import and an entry, after the last ones).
- * @throws when the file is not in the expected shape
+ * The source of migrations/index.ts (a generated file): the migrations `known` (the files of the folder,
+ * or when not given the names listed in `indexSource`), plus `added` when given, in name order.
  */
-export function registerMigration(indexSource: string, name: string): string {
-  const ident = `m${name.replace(/[^A-Za-z0-9]/g, '_')}`;
-  const importLine = `import * as ${ident} from './${name}';\n`;
-  const lastImport = indexSource.lastIndexOf('import * as ');
-  const endOfImport = indexSource.indexOf('\n', lastImport) + 1;
-  const close = indexSource.lastIndexOf('};');
-  if (lastImport < 0 || close < 0) throw new Error('migrations/index.ts: unexpected shape');
-  const withImport = indexSource.slice(0, endOfImport) + importLine + indexSource.slice(endOfImport);
-  const at = withImport.lastIndexOf('};');
-  return `${withImport.slice(0, at)}  '${name}': ${ident},\n${withImport.slice(at)}`;
+export function migrationsIndexSource(
+  indexSource: string,
+  banner: string,
+  added?: string,
+  known?: string[],
+): string {
+  const listed = [...indexSource.matchAll(/'(\d{8}T\d{4}_[A-Za-z0-9_]+)'/g)].map((m) => m[1]);
+  const names = [...new Set([...(known ?? listed), ...(added ? [added] : [])])].sort();
+  const ident = (name: string) => `m${name.replace(/[^A-Za-z0-9]/g, '_')}`;
+  return `${banner}/**
+ * Every migration, in order. Kysely runs them by name (the date prefix keeps the order); a migration is
+ * frozen once it lands. \`npm run codegen\` lists every \`YYYYMMDDTHHMM_name.ts\` file of this folder here,
+ * and writes a new one when a schema's storage changes (scripts/codegen/storage.ts); after a hand-written
+ * one, run \`npm run codegen -- --accept-storage\`.
+ */
+import type { Migration } from 'kysely';
+${names.map((n) => `import * as ${ident(n)} from './${n}';`).join('\n')}
+
+export const migrations: Record<string, Migration> = {
+${names.map((n) => `  '${n}': ${ident(n)},`).join('\n')}
+};
+`;
 }
 
 /** Where the snapshot and the migrations live, relative to the project root. */
@@ -400,11 +415,16 @@ export async function storageFiles(opts: {
   banner: string;
   now?: Date;
   accept?: boolean;
+  /** The migration names in server/db/migrations/ (file names without `.ts`); default: the index's. */
+  migrations?: string[];
 }): Promise<Record<string, string>> {
   const models = resourceModels(opts.schemas as ResourceSchema[]);
   const current = storageSnapshot(models.values());
   const out: Record<string, string> = {
     [TABLES_PATH]: await opts.format(tablesSource(models.values(), opts.banner)),
+    [MIGRATIONS_INDEX]: await opts.format(
+      migrationsIndexSource(opts.read(MIGRATIONS_INDEX) ?? '', opts.banner),
+    ),
   };
   const text = opts.read(SNAPSHOT_PATH);
   const snapshotText = await opts.formatJson(
@@ -427,7 +447,9 @@ export async function storageFiles(opts: {
   const tables = [...new Set(steps.map((s) => s.table))].join('_');
   const name = `${migrationStamp(opts.now)}_storage_${tables}`;
   out[`server/db/migrations/${name}.ts`] = await opts.format(migrationSource(name, steps));
-  out[MIGRATIONS_INDEX] = await opts.format(registerMigration(opts.read(MIGRATIONS_INDEX) ?? '', name));
+  out[MIGRATIONS_INDEX] = await opts.format(
+    migrationsIndexSource(opts.read(MIGRATIONS_INDEX) ?? '', opts.banner, name, opts.migrations),
+  );
   out[SNAPSHOT_PATH] = snapshotText;
   return out;
 }

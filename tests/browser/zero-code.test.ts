@@ -158,7 +158,10 @@ describe('a resource from one schema file, with no hand-written code', () => {
       admin,
     );
     expect(bad.status).toBe(400);
-    expect((bad.body.data as { field: string }[]).map((e) => e.field).sort()).toEqual(['code', 'title']);
+    expect((bad.body.data.errors as { field: string }[]).map((e) => e.field).sort()).toEqual([
+      'code',
+      'title',
+    ]);
     const reversed = await api(
       'POST',
       '/artmanager/notice/updateNotice',
@@ -166,7 +169,7 @@ describe('a resource from one schema file, with no hand-written code', () => {
       admin,
     );
     expect(reversed.status, JSON.stringify(reversed.body)).toBe(400);
-    expect(JSON.stringify(reversed.body.data)).toMatch(/endDate|startDate/);
+    expect((reversed.body.data.errors as { field: string }[]).map((e) => e.field)).toEqual(['endDate']);
 
     const updated = await api(
       'POST',
@@ -212,14 +215,11 @@ describe('a resource from one schema file, with no hand-written code', () => {
       const ui = new ConsolePage(page, server.url);
       const menu = lang === 'en' ? 'Notices' : '公告';
       // The entry sits in the Permission group of the sidebar: open the group, click the entry.
-      await page
-        .getByRole('navigation')
-        .or(page.locator('nav, aside'))
-        .first()
-        .getByText(lang === 'en' ? 'Permission' : '权限', { exact: false })
-        .first()
-        .click();
-      await page.getByRole('link', { name: menu }).first().click();
+      const sidebar = page.getByTestId('sidebar');
+      await sidebar.locator('[data-menu-group="/permission"]').first().click();
+      const entry = sidebar.locator('[data-menu-path="/permission/notices"]').first();
+      await expect.poll(() => entry.innerText()).toBe(menu);
+      await entry.click();
       await page.waitForURL(/#\/permission\/notices/);
       if (lang === 'en') {
         await page
