@@ -13,6 +13,7 @@
  * Every file carries a do-not-edit banner (`x-generated` in the JSON, markers around the table in api.md). `npm run codegen` writes them; `--check` exits 1 and names
  * the stale files instead of writing (tests/unit/codegen.test.ts runs the same comparison).
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -172,8 +173,26 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         console.log(`wrote ${path}`);
       }
     };
+    const index = 'common/generated/schemaIndex.ts';
+    const readIndex = () => {
+      try {
+        return readFileSync(join(root, index), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    const indexBefore = readIndex();
     write(await schemaFiles());
-    // After: the app these documents are built from reads common/generated/ as just written.
-    write(await openApiFiles(root));
+    if (readIndex() !== indexBefore && !process.env.CODEGEN_SECOND_PASS) {
+      // A schema was added or removed: this process holds the old schema list (the registry imported it),
+      // so the validators and the API document are written again by a fresh process that reads the new one.
+      execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+        stdio: 'inherit',
+        env: { ...process.env, CODEGEN_SECOND_PASS: '1' },
+      });
+    } else {
+      // After: the app these documents are built from reads common/generated/ as just written.
+      write(await openApiFiles(root));
+    }
   }
 }

@@ -268,7 +268,12 @@ export class Repository<R extends object = RecordOut> {
       if (!CROSS_FIELD.has(e.keyword)) continue;
       const params = e.params as { first?: string; second?: string };
       let field = e.field;
-      if (!(field.split('.')[0] in patch)) {
+      if (field === '' && e.keyword === 'x-ordered') {
+        // A pair of top-level fields (the rule's object is the record): report it on the field this call changes.
+        const changed = [params.second, params.first].find((f) => f && f in patch);
+        if (!changed) continue;
+        field = changed;
+      } else if (!(field.split('.')[0] in patch)) {
         // The rule relates two fields; report it on the one this call changes.
         if (params.first && params.first in patch && e.keyword === 'x-distinct') field = params.first;
         else continue;

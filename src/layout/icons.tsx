@@ -1,6 +1,7 @@
 /** Sidebar icons by name (route tree `meta.icon`), from @mui/icons-material. Unknown names get a dot. */
 import type { SvgIconComponent } from '@mui/icons-material';
 import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
+import CategoryIcon from '@mui/icons-material/Category';
 import FactoryIcon from '@mui/icons-material/Factory';
 import PaletteIcon from '@mui/icons-material/Palette';
 import PersonIcon from '@mui/icons-material/Person';
@@ -53,7 +54,9 @@ import HowToVoteIcon from '@mui/icons-material/HowToVote';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 
-const ICONS: Record<string, SvgIconComponent> = {
+/** Every icon a route (`meta.icon`) or a schema (`x-resource.icon`) may name, by @mui/icons-material name. */
+export const ICONS: Record<string, SvgIconComponent> = {
+  Category: CategoryIcon,
   Factory: FactoryIcon,
   Palette: PaletteIcon,
   Person: PersonIcon,

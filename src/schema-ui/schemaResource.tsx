@@ -4,15 +4,9 @@
  * Only the views the schema's `x-endpoints` support are present; the icon comes from `x-resource.icon`.
  */
 import type { ComponentType, ReactNode } from 'react';
-import Business from '@mui/icons-material/Business';
-import Category from '@mui/icons-material/Category';
-import Gavel from '@mui/icons-material/Gavel';
-import Image from '@mui/icons-material/Image';
 import ListAlt from '@mui/icons-material/ListAlt';
-import Palette from '@mui/icons-material/Palette';
-import People from '@mui/icons-material/People';
-import Person from '@mui/icons-material/Person';
 import { schemaForResource } from '../../common/schemaRegistry';
+import { ICONS } from '../layout/icons';
 import {
   capabilities,
   SchemaCreate,
@@ -22,16 +16,8 @@ import {
   type SchemaOverrides,
 } from './views';
 
-/** Icons the schemas may name in `x-resource.icon` (@mui/icons-material names). */
-export const ICONS: Record<string, ComponentType> = {
-  Business,
-  Category,
-  Gavel,
-  Image,
-  Palette,
-  People,
-  Person,
-};
+/** Icons the schemas may name in `x-resource.icon`: the shell's one icon table (src/layout/icons.tsx). */
+export { ICONS };
 
 export interface ResourceConfig {
   name: string;
@@ -57,7 +43,7 @@ export function schemaResource(
   const icon = iconName ? ICONS[iconName] : ListAlt;
   if (!icon)
     throw new Error(
-      `schemas/${schema.$id}.schema.json: x-resource.icon "${iconName}" is not in src/schema-ui/schemaResource.tsx ICONS`,
+      `schemas/${schema.$id}.schema.json: x-resource.icon "${iconName}" is not in src/layout/icons.tsx ICONS`,
     );
   const list = () => <SchemaList resource={name} overrides={overrides} />;
   const show = () => <SchemaShow resource={name} overrides={overrides} />;
