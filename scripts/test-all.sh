@@ -7,7 +7,7 @@ bash scripts/ensure-system-deps.sh
 echo "== codegen check"; npx tsx scripts/codegen.ts --check
 echo "== typecheck"; npx tsc --noEmit
 echo "== lint"; npx eslint .
-echo "== format"; npx prettier --check . > /dev/null && echo "formatting ok"
+echo "== format"; npx prettier --check . > /dev/null; echo "formatting ok"
 echo "== console build (served to the browser tests)"; npx vite build --logLevel warn
 export PREBUILT_CONSOLE_DIR="$PWD/dist"
 echo "== API tests on PostgreSQL"

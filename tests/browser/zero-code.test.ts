@@ -122,7 +122,8 @@ describe('a resource from one schema file, with no hand-written code', () => {
     for (const f of generated) {
       const text = readFileSync(join(tree, f), 'utf8');
       // a banner at the top, or (docs/api.md) markers around the generated table of calls
-      const generatedFile = /GENERATED|x-generated/.test(text.slice(0, 600)) || text.includes('BEGIN GENERATED');
+      const generatedFile =
+        /GENERATED|x-generated/.test(text.slice(0, 600)) || text.includes('BEGIN GENERATED');
       expect(generatedFile, `${f} is generated`).toBe(true);
     }
     // and the copy is consistent: codegen --check passes there
