@@ -3,7 +3,7 @@
  * (see common/envelope.ts `Codes` and docs/api.md): ajv validation errors → 400 with `data.errors`
  * (FieldError[]), a malformed JSON body or a forbidden key in it (`__proto__`) → 400 naming it
  * (jsonBody.ts), a malformed multipart body → 400 naming the header or part (external/multipart.ts),
- * `ApiError` as thrown, an upload call that is not multipart → 406 and an unparsable Content-Type → 415
+ * `ApiError` as thrown, an upload call that is not multipart → 406 and a Content-Type no parser reads → 415
  * (both naming `Content-Type`), a body over the limit → 413, rate limiting → 429, unknown route → 404,
  * anything else → 500 (logged, message hidden). Errors Node's HTTP parser raises before Fastify sees a
  * request (e.g. headers or URL over Node's 16 KiB `maxHeaderSize` → 431) leave in the same envelope
