@@ -11,7 +11,7 @@ import rateLimit from './plugins/external/rateLimit';
 import staticFiles from './plugins/external/static';
 import swagger from './plugins/external/swagger';
 import validation from './plugins/app/validation';
-import envelope from './plugins/app/envelope';
+import envelope, { clientErrorHandler } from './plugins/app/envelope';
 import db from './plugins/app/db';
 import auth from './plugins/app/auth';
 import ledger from './plugins/app/ledger';
@@ -36,7 +36,17 @@ declare module 'fastify' {
  * @param opts Fastify options (logger etc.)
  */
 export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: 2 * 1024 * 1024, ...opts });
+  const app = Fastify({
+    bodyLimit: 2 * 1024 * 1024,
+    // Errors of Node's HTTP parser (e.g. 431 for a URL or headers over 16 KiB) in the envelope.
+    clientErrorHandler,
+    // Behind a reverse proxy: X-Forwarded-Proto/-For are believed from it (request.protocol, request.ip).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    ...opts,
+  });
   app.decorate('config', config);
 
   await app.register(helmet);

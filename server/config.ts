@@ -7,7 +7,10 @@
  *   the first start generates them, stores only their hashes and prints them once;
  * - `TOKEN_TTL_HOURS` (default 24): lifetime of a login token;
  * - `LOG_LEVEL` (default info), `SEED` (default 1: load the Tate seed into an empty database; 0 to skip);
- * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md).
+ * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md);
+ * - `TRUST_PROXY` (default unset: no proxy): Fastify's `trustProxy` — `true` (believe any proxy), a hop
+ *   count (`1`), or a comma-separated list of proxy addresses/CIDRs (`127.0.0.1,10.0.0.0/8`). With it,
+ *   X-Forwarded-Proto from the proxy says whether the client used HTTPS (HSTS is sent only then).
  */
 import { resolve } from 'node:path';
 
@@ -31,6 +34,8 @@ export interface AppConfig {
   ledgerBatchTimeoutMs: number;
   /** Login attempts allowed per IP per minute. */
   loginRateLimit: number;
+  /** Fastify's `trustProxy` (from `TRUST_PROXY`): false, true, a hop count or a list of addresses/CIDRs. */
+  trustProxy: boolean | number | string;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -39,6 +44,15 @@ function int(value: string | undefined, fallback: number, name: string): number 
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+/** `TRUST_PROXY` as Fastify's `trustProxy`: unset/`false`/`0` → false, `true`, a hop count, or addresses. */
+function trustProxy(value: string | undefined): boolean | number | string {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
 }
 
 /** Reads the configuration; throws with the variable's name on a malformed value. */
@@ -58,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ledgerBatchSize: int(env.LEDGER_BATCH_SIZE, 10, 'LEDGER_BATCH_SIZE'),
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
     loginRateLimit: int(env.LOGIN_RATE_LIMIT, 20, 'LOGIN_RATE_LIMIT'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }

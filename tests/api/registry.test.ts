@@ -419,7 +419,7 @@ describe('users and misc', () => {
       payload: '{"authorName":',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 400, data: null });
+    expect(res.json()).toMatchObject({ code: 400, data: { errors: [{ field: '', keyword: 'json' }] } });
     const unknown = await t.call({ method: 'GET', url: '/artmanager/nothing' });
     expect(unknown).toMatchObject({ status: 404, body: { code: 404 } });
   });

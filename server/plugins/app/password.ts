@@ -34,6 +34,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+let dummy: Promise<string> | undefined;
+
+/**
+ * The hash of a random password nobody knows, made once per process with the same scrypt parameters as
+ * stored hashes. The login verifies an unknown account's password against it, so that an unknown account
+ * costs the same scrypt run as a wrong password and answer times do not tell which accounts exist.
+ */
+export function dummyPasswordHash(): Promise<string> {
+  return (dummy ??= hashPassword(randomBytes(18).toString('base64url')));
+}
+
 /** A random password for a first start: 18 characters of base64url (108 bits). */
 export function generatePassword(): string {
   return randomBytes(14).toString('base64url').slice(0, 18);

@@ -5,9 +5,18 @@
  * the console's own scripts (no inline script, no eval: form validators are precompiled) and API; styles
  * may be inline (MUI/emotion injects them at run time) and images may come from https (the Tate records'
  * pictures) and data: URLs (QR codes).
+ *
+ * Framing: one policy, "never": CSP `frame-ancestors 'none'` for current browsers and `X-Frame-Options:
+ * DENY` for those without CSP level 2 (helmet's default SAMEORIGIN would contradict 'none' there).
+ * HSTS (`Strict-Transport-Security: max-age=31536000; includeSubDomains`, helmet's default value) only on
+ * answers to HTTPS requests, as RFC 6797 section 7.2 requires: the socket is TLS, or, with `TRUST_PROXY`
+ * set (server/config.ts), the proxy's X-Forwarded-Proto says https (Fastify's `request.protocol`).
  */
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
+
+/** The HSTS value sent on HTTPS answers: one year, subdomains included. */
+export const HSTS = 'max-age=31536000; includeSubDomains';
 
 export default fp(async (app) => {
   await app.register(helmet, {
@@ -32,5 +41,11 @@ export default fp(async (app) => {
     // The console loads its Tate images from another origin.
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
+    xFrameOptions: { action: 'deny' },
+    // Sent below, only over HTTPS.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
 });

@@ -17,6 +17,7 @@ import { formatErrors } from '../../../common/schemaRegistry';
 import { validatorFor } from '../../../common/validators';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, conflict, notFound } from '../../plugins/app/errors';
+import { multipartError } from '../../plugins/external/multipart';
 import {
   checkGoSource,
   LIFECYCLE_CHAINCODE,
@@ -84,6 +85,8 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
     if (!req.isMultipart()) throw bad('Send the chaincode as multipart/form-data with a file field "file"');
     const fields: Record<string, string> = {};
     let file: { name: string; bytes: Buffer } | undefined;
+    // The file part being read, named by the error when the body stops inside it.
+    let reading = '';
     try {
       for await (const part of req.parts({
         limits: { files: 1, fileSize: MAX_CHAINCODE_BYTES, fields: 20, fieldSize: 16 * 1024 },
@@ -91,7 +94,9 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
         if (part.type === 'file') {
           if (part.fieldname !== 'file')
             throw bad(`Unexpected file field "${part.fieldname}": send the source as "file"`);
+          reading = part.fieldname;
           const bytes = await part.toBuffer();
+          reading = '';
           file = { name: part.filename, bytes };
         } else {
           if (!(TEXT_FIELDS as readonly string[]).includes(part.fieldname))
@@ -107,7 +112,7 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
           `The file is larger than ${MAX_CHAINCODE_BYTES} bytes; chaincode source is limited to 512 KiB`,
         );
       if (code === 'FST_FILES_LIMIT') throw bad('Send exactly one file');
-      throw err;
+      throw multipartError(err, reading) ?? err;
     }
     if (!file) throw bad('No file: send the Go source in the field "file"');
     const checked = checkGoSource(file.name, file.bytes);

@@ -200,7 +200,10 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/verify',
-    { onRequest, schema: { querystring: query({ channel: { type: 'string', maxLength: 64 } }) } },
+    {
+      onRequest,
+      schema: { querystring: query({ channel: { type: 'string', minLength: 1, maxLength: 64 } }) },
+    },
     async (req) => {
       const { channel } = req.query;
       if (channel && !(await ledger.channel(channel))) throw notFound('Channel', channel);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../plugins/app/errors';
+import { multipartError } from '../../../plugins/external/multipart';
 
 /** The image extension for `bytes`, from its magic number, or null when it is not an accepted image. */
 export function imageKind(bytes: Buffer): 'jpg' | 'png' | 'gif' | 'webp' | null {
@@ -38,7 +39,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
         throw invalidField('file', 'maxSize', `must be at most ${app.config.uploadLimitBytes} bytes`, {
           limit: app.config.uploadLimitBytes,
         });
-      throw err;
+      throw multipartError(err, file.fieldname) ?? err;
     });
     const kind = imageKind(bytes);
     if (!kind) throw invalidField('file', 'imageType', 'must be a JPEG, PNG, GIF or WebP image', {});

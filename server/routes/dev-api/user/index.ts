@@ -1,6 +1,8 @@
 /**
  * `/dev-api/user/*`: the console's login calls (docs/api.md).
- * - POST login `{username, password}` → `{token}` (username trimmed; rate-limited per IP).
+ * - POST login `{username, password}` → `{token}` (username trimmed; rate-limited per IP). An unknown
+ *   account's password is verified against a dummy hash (password.ts `dummyPasswordHash`), so it takes
+ *   as long as a wrong password for an existing account (no account enumeration by timing).
  * - GET info `?token=` (or X-Token) → `{roles, name, account, avatar, introduction}`.
  * - POST logout → revokes the token.
  * - POST switchRole `{role}` → a fresh token scoped to one of the account's own roles (an admin
@@ -12,7 +14,7 @@ import { Codes } from '../../../../common/envelope';
 import { nowText } from '../../../db/database';
 import { ok } from '../../../plugins/app/envelope';
 import { ApiError } from '../../../plugins/app/errors';
-import { verifyPassword } from '../../../plugins/app/password';
+import { dummyPasswordHash, verifyPassword } from '../../../plugins/app/password';
 
 /** Roles the product knows (schemas' x-roles and the blockchain section's `user`). */
 export const KNOWN_ROLES = ['admin', 'user'];
@@ -28,6 +30,8 @@ const loginBody = {
 };
 
 export default async function userRoutes(app: FastifyInstance) {
+  // Made while the app boots, so that the first unknown-account login does not pay for it.
+  await dummyPasswordHash();
   app.post(
     '/login',
     {
@@ -41,7 +45,9 @@ export default async function userRoutes(app: FastifyInstance) {
         .selectAll()
         .where('account', '=', username.trim())
         .executeTakeFirst();
-      if (!account || !(await verifyPassword(password, account.passwordHash)))
+      // One scrypt run whether or not the account exists (see above).
+      const matches = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
+      if (!account || !matches)
         throw new ApiError(Codes.UNAUTHENTICATED, 401, 'Incorrect username or password');
       const token = await app.issueToken(account.id, JSON.parse(account.roles));
       return ok({ token });
