@@ -15,7 +15,8 @@
  *   constraint violation the checks could not see (a concurrent write) is 409 (dbErrors.ts).
  * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`).
- * Plain-text strings (`x-plainText`) are stored trimmed; a nullable one left empty is stored as null.
+ * Plain-text strings (top-level `x-plainText` properties) are stored trimmed and NFC-normalised; a nullable
+ * one left empty is stored as null.
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
  */
 import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
@@ -211,7 +212,7 @@ export class Repository<R extends object = RecordOut> {
     return this.toRecord(rows[0]);
   }
 
-  /** Column values of the fields `body` names (JSON columns as text, plain text trimmed). */
+  /** Column values of the fields `body` names (JSON columns as text, plain text trimmed and NFC). */
   private valuesOf(body: Record<string, unknown>): Record<string, unknown> {
     const { json, trimmed, nullable, columns } = this.model;
     const out: Record<string, unknown> = {};
@@ -219,7 +220,9 @@ export class Repository<R extends object = RecordOut> {
       if (k === 'id' || !columns[k]) continue;
       if (json[k]) out[k] = v === undefined || v === null ? json[k] : JSON.stringify(v);
       else if (typeof v === 'string' && trimmed.includes(k)) {
-        const t = v.trim();
+        // NFC (Unicode UAX #15): one spelling per name, so "é" typed precomposed or combined is one value
+        // for unique checks, search and sorting.
+        const t = v.trim().normalize('NFC');
         out[k] = t === '' && nullable.has(k) ? null : t;
       } else out[k] = v;
     }
