@@ -156,7 +156,12 @@ export function url(enabled: boolean, data: string): RuleFailure | null {
   } catch {
     parsed = undefined;
   }
-  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.host && !/\s/u.test(data))
+  if (
+    parsed &&
+    (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+    parsed.host &&
+    !/\s/u.test(data)
+  )
     return null;
   return {
     params: { reason: 'scheme' },

@@ -120,7 +120,16 @@ const ID = String.raw`(?:[1-9]\d{0,8}|1\d{9}|20\d{8}|21[0-3]\d{7}|214[0-6]\d{6}|
 export const ID_LIST_PATTERN = `^${ID}(?:,${ID}){0,99}$`;
 
 /** Keywords whose value is a schema, an array of schemas or (NAME_MAPS) a map of schemas. */
-const SUBSCHEMA = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames']);
+const SUBSCHEMA = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+]);
 const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 
 /**

@@ -53,9 +53,12 @@ describe('x-plainText rule (names and titles)', () => {
     expect(plainText(true, data)).toMatchObject({ params: { reason } });
   });
 
-  it.each(['Joseph Mallord William Turner', '齐白石', 'Zoë', 'Ñandú 1999', 'a\u200db'])('accepts %j', (data) => {
-    expect(plainText(true, data)).toBeNull();
-  });
+  it.each(['Joseph Mallord William Turner', '齐白石', 'Zoë', 'Ñandú 1999', 'a\u200db'])(
+    'accepts %j',
+    (data) => {
+      expect(plainText(true, data)).toBeNull();
+    },
+  );
 });
 
 describe('x-finite and x-url rules', () => {
@@ -142,7 +145,10 @@ describe('the policy in the precompiled variants', () => {
   });
 
   it('keeps the id range on reference filters (query and body)', () => {
-    expect(errorsOf('artwork.listQuery', { author: '2147483648' }, true)).toContainEqual(['author', 'maximum']);
+    expect(errorsOf('artwork.listQuery', { author: '2147483648' }, true)).toContainEqual([
+      'author',
+      'maximum',
+    ]);
     expect(errorsOf('artwork.listBody', { author: 2147483648 })).toContainEqual(['author', 'maximum']);
     expect(errorsOf('artwork.listBody', { author: 0 })).toContainEqual(['author', 'minimum']);
   });
