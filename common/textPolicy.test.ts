@@ -98,7 +98,7 @@ describe('x-finite and x-url rules', () => {
 
 describe('withDataPolicy', () => {
   it('adds x-text to strings (multiline for textarea), x-finite to numbers and the id range to references', () => {
-    const out = withDataPolicy({
+    const out: { properties: Record<string, any> } = withDataPolicy({
       type: 'object',
       properties: {
         name: { type: ['string', 'null'] },

@@ -67,6 +67,18 @@ describe('NUL and other control characters', () => {
     expect(login.status).toBe(400);
   });
 
+  it.each([
+    ['/artmanager/authors/getArtworkList?id=1&q=%00', 'q'],
+    ['/artmanager/artwork/searchAuthor?keyword=%00', 'keyword'],
+    ['/baas-api/search?q=a%00b', 'q'],
+  ])('hand-written and getManyReference routes apply it too: %s', async (url, field) => {
+    expectRefused(
+      await t.call({ method: 'GET', url, token: url.startsWith('/baas') ? t.userToken : undefined }),
+      field,
+      'x-text',
+    );
+  });
+
   it('line breaks pass where the field is multi-line (introduction) and are refused in names', async () => {
     const ok = await addAuthor({ authorName: 'Multi Line', introduction: 'one\ntwo\r\n\tthree' });
     expect(ok.status).toBe(200);
@@ -202,5 +214,13 @@ describe('numbers: finite, bounded page, the id range everywhere', () => {
     expectRefused(await authorList('ids=0'), 'ids');
     expectRefused(await t.call({ method: 'GET', url: '/artmanager/authors/getInfo?id=2147483648' }), 'id');
     expectRefused(await t.call({ method: 'GET', url: '/artmanager/authors/getInfo?id=Infinity' }), 'id');
+    const ref = await t.call({ method: 'GET', url: '/artmanager/authors/getArtworkList?id=Infinity' });
+    expectRefused(ref, 'id', 'x-finite');
+    const chain = await t.call({
+      method: 'GET',
+      url: '/baas-api/blocks?channelId=1e400',
+      token: t.userToken,
+    });
+    expectRefused(chain, 'channelId', 'x-finite');
   });
 });
