@@ -75,11 +75,15 @@ export function createAjv(opts: CompilerOptions = {}): Ajv {
   });
   addFormats(ajv);
   registerKeywords(ajv);
-  for (const s of schemasWithVariants()) ajv.addSchema(opts.standalone ? withoutAnnotations(s) : s);
+  for (const s of schemasWithVariants({ coerceTypes: opts.coerceTypes }))
+    ajv.addSchema(opts.standalone ? withoutAnnotations(s) : s);
   // Ad-hoc schemas (route schemas the server compiles at start-up: login, id parameters, getManyReference
   // queries) get the data policy too; the registry's schemas above already carry it.
   const compile = ajv.compile.bind(ajv);
   ajv.compile = ((schema: AnySchema, meta?: boolean) =>
-    compile(typeof schema === 'object' ? withDataPolicy(schema) : schema, meta)) as typeof ajv.compile;
+    compile(
+      typeof schema === 'object' ? withDataPolicy(schema, { finite: opts.coerceTypes }) : schema,
+      meta,
+    )) as typeof ajv.compile;
   return ajv;
 }

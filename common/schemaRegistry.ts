@@ -135,13 +135,15 @@ const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 /**
  * The data policy of docs/api.md ("Text", "Numbers") written into a schema, at every depth: every schema
  * whose `type` allows strings gets `x-text` (`multiline` when `x-ui.widget` is `textarea`, else `line`)
- * unless it writes its own; every schema allowing numbers or integers gets `x-finite: true`; an integer
- * with `x-references` (a record id) gets `minimum: 1` and `maximum: MAX_ID` unless it writes them.
+ * unless it writes its own or is an `enum`/`const` (whose values are the schema's); with `finite` (the
+ * query-string build), every schema allowing numbers or integers gets `x-finite: true` (bodies need none:
+ * without coercion ajv's `type` refuses a non-finite number, e.g. JSON `1e400`); an integer with
+ * `x-references` (a record id) gets `minimum: 1` and `maximum: MAX_ID` unless it writes them.
  * Applied to every registry schema and variant ({@link schemasWithVariants}) and to the ad-hoc route
  * schemas the run-time ajv compiles (common/schemaCompiler.ts), so no route can skip it. Pure: answers a
  * copy.
  */
-export function withDataPolicy<T>(schema: T): T {
+export function withDataPolicy<T>(schema: T, { finite = false }: { finite?: boolean } = {}): T {
   const walk = (node: unknown): unknown => {
     if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
     const out: Record<string, any> = { ...(node as Record<string, unknown>) };
@@ -152,9 +154,9 @@ export function withDataPolicy<T>(schema: T): T {
       else if (SUBSCHEMA_LISTS.has(k) && Array.isArray(v)) out[k] = v.map(walk);
     }
     const types = ([] as unknown[]).concat(out.type ?? []);
-    if (types.includes('string') && out['x-text'] === undefined)
+    if (types.includes('string') && out['x-text'] === undefined && !out.enum && out.const === undefined)
       out['x-text'] = out['x-ui']?.widget === 'textarea' ? 'multiline' : 'line';
-    if ((types.includes('number') || types.includes('integer')) && out['x-finite'] === undefined)
+    if (finite && (types.includes('number') || types.includes('integer')) && out['x-finite'] === undefined)
       out['x-finite'] = true;
     if (types.includes('integer') && out['x-references']) {
       out.minimum ??= 1;
@@ -298,13 +300,18 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
 
 /**
  * Every schema of `schemas/` and, after each resource schema, its variants ({@link VARIANT_KINDS}), each
- * with the data policy ({@link withDataPolicy}): the set the run-time ajv holds (common/schemaCompiler.ts) and codegen precompiles, in that order.
+ * with the data policy ({@link withDataPolicy}; `x-finite` only for the query-string build,
+ * `coerceTypes`): the set the run-time ajv holds (common/schemaCompiler.ts) and codegen precompiles, in that order.
  */
-export function schemasWithVariants(): AnySchemaObject[] {
+export function schemasWithVariants({
+  coerceTypes = false,
+}: { coerceTypes?: boolean } = {}): AnySchemaObject[] {
   const out: AnySchemaObject[] = [];
+  const policy = { finite: coerceTypes };
   for (const s of Object.values(schemas)) {
-    out.push(withDataPolicy(s));
-    if (s['x-resource']) for (const kind of VARIANT_KINDS) out.push(withDataPolicy(buildVariant(s, kind)));
+    out.push(withDataPolicy(s, policy));
+    if (s['x-resource'])
+      for (const kind of VARIANT_KINDS) out.push(withDataPolicy(buildVariant(s, kind), policy));
   }
   return out;
 }

@@ -98,23 +98,38 @@ describe('x-finite and x-url rules', () => {
 
 describe('withDataPolicy', () => {
   it('adds x-text to strings (multiline for textarea), x-finite to numbers and the id range to references', () => {
-    const out: { properties: Record<string, any> } = withDataPolicy({
-      type: 'object',
-      properties: {
-        name: { type: ['string', 'null'] },
-        intro: { type: 'string', 'x-ui': { widget: 'textarea' } },
-        own: { type: 'string', 'x-text': 'multiline' },
-        n: { type: 'number' },
-        author: { type: 'integer', 'x-references': { resource: 'authors' } },
-        list: { type: 'array', items: { type: 'string' } },
+    const out: { properties: Record<string, any> } = withDataPolicy(
+      {
+        type: 'object',
+        properties: {
+          name: { type: ['string', 'null'] },
+          intro: { type: 'string', 'x-ui': { widget: 'textarea' } },
+          own: { type: 'string', 'x-text': 'multiline' },
+          n: { type: 'number' },
+          author: { type: 'integer', 'x-references': { resource: 'authors' } },
+          list: { type: 'array', items: { type: 'string' } },
+          choice: { type: 'string', enum: ['a', 'b'] },
+        },
       },
-    });
+      { finite: true },
+    );
     expect(out.properties.name['x-text']).toBe('line');
     expect(out.properties.intro['x-text']).toBe('multiline');
     expect(out.properties.own['x-text']).toBe('multiline');
     expect(out.properties.n['x-finite']).toBe(true);
     expect(out.properties.author).toMatchObject({ minimum: 1, maximum: 2147483647, 'x-finite': true });
     expect(out.properties.list.items['x-text']).toBe('line');
+    expect(out.properties.choice['x-text']).toBeUndefined();
+    expect(withDataPolicy({ type: 'number' })).toEqual({ type: 'number' });
+  });
+
+  it("bodies need no x-finite: JSON 1e400 parses to Infinity, which ajv's type refuses", () => {
+    const body = JSON.parse('{"artWorkName":"x","author":1e400,"classify":"x","texture":"x"}');
+    expect(errorsOf('artwork.create', body)).toContainEqual(['author', 'type']);
+    const size = JSON.parse(
+      '{"artWorkName":"x","author":1,"classify":"x","texture":"x","dealInfo":{"acquisitionYear":1e400}}',
+    );
+    expect(errorsOf('artwork.create', size).map(([f]) => f)).toContain('dealInfo.acquisitionYear');
   });
 });
 

@@ -13,8 +13,7 @@ function cjsExports(ns) {
 const cjs0 = cjsExports(cjs0ns);
 
 export const artCategory = validate30;
-const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true,"x-finite":true}},"required":["name"],"additionalProperties":false};
-const func6 = keywordRules.finite;
+const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
 const func2 = cjs0.default;
 const func3 = keywordRules.maxWidth;
 const func4 = keywordRules.plainText;
@@ -59,9 +58,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -70,12 +72,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 === "string"){
-if(func2(data1) < 1){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure0 = func3(60, data1);
+if(failure0 !== null){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -84,9 +83,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-const failure1 = func3(60, data1);
+const failure1 = func4(true, data1);
 if(failure1 !== null){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -95,9 +94,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure2 = func4(true, data1);
+const failure2 = func5("line", data1);
 if(failure2 !== null){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -106,9 +105,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure3 = func5("line", data1);
-if(failure3 !== null){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -118,8 +117,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.count !== undefined){
+let data2 = data.count;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -129,10 +130,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.count !== undefined){
-let data2 = data.count;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err9 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -141,35 +141,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure4 = func6(true, data2);
-if(failure4 !== null){
-const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
 validate30.errors = vErrors;
 return errors === 0;
 }
 
 export const artCategory_listQuery = validate31;
-const schema56 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema56 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 const pattern32 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -206,9 +183,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -217,9 +194,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -228,8 +204,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -238,10 +216,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -250,9 +227,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -261,9 +237,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -272,8 +251,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -283,11 +263,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -296,9 +273,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -307,9 +286,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(data3 === "id")){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema56.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -319,10 +297,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!(data3 === "id")){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema56.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -331,10 +309,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema56.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -344,8 +320,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -354,11 +333,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema56.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(!pattern32.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -367,10 +343,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -381,7 +356,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -391,11 +366,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -404,56 +377,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate31.errors = vErrors;
 return errors === 0;
 }
 
 export const artCategory_listBody = validate32;
-const schema57 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema57 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listBody" */;
@@ -489,9 +418,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -500,9 +429,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -511,8 +439,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -521,10 +451,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -533,9 +462,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -544,9 +472,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -555,8 +486,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -566,11 +498,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -579,9 +508,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -590,9 +521,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(data3 === "id")){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema57.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -602,10 +532,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!(data3 === "id")){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema57.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -614,10 +544,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema57.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -627,8 +555,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -637,11 +568,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema57.properties.order.enum},message:"must be equal to one of the allowed values"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -650,10 +581,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -662,9 +592,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -674,11 +603,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -687,11 +615,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -700,75 +627,18 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func6(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
 validate32.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork = validate33;
-const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null],"x-text":"line"},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null],"x-text":"line"},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null],"x-text":"line"},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"],"x-text":"line"},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null],"x-text":"line"}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema59 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema60 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const func11 = Object.prototype.hasOwnProperty;
-const func15 = keywordRules.url;
-const func45 = keywordRules.notFuture;
-const func55 = keywordRules.ordered;
+const func10 = Object.prototype.hasOwnProperty;
+const func14 = keywordRules.url;
+const func40 = keywordRules.notFuture;
+const func49 = keywordRules.ordered;
 const pattern0 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -826,7 +696,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema58.properties, key0))){
+if(!(func10.call(schema58.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -849,9 +719,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+}
+let data1 = data.images;
+if(Array.isArray(data1)){
+if(data1.length > 9){
+const err6 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -860,11 +732,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-let data1 = data.images;
-if(Array.isArray(data1)){
-if(data1.length > 9){
-const err7 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(func2(data2) > 1000){
+const err7 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -873,12 +746,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 === "string"){
-if(func2(data2) > 1000){
-const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(func2(data2) < 1){
+const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -887,8 +756,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -897,9 +767,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure1 = func5("line", data2);
+const failure1 = func14(true, data2);
 if(failure1 !== null){
-const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -908,9 +778,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func15(true, data2);
-if(failure2 !== null){
-const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure2.params,message:failure2.message};
+}
+else {
+const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -920,8 +790,9 @@ vErrors.push(err11);
 errors++;
 }
 }
+}
 else {
-const err12 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -930,10 +801,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.artWorkName !== undefined){
+let data3 = data.artWorkName;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -942,11 +814,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data.artWorkName !== undefined){
-let data3 = data.artWorkName;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure2 = func3(60, data3);
+if(failure2 !== null){
+const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -955,9 +825,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure3 = func3(60, data3);
+const failure3 = func4(true, data3);
 if(failure3 !== null){
-const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -966,9 +836,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure4 = func4(true, data3);
+const failure4 = func5("line", data3);
 if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -977,9 +847,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure5 = func5("line", data3);
-if(failure5 !== null){
-const err17 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+else {
+const err17 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -989,8 +859,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.author !== undefined){
+let data4 = data.author;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err18 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -999,11 +871,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.author !== undefined){
-let data4 = data.author;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1012,35 +882,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure6 = func6(true, data4);
-if(failure6 !== null){
-const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+if(data4 < 1 || isNaN(data4)){
+const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 2147483647 || isNaN(data4)){
-const err21 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data4 < 1 || isNaN(data4)){
-const err22 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }
@@ -1050,7 +898,29 @@ if(data.classify !== undefined){
 let data5 = data.classify;
 if(typeof data5 === "string"){
 if(func2(data5) < 1){
-const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const failure5 = func3(60, data5);
+if(failure5 !== null){
+const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const failure6 = func4(true, data5);
+if(failure6 !== null){
+const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1059,9 +929,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure7 = func3(60, data5);
+const failure7 = func5("line", data5);
 if(failure7 !== null){
-const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
+const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1070,9 +940,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure8 = func4(true, data5);
-if(failure8 !== null){
-const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
+}
+else {
+const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1081,9 +951,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure9 = func5("line", data5);
-if(failure9 !== null){
-const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+}
+if(data.texture !== undefined){
+let data6 = data.texture;
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err26 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1092,9 +965,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure8 = func3(60, data6);
+if(failure8 !== null){
+const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1103,12 +976,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.texture !== undefined){
-let data6 = data.texture;
-if(typeof data6 === "string"){
-if(func2(data6) < 1){
-const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure9 = func4(true, data6);
+if(failure9 !== null){
+const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1117,9 +987,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure10 = func3(60, data6);
+const failure10 = func5("line", data6);
 if(failure10 !== null){
-const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
+const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1128,9 +998,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure11 = func4(true, data6);
-if(failure11 !== null){
-const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+}
+else {
+const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1139,9 +1009,11 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure12 = func5("line", data6);
-if(failure12 !== null){
-const err31 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+}
+if(data.possessor !== undefined){
+let data7 = data.possessor;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema58.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1150,9 +1022,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data7 === "string"){
+const failure11 = func3(120, data7);
+if(failure11 !== null){
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1161,11 +1034,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.possessor !== undefined){
-let data7 = data.possessor;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema58.properties.possessor.type},message:"must be string,null"};
+const failure12 = func4(true, data7);
+if(failure12 !== null){
+const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1174,10 +1045,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(typeof data7 === "string"){
-const failure13 = func3(120, data7);
+const failure13 = func5("line", data7);
 if(failure13 !== null){
-const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure13.params,message:failure13.message};
+const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1186,9 +1056,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure14 = func4(true, data7);
-if(failure14 !== null){
-const err35 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure14.params,message:failure14.message};
+}
+}
+if(data.bid !== undefined){
+let data8 = data.bid;
+if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema58.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1197,9 +1070,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure15 = func5("line", data7);
-if(failure15 !== null){
-const err36 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 2147483647 || isNaN(data8)){
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1208,12 +1081,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-if(data.bid !== undefined){
-let data8 = data.bid;
-if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema58.properties.bid.type},message:"must be integer,null"};
+if(data8 < 1 || isNaN(data8)){
+const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1222,9 +1091,11 @@ vErrors.push(err37);
 }
 errors++;
 }
-const failure16 = func6(true, data8);
-if(failure16 !== null){
-const err38 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/x-finite",keyword:"x-finite",params:failure16.params,message:failure16.message};
+}
+}
+let data9 = data.status;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1233,9 +1104,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 2147483647 || isNaN(data8)){
-const err39 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1244,8 +1114,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data8 < 1 || isNaN(data8)){
-const err40 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+let data10 = data.isBlock;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err40 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1254,11 +1125,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err41 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data10 === 0) || (data10 === 1))){
+const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema58.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1267,8 +1135,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err42 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data.chain !== undefined){
+let data11 = data.chain;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema58.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1277,9 +1147,10 @@ vErrors.push(err42);
 }
 errors++;
 }
-const failure17 = func6(true, data9);
-if(failure17 !== null){
-const err43 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure17.params,message:failure17.message};
+if(typeof data11 === "string"){
+const failure14 = func5("line", data11);
+if(failure14 !== null){
+const err43 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1288,9 +1159,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-let data10 = data.isBlock;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err44 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+if(data.blockTime !== undefined){
+let data12 = data.blockTime;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err44 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema58.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1299,8 +1173,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(!((data10 === 0) || (data10 === 1))){
-const err45 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema58.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+if(typeof data12 === "string"){
+const failure15 = func5("line", data12);
+if(failure15 !== null){
+const err45 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1309,9 +1185,14 @@ vErrors.push(err45);
 }
 errors++;
 }
-const failure18 = func6(true, data10);
-if(failure18 !== null){
-const err46 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure18.params,message:failure18.message};
+}
+}
+if(data.createTime !== undefined){
+let data13 = data.createTime;
+if(typeof data13 === "string"){
+const failure16 = func5("line", data13);
+if(failure16 !== null){
+const err46 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1320,10 +1201,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data.chain !== undefined){
-let data11 = data.chain;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err47 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema58.properties.chain.type},message:"must be string,null"};
+}
+else {
+const err47 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1332,10 +1212,13 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-const failure19 = func5("line", data11);
-if(failure19 !== null){
-const err48 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+}
+if(data.baseInfo !== undefined){
+let data14 = data.baseInfo;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key1 in data14){
+if(!(func10.call(schema58.properties.baseInfo.properties, key1))){
+const err48 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1345,11 +1228,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-if(data.blockTime !== undefined){
-let data12 = data.blockTime;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err49 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema58.properties.blockTime.type},message:"must be string,null"};
+if(data14.size !== undefined){
+let data15 = data14.size;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1358,10 +1240,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(typeof data12 === "string"){
-const failure20 = func5("line", data12);
-if(failure20 !== null){
-const err50 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+if(typeof data15 === "string"){
+const failure17 = func3(60, data15);
+if(failure17 !== null){
+const err50 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1370,14 +1252,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-}
-if(data.createTime !== undefined){
-let data13 = data.createTime;
-if(typeof data13 === "string"){
-const failure21 = func5("line", data13);
-if(failure21 !== null){
-const err51 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+const failure18 = func4(true, data15);
+if(failure18 !== null){
+const err51 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1386,9 +1263,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure19 = func5("line", data15);
+if(failure19 !== null){
+const err52 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1398,12 +1275,11 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func11.call(schema58.properties.baseInfo.properties, key1))){
-const err53 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data14.width !== undefined){
+let data16 = data14.width;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err53 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1412,11 +1288,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err54 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.size.type},message:"must be string,null"};
+if(typeof data16 === "string"){
+if(!pattern0.test(data16)){
+const err54 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1425,10 +1299,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(typeof data15 === "string"){
-const failure22 = func3(60, data15);
-if(failure22 !== null){
-const err55 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure22.params,message:failure22.message};
+const failure20 = func5("line", data16);
+if(failure20 !== null){
+const err55 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1437,9 +1310,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-const failure23 = func4(true, data15);
-if(failure23 !== null){
-const err56 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+}
+}
+if(data14.height !== undefined){
+let data17 = data14.height;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err56 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1448,9 +1324,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-const failure24 = func5("line", data15);
-if(failure24 !== null){
-const err57 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(typeof data17 === "string"){
+if(!pattern0.test(data17)){
+const err57 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1459,12 +1335,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err58 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const failure21 = func5("line", data17);
+if(failure21 !== null){
+const err58 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1473,9 +1346,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
-const err59 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+}
+if(data14.depth !== undefined){
+let data18 = data14.depth;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err59 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1484,9 +1360,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-const failure25 = func5("line", data16);
-if(failure25 !== null){
-const err60 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+if(typeof data18 === "string"){
+if(!pattern0.test(data18)){
+const err60 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1495,12 +1371,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-}
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err61 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const failure22 = func5("line", data18);
+if(failure22 !== null){
+const err61 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1509,9 +1382,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(typeof data17 === "string"){
-if(!pattern0.test(data17)){
-const err62 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+}
+if(data14.units !== undefined){
+let data19 = data14.units;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1520,9 +1396,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-const failure26 = func5("line", data17);
-if(failure26 !== null){
-const err63 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure26.params,message:failure26.message};
+if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
+const err63 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema58.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1532,11 +1407,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err64 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+if(data14.dateText !== undefined){
+let data20 = data14.dateText;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1545,9 +1419,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(typeof data18 === "string"){
-if(!pattern0.test(data18)){
-const err65 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+if(typeof data20 === "string"){
+if(func2(data20) > 100){
+const err65 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1556,9 +1430,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-const failure27 = func5("line", data18);
-if(failure27 !== null){
-const err66 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+const failure23 = func4(true, data20);
+if(failure23 !== null){
+const err66 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1567,12 +1441,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const failure24 = func5("line", data20);
+if(failure24 !== null){
+const err67 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1581,8 +1452,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err68 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema58.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data14.startYear !== undefined){
+let data21 = data14.startYear;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1591,10 +1466,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(typeof data19 === "string"){
-const failure28 = func5("line", data19);
-if(failure28 !== null){
-const err69 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err69 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1603,12 +1477,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err70 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const failure25 = func40(true, data21);
+if(failure25 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1617,9 +1488,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(func2(data20) > 100){
-const err71 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+}
+}
+if(data14.endYear !== undefined){
+let data22 = data14.endYear;
+if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1628,9 +1502,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-const failure29 = func4(true, data20);
-if(failure29 !== null){
-const err72 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure29.params,message:failure29.message};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1639,9 +1513,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-const failure30 = func5("line", data20);
-if(failure30 !== null){
-const err73 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
+const failure26 = func40(true, data22);
+if(failure26 !== null){
+const err73 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1652,10 +1526,10 @@ errors++;
 }
 }
 }
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err74 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+if(data14.acno !== undefined){
+let data23 = data14.acno;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1664,9 +1538,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-const failure31 = func6(true, data21);
-if(failure31 !== null){
-const err75 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure31.params,message:failure31.message};
+if(typeof data23 === "string"){
+if(func2(data23) > 32){
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1675,9 +1549,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err76 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure27 = func5("line", data23);
+if(failure27 !== null){
+const err76 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1686,9 +1560,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-const failure32 = func45(true, data21);
-if(failure32 !== null){
-const err77 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure32.params,message:failure32.message};
+}
+}
+if(data14.url !== undefined){
+let data24 = data14.url;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1697,12 +1574,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err78 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+if(typeof data24 === "string"){
+if(func2(data24) > 1000){
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1711,9 +1585,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure33 = func6(true, data22);
-if(failure33 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure33.params,message:failure33.message};
+const failure28 = func5("line", data24);
+if(failure28 !== null){
+const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1722,9 +1596,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err80 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure29 = func14(true, data24);
+if(failure29 !== null){
+const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1733,9 +1607,12 @@ vErrors.push(err80);
 }
 errors++;
 }
-const failure34 = func45(true, data22);
-if(failure34 !== null){
-const err81 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure34.params,message:failure34.message};
+}
+}
+if(data14.groupTitle !== undefined){
+let data25 = data14.groupTitle;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1744,12 +1621,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err82 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+if(typeof data25 === "string"){
+if(func2(data25) > 500){
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1758,9 +1632,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func2(data23) > 32){
-const err83 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure30 = func5("line", data25);
+if(failure30 !== null){
+const err83 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1769,9 +1643,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-const failure35 = func5("line", data23);
-if(failure35 !== null){
-const err84 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
+}
+}
+const failure31 = func49([["startYear","endYear"]], data14);
+if(failure31 !== null){
+const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1781,109 +1657,13 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err85 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
+else {
+const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err85];
 }
 else {
 vErrors.push(err85);
-}
-errors++;
-}
-if(typeof data24 === "string"){
-if(func2(data24) > 1000){
-const err86 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-const failure36 = func5("line", data24);
-if(failure36 !== null){
-const err87 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-const failure37 = func15(true, data24);
-if(failure37 !== null){
-const err88 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure37.params,message:failure37.message};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-}
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err89 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema58.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-if(typeof data25 === "string"){
-if(func2(data25) > 500){
-const err90 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-const failure38 = func5("line", data25);
-if(failure38 !== null){
-const err91 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-}
-}
-const failure39 = func55([["startYear","endYear"]], data14);
-if(failure39 !== null){
-const err92 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure39.params,message:failure39.message};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
 }
 errors++;
 }
@@ -1893,7 +1673,103 @@ let data26 = data.dealInfo;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 for(const key2 in data26){
 if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err94 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err86 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data26.creditLine !== undefined){
+let data27 = data26.creditLine;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(typeof data27 === "string"){
+if(func2(data27) > 1000){
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+const failure32 = func5("line", data27);
+if(failure32 !== null){
+const err89 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data26.acquisitionYear !== undefined){
+let data28 = data26.acquisitionYear;
+if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
+const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1500 || isNaN(data28)){
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+const failure33 = func40(true, data28);
+if(failure33 !== null){
+const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure33.params,message:failure33.message};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+if(data26.price !== undefined){
+let data29 = data26.price;
+if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
+const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.price.type},message:"must be number,null"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1903,10 +1779,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err95 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+}
+if(data26.currency !== undefined){
+let data30 = data26.currency;
+if((typeof data30 !== "string") && (data30 !== null)){
+const err95 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1915,9 +1792,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(func2(data27) > 1000){
-const err96 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
+const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema58.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1926,9 +1802,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-const failure40 = func5("line", data27);
-if(failure40 !== null){
-const err97 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
+}
+if(data26.dealTime !== undefined){
+let data31 = data26.dealTime;
+if((typeof data31 !== "string") && (data31 !== null)){
+const err97 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1937,12 +1815,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err98 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(typeof data31 === "string"){
+if(func2(data31) > 32){
+const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1951,9 +1826,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-const failure41 = func6(true, data28);
-if(failure41 !== null){
-const err99 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure41.params,message:failure41.message};
+const failure34 = func5("line", data31);
+if(failure34 !== null){
+const err99 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1962,9 +1837,11 @@ vErrors.push(err99);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err100 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1973,9 +1850,13 @@ vErrors.push(err100);
 }
 errors++;
 }
-const failure42 = func45(true, data28);
-if(failure42 !== null){
-const err101 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure42.params,message:failure42.message};
+}
+if(data.securityInfo !== undefined){
+let data32 = data.securityInfo;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key3 in data32){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err101 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1985,11 +1866,10 @@ vErrors.push(err101);
 errors++;
 }
 }
-}
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err102 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.price.type},message:"must be number,null"};
+if(data32.level !== undefined){
+let data33 = data32.level;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err102 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema58.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1998,9 +1878,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-const failure43 = func6(true, data29);
-if(failure43 !== null){
-const err103 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure43.params,message:failure43.message};
+if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
+const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema58.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2009,9 +1888,11 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err104 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data32.watermark !== undefined){
+let data34 = data32.watermark;
+if((typeof data34 !== "string") && (data34 !== null)){
+const err104 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2020,12 +1901,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-}
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err105 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+if(typeof data34 === "string"){
+if(func2(data34) > 200){
+const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2034,8 +1912,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err106 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema58.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const failure35 = func4(true, data34);
+if(failure35 !== null){
+const err106 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2044,10 +1923,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(typeof data30 === "string"){
-const failure44 = func5("line", data30);
-if(failure44 !== null){
-const err107 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+const failure36 = func5("line", data34);
+if(failure36 !== null){
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2058,10 +1936,10 @@ errors++;
 }
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-const err108 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema58.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+if(data32.rfid !== undefined){
+let data35 = data32.rfid;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err108 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2070,9 +1948,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(typeof data31 === "string"){
-if(func2(data31) > 32){
-const err109 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(typeof data35 === "string"){
+if(func2(data35) > 200){
+const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2081,9 +1959,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-const failure45 = func5("line", data31);
-if(failure45 !== null){
-const err110 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+const failure37 = func4(true, data35);
+if(failure37 !== null){
+const err110 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2092,11 +1970,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure38 = func5("line", data35);
+if(failure38 !== null){
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2106,12 +1982,10 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err112 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2121,10 +1995,12 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err113 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema58.properties.securityInfo.properties.level.type},message:"must be string,null"};
+if(data.certificateInfo !== undefined){
+let data36 = data.certificateInfo;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key4 in data36){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err113 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2133,8 +2009,11 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err114 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema58.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data36.certificateNo !== undefined){
+let data37 = data36.certificateNo;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err114 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2143,10 +2022,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(typeof data33 === "string"){
-const failure46 = func5("line", data33);
-if(failure46 !== null){
-const err115 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+if(typeof data37 === "string"){
+if(func2(data37) > 200){
+const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2155,12 +2033,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-}
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err116 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+const failure39 = func4(true, data37);
+if(failure39 !== null){
+const err116 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2169,9 +2044,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func2(data34) > 200){
-const err117 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure40 = func5("line", data37);
+if(failure40 !== null){
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2180,9 +2055,12 @@ vErrors.push(err117);
 }
 errors++;
 }
-const failure47 = func4(true, data34);
-if(failure47 !== null){
-const err118 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
+}
+}
+if(data36.issuer !== undefined){
+let data38 = data36.issuer;
+if((typeof data38 !== "string") && (data38 !== null)){
+const err118 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2191,9 +2069,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-const failure48 = func5("line", data34);
-if(failure48 !== null){
-const err119 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
+if(typeof data38 === "string"){
+if(func2(data38) > 200){
+const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2202,12 +2080,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err120 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+const failure41 = func4(true, data38);
+if(failure41 !== null){
+const err120 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -2216,9 +2091,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(func2(data35) > 200){
-const err121 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure42 = func5("line", data38);
+if(failure42 !== null){
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -2227,9 +2102,12 @@ vErrors.push(err121);
 }
 errors++;
 }
-const failure49 = func4(true, data35);
-if(failure49 !== null){
-const err122 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure49.params,message:failure49.message};
+}
+}
+if(data36.issueDate !== undefined){
+let data39 = data36.issueDate;
+if((typeof data39 !== "string") && (data39 !== null)){
+const err122 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema58.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -2238,9 +2116,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-const failure50 = func5("line", data35);
-if(failure50 !== null){
-const err123 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+if(typeof data39 === "string"){
+if(func2(data39) > 32){
+const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -2249,11 +2127,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err124 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure43 = func5("line", data39);
+if(failure43 !== null){
+const err124 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -2263,12 +2139,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err125 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -2278,10 +2152,11 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err126 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+if(data.traceability !== undefined){
+let data40 = data.traceability;
+if(Array.isArray(data40)){
+if(data40.length > 20){
+const err126 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -2290,9 +2165,12 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func2(data37) > 200){
-const err127 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const len1 = data40.length;
+for(let i1=0; i1<len1; i1++){
+let data41 = data40[i1];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.step === undefined){
+const err127 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -2301,9 +2179,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-const failure51 = func4(true, data37);
-if(failure51 !== null){
-const err128 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure51.params,message:failure51.message};
+for(const key5 in data41){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err128 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2312,9 +2190,11 @@ vErrors.push(err128);
 }
 errors++;
 }
-const failure52 = func5("line", data37);
-if(failure52 !== null){
-const err129 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+}
+if(data41.step !== undefined){
+let data42 = data41.step;
+if(typeof data42 !== "string"){
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -2323,12 +2203,8 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err130 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema58.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -2337,9 +2213,11 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func2(data38) > 200){
-const err131 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data41.result !== undefined){
+let data43 = data41.result;
+if((typeof data43 !== "string") && (data43 !== null)){
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -2348,9 +2226,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-const failure53 = func4(true, data38);
-if(failure53 !== null){
-const err132 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure53.params,message:failure53.message};
+if(typeof data43 === "string"){
+if(func2(data43) > 200){
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -2359,9 +2237,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-const failure54 = func5("line", data38);
-if(failure54 !== null){
-const err133 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const failure44 = func4(true, data43);
+if(failure44 !== null){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -2370,12 +2248,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err134 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema58.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const failure45 = func5("line", data43);
+if(failure45 !== null){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -2384,9 +2259,12 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(typeof data39 === "string"){
-if(func2(data39) > 32){
-const err135 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+}
+}
+if(data41.operator !== undefined){
+let data44 = data41.operator;
+if((typeof data44 !== "string") && (data44 !== null)){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -2395,9 +2273,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-const failure55 = func5("line", data39);
-if(failure55 !== null){
-const err136 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+if(typeof data44 === "string"){
+if(func2(data44) > 200){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -2406,11 +2284,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err137 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure46 = func4(true, data44);
+if(failure46 !== null){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -2419,12 +2295,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err138 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const failure47 = func5("line", data44);
+if(failure47 !== null){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -2433,12 +2306,12 @@ vErrors.push(err138);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err139 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+}
+}
+if(data41.time !== undefined){
+let data45 = data41.time;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema58.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -2447,9 +2320,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err140 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(typeof data45 === "string"){
+if(func2(data45) > 32){
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -2458,11 +2331,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema58.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const failure48 = func5("line", data45);
+if(failure48 !== null){
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -2471,10 +2342,12 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(typeof data42 === "string"){
-const failure56 = func5("line", data42);
-if(failure56 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+}
+}
+if(data41.attachment !== undefined){
+let data46 = data41.attachment;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -2483,9 +2356,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data46 === "string"){
+if(func2(data46) > 1000){
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -2494,11 +2367,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+const failure49 = func5("line", data46);
+if(failure49 !== null){
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -2507,9 +2378,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(typeof data43 === "string"){
-if(func2(data43) > 200){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure50 = func14(true, data46);
+if(failure50 !== null){
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -2518,9 +2389,11 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure57 = func4(true, data43);
-if(failure57 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure57.params,message:failure57.message};
+}
+}
+}
+else {
+const err146 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -2529,9 +2402,10 @@ vErrors.push(err146);
 }
 errors++;
 }
-const failure58 = func5("line", data43);
-if(failure58 !== null){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2541,11 +2415,12 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+if(data.ownership !== undefined){
+let data47 = data.ownership;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key6 in data47){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err148 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2554,9 +2429,11 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func2(data44) > 200){
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data47.ownerIdentity !== undefined){
+let data48 = data47.ownerIdentity;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err149 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2565,9 +2442,9 @@ vErrors.push(err149);
 }
 errors++;
 }
-const failure59 = func4(true, data44);
-if(failure59 !== null){
-const err150 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure59.params,message:failure59.message};
+if(typeof data48 === "string"){
+if(func2(data48) > 200){
+const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2576,9 +2453,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-const failure60 = func5("line", data44);
-if(failure60 !== null){
-const err151 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+const failure51 = func4(true, data48);
+if(failure51 !== null){
+const err151 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2587,12 +2464,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err152 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema58.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const failure52 = func5("line", data48);
+if(failure52 !== null){
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2601,9 +2475,12 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func2(data45) > 32){
-const err153 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+}
+}
+if(data47.ownershipProof !== undefined){
+let data49 = data47.ownershipProof;
+if((typeof data49 !== "string") && (data49 !== null)){
+const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2612,9 +2489,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-const failure61 = func5("line", data45);
-if(failure61 !== null){
-const err154 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+if(typeof data49 === "string"){
+if(func2(data49) > 1000){
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2623,12 +2500,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-}
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err155 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
+const failure53 = func5("line", data49);
+if(failure53 !== null){
+const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2637,9 +2511,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(typeof data46 === "string"){
-if(func2(data46) > 1000){
-const err156 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure54 = func14(true, data49);
+if(failure54 !== null){
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2648,9 +2522,12 @@ vErrors.push(err156);
 }
 errors++;
 }
-const failure62 = func5("line", data46);
-if(failure62 !== null){
-const err157 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
+}
+}
+if(data47.creditCheck !== undefined){
+let data50 = data47.creditCheck;
+if((typeof data50 !== "string") && (data50 !== null)){
+const err157 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema58.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2659,9 +2536,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-const failure63 = func15(true, data46);
-if(failure63 !== null){
-const err158 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure63.params,message:failure63.message};
+if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
+const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema58.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2672,9 +2548,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err159 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err159 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2684,9 +2559,12 @@ vErrors.push(err159);
 errors++;
 }
 }
-}
-else {
-const err160 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.authenticity !== undefined){
+let data51 = data.authenticity;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key7 in data51){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err160 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2696,12 +2574,10 @@ vErrors.push(err160);
 errors++;
 }
 }
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err161 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(data51.appraisalCertificate !== undefined){
+let data52 = data51.appraisalCertificate;
+if((typeof data52 !== "string") && (data52 !== null)){
+const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2710,11 +2586,9 @@ vErrors.push(err161);
 }
 errors++;
 }
-}
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err162 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
+if(typeof data52 === "string"){
+if(func2(data52) > 1000){
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2723,9 +2597,9 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(typeof data48 === "string"){
-if(func2(data48) > 200){
-const err163 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure55 = func5("line", data52);
+if(failure55 !== null){
+const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2734,9 +2608,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-const failure64 = func4(true, data48);
-if(failure64 !== null){
-const err164 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure64.params,message:failure64.message};
+const failure56 = func14(true, data52);
+if(failure56 !== null){
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2745,9 +2619,12 @@ vErrors.push(err164);
 }
 errors++;
 }
-const failure65 = func5("line", data48);
-if(failure65 !== null){
-const err165 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure65.params,message:failure65.message};
+}
+}
+if(data51.otherCertificate !== undefined){
+let data53 = data51.otherCertificate;
+if((typeof data53 !== "string") && (data53 !== null)){
+const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2756,12 +2633,9 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-const err166 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
+if(typeof data53 === "string"){
+if(func2(data53) > 1000){
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2770,9 +2644,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-if(typeof data49 === "string"){
-if(func2(data49) > 1000){
-const err167 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure57 = func5("line", data53);
+if(failure57 !== null){
+const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2781,9 +2655,9 @@ vErrors.push(err167);
 }
 errors++;
 }
-const failure66 = func5("line", data49);
-if(failure66 !== null){
-const err168 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
+const failure58 = func14(true, data53);
+if(failure58 !== null){
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2792,9 +2666,11 @@ vErrors.push(err168);
 }
 errors++;
 }
-const failure67 = func15(true, data49);
-if(failure67 !== null){
-const err169 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
+}
+}
+}
+else {
+const err169 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2804,11 +2680,10 @@ vErrors.push(err169);
 errors++;
 }
 }
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-const err170 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema58.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+if(data.sourceId !== undefined){
+let data54 = data.sourceId;
+if((typeof data54 !== "string") && (data54 !== null)){
+const err170 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema58.properties.sourceId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2817,8 +2692,10 @@ vErrors.push(err170);
 }
 errors++;
 }
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err171 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema58.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+if(typeof data54 === "string"){
+const failure59 = func5("line", data54);
+if(failure59 !== null){
+const err171 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2827,10 +2704,11 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(typeof data50 === "string"){
-const failure68 = func5("line", data50);
-if(failure68 !== null){
-const err172 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/x-text",keyword:"x-text",params:failure68.params,message:failure68.message};
+}
+}
+}
+else {
+const err172 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2839,184 +2717,12 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err173 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-}
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err174 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
-}
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-const err175 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-if(typeof data52 === "string"){
-if(func2(data52) > 1000){
-const err176 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-const failure69 = func5("line", data52);
-if(failure69 !== null){
-const err177 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure69.params,message:failure69.message};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
-const failure70 = func15(true, data52);
-if(failure70 !== null){
-const err178 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure70.params,message:failure70.message};
-if(vErrors === null){
-vErrors = [err178];
-}
-else {
-vErrors.push(err178);
-}
-errors++;
-}
-}
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-const err179 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err179];
-}
-else {
-vErrors.push(err179);
-}
-errors++;
-}
-if(typeof data53 === "string"){
-if(func2(data53) > 1000){
-const err180 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err180];
-}
-else {
-vErrors.push(err180);
-}
-errors++;
-}
-const failure71 = func5("line", data53);
-if(failure71 !== null){
-const err181 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure71.params,message:failure71.message};
-if(vErrors === null){
-vErrors = [err181];
-}
-else {
-vErrors.push(err181);
-}
-errors++;
-}
-const failure72 = func15(true, data53);
-if(failure72 !== null){
-const err182 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure72.params,message:failure72.message};
-if(vErrors === null){
-vErrors = [err182];
-}
-else {
-vErrors.push(err182);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err183 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err183];
-}
-else {
-vErrors.push(err183);
-}
-errors++;
-}
-}
-if(data.sourceId !== undefined){
-let data54 = data.sourceId;
-if((typeof data54 !== "string") && (data54 !== null)){
-const err184 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema58.properties.sourceId.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err184];
-}
-else {
-vErrors.push(err184);
-}
-errors++;
-}
-if(typeof data54 === "string"){
-const failure73 = func5("line", data54);
-if(failure73 !== null){
-const err185 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure73.params,message:failure73.message};
-if(vErrors === null){
-vErrors = [err185];
-}
-else {
-vErrors.push(err185);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err186 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err186];
-}
-else {
-vErrors.push(err186);
-}
-errors++;
-}
 validate33.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_listQuery = validate34;
-const schema71 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema71 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
@@ -3030,7 +2736,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func11.call(schema71.properties, key0))){
+if(!(func10.call(schema71.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3052,9 +2758,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3063,9 +2769,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3074,8 +2779,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3084,10 +2791,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3096,9 +2802,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3107,9 +2812,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3118,8 +2826,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3129,11 +2838,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3142,9 +2848,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3153,9 +2861,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema71.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3165,10 +2872,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema71.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3177,10 +2884,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3190,8 +2895,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3200,11 +2908,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(!pattern32.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3213,10 +2918,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3227,7 +2931,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3237,11 +2941,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(data.author !== undefined){
+let data6 = data.author;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3250,8 +2953,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3260,9 +2964,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3272,8 +2975,12 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.classify !== undefined){
+let data7 = data.classify;
+if(typeof data7 === "string"){
+if(func2(data7) > 200){
+const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3282,11 +2989,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.author !== undefined){
-let data6 = data.author;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err22 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const failure2 = func5("line", data7);
+if(failure2 !== null){
+const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3295,9 +3000,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure6 = func6(true, data6);
-if(failure6 !== null){
-const err23 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+}
+else {
+const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3306,9 +3011,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err24 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+if(data.possessor !== undefined){
+let data8 = data.possessor;
+if(typeof data8 === "string"){
+if(func2(data8) > 200){
+const err24 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3317,8 +3025,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err25 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure3 = func5("line", data8);
+if(failure3 !== null){
+const err25 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3328,12 +3037,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-if(data.classify !== undefined){
-let data7 = data.classify;
-if(typeof data7 === "string"){
-if(func2(data7) > 200){
-const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err26 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3342,9 +3047,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure7 = func5("line", data7);
-if(failure7 !== null){
-const err27 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+}
+if(data.status !== undefined){
+let data9 = data.status;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3353,9 +3060,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
+const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema71.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3365,11 +3071,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.possessor !== undefined){
-let data8 = data.possessor;
-if(typeof data8 === "string"){
-if(func2(data8) > 200){
-const err29 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.isBlock !== undefined){
+let data10 = data.isBlock;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3378,9 +3083,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure8 = func5("line", data8);
-if(failure8 !== null){
-const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(!((data10 === 0) || (data10 === 1))){
+const err30 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema71.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3390,8 +3094,9 @@ vErrors.push(err30);
 errors++;
 }
 }
+}
 else {
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3400,92 +3105,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err32 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema71.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-const failure9 = func6(true, data9);
-if(failure9 !== null){
-const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.isBlock !== undefined){
-let data10 = data.isBlock;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err35 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(!((data10 === 0) || (data10 === 1))){
-const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema71.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-const failure10 = func6(true, data10);
-if(failure10 !== null){
-const err37 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
 validate34.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_listBody = validate35;
-const schema72 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema72 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
@@ -3499,7 +3124,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func11.call(schema72.properties, key0))){
+if(!(func10.call(schema72.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3521,9 +3146,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3532,9 +3157,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3543,8 +3167,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3553,10 +3179,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3565,9 +3190,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3576,9 +3200,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3587,8 +3214,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3598,11 +3226,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3611,9 +3236,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3622,9 +3249,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema72.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3634,10 +3260,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema72.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3646,10 +3272,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema72.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3659,8 +3283,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3669,11 +3296,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema72.properties.order.enum},message:"must be equal to one of the allowed values"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3682,10 +3309,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3694,9 +3320,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3706,11 +3331,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3719,11 +3343,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.author !== undefined){
+let data7 = data.author;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3732,9 +3356,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func6(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 2147483647 || isNaN(data7)){
+const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3743,82 +3367,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data7 < 1 || isNaN(data7)){
+const err21 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.author !== undefined){
-let data7 = data.author;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err24 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-const failure6 = func6(true, data7);
-if(failure6 !== null){
-const err25 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 2147483647 || isNaN(data7)){
-const err26 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data7 < 1 || isNaN(data7)){
-const err27 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
 }
 errors++;
 }
@@ -3828,7 +3383,78 @@ if(data.classify !== undefined){
 let data8 = data.classify;
 if(typeof data8 === "string"){
 if(func2(data8) > 200){
-const err28 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const failure1 = func5("line", data8);
+if(failure1 !== null){
+const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.possessor !== undefined){
+let data9 = data.possessor;
+if(typeof data9 === "string"){
+if(func2(data9) > 200){
+const err25 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const failure2 = func5("line", data9);
+if(failure2 !== null){
+const err26 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data10 = data.status;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3837,9 +3463,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure7 = func5("line", data8);
-if(failure7 !== null){
-const err29 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
+const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3849,8 +3474,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-else {
-const err30 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.isBlock !== undefined){
+let data11 = data.isBlock;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err30 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3859,12 +3486,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data.possessor !== undefined){
-let data9 = data.possessor;
-if(typeof data9 === "string"){
-if(func2(data9) > 200){
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((data11 === 0) || (data11 === 1))){
+const err31 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema72.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3873,9 +3496,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure8 = func5("line", data9);
-if(failure8 !== null){
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3884,103 +3508,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data10 = data.status;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err35 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-const failure9 = func6(true, data10);
-if(failure9 !== null){
-const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-if(data.isBlock !== undefined){
-let data11 = data.isBlock;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err37 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(!((data11 === 0) || (data11 === 1))){
-const err38 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema72.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-const failure10 = func6(true, data11);
-if(failure10 !== null){
-const err39 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
 validate35.errors = vErrors;
 return errors === 0;
 }
 
 export const author = validate36;
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
@@ -4004,7 +3537,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema73.properties, key0))){
+if(!(func10.call(schema73.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4027,9 +3560,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+}
+if(data.authorName !== undefined){
+let data1 = data.authorName;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err3 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4038,12 +3574,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.authorName !== undefined){
-let data1 = data.authorName;
-if(typeof data1 === "string"){
-if(func2(data1) < 1){
-const err4 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure0 = func3(60, data1);
+if(failure0 !== null){
+const err4 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4052,9 +3585,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-const failure1 = func3(60, data1);
+const failure1 = func4(true, data1);
 if(failure1 !== null){
-const err5 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+const err5 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4063,9 +3596,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure2 = func4(true, data1);
+const failure2 = func5("line", data1);
 if(failure2 !== null){
-const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4074,9 +3607,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure3 = func5("line", data1);
-if(failure3 !== null){
-const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4086,8 +3619,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.introduction !== undefined){
+let data2 = data.introduction;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema73.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4096,11 +3631,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.introduction !== undefined){
-let data2 = data.introduction;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema73.properties.introduction.type},message:"must be string,null"};
+if(typeof data2 === "string"){
+if(func2(data2) > 2000){
+const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4109,9 +3642,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(typeof data2 === "string"){
-if(func2(data2) > 2000){
-const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const failure3 = func5("multiline", data2);
+if(failure3 !== null){
+const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4120,9 +3653,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure4 = func5("multiline", data2);
-if(failure4 !== null){
-const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+}
+if(data.portrait !== undefined){
+let data3 = data.portrait;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema73.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4131,12 +3667,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-}
-if(data.portrait !== undefined){
-let data3 = data.portrait;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema73.properties.portrait.type},message:"must be string,null"};
+if(typeof data3 === "string"){
+if(func2(data3) > 1000){
+const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4145,9 +3678,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-if(func2(data3) > 1000){
-const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4156,9 +3689,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure5 = func5("line", data3);
+const failure5 = func14(true, data3);
 if(failure5 !== null){
-const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4167,9 +3700,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure6 = func15(true, data3);
-if(failure6 !== null){
-const err15 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
+}
+}
+if(data.artWorks !== undefined){
+let data4 = data.artWorks;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4178,12 +3714,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-if(data.artWorks !== undefined){
-let data4 = data.artWorks;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err16 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4192,9 +3725,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure7 = func6(true, data4);
-if(failure7 !== null){
-const err17 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+}
+}
+let data5 = data.isBlock;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err17 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4203,9 +3738,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-const err18 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((data5 === 0) || (data5 === 1))){
+const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema73.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4214,11 +3748,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-let data5 = data.isBlock;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.chain !== undefined){
+let data6 = data.chain;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema73.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4227,8 +3760,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!((data5 === 0) || (data5 === 1))){
-const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema73.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+if(typeof data6 === "string"){
+const failure6 = func5("line", data6);
+if(failure6 !== null){
+const err20 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4237,9 +3772,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure8 = func6(true, data5);
-if(failure8 !== null){
-const err21 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+}
+}
+if(data.blockTime !== undefined){
+let data7 = data.blockTime;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err21 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema73.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4248,10 +3786,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.chain !== undefined){
-let data6 = data.chain;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err22 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema73.properties.chain.type},message:"must be string,null"};
+if(typeof data7 === "string"){
+const failure7 = func5("line", data7);
+if(failure7 !== null){
+const err22 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4260,10 +3798,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-const failure9 = func5("line", data6);
-if(failure9 !== null){
-const err23 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+}
+}
+if(data.createTime !== undefined){
+let data8 = data.createTime;
+if(typeof data8 === "string"){
+const failure8 = func5("line", data8);
+if(failure8 !== null){
+const err23 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4273,11 +3815,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-if(data.blockTime !== undefined){
-let data7 = data.blockTime;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err24 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema73.properties.blockTime.type},message:"must be string,null"};
+else {
+const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4286,10 +3825,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(typeof data7 === "string"){
-const failure10 = func5("line", data7);
-if(failure10 !== null){
-const err25 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+let data9 = data.wxIsEnable;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4298,14 +3837,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-if(data.createTime !== undefined){
-let data8 = data.createTime;
-if(typeof data8 === "string"){
-const failure11 = func5("line", data8);
-if(failure11 !== null){
-const err26 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+if(!((data9 === 0) || (data9 === 1))){
+const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema73.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4314,9 +3847,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.wxCode !== undefined){
+let data10 = data.wxCode;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema73.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4325,10 +3859,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-let data9 = data.wxIsEnable;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err28 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data10 === "string"){
+if(func2(data10) > 64){
+const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4337,8 +3870,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err29 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema73.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const failure9 = func4(true, data10);
+if(failure9 !== null){
+const err29 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4347,9 +3881,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure12 = func6(true, data9);
-if(failure12 !== null){
-const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
+const failure10 = func5("line", data10);
+if(failure10 !== null){
+const err30 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4358,10 +3892,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema73.properties.wxCode.type},message:"must be string,null"};
+}
+}
+if(data.wxUrl !== undefined){
+let data11 = data.wxUrl;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema73.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4370,9 +3906,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-const err32 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(typeof data11 === "string"){
+if(func2(data11) > 1000){
+const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4381,9 +3917,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure13 = func4(true, data10);
-if(failure13 !== null){
-const err33 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure13.params,message:failure13.message};
+const failure11 = func5("line", data11);
+if(failure11 !== null){
+const err33 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4392,9 +3928,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure14 = func5("line", data10);
-if(failure14 !== null){
-const err34 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+const failure12 = func14(true, data11);
+if(failure12 !== null){
+const err34 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4405,10 +3941,10 @@ errors++;
 }
 }
 }
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema73.properties.wxUrl.type},message:"must be string,null"};
+if(data.wxCreateTime !== undefined){
+let data12 = data.wxCreateTime;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err35 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema73.properties.wxCreateTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4417,9 +3953,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-if(func2(data11) > 1000){
-const err36 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(typeof data12 === "string"){
+const failure13 = func5("line", data12);
+if(failure13 !== null){
+const err36 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4428,9 +3965,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure15 = func5("line", data11);
-if(failure15 !== null){
-const err37 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+}
+}
+if(data.sourceId !== undefined){
+let data13 = data.sourceId;
+if((!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))) && (data13 !== null)){
+const err37 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema73.properties.sourceId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4439,9 +3979,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-const failure16 = func15(true, data11);
-if(failure16 !== null){
-const err38 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure16.params,message:failure16.message};
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4450,75 +3991,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-if(data.wxCreateTime !== undefined){
-let data12 = data.wxCreateTime;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema73.properties.wxCreateTime.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(typeof data12 === "string"){
-const failure17 = func5("line", data12);
-if(failure17 !== null){
-const err40 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-if(data.sourceId !== undefined){
-let data13 = data.sourceId;
-if((!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))) && (data13 !== null)){
-const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema73.properties.sourceId.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-const failure18 = func6(true, data13);
-if(failure18 !== null){
-const err42 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-finite",keyword:"x-finite",params:failure18.params,message:failure18.message};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
 validate36.errors = vErrors;
 return errors === 0;
 }
 
 export const author_listQuery = validate37;
-const schema74 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema74 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
@@ -4554,9 +4032,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4565,9 +4043,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4576,8 +4053,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4586,10 +4065,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4598,9 +4076,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4609,9 +4086,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4620,8 +4100,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4631,11 +4112,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4644,9 +4122,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4655,9 +4135,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema74.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4667,10 +4146,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema74.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4679,10 +4158,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema74.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4692,8 +4169,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4702,11 +4182,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema74.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(!pattern32.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4715,10 +4192,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4729,7 +4205,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4739,11 +4215,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(data.isBlock !== undefined){
+let data6 = data.isBlock;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4752,8 +4227,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(!((data6 === 0) || (data6 === 1))){
+const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema74.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4762,9 +4237,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4773,69 +4249,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.isBlock !== undefined){
-let data6 = data.isBlock;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err22 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(!((data6 === 0) || (data6 === 1))){
-const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema74.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-const failure6 = func6(true, data6);
-if(failure6 !== null){
-const err24 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
 validate37.errors = vErrors;
 return errors === 0;
 }
 
 export const author_listBody = validate38;
-const schema75 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema75 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
@@ -4871,9 +4290,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4882,9 +4301,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4893,8 +4311,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4903,10 +4323,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4915,9 +4334,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4926,9 +4344,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4937,8 +4358,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4948,11 +4370,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4961,9 +4380,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4972,9 +4393,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4984,10 +4404,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4996,10 +4416,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5009,8 +4427,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5019,11 +4440,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5032,10 +4453,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5044,9 +4464,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5056,11 +4475,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5069,11 +4487,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.isBlock !== undefined){
+let data7 = data.isBlock;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5082,9 +4500,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func6(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(!((data7 === 0) || (data7 === 1))){
+const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema75.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5093,9 +4510,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5104,81 +4522,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.isBlock !== undefined){
-let data7 = data.isBlock;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err24 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(!((data7 === 0) || (data7 === 1))){
-const err25 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema75.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-const failure6 = func6(true, data7);
-if(failure6 !== null){
-const err26 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
 validate38.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser = validate39;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
@@ -5202,7 +4551,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema76.properties, key0))){
+if(!(func10.call(schema76.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5225,9 +4574,13 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
+}
+if(data.uid !== undefined){
+let data1 = data.uid;
+if(typeof data1 === "string"){
+const failure0 = func5("line", data1);
 if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+const err3 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5237,12 +4590,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.uid !== undefined){
-let data1 = data.uid;
-if(typeof data1 === "string"){
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err4 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+else {
+const err4 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5252,8 +4601,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-else {
-const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.account !== undefined){
+let data2 = data.account;
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+const err5 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5262,12 +4614,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.account !== undefined){
-let data2 = data.account;
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(func2(data2) < 1){
+const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5276,8 +4624,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure1 = func4(true, data2);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5286,9 +4635,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure2 = func4(true, data2);
+const failure2 = func5("line", data2);
 if(failure2 !== null){
-const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5297,9 +4646,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure3 = func5("line", data2);
-if(failure3 !== null){
-const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5309,8 +4658,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema76.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5319,11 +4670,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema76.properties.nickname.type},message:"must be string,null"};
+if(typeof data3 === "string"){
+const failure3 = func3(60, data3);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5332,10 +4682,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure4 = func3(60, data3);
+const failure4 = func4(true, data3);
 if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5344,9 +4693,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure5 = func4(true, data3);
+const failure5 = func5("line", data3);
 if(failure5 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5355,9 +4704,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure6 = func5("line", data3);
-if(failure6 !== null){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+}
+}
+if(data.avatar !== undefined){
+let data4 = data.avatar;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema76.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5366,12 +4718,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-}
-if(data.avatar !== undefined){
-let data4 = data.avatar;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema76.properties.avatar.type},message:"must be string,null"};
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5380,9 +4729,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure6 = func5("line", data4);
+if(failure6 !== null){
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5391,9 +4740,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure7 = func5("line", data4);
+const failure7 = func14(true, data4);
 if(failure7 !== null){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5402,9 +4751,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure8 = func15(true, data4);
+}
+}
+if(data.registerTime !== undefined){
+let data5 = data.registerTime;
+if(typeof data5 === "string"){
+const failure8 = func5("line", data5);
 if(failure8 !== null){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
+const err18 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5414,13 +4768,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-if(data.registerTime !== undefined){
-let data5 = data.registerTime;
-if(typeof data5 === "string"){
-const failure9 = func5("line", data5);
-if(failure9 !== null){
-const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+else {
+const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5430,8 +4779,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.chainId !== undefined){
+let data6 = data.chainId;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema76.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5440,11 +4791,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.chainId !== undefined){
-let data6 = data.chainId;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema76.properties.chainId.type},message:"must be string,null"};
+if(typeof data6 === "string"){
+const failure9 = func5("line", data6);
+if(failure9 !== null){
+const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5453,10 +4803,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-const failure10 = func5("line", data6);
-if(failure10 !== null){
-const err22 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+}
+let data7 = data.bidNumber;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5465,11 +4816,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-let data7 = data.bidNumber;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5478,9 +4827,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure11 = func6(true, data7);
-if(failure11 !== null){
-const err24 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/x-finite",keyword:"x-finite",params:failure11.params,message:failure11.message};
+}
+let data8 = data.loginCount;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err24 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5489,9 +4839,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err25 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err25 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5501,9 +4851,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-let data8 = data.loginCount;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err26 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.lastLoginTime !== undefined){
+let data9 = data.lastLoginTime;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema76.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5512,9 +4863,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure12 = func6(true, data8);
-if(failure12 !== null){
-const err27 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
+if(typeof data9 === "string"){
+const failure10 = func5("line", data9);
+if(failure10 !== null){
+const err27 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5523,9 +4875,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err28 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5534,50 +4888,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.lastLoginTime !== undefined){
-let data9 = data.lastLoginTime;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema76.properties.lastLoginTime.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(typeof data9 === "string"){
-const failure13 = func5("line", data9);
-if(failure13 !== null){
-const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
 validate39.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_listQuery = validate40;
-const schema77 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema77 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
@@ -5613,9 +4929,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5624,9 +4940,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5635,8 +4950,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5645,10 +4962,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5657,9 +4973,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5668,9 +4983,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5679,8 +4997,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5690,11 +5009,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5703,9 +5019,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5714,9 +5032,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema77.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5726,10 +5043,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema77.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5738,10 +5055,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema77.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5751,8 +5066,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5761,11 +5079,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema77.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(!pattern32.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5774,10 +5089,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5788,7 +5102,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5798,11 +5112,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5811,56 +5123,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate40.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_listBody = validate41;
-const schema78 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema78 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
@@ -5896,9 +5164,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5907,9 +5175,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5918,8 +5185,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5928,10 +5197,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5940,9 +5208,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5951,9 +5218,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5962,8 +5232,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5973,11 +5244,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5986,9 +5254,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5997,9 +5267,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema78.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6009,10 +5278,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema78.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6021,10 +5290,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema78.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6034,8 +5301,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6044,11 +5314,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema78.properties.order.enum},message:"must be equal to one of the allowed values"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6057,10 +5327,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6069,9 +5338,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6081,11 +5349,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6094,11 +5361,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6107,69 +5373,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func6(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
 validate41.errors = vErrors;
 return errors === 0;
 }
 
 export const block = validate42;
-const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern6 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern7 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -6282,9 +5491,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err10 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err10 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6293,9 +5502,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.channel !== undefined){
+let data1 = data.channel;
+if(typeof data1 === "string"){
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err11 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6305,13 +5519,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-if(data.channel !== undefined){
-let data1 = data.channel;
-if(typeof data1 === "string"){
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err12 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+else {
+const err12 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6321,8 +5530,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.number !== undefined){
+let data2 = data.number;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err13 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6331,38 +5542,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.number !== undefined){
-let data2 = data.number;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err14 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err14 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
-}
-errors++;
-}
-const failure2 = func6(true, data2);
-if(failure2 !== null){
-const err15 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err16 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
 }
 errors++;
 }
@@ -6372,7 +5559,29 @@ if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
-const err17 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
+const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure1 = func5("line", data3);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6381,9 +5590,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err18 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+if(data.dataHash !== undefined){
+let data4 = data.dataHash;
+if(typeof data4 === "string"){
+if(!pattern7.test(data4)){
+const err18 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6392,9 +5604,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data4);
+if(failure2 !== null){
+const err19 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6404,11 +5616,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.dataHash !== undefined){
-let data4 = data.dataHash;
-if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
-const err20 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err20 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6417,9 +5626,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err21 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+if(data.blockHash !== undefined){
+let data5 = data.blockHash;
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+const err21 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6428,9 +5640,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err22 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6440,11 +5652,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.blockHash !== undefined){
-let data5 = data.blockHash;
-if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-const err23 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6453,9 +5662,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err24 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+if(data.txCount !== undefined){
+let data6 = data.txCount;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err24 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6464,9 +5675,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err25 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6476,10 +5687,13 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.txCount !== undefined){
-let data6 = data.txCount;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err26 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.createdAt !== undefined){
+let data7 = data.createdAt;
+if(typeof data7 === "string"){
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err26 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6488,9 +5702,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure6 = func6(true, data6);
-if(failure6 !== null){
-const err27 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+}
+else {
+const err27 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6499,9 +5713,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err28 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6510,51 +5725,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data.createdAt !== undefined){
-let data7 = data.createdAt;
-if(typeof data7 === "string"){
-const failure7 = func5("line", data7);
-if(failure7 !== null){
-const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
 validate42.errors = vErrors;
 return errors === 0;
 }
 
 export const block_listQuery = validate43;
-const schema80 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema80 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listQuery" */;
@@ -6590,9 +5766,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6601,9 +5777,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6612,8 +5787,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6622,10 +5799,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6634,9 +5810,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6645,9 +5820,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6656,8 +5834,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6667,11 +5846,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6680,9 +5856,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6691,9 +5867,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6702,9 +5879,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.sort !== undefined){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6713,10 +5889,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6725,10 +5903,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure3 = func5("line", data4);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!pattern32.test(data5)){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6737,9 +5913,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6749,11 +5925,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6762,8 +5935,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6772,46 +5947,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure4 = func5("line", data5);
-if(failure4 !== null){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
 validate43.errors = vErrors;
 return errors === 0;
 }
 
 export const block_listBody = validate44;
-const schema81 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema81 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listBody" */;
@@ -6847,9 +5988,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6858,9 +5999,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6869,8 +6009,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6879,10 +6021,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6891,9 +6032,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6902,9 +6042,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6913,8 +6056,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6924,11 +6068,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6937,9 +6078,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6948,9 +6089,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6959,9 +6101,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.sort !== undefined){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6970,10 +6111,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6982,10 +6125,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure3 = func5("line", data4);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6994,9 +6138,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7005,12 +6149,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(data6 < 1 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7019,11 +6159,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7032,9 +6172,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure4 = func6(true, data6);
-if(failure4 !== null){
-const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7043,58 +6184,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate44.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode = validate45;
-const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke","x-text":"line"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true,"x-text":"line"},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
+const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
 const pattern12 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern13 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern14 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
@@ -7143,7 +6238,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema82.properties, key0))){
+if(!(func10.call(schema82.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -7166,9 +6261,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7177,9 +6272,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+let data1 = data.channel;
+if(typeof data1 === "string"){
+if(!pattern12.test(data1)){
+const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7188,12 +6286,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-}
-let data1 = data.channel;
-if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
-const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7202,9 +6297,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+}
+else {
+const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7213,9 +6308,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(!pattern13.test(data2)){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7224,11 +6321,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+const failure1 = func5("line", data2);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7237,9 +6332,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+else {
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7249,8 +6344,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.version !== undefined){
+let data3 = data.version;
+if(typeof data3 === "string"){
+if(!pattern14.test(data3)){
+const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7259,12 +6357,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.version !== undefined){
-let data3 = data.version;
-if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
-const err12 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+const failure2 = func5("line", data3);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7273,9 +6368,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7285,8 +6380,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data4 = data.initArgs;
+if(Array.isArray(data4)){
+if(data4.length > 16){
+const err14 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7295,11 +6392,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-let data4 = data.initArgs;
-if(Array.isArray(data4)){
-if(data4.length > 16){
-const err15 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+if(func2(data5) > 512){
+const err15 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7308,12 +6406,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(typeof data5 === "string"){
-if(func2(data5) > 512){
-const err16 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err16 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7322,9 +6417,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure4 = func5("line", data5);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+else {
+const err17 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7334,8 +6429,9 @@ vErrors.push(err17);
 errors++;
 }
 }
+}
 else {
-const err18 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7344,10 +6440,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data6 = data.args;
+if(Array.isArray(data6)){
+if(data6.length > 16){
+const err19 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -7356,10 +6452,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-let data6 = data.args;
-if(Array.isArray(data6)){
-if(data6.length > 16){
-const err20 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 === "string"){
+if(func2(data7) > 512){
+const err20 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -7368,12 +6466,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-if(typeof data7 === "string"){
-if(func2(data7) > 512){
-const err21 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err21 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -7382,9 +6477,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure5 = func5("line", data7);
-if(failure5 !== null){
-const err22 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+else {
+const err22 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -7394,8 +6489,9 @@ vErrors.push(err22);
 errors++;
 }
 }
+}
 else {
-const err23 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err23 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -7404,10 +6500,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data8 = data.policy;
+if(typeof data8 === "string"){
+if(func2(data8) > 512){
+const err24 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -7416,10 +6512,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-let data8 = data.policy;
-if(typeof data8 === "string"){
-if(func2(data8) > 512){
-const err25 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+const failure5 = func5("line", data8);
+if(failure5 !== null){
+const err25 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -7428,9 +6523,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure6 = func5("line", data8);
-if(failure6 !== null){
-const err26 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+}
+else {
+const err26 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -7439,9 +6534,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data9 = data.function;
+if(typeof data9 === "string"){
+if(func2(data9) > 64){
+const err27 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -7450,10 +6546,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-let data9 = data.function;
-if(typeof data9 === "string"){
-if(func2(data9) > 64){
-const err28 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const failure6 = func5("line", data9);
+if(failure6 !== null){
+const err28 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -7462,9 +6557,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure7 = func5("line", data9);
-if(failure7 !== null){
-const err29 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+}
+else {
+const err29 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7473,9 +6568,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data10 = data.functionType;
+if(typeof data10 !== "string"){
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7484,7 +6579,6 @@ vErrors.push(err30);
 }
 errors++;
 }
-let data10 = data.functionType;
 if(!((data10 === "invoke") || (data10 === "query"))){
 const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema82.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
@@ -7495,10 +6589,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-const failure8 = func5("line", data10);
-if(failure8 !== null){
-const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(data.fileName !== undefined){
+let data11 = data.fileName;
+if(typeof data11 === "string"){
+const failure7 = func5("line", data11);
+if(failure7 !== null){
+const err32 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7509,7 +6605,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err33 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7518,12 +6614,13 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data.fileName !== undefined){
-let data11 = data.fileName;
-if(typeof data11 === "string"){
-const failure9 = func5("line", data11);
-if(failure9 !== null){
-const err34 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+}
+if(data.code !== undefined){
+let data12 = data.code;
+if(typeof data12 === "string"){
+const failure8 = func5("line", data12);
+if(failure8 !== null){
+const err34 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -7534,7 +6631,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err35 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -7544,12 +6641,12 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.code !== undefined){
-let data12 = data.code;
-if(typeof data12 === "string"){
-const failure10 = func5("line", data12);
-if(failure10 !== null){
-const err36 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(data.codeHash !== undefined){
+let data13 = data.codeHash;
+if(typeof data13 === "string"){
+const failure9 = func5("line", data13);
+if(failure9 !== null){
+const err36 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -7560,7 +6657,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err37 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -7570,12 +6667,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.codeHash !== undefined){
-let data13 = data.codeHash;
-if(typeof data13 === "string"){
-const failure11 = func5("line", data13);
-if(failure11 !== null){
-const err38 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+if(data.status !== undefined){
+let data14 = data.status;
+if(typeof data14 !== "string"){
+const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -7584,50 +6679,13 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data14 = data.status;
-if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(typeof data14 === "string"){
-const failure12 = func5("line", data14);
-if(failure12 !== null){
-const err41 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
 }
 errors++;
 }
@@ -7640,7 +6698,38 @@ for(let i2=0; i2<len2; i2++){
 let data16 = data15[i2];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.status === undefined){
-const err43 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+const err40 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data16.txId === undefined){
+const err41 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "txId"},message:"must have required property '"+"txId"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data16.time === undefined){
+const err42 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+for(const key1 in data16){
+if(!(((key1 === "status") || (key1 === "txId")) || (key1 === "time"))){
+const err43 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7649,8 +6738,13 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data16.txId === undefined){
-const err44 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "txId"},message:"must have required property '"+"txId"+"'"};
+}
+if(data16.status !== undefined){
+let data17 = data16.status;
+if(typeof data17 === "string"){
+const failure10 = func5("line", data17);
+if(failure10 !== null){
+const err44 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -7659,8 +6753,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data16.time === undefined){
-const err45 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+}
+else {
+const err45 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -7669,9 +6764,13 @@ vErrors.push(err45);
 }
 errors++;
 }
-for(const key1 in data16){
-if(!(((key1 === "status") || (key1 === "txId")) || (key1 === "time"))){
-const err46 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data16.txId !== undefined){
+let data18 = data16.txId;
+if(typeof data18 === "string"){
+const failure11 = func5("line", data18);
+if(failure11 !== null){
+const err46 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -7681,12 +6780,8 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data16.status !== undefined){
-let data17 = data16.status;
-if(typeof data17 === "string"){
-const failure13 = func5("line", data17);
-if(failure13 !== null){
-const err47 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+else {
+const err47 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -7696,8 +6791,12 @@ vErrors.push(err47);
 errors++;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.time !== undefined){
+let data19 = data16.time;
+if(typeof data19 === "string"){
+const failure12 = func5("line", data19);
+if(failure12 !== null){
+const err48 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -7707,12 +6806,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data16.txId !== undefined){
-let data18 = data16.txId;
-if(typeof data18 === "string"){
-const failure14 = func5("line", data18);
-if(failure14 !== null){
-const err49 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+else {
+const err49 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -7722,8 +6817,9 @@ vErrors.push(err49);
 errors++;
 }
 }
+}
 else {
-const err50 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err50 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -7733,12 +6829,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data16.time !== undefined){
-let data19 = data16.time;
-if(typeof data19 === "string"){
-const failure15 = func5("line", data19);
-if(failure15 !== null){
-const err51 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+}
+else {
+const err51 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -7748,8 +6841,12 @@ vErrors.push(err51);
 errors++;
 }
 }
-else {
-const err52 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.createdBy !== undefined){
+let data20 = data.createdBy;
+if(typeof data20 === "string"){
+const failure13 = func5("line", data20);
+if(failure13 !== null){
+const err52 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -7759,9 +6856,8 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
 else {
-const err53 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err53 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -7771,9 +6867,12 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.createTime !== undefined){
+let data21 = data.createTime;
+if(typeof data21 === "string"){
+const failure14 = func5("line", data21);
+if(failure14 !== null){
+const err54 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -7783,12 +6882,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data.createdBy !== undefined){
-let data20 = data.createdBy;
-if(typeof data20 === "string"){
-const failure16 = func5("line", data20);
-if(failure16 !== null){
-const err55 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+else {
+const err55 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7798,8 +6893,12 @@ vErrors.push(err55);
 errors++;
 }
 }
-else {
-const err56 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.updateTime !== undefined){
+let data22 = data.updateTime;
+if(typeof data22 === "string"){
+const failure15 = func5("line", data22);
+if(failure15 !== null){
+const err56 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -7809,12 +6908,8 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data.createTime !== undefined){
-let data21 = data.createTime;
-if(typeof data21 === "string"){
-const failure17 = func5("line", data21);
-if(failure17 !== null){
-const err57 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+else {
+const err57 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -7824,8 +6919,9 @@ vErrors.push(err57);
 errors++;
 }
 }
+}
 else {
-const err58 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -7834,50 +6930,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data.updateTime !== undefined){
-let data22 = data.updateTime;
-if(typeof data22 === "string"){
-const failure18 = func5("line", data22);
-if(failure18 !== null){
-const err59 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
 validate45.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode_listQuery = validate46;
-const schema83 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema83 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listQuery" */;
@@ -7913,9 +6971,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7924,9 +6982,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7935,8 +6992,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7945,10 +7004,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7957,9 +7015,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7968,9 +7025,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7979,8 +7039,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7990,11 +7051,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8003,9 +7061,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8014,9 +7074,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(data3 === "id")){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema83.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8026,10 +7085,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!(data3 === "id")){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema83.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8038,10 +7097,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema83.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8051,8 +7108,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8061,11 +7121,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema83.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(!pattern32.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8074,10 +7131,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8088,7 +7144,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8098,11 +7154,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8111,56 +7165,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate46.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode_listBody = validate47;
-const schema84 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema84 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listBody" */;
@@ -8196,9 +7206,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8207,9 +7217,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8218,8 +7227,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8228,10 +7239,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8240,9 +7250,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8251,9 +7260,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8262,8 +7274,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8273,11 +7286,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8286,9 +7296,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8297,9 +7309,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(data3 === "id")){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8309,10 +7320,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!(data3 === "id")){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8321,10 +7332,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8334,8 +7343,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8344,11 +7356,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8357,10 +7369,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8369,9 +7380,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8381,11 +7391,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8394,11 +7403,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8407,69 +7415,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func6(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
 validate47.errors = vErrors;
 return errors === 0;
 }
 
 export const channel = validate48;
-const schema85 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"txCount":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
+const schema85 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel" */;
@@ -8550,25 +7501,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
 }
 errors++;
 }
@@ -8578,7 +7518,18 @@ if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
 if(!pattern12.test(data1)){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8587,9 +7538,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+}
+else {
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8599,8 +7550,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.height !== undefined){
+let data2 = data.height;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err11 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8609,11 +7562,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.height !== undefined){
-let data2 = data.height;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err12 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8622,9 +7573,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure2 = func6(true, data2);
-if(failure2 !== null){
-const err13 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
+}
+}
+if(data.txCount !== undefined){
+let data3 = data.txCount;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err13 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8633,9 +7587,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err14 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err14 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8646,10 +7600,12 @@ errors++;
 }
 }
 }
-if(data.txCount !== undefined){
-let data3 = data.txCount;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err15 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.createdAt !== undefined){
+let data4 = data.createdAt;
+if(typeof data4 === "string"){
+const failure1 = func5("line", data4);
+if(failure1 !== null){
+const err15 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8658,9 +7614,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure3 = func6(true, data3);
-if(failure3 !== null){
-const err16 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+}
+else {
+const err16 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8669,9 +7625,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err17 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8680,51 +7637,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-if(data.createdAt !== undefined){
-let data4 = data.createdAt;
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err18 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
 validate48.errors = vErrors;
 return errors === 0;
 }
 
 export const channel_listQuery = validate49;
-const schema86 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema86 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listQuery" */;
@@ -8760,9 +7678,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8771,9 +7689,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8782,8 +7699,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8792,10 +7711,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8804,9 +7722,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8815,9 +7732,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8826,8 +7746,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8837,11 +7758,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8850,9 +7768,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8861,9 +7781,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(data3 === "id")){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema86.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8873,10 +7792,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!(data3 === "id")){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema86.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8885,10 +7804,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8898,8 +7815,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8908,11 +7828,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(!pattern32.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8921,10 +7838,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8935,7 +7851,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8945,11 +7861,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8958,56 +7872,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate49.errors = vErrors;
 return errors === 0;
 }
 
 export const channel_listBody = validate50;
-const schema87 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema87 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listBody" */;
@@ -9043,9 +7913,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9054,9 +7924,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9065,8 +7934,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9075,10 +7946,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9087,9 +7957,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9098,9 +7967,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9109,8 +7981,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9120,11 +7993,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9133,9 +8003,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9144,9 +8016,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(data3 === "id")){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema87.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9156,10 +8027,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!(data3 === "id")){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema87.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9168,10 +8039,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema87.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9181,8 +8050,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9191,11 +8063,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema87.properties.order.enum},message:"must be equal to one of the allowed values"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9204,10 +8076,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9216,9 +8087,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9228,11 +8098,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9241,11 +8110,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9254,71 +8122,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func6(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
 validate50.errors = vErrors;
 return errors === 0;
 }
 
 export const company = validate51;
-const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func309 = keywordRules.uscc;
-const func325 = keywordRules.distinct;
+const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const func270 = keywordRules.uscc;
+const func285 = keywordRules.distinct;
 const pattern20 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern21 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern22 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
@@ -9382,7 +8193,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema88.properties, key0))){
+if(!(func10.call(schema88.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9405,9 +8216,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+}
+if(data.companyName !== undefined){
+let data1 = data.companyName;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9416,12 +8230,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.companyName !== undefined){
-let data1 = data.companyName;
-if(typeof data1 === "string"){
-if(func2(data1) < 1){
-const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure0 = func3(60, data1);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9430,9 +8241,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func3(60, data1);
+const failure1 = func4(true, data1);
 if(failure1 !== null){
-const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9441,9 +8252,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func4(true, data1);
+const failure2 = func5("line", data1);
 if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9452,9 +8263,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func5("line", data1);
-if(failure3 !== null){
-const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9464,8 +8275,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.creditCode !== undefined){
+let data2 = data.creditCode;
+if(typeof data2 === "string"){
+if(!pattern20.test(data2)){
+const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9474,12 +8288,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.creditCode !== undefined){
-let data2 = data.creditCode;
-if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
-const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
+const failure3 = func270(true, data2);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9488,9 +8299,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func309(true, data2);
+const failure4 = func5("line", data2);
 if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
+const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9499,9 +8310,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func5("line", data2);
-if(failure5 !== null){
-const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+else {
+const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9511,8 +8322,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.licenseNo !== undefined){
+let data3 = data.licenseNo;
+if(typeof data3 === "string"){
+if(func2(data3) > 40){
+const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9521,12 +8335,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.licenseNo !== undefined){
-let data3 = data.licenseNo;
-if(typeof data3 === "string"){
-if(func2(data3) > 40){
-const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+if(func2(data3) < 1){
+const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9535,8 +8345,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure5 = func4(true, data3);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9545,9 +8356,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure6 = func4(true, data3);
+const failure6 = func5("line", data3);
 if(failure6 !== null){
-const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
+const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9556,9 +8367,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure7 = func5("line", data3);
-if(failure7 !== null){
-const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+}
+else {
+const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9568,8 +8379,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.address !== undefined){
+let data4 = data.address;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema88.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9578,11 +8391,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema88.properties.address.type},message:"must be string,null"};
+if(typeof data4 === "string"){
+const failure7 = func3(200, data4);
+if(failure7 !== null){
+const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9591,10 +8403,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure8 = func3(200, data4);
+const failure8 = func4(true, data4);
 if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
+const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9603,9 +8414,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure9 = func4(true, data4);
+const failure9 = func5("line", data4);
 if(failure9 !== null){
-const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
+const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9614,9 +8425,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure10 = func5("line", data4);
-if(failure10 !== null){
-const err25 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+}
+if(data.contactName !== undefined){
+let data5 = data.contactName;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema88.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9625,12 +8439,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-if(data.contactName !== undefined){
-let data5 = data.contactName;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema88.properties.contactName.type},message:"must be string,null"};
+if(typeof data5 === "string"){
+const failure10 = func3(40, data5);
+if(failure10 !== null){
+const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9639,10 +8451,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data5 === "string"){
-const failure11 = func3(40, data5);
+const failure11 = func4(true, data5);
 if(failure11 !== null){
-const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
+const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9651,9 +8462,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure12 = func4(true, data5);
+const failure12 = func5("line", data5);
 if(failure12 !== null){
-const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9662,9 +8473,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure13 = func5("line", data5);
-if(failure13 !== null){
-const err29 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+}
+}
+if(data.contactPhone !== undefined){
+let data6 = data.contactPhone;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema88.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9673,12 +8487,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema88.properties.contactPhone.type},message:"must be string,null"};
+if(typeof data6 === "string"){
+if(!pattern21.test(data6)){
+const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9687,25 +8498,14 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
-const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+const failure13 = func5("line", data6);
+if(failure13 !== null){
+const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
-}
-errors++;
-}
-const failure14 = func5("line", data6);
-if(failure14 !== null){
-const err32 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
 }
 errors++;
 }
@@ -9715,7 +8515,18 @@ if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
 if(!pattern22.test(data7)){
-const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+const failure14 = func5("line", data7);
+if(failure14 !== null){
+const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9724,9 +8535,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure15 = func5("line", data7);
-if(failure15 !== null){
-const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+}
+else {
+const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9736,8 +8547,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.backupAdminAccount !== undefined){
+let data8 = data.backupAdminAccount;
+if(typeof data8 === "string"){
+if(!pattern22.test(data8)){
+const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9746,12 +8560,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
-const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+const failure15 = func5("line", data8);
+if(failure15 !== null){
+const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9760,9 +8571,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure16 = func5("line", data8);
-if(failure16 !== null){
-const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+}
+else {
+const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9772,8 +8583,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-else {
-const err38 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data9 = data.status;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9782,10 +8594,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data9 === 0) || (data9 === 1))){
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9794,8 +8604,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data.createTime !== undefined){
+let data10 = data.createTime;
+if(typeof data10 === "string"){
+const failure16 = func5("line", data10);
+if(failure16 !== null){
+const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9804,9 +8618,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-const failure17 = func6(true, data9);
-if(failure17 !== null){
-const err41 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure17.params,message:failure17.message};
+}
+else {
+const err41 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9815,12 +8629,13 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-let data10 = data.createTime;
-if(typeof data10 === "string"){
-const failure18 = func5("line", data10);
-if(failure18 !== null){
-const err42 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+}
+if(data.updateTime !== undefined){
+let data11 = data.updateTime;
+if(typeof data11 === "string"){
+const failure17 = func5("line", data11);
+if(failure17 !== null){
+const err42 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9831,7 +8646,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err43 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9841,12 +8656,10 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.updateTime !== undefined){
-let data11 = data.updateTime;
-if(typeof data11 === "string"){
-const failure19 = func5("line", data11);
-if(failure19 !== null){
-const err44 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+const failure18 = func285([["adminAccount","backupAdminAccount"]], data);
+if(failure18 !== null){
+const property0 = failure18.property;
+const err44 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9857,7 +8670,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -9866,36 +8679,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-const failure20 = func325([["adminAccount","backupAdminAccount"]], data);
-if(failure20 !== null){
-const property0 = failure20.property;
-const err46 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure20.params,message:failure20.message};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-else {
-const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
 validate51.errors = vErrors;
 return errors === 0;
 }
 
 export const company_listQuery = validate52;
-const schema89 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema89 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
@@ -9931,9 +8720,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9942,9 +8731,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9953,8 +8741,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9963,10 +8753,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9975,9 +8764,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9986,9 +8774,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9997,8 +8788,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10008,11 +8800,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10021,9 +8810,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10032,9 +8823,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema89.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10044,10 +8834,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema89.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10056,10 +8846,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema89.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10069,8 +8857,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10079,11 +8870,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema89.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(!pattern32.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10092,10 +8880,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10106,7 +8893,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10116,11 +8903,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(data.status !== undefined){
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10129,8 +8915,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(!((data6 === 0) || (data6 === 1))){
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema89.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10139,9 +8925,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10150,69 +8937,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data6 = data.status;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(!((data6 === 0) || (data6 === 1))){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema89.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-const failure6 = func6(true, data6);
-if(failure6 !== null){
-const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
 validate52.errors = vErrors;
 return errors === 0;
 }
 
 export const company_listBody = validate53;
-const schema90 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema90 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
@@ -10248,9 +8978,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10259,9 +8989,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10270,8 +8999,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10280,10 +9011,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10292,9 +9022,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10303,9 +9032,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10314,8 +9046,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10325,11 +9058,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10338,9 +9068,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10349,9 +9081,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema90.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10361,10 +9092,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema90.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10373,10 +9104,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10386,8 +9115,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10396,11 +9128,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10409,10 +9141,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10421,9 +9152,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10433,11 +9163,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10446,11 +9175,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10459,9 +9188,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func6(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(!((data7 === 0) || (data7 === 1))){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema90.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10470,9 +9198,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10481,81 +9210,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data7 = data.status;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(!((data7 === 0) || (data7 === 1))){
-const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema90.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-const failure6 = func6(true, data7);
-if(failure6 !== null){
-const err26 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
 validate53.errors = vErrors;
 return errors === 0;
 }
 
 export const platformUser = validate54;
-const schema91 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+const schema91 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
@@ -10579,7 +9239,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema91.properties, key0))){
+if(!(func10.call(schema91.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -10602,9 +9262,13 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
+}
+if(data.uid !== undefined){
+let data1 = data.uid;
+if(typeof data1 === "string"){
+const failure0 = func5("line", data1);
 if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+const err3 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10614,12 +9278,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.uid !== undefined){
-let data1 = data.uid;
-if(typeof data1 === "string"){
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err4 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+else {
+const err4 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10629,8 +9289,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-else {
-const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.account !== undefined){
+let data2 = data.account;
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+const err5 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10639,12 +9302,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.account !== undefined){
-let data2 = data.account;
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(func2(data2) < 1){
+const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10653,8 +9312,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure1 = func4(true, data2);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10663,9 +9323,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure2 = func4(true, data2);
+const failure2 = func5("line", data2);
 if(failure2 !== null){
-const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10674,9 +9334,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure3 = func5("line", data2);
-if(failure3 !== null){
-const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10686,8 +9346,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema91.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10696,11 +9358,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema91.properties.nickname.type},message:"must be string,null"};
+if(typeof data3 === "string"){
+const failure3 = func3(60, data3);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10709,10 +9370,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure4 = func3(60, data3);
+const failure4 = func4(true, data3);
 if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10721,9 +9381,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure5 = func4(true, data3);
+const failure5 = func5("line", data3);
 if(failure5 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10732,9 +9392,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure6 = func5("line", data3);
-if(failure6 !== null){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+}
+}
+if(data.avatar !== undefined){
+let data4 = data.avatar;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema91.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10743,12 +9406,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-}
-if(data.avatar !== undefined){
-let data4 = data.avatar;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema91.properties.avatar.type},message:"must be string,null"};
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10757,9 +9417,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure6 = func5("line", data4);
+if(failure6 !== null){
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10768,9 +9428,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure7 = func5("line", data4);
+const failure7 = func14(true, data4);
 if(failure7 !== null){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10779,9 +9439,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure8 = func15(true, data4);
+}
+}
+if(data.registerTime !== undefined){
+let data5 = data.registerTime;
+if(typeof data5 === "string"){
+const failure8 = func5("line", data5);
 if(failure8 !== null){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
+const err18 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10791,13 +9456,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-if(data.registerTime !== undefined){
-let data5 = data.registerTime;
-if(typeof data5 === "string"){
-const failure9 = func5("line", data5);
-if(failure9 !== null){
-const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+else {
+const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10807,8 +9467,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.chainId !== undefined){
+let data6 = data.chainId;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema91.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10817,11 +9479,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.chainId !== undefined){
-let data6 = data.chainId;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema91.properties.chainId.type},message:"must be string,null"};
+if(typeof data6 === "string"){
+const failure9 = func5("line", data6);
+if(failure9 !== null){
+const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10830,10 +9491,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-const failure10 = func5("line", data6);
-if(failure10 !== null){
-const err22 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+}
+let data7 = data.bidNumber;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -10842,11 +9504,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-let data7 = data.bidNumber;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -10855,9 +9515,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure11 = func6(true, data7);
-if(failure11 !== null){
-const err24 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/x-finite",keyword:"x-finite",params:failure11.params,message:failure11.message};
+}
+let data8 = data.loginCount;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err24 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -10866,9 +9527,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err25 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err25 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -10878,9 +9539,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-let data8 = data.loginCount;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err26 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.lastLoginTime !== undefined){
+let data9 = data.lastLoginTime;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema91.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10889,9 +9551,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure12 = func6(true, data8);
-if(failure12 !== null){
-const err27 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
+if(typeof data9 === "string"){
+const failure10 = func5("line", data9);
+if(failure10 !== null){
+const err27 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10900,9 +9563,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err28 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -10911,50 +9576,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.lastLoginTime !== undefined){
-let data9 = data.lastLoginTime;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema91.properties.lastLoginTime.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(typeof data9 === "string"){
-const failure13 = func5("line", data9);
-if(failure13 !== null){
-const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
 validate54.errors = vErrors;
 return errors === 0;
 }
 
 export const platformUser_listQuery = validate55;
-const schema92 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema92 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
@@ -10990,9 +9617,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11001,9 +9628,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11012,8 +9638,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11022,10 +9650,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11034,9 +9661,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11045,9 +9671,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11056,8 +9685,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11067,11 +9697,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11080,9 +9707,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11091,9 +9720,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema92.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11103,10 +9731,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema92.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11115,10 +9743,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema92.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11128,8 +9754,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11138,11 +9767,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema92.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(!pattern32.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11151,10 +9777,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11165,7 +9790,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11175,11 +9800,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11188,56 +9811,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate55.errors = vErrors;
 return errors === 0;
 }
 
 export const platformUser_listBody = validate56;
-const schema93 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema93 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
@@ -11273,9 +9852,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11284,9 +9863,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11295,8 +9873,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11305,10 +9885,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11317,9 +9896,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11328,9 +9906,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11339,8 +9920,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11350,11 +9932,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11363,9 +9942,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11374,9 +9955,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema93.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11386,10 +9966,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema93.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11398,10 +9978,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema93.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11411,8 +9989,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11421,11 +10002,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema93.properties.order.enum},message:"must be equal to one of the allowed values"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11434,10 +10015,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11446,9 +10026,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11458,11 +10037,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11471,11 +10049,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11484,69 +10061,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func6(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
 validate56.errors = vErrors;
 return errors === 0;
 }
 
 export const transaction = validate57;
-const schema94 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+const schema94 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
@@ -11634,7 +10154,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema94.properties, key0))){
+if(!(func10.call(schema94.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -11865,9 +10385,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure7 = func6(true, data8);
-if(failure7 !== null){
-const err26 = {instancePath:instancePath+"/validationCode",schemaPath:"#/properties/validationCode/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+}
+if(data.channelId !== undefined){
+let data9 = data.channelId;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err26 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11877,10 +10399,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.channelId !== undefined){
-let data9 = data.channelId;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.blockNumber !== undefined){
+let data10 = data.blockNumber;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11889,9 +10411,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure8 = func6(true, data9);
-if(failure8 !== null){
-const err28 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11901,10 +10423,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.blockNumber !== undefined){
-let data10 = data.blockNumber;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.txIndex !== undefined){
+let data11 = data.txIndex;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11913,61 +10436,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure9 = func6(true, data10);
-if(failure9 !== null){
-const err30 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err31 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-}
-if(data.txIndex !== undefined){
-let data11 = data.txIndex;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err32 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-const failure10 = func6(true, data11);
-if(failure10 !== null){
-const err33 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err34 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
 }
 errors++;
 }
@@ -11977,7 +10453,55 @@ if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
 if(!pattern7.test(data12)){
-const err35 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+const err31 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const failure7 = func5("line", data12);
+if(failure7 !== null){
+const err32 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.blockTime !== undefined){
+let data13 = data.blockTime;
+if(typeof data13 === "string"){
+const failure8 = func5("line", data13);
+if(failure8 !== null){
+const err34 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -11986,9 +10510,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure11 = func5("line", data12);
-if(failure11 !== null){
-const err36 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11997,61 +10522,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.blockTime !== undefined){
-let data13 = data.blockTime;
-if(typeof data13 === "string"){
-const failure12 = func5("line", data13);
-if(failure12 !== null){
-const err38 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
 validate57.errors = vErrors;
 return errors === 0;
 }
 
 export const transaction_listQuery = validate58;
-const schema95 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema95 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
@@ -12087,9 +10563,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12098,9 +10574,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12109,8 +10584,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12119,10 +10596,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12131,9 +10607,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12142,9 +10617,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12153,8 +10631,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12164,11 +10643,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12177,9 +10653,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12188,9 +10664,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12199,9 +10676,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.sort !== undefined){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema95.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12210,10 +10686,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema95.properties.order.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func2(data5) > 1100){
+const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12222,10 +10700,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure3 = func5("line", data4);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(!pattern32.test(data5)){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12234,9 +10710,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure1 = func5("line", data5);
+if(failure1 !== null){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12246,11 +10722,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 === "string"){
-if(func2(data5) > 1100){
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12259,8 +10732,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
-const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12269,46 +10744,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure4 = func5("line", data5);
-if(failure4 !== null){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
 validate58.errors = vErrors;
 return errors === 0;
 }
 
 export const transaction_listBody = validate59;
-const schema96 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema96 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
@@ -12344,9 +10785,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12355,9 +10796,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12366,8 +10806,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12376,10 +10818,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12388,9 +10829,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12399,9 +10839,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12410,8 +10853,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12421,11 +10865,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12434,9 +10875,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+if(data.sort !== undefined){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12445,9 +10886,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12456,9 +10898,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.sort !== undefined){
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema96.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12467,10 +10908,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.order !== undefined){
-let data4 = data.order;
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema96.properties.order.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err13 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12479,10 +10922,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure3 = func5("line", data4);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12491,9 +10935,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12502,12 +10946,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(data6 < 1 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12516,11 +10956,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12529,60 +10969,15 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure4 = func6(true, data6);
-if(failure4 !== null){
-const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }

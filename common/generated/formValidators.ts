@@ -139,8 +139,7 @@ return errors === 0;
 }
 
 export const artCategory_update = validate11;
-const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
-const func6 = keywordRules.finite;
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.update" */;
@@ -181,9 +180,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -192,24 +191,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
 }
 errors++;
 }
@@ -219,7 +207,18 @@ if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func3(60, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -228,9 +227,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func3(60, data1);
+const failure1 = func4(true, data1);
 if(failure1 !== null){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -239,9 +238,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure2 = func4(true, data1);
+const failure2 = func5("line", data1);
 if(failure2 !== null){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -250,9 +249,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure3 = func5("line", data1);
-if(failure3 !== null){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -262,8 +261,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.count !== undefined){
+const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -273,8 +272,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.count !== undefined){
-const err11 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -283,29 +282,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
 validate11.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_create = validate12;
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null],"x-text":"line"},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null],"x-text":"line"},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null],"x-text":"line"},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"],"x-text":"line"},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null],"x-text":"line"}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema14 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema15 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const func11 = Object.prototype.hasOwnProperty;
-const func15 = keywordRules.url;
-const func45 = keywordRules.notFuture;
-const func55 = keywordRules.ordered;
+const func10 = Object.prototype.hasOwnProperty;
+const func14 = keywordRules.url;
+const func40 = keywordRules.notFuture;
+const func49 = keywordRules.ordered;
 const pattern0 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -357,7 +345,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema13.properties, key0))){
+if(!(func10.call(schema13.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -425,7 +413,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure1 = func15(true, data2);
+const failure1 = func14(true, data2);
 if(failure1 !== null){
 const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -529,9 +517,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure5 = func6(true, data4);
-if(failure5 !== null){
-const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -540,24 +528,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 2147483647 || isNaN(data4)){
-const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data4 < 1 || isNaN(data4)){
+const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
-}
-errors++;
-}
-if(data4 < 1 || isNaN(data4)){
-const err21 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
 }
 errors++;
 }
@@ -567,7 +544,18 @@ if(data.classify !== undefined){
 let data5 = data.classify;
 if(typeof data5 === "string"){
 if(func2(data5) < 1){
-const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const failure5 = func3(60, data5);
+if(failure5 !== null){
+const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -576,9 +564,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure6 = func3(60, data5);
+const failure6 = func4(true, data5);
 if(failure6 !== null){
-const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -587,9 +575,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure7 = func4(true, data5);
+const failure7 = func5("line", data5);
 if(failure7 !== null){
-const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -598,9 +586,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure8 = func5("line", data5);
-if(failure8 !== null){
-const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+else {
+const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -610,8 +598,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.texture !== undefined){
+let data6 = data.texture;
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err26 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -620,12 +611,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.texture !== undefined){
-let data6 = data.texture;
-if(typeof data6 === "string"){
-if(func2(data6) < 1){
-const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure8 = func3(60, data6);
+if(failure8 !== null){
+const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -634,9 +622,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure9 = func3(60, data6);
+const failure9 = func4(true, data6);
 if(failure9 !== null){
-const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure9.params,message:failure9.message};
+const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -645,9 +633,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure10 = func4(true, data6);
+const failure10 = func5("line", data6);
 if(failure10 !== null){
-const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure10.params,message:failure10.message};
+const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -656,9 +644,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure11 = func5("line", data6);
-if(failure11 !== null){
-const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+}
+else {
+const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -668,8 +656,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.possessor !== undefined){
+let data7 = data.possessor;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema13.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -678,11 +668,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.possessor !== undefined){
-let data7 = data.possessor;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema13.properties.possessor.type},message:"must be string,null"};
+if(typeof data7 === "string"){
+const failure11 = func3(120, data7);
+if(failure11 !== null){
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -691,10 +680,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(typeof data7 === "string"){
-const failure12 = func3(120, data7);
+const failure12 = func4(true, data7);
 if(failure12 !== null){
-const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure12.params,message:failure12.message};
+const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -703,9 +691,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure13 = func4(true, data7);
+const failure13 = func5("line", data7);
 if(failure13 !== null){
-const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure13.params,message:failure13.message};
+const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -714,9 +702,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure14 = func5("line", data7);
-if(failure14 !== null){
-const err35 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+}
+}
+if(data.bid !== undefined){
+let data8 = data.bid;
+if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema13.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -725,12 +716,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-if(data.bid !== undefined){
-let data8 = data.bid;
-if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema13.properties.bid.type},message:"must be integer,null"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 2147483647 || isNaN(data8)){
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -739,9 +727,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure15 = func6(true, data8);
-if(failure15 !== null){
-const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/x-finite",keyword:"x-finite",params:failure15.params,message:failure15.message};
+if(data8 < 1 || isNaN(data8)){
+const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -750,9 +737,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 2147483647 || isNaN(data8)){
-const err38 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+if(data.status !== undefined){
+const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -761,8 +749,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data8 < 1 || isNaN(data8)){
-const err39 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data.isBlock !== undefined){
+const err39 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -771,10 +759,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data.status !== undefined){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chain !== undefined){
+const err40 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -783,8 +769,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.isBlock !== undefined){
-const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.blockTime !== undefined){
+const err41 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -793,8 +779,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.chain !== undefined){
-const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err42 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -803,8 +789,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data.blockTime !== undefined){
-const err43 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.baseInfo !== undefined){
+let data14 = data.baseInfo;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key1 in data14){
+if(!(func10.call(schema13.properties.baseInfo.properties, key1))){
+const err43 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -813,8 +803,11 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err44 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data14.size !== undefined){
+let data15 = data14.size;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -823,12 +816,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func11.call(schema13.properties.baseInfo.properties, key1))){
-const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(typeof data15 === "string"){
+const failure14 = func3(60, data15);
+if(failure14 !== null){
+const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -837,11 +828,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const failure15 = func4(true, data15);
+if(failure15 !== null){
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -850,10 +839,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(typeof data15 === "string"){
-const failure16 = func3(60, data15);
+const failure16 = func5("line", data15);
 if(failure16 !== null){
-const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure16.params,message:failure16.message};
+const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -862,9 +850,12 @@ vErrors.push(err47);
 }
 errors++;
 }
-const failure17 = func4(true, data15);
-if(failure17 !== null){
-const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure17.params,message:failure17.message};
+}
+}
+if(data14.width !== undefined){
+let data16 = data14.width;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -873,9 +864,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-const failure18 = func5("line", data15);
-if(failure18 !== null){
-const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+if(typeof data16 === "string"){
+if(!pattern0.test(data16)){
+const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -884,12 +875,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const failure17 = func5("line", data16);
+if(failure17 !== null){
+const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -898,9 +886,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
-const err51 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+}
+if(data14.height !== undefined){
+let data17 = data14.height;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -909,9 +900,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure19 = func5("line", data16);
-if(failure19 !== null){
-const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+if(typeof data17 === "string"){
+if(!pattern0.test(data17)){
+const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -920,12 +911,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const failure18 = func5("line", data17);
+if(failure18 !== null){
+const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -934,9 +922,12 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(typeof data17 === "string"){
-if(!pattern0.test(data17)){
-const err54 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+}
+if(data14.depth !== undefined){
+let data18 = data14.depth;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -945,9 +936,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure20 = func5("line", data17);
-if(failure20 !== null){
-const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+if(typeof data18 === "string"){
+if(!pattern0.test(data18)){
+const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -956,12 +947,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const failure19 = func5("line", data18);
+if(failure19 !== null){
+const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -970,9 +958,12 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(typeof data18 === "string"){
-if(!pattern0.test(data18)){
-const err57 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+}
+if(data14.units !== undefined){
+let data19 = data14.units;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -981,9 +972,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-const failure21 = func5("line", data18);
-if(failure21 !== null){
-const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
+const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema13.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -993,11 +983,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.units.type},message:"must be string,null"};
+if(data14.dateText !== undefined){
+let data20 = data14.dateText;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1006,8 +995,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema13.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+if(typeof data20 === "string"){
+if(func2(data20) > 100){
+const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1016,10 +1006,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data19 === "string"){
-const failure22 = func5("line", data19);
-if(failure22 !== null){
-const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
+const failure20 = func4(true, data20);
+if(failure20 !== null){
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1028,12 +1017,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const failure21 = func5("line", data20);
+if(failure21 !== null){
+const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1042,9 +1028,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(func2(data20) > 100){
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+}
+}
+if(data14.startYear !== undefined){
+let data21 = data14.startYear;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err63 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1053,9 +1042,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure23 = func4(true, data20);
-if(failure23 !== null){
-const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1064,9 +1053,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-const failure24 = func5("line", data20);
-if(failure24 !== null){
-const err65 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+const failure22 = func40(true, data21);
+if(failure22 !== null){
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1077,10 +1066,10 @@ errors++;
 }
 }
 }
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+if(data14.endYear !== undefined){
+let data22 = data14.endYear;
+if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
+const err66 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1089,9 +1078,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-const failure25 = func6(true, data21);
-if(failure25 !== null){
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure25.params,message:failure25.message};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1100,9 +1089,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure23 = func40(true, data22);
+if(failure23 !== null){
+const err68 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1111,9 +1100,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-const failure26 = func45(true, data21);
-if(failure26 !== null){
-const err69 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
+}
+}
+if(data14.acno !== undefined){
+let data23 = data14.acno;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1122,12 +1114,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+if(typeof data23 === "string"){
+if(func2(data23) > 32){
+const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1136,9 +1125,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-const failure27 = func6(true, data22);
-if(failure27 !== null){
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure27.params,message:failure27.message};
+const failure24 = func5("line", data23);
+if(failure24 !== null){
+const err71 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1147,9 +1136,12 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data14.url !== undefined){
+let data24 = data14.url;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1158,9 +1150,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-const failure28 = func45(true, data22);
-if(failure28 !== null){
-const err73 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure28.params,message:failure28.message};
+if(typeof data24 === "string"){
+if(func2(data24) > 1000){
+const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1169,12 +1161,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const failure25 = func5("line", data24);
+if(failure25 !== null){
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1183,9 +1172,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func2(data23) > 32){
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure26 = func14(true, data24);
+if(failure26 !== null){
+const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1194,9 +1183,12 @@ vErrors.push(err75);
 }
 errors++;
 }
-const failure29 = func5("line", data23);
-if(failure29 !== null){
-const err76 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+}
+}
+if(data14.groupTitle !== undefined){
+let data25 = data14.groupTitle;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1205,12 +1197,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+if(typeof data25 === "string"){
+if(func2(data25) > 500){
+const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1219,9 +1208,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(typeof data24 === "string"){
-if(func2(data24) > 1000){
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure27 = func5("line", data25);
+if(failure27 !== null){
+const err78 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1230,9 +1219,11 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure30 = func5("line", data24);
-if(failure30 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
+}
+}
+const failure28 = func49([["startYear","endYear"]], data14);
+if(failure28 !== null){
+const err79 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1241,9 +1232,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-const failure31 = func15(true, data24);
-if(failure31 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure31.params,message:failure31.message};
+}
+else {
+const err80 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1253,11 +1244,12 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+if(data.dealInfo !== undefined){
+let data26 = data.dealInfo;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key2 in data26){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err81 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1266,9 +1258,11 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(func2(data25) > 500){
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+}
+if(data26.creditLine !== undefined){
+let data27 = data26.creditLine;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1277,9 +1271,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure32 = func5("line", data25);
-if(failure32 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+if(typeof data27 === "string"){
+if(func2(data27) > 1000){
+const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1288,11 +1282,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-const failure33 = func55([["startYear","endYear"]], data14);
-if(failure33 !== null){
-const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
+const failure29 = func5("line", data27);
+if(failure29 !== null){
+const err84 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1302,8 +1294,11 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data26.acquisitionYear !== undefined){
+let data28 = data26.acquisitionYear;
+if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
+const err85 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1312,13 +1307,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err86 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1500 || isNaN(data28)){
+const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1327,11 +1318,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const failure30 = func40(true, data28);
+if(failure30 !== null){
+const err87 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1340,9 +1329,12 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(func2(data27) > 1000){
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+if(data26.price !== undefined){
+let data29 = data26.price;
+if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
+const err88 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1351,9 +1343,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-const failure34 = func5("line", data27);
-if(failure34 !== null){
-const err89 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err89 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1364,10 +1356,10 @@ errors++;
 }
 }
 }
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(data26.currency !== undefined){
+let data30 = data26.currency;
+if((typeof data30 !== "string") && (data30 !== null)){
+const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1376,9 +1368,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-const failure35 = func6(true, data28);
-if(failure35 !== null){
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure35.params,message:failure35.message};
+if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
+const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema13.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1387,9 +1378,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+}
+if(data26.dealTime !== undefined){
+let data31 = data26.dealTime;
+if((typeof data31 !== "string") && (data31 !== null)){
+const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1398,9 +1391,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-const failure36 = func45(true, data28);
-if(failure36 !== null){
-const err93 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure36.params,message:failure36.message};
+if(typeof data31 === "string"){
+if(func2(data31) > 32){
+const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1409,12 +1402,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const failure31 = func5("line", data31);
+if(failure31 !== null){
+const err94 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1423,9 +1413,11 @@ vErrors.push(err94);
 }
 errors++;
 }
-const failure37 = func6(true, data29);
-if(failure37 !== null){
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure37.params,message:failure37.message};
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1434,9 +1426,13 @@ vErrors.push(err95);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err96 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.securityInfo !== undefined){
+let data32 = data.securityInfo;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key3 in data32){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err96 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1446,11 +1442,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+if(data32.level !== undefined){
+let data33 = data32.level;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema13.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1459,8 +1454,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema13.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
+const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema13.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1469,10 +1464,11 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(typeof data30 === "string"){
-const failure38 = func5("line", data30);
-if(failure38 !== null){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
+}
+if(data32.watermark !== undefined){
+let data34 = data32.watermark;
+if((typeof data34 !== "string") && (data34 !== null)){
+const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1481,12 +1477,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-}
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+if(typeof data34 === "string"){
+if(func2(data34) > 200){
+const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1495,9 +1488,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(typeof data31 === "string"){
-if(func2(data31) > 32){
-const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure32 = func4(true, data34);
+if(failure32 !== null){
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1506,9 +1499,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-const failure39 = func5("line", data31);
-if(failure39 !== null){
-const err102 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+const failure33 = func5("line", data34);
+if(failure33 !== null){
+const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1519,9 +1512,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err103 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.rfid !== undefined){
+let data35 = data32.rfid;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1530,13 +1524,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err104 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(typeof data35 === "string"){
+if(func2(data35) > 200){
+const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1545,11 +1535,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema13.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const failure34 = func4(true, data35);
+if(failure34 !== null){
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1558,8 +1546,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema13.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const failure35 = func5("line", data35);
+if(failure35 !== null){
+const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1568,10 +1557,11 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(typeof data33 === "string"){
-const failure40 = func5("line", data33);
-if(failure40 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
+}
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1581,11 +1571,12 @@ vErrors.push(err107);
 errors++;
 }
 }
-}
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+if(data.certificateInfo !== undefined){
+let data36 = data.certificateInfo;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key4 in data36){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err108 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1594,9 +1585,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func2(data34) > 200){
-const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data36.certificateNo !== undefined){
+let data37 = data36.certificateNo;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1605,9 +1598,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-const failure41 = func4(true, data34);
-if(failure41 !== null){
-const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+if(typeof data37 === "string"){
+if(func2(data37) > 200){
+const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1616,9 +1609,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure42 = func5("line", data34);
-if(failure42 !== null){
-const err111 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+const failure36 = func4(true, data37);
+if(failure36 !== null){
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1627,12 +1620,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-}
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const failure37 = func5("line", data37);
+if(failure37 !== null){
+const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1641,9 +1631,12 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(func2(data35) > 200){
-const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+}
+if(data36.issuer !== undefined){
+let data38 = data36.issuer;
+if((typeof data38 !== "string") && (data38 !== null)){
+const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1652,9 +1645,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-const failure43 = func4(true, data35);
-if(failure43 !== null){
-const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
+if(typeof data38 === "string"){
+if(func2(data38) > 200){
+const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1663,9 +1656,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-const failure44 = func5("line", data35);
-if(failure44 !== null){
-const err115 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+const failure38 = func4(true, data38);
+if(failure38 !== null){
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1674,11 +1667,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err116 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure39 = func5("line", data38);
+if(failure39 !== null){
+const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1688,12 +1679,11 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err117 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data36.issueDate !== undefined){
+let data39 = data36.issueDate;
+if((typeof data39 !== "string") && (data39 !== null)){
+const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema13.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1702,11 +1692,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+if(typeof data39 === "string"){
+if(func2(data39) > 32){
+const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1715,9 +1703,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func2(data37) > 200){
-const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure40 = func5("line", data39);
+if(failure40 !== null){
+const err119 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1726,9 +1714,11 @@ vErrors.push(err119);
 }
 errors++;
 }
-const failure45 = func4(true, data37);
-if(failure45 !== null){
-const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1737,9 +1727,12 @@ vErrors.push(err120);
 }
 errors++;
 }
-const failure46 = func5("line", data37);
-if(failure46 !== null){
-const err121 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+}
+if(data.traceability !== undefined){
+let data40 = data.traceability;
+if(Array.isArray(data40)){
+if(data40.length > 20){
+const err121 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1748,12 +1741,12 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const len1 = data40.length;
+for(let i1=0; i1<len1; i1++){
+let data41 = data40[i1];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.step === undefined){
+const err122 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1762,9 +1755,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func2(data38) > 200){
-const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+for(const key5 in data41){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err123 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1773,9 +1766,11 @@ vErrors.push(err123);
 }
 errors++;
 }
-const failure47 = func4(true, data38);
-if(failure47 !== null){
-const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
+}
+if(data41.step !== undefined){
+let data42 = data41.step;
+if(typeof data42 !== "string"){
+const err124 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1784,9 +1779,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-const failure48 = func5("line", data38);
-if(failure48 !== null){
-const err125 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
+if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
+const err125 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema13.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1796,11 +1790,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema13.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+if(data41.result !== undefined){
+let data43 = data41.result;
+if((typeof data43 !== "string") && (data43 !== null)){
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1809,9 +1802,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(typeof data39 === "string"){
-if(func2(data39) > 32){
-const err127 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(typeof data43 === "string"){
+if(func2(data43) > 200){
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1820,9 +1813,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-const failure49 = func5("line", data39);
-if(failure49 !== null){
-const err128 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const failure41 = func4(true, data43);
+if(failure41 !== null){
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1831,11 +1824,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err129 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure42 = func5("line", data43);
+if(failure42 !== null){
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1845,11 +1836,11 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err130 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+}
+if(data41.operator !== undefined){
+let data44 = data41.operator;
+if((typeof data44 !== "string") && (data44 !== null)){
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1858,12 +1849,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err131 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+if(typeof data44 === "string"){
+if(func2(data44) > 200){
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1872,9 +1860,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err132 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const failure43 = func4(true, data44);
+if(failure43 !== null){
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1883,11 +1871,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema13.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const failure44 = func5("line", data44);
+if(failure44 !== null){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1896,10 +1882,12 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(typeof data42 === "string"){
-const failure50 = func5("line", data42);
-if(failure50 !== null){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+}
+}
+if(data41.time !== undefined){
+let data45 = data41.time;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema13.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1908,9 +1896,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data45 === "string"){
+if(func2(data45) > 32){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1919,11 +1907,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const failure45 = func5("line", data45);
+if(failure45 !== null){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1932,9 +1918,12 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(typeof data43 === "string"){
-if(func2(data43) > 200){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+}
+if(data41.attachment !== undefined){
+let data46 = data41.attachment;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1943,9 +1932,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure51 = func4(true, data43);
-if(failure51 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure51.params,message:failure51.message};
+if(typeof data46 === "string"){
+if(func2(data46) > 1000){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1954,9 +1943,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure52 = func5("line", data43);
-if(failure52 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const failure46 = func5("line", data46);
+if(failure46 !== null){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1965,12 +1954,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const failure47 = func14(true, data46);
+if(failure47 !== null){
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1979,9 +1965,11 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func2(data44) > 200){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1990,9 +1978,10 @@ vErrors.push(err141);
 }
 errors++;
 }
-const failure53 = func4(true, data44);
-if(failure53 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure53.params,message:failure53.message};
+}
+}
+else {
+const err142 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -2001,9 +1990,13 @@ vErrors.push(err142);
 }
 errors++;
 }
-const failure54 = func5("line", data44);
-if(failure54 !== null){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+}
+if(data.ownership !== undefined){
+let data47 = data.ownership;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key6 in data47){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err143 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -2013,11 +2006,10 @@ vErrors.push(err143);
 errors++;
 }
 }
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema13.properties.traceability.items.properties.time.type},message:"must be string,null"};
+if(data47.ownerIdentity !== undefined){
+let data48 = data47.ownerIdentity;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -2026,9 +2018,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func2(data45) > 32){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(typeof data48 === "string"){
+if(func2(data48) > 200){
+const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -2037,9 +2029,9 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure55 = func5("line", data45);
-if(failure55 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+const failure48 = func4(true, data48);
+if(failure48 !== null){
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -2048,12 +2040,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const failure49 = func5("line", data48);
+if(failure49 !== null){
+const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2062,9 +2051,12 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(typeof data46 === "string"){
-if(func2(data46) > 1000){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+if(data47.ownershipProof !== undefined){
+let data49 = data47.ownershipProof;
+if((typeof data49 !== "string") && (data49 !== null)){
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2073,9 +2065,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-const failure56 = func5("line", data46);
-if(failure56 !== null){
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+if(typeof data49 === "string"){
+if(func2(data49) > 1000){
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2084,9 +2076,9 @@ vErrors.push(err149);
 }
 errors++;
 }
-const failure57 = func15(true, data46);
-if(failure57 !== null){
-const err150 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
+const failure50 = func5("line", data49);
+if(failure50 !== null){
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2095,11 +2087,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure51 = func14(true, data49);
+if(failure51 !== null){
+const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2110,8 +2100,10 @@ errors++;
 }
 }
 }
-else {
-const err152 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data47.creditCheck !== undefined){
+let data50 = data47.creditCheck;
+if((typeof data50 !== "string") && (data50 !== null)){
+const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema13.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2120,13 +2112,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-}
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err153 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
+const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema13.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2136,144 +2123,14 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+}
+else {
+const err154 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err154];
 }
 else {
 vErrors.push(err154);
-}
-errors++;
-}
-if(typeof data48 === "string"){
-if(func2(data48) > 200){
-const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err155];
-}
-else {
-vErrors.push(err155);
-}
-errors++;
-}
-const failure58 = func4(true, data48);
-if(failure58 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure58.params,message:failure58.message};
-if(vErrors === null){
-vErrors = [err156];
-}
-else {
-vErrors.push(err156);
-}
-errors++;
-}
-const failure59 = func5("line", data48);
-if(failure59 !== null){
-const err157 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
-errors++;
-}
-}
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err158];
-}
-else {
-vErrors.push(err158);
-}
-errors++;
-}
-if(typeof data49 === "string"){
-if(func2(data49) > 1000){
-const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err159];
-}
-else {
-vErrors.push(err159);
-}
-errors++;
-}
-const failure60 = func5("line", data49);
-if(failure60 !== null){
-const err160 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
-}
-errors++;
-}
-const failure61 = func15(true, data49);
-if(failure61 !== null){
-const err161 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
-if(vErrors === null){
-vErrors = [err161];
-}
-else {
-vErrors.push(err161);
-}
-errors++;
-}
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema13.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err162];
-}
-else {
-vErrors.push(err162);
-}
-errors++;
-}
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err163 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema13.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err163];
-}
-else {
-vErrors.push(err163);
-}
-errors++;
-}
-if(typeof data50 === "string"){
-const failure62 = func5("line", data50);
-if(failure62 !== null){
-const err164 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
-if(vErrors === null){
-vErrors = [err164];
-}
-else {
-vErrors.push(err164);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err165 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
 }
 errors++;
 }
@@ -2283,12 +2140,12 @@ let data51 = data.authenticity;
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 for(const key7 in data51){
 if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err166 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const err155 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err166];
+vErrors = [err155];
 }
 else {
-vErrors.push(err166);
+vErrors.push(err155);
 }
 errors++;
 }
@@ -2296,45 +2153,45 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err167];
+vErrors = [err156];
 }
 else {
-vErrors.push(err167);
+vErrors.push(err156);
 }
 errors++;
 }
 if(typeof data52 === "string"){
 if(func2(data52) > 1000){
-const err168 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err168];
+vErrors = [err157];
 }
 else {
-vErrors.push(err168);
+vErrors.push(err157);
 }
 errors++;
 }
-const failure63 = func5("line", data52);
-if(failure63 !== null){
-const err169 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure63.params,message:failure63.message};
+const failure52 = func5("line", data52);
+if(failure52 !== null){
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err158];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err158);
 }
 errors++;
 }
-const failure64 = func15(true, data52);
-if(failure64 !== null){
-const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure64.params,message:failure64.message};
+const failure53 = func14(true, data52);
+if(failure53 !== null){
+const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err159];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err159);
 }
 errors++;
 }
@@ -2343,45 +2200,45 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err160];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err160);
 }
 errors++;
 }
 if(typeof data53 === "string"){
 if(func2(data53) > 1000){
-const err172 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err172];
+vErrors = [err161];
 }
 else {
-vErrors.push(err172);
+vErrors.push(err161);
 }
 errors++;
 }
-const failure65 = func5("line", data53);
-if(failure65 !== null){
-const err173 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure65.params,message:failure65.message};
+const failure54 = func5("line", data53);
+if(failure54 !== null){
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
-vErrors = [err173];
+vErrors = [err162];
 }
 else {
-vErrors.push(err173);
+vErrors.push(err162);
 }
 errors++;
 }
-const failure66 = func15(true, data53);
-if(failure66 !== null){
-const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure66.params,message:failure66.message};
+const failure55 = func14(true, data53);
+if(failure55 !== null){
+const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
-vErrors = [err174];
+vErrors = [err163];
 }
 else {
-vErrors.push(err174);
+vErrors.push(err163);
 }
 errors++;
 }
@@ -2389,34 +2246,34 @@ errors++;
 }
 }
 else {
-const err175 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err164 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err175];
+vErrors = [err164];
 }
 else {
-vErrors.push(err175);
+vErrors.push(err164);
 }
 errors++;
 }
 }
 if(data.sourceId !== undefined){
-const err176 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const err165 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
-vErrors = [err176];
+vErrors = [err165];
 }
 else {
-vErrors.push(err176);
+vErrors.push(err165);
 }
 errors++;
 }
 }
 else {
-const err177 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err166 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err177];
+vErrors = [err166];
 }
 else {
-vErrors.push(err177);
+vErrors.push(err166);
 }
 errors++;
 }
@@ -2425,7 +2282,7 @@ return errors === 0;
 }
 
 export const artwork_update = validate13;
-const schema26 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null],"x-text":"line"},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null],"x-text":"line"},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null],"x-text":"line"},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"],"x-text":"line"},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null],"x-text":"line"}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema26 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
 const schema27 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema28 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 
@@ -2445,7 +2302,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema26.properties, key0))){
+if(!(func10.call(schema26.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2468,9 +2325,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2479,24 +2336,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
 }
 errors++;
 }
@@ -2506,12 +2352,12 @@ if(data.images !== undefined){
 let data1 = data.images;
 if(Array.isArray(data1)){
 if(data1.length > 9){
-const err6 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
+const err5 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err5];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err5);
 }
 errors++;
 }
@@ -2520,7 +2366,17 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(func2(data2) > 1000){
-const err7 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err6 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(func2(data2) < 1){
+const err7 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2529,8 +2385,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2539,9 +2396,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func5("line", data2);
+const failure1 = func14(true, data2);
 if(failure1 !== null){
-const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2550,9 +2407,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func15(true, data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure2.params,message:failure2.message};
+}
+else {
+const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2562,8 +2419,9 @@ vErrors.push(err10);
 errors++;
 }
 }
+}
 else {
-const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2573,9 +2431,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.artWorkName !== undefined){
+let data3 = data.artWorkName;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err12 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2584,12 +2444,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.artWorkName !== undefined){
-let data3 = data.artWorkName;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure2 = func3(60, data3);
+if(failure2 !== null){
+const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2598,9 +2455,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func3(60, data3);
+const failure3 = func4(true, data3);
 if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2609,9 +2466,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func4(true, data3);
+const failure4 = func5("line", data3);
 if(failure4 !== null){
-const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2620,9 +2477,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure5 = func5("line", data3);
-if(failure5 !== null){
-const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+else {
+const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2632,8 +2489,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.author !== undefined){
+let data4 = data.author;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err17 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2642,11 +2501,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.author !== undefined){
-let data4 = data.author;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err18 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err18 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2655,35 +2512,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure6 = func6(true, data4);
-if(failure6 !== null){
-const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+if(data4 < 1 || isNaN(data4)){
+const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 2147483647 || isNaN(data4)){
-const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data4 < 1 || isNaN(data4)){
-const err21 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
 }
 errors++;
 }
@@ -2693,7 +2528,29 @@ if(data.classify !== undefined){
 let data5 = data.classify;
 if(typeof data5 === "string"){
 if(func2(data5) < 1){
-const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err20 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+const failure5 = func3(60, data5);
+if(failure5 !== null){
+const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const failure6 = func4(true, data5);
+if(failure6 !== null){
+const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2702,9 +2559,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure7 = func3(60, data5);
+const failure7 = func5("line", data5);
 if(failure7 !== null){
-const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
+const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2713,9 +2570,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure8 = func4(true, data5);
-if(failure8 !== null){
-const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
+}
+else {
+const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2724,9 +2581,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure9 = func5("line", data5);
-if(failure9 !== null){
-const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+}
+if(data.texture !== undefined){
+let data6 = data.texture;
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err25 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2735,9 +2595,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure8 = func3(60, data6);
+if(failure8 !== null){
+const err26 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2746,12 +2606,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.texture !== undefined){
-let data6 = data.texture;
-if(typeof data6 === "string"){
-if(func2(data6) < 1){
-const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure9 = func4(true, data6);
+if(failure9 !== null){
+const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2760,9 +2617,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure10 = func3(60, data6);
+const failure10 = func5("line", data6);
 if(failure10 !== null){
-const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
+const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2771,9 +2628,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure11 = func4(true, data6);
-if(failure11 !== null){
-const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+}
+else {
+const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2782,9 +2639,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure12 = func5("line", data6);
-if(failure12 !== null){
-const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+}
+if(data.possessor !== undefined){
+let data7 = data.possessor;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema26.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2793,9 +2652,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data7 === "string"){
+const failure11 = func3(120, data7);
+if(failure11 !== null){
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2804,11 +2664,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.possessor !== undefined){
-let data7 = data.possessor;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema26.properties.possessor.type},message:"must be string,null"};
+const failure12 = func4(true, data7);
+if(failure12 !== null){
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2817,10 +2675,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(typeof data7 === "string"){
-const failure13 = func3(120, data7);
+const failure13 = func5("line", data7);
 if(failure13 !== null){
-const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure13.params,message:failure13.message};
+const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2829,9 +2686,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure14 = func4(true, data7);
-if(failure14 !== null){
-const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure14.params,message:failure14.message};
+}
+}
+if(data.bid !== undefined){
+let data8 = data.bid;
+if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
+const err34 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema26.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2840,9 +2700,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure15 = func5("line", data7);
-if(failure15 !== null){
-const err35 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 2147483647 || isNaN(data8)){
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2851,12 +2711,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-if(data.bid !== undefined){
-let data8 = data.bid;
-if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema26.properties.bid.type},message:"must be integer,null"};
+if(data8 < 1 || isNaN(data8)){
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2865,9 +2721,10 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure16 = func6(true, data8);
-if(failure16 !== null){
-const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/x-finite",keyword:"x-finite",params:failure16.params,message:failure16.message};
+}
+}
+if(data.status !== undefined){
+const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2876,9 +2733,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 2147483647 || isNaN(data8)){
-const err38 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data.isBlock !== undefined){
+const err38 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2887,8 +2743,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data8 < 1 || isNaN(data8)){
-const err39 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data.chain !== undefined){
+const err39 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2897,10 +2753,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data.status !== undefined){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.blockTime !== undefined){
+const err40 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2909,8 +2763,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.isBlock !== undefined){
-const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err41 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2919,8 +2773,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.chain !== undefined){
-const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.baseInfo !== undefined){
+let data14 = data.baseInfo;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key1 in data14){
+if(!(func10.call(schema26.properties.baseInfo.properties, key1))){
+const err42 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2929,8 +2787,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data.blockTime !== undefined){
-const err43 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data14.size !== undefined){
+let data15 = data14.size;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err43 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2939,8 +2800,10 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err44 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data15 === "string"){
+const failure14 = func3(60, data15);
+if(failure14 !== null){
+const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2949,12 +2812,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func11.call(schema26.properties.baseInfo.properties, key1))){
-const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+const failure15 = func4(true, data15);
+if(failure15 !== null){
+const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2963,11 +2823,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const failure16 = func5("line", data15);
+if(failure16 !== null){
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2976,10 +2834,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(typeof data15 === "string"){
-const failure17 = func3(60, data15);
-if(failure17 !== null){
-const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
+}
+}
+if(data14.width !== undefined){
+let data16 = data14.width;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err47 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2988,9 +2848,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-const failure18 = func4(true, data15);
-if(failure18 !== null){
-const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+if(typeof data16 === "string"){
+if(!pattern0.test(data16)){
+const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2999,9 +2859,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-const failure19 = func5("line", data15);
-if(failure19 !== null){
-const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+const failure17 = func5("line", data16);
+if(failure17 !== null){
+const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3012,10 +2872,10 @@ errors++;
 }
 }
 }
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.width.type},message:"must be string,null"};
+if(data14.height !== undefined){
+let data17 = data14.height;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err50 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3024,9 +2884,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
-const err51 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+if(typeof data17 === "string"){
+if(!pattern0.test(data17)){
+const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3035,9 +2895,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure20 = func5("line", data16);
-if(failure20 !== null){
-const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+const failure18 = func5("line", data17);
+if(failure18 !== null){
+const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3048,10 +2908,10 @@ errors++;
 }
 }
 }
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.height.type},message:"must be string,null"};
+if(data14.depth !== undefined){
+let data18 = data14.depth;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err53 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3060,9 +2920,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(typeof data17 === "string"){
-if(!pattern0.test(data17)){
-const err54 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+if(typeof data18 === "string"){
+if(!pattern0.test(data18)){
+const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3071,9 +2931,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure21 = func5("line", data17);
-if(failure21 !== null){
-const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+const failure19 = func5("line", data18);
+if(failure19 !== null){
+const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3084,10 +2944,10 @@ errors++;
 }
 }
 }
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+if(data14.units !== undefined){
+let data19 = data14.units;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err56 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3096,9 +2956,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(typeof data18 === "string"){
-if(!pattern0.test(data18)){
-const err57 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
+const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema26.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3107,9 +2966,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-const failure22 = func5("line", data18);
-if(failure22 !== null){
-const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
+}
+if(data14.dateText !== undefined){
+let data20 = data14.dateText;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err58 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3118,12 +2979,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.units.type},message:"must be string,null"};
+if(typeof data20 === "string"){
+if(func2(data20) > 100){
+const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3132,8 +2990,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema26.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const failure20 = func4(true, data20);
+if(failure20 !== null){
+const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3142,10 +3001,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data19 === "string"){
-const failure23 = func5("line", data19);
-if(failure23 !== null){
-const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
+const failure21 = func5("line", data20);
+if(failure21 !== null){
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -3156,10 +3014,10 @@ errors++;
 }
 }
 }
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+if(data14.startYear !== undefined){
+let data21 = data14.startYear;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err62 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -3168,9 +3026,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(func2(data20) > 100){
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err63 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -3179,9 +3037,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure24 = func4(true, data20);
-if(failure24 !== null){
-const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure24.params,message:failure24.message};
+const failure22 = func40(true, data21);
+if(failure22 !== null){
+const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -3190,9 +3048,12 @@ vErrors.push(err64);
 }
 errors++;
 }
-const failure25 = func5("line", data20);
-if(failure25 !== null){
-const err65 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+}
+}
+if(data14.endYear !== undefined){
+let data22 = data14.endYear;
+if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
+const err65 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -3201,12 +3062,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err66 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -3215,9 +3073,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-const failure26 = func6(true, data21);
-if(failure26 !== null){
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure26.params,message:failure26.message};
+const failure23 = func40(true, data22);
+if(failure23 !== null){
+const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -3226,9 +3084,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data14.acno !== undefined){
+let data23 = data14.acno;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err68 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -3237,9 +3098,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-const failure27 = func45(true, data21);
-if(failure27 !== null){
-const err69 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
+if(typeof data23 === "string"){
+if(func2(data23) > 32){
+const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -3248,12 +3109,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const failure24 = func5("line", data23);
+if(failure24 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -3262,9 +3120,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-const failure28 = func6(true, data22);
-if(failure28 !== null){
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure28.params,message:failure28.message};
+}
+}
+if(data14.url !== undefined){
+let data24 = data14.url;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err71 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -3273,9 +3134,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data24 === "string"){
+if(func2(data24) > 1000){
+const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -3284,9 +3145,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-const failure29 = func45(true, data22);
-if(failure29 !== null){
-const err73 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure29.params,message:failure29.message};
+const failure25 = func5("line", data24);
+if(failure25 !== null){
+const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -3295,12 +3156,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const failure26 = func14(true, data24);
+if(failure26 !== null){
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -3309,9 +3167,12 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func2(data23) > 32){
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+}
+}
+if(data14.groupTitle !== undefined){
+let data25 = data14.groupTitle;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err75 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -3320,9 +3181,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-const failure30 = func5("line", data23);
-if(failure30 !== null){
-const err76 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
+if(typeof data25 === "string"){
+if(func2(data25) > 500){
+const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -3331,12 +3192,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const failure27 = func5("line", data25);
+if(failure27 !== null){
+const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -3345,9 +3203,11 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(typeof data24 === "string"){
-if(func2(data24) > 1000){
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+const failure28 = func49([["startYear","endYear"]], data14);
+if(failure28 !== null){
+const err78 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3356,9 +3216,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure31 = func5("line", data24);
-if(failure31 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+}
+else {
+const err79 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -3367,9 +3227,13 @@ vErrors.push(err79);
 }
 errors++;
 }
-const failure32 = func15(true, data24);
-if(failure32 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure32.params,message:failure32.message};
+}
+if(data.dealInfo !== undefined){
+let data26 = data.dealInfo;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key2 in data26){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err80 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -3379,11 +3243,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+if(data26.creditLine !== undefined){
+let data27 = data26.creditLine;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err81 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3392,9 +3255,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(func2(data25) > 500){
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(typeof data27 === "string"){
+if(func2(data27) > 1000){
+const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3403,9 +3266,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure33 = func5("line", data25);
-if(failure33 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+const failure29 = func5("line", data27);
+if(failure29 !== null){
+const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3416,9 +3279,10 @@ errors++;
 }
 }
 }
-const failure34 = func55([["startYear","endYear"]], data14);
-if(failure34 !== null){
-const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure34.params,message:failure34.message};
+if(data26.acquisitionYear !== undefined){
+let data28 = data26.acquisitionYear;
+if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
+const err84 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3427,9 +3291,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1500 || isNaN(data28)){
+const err85 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3438,13 +3302,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err86 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const failure30 = func40(true, data28);
+if(failure30 !== null){
+const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3454,10 +3314,11 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+}
+if(data26.price !== undefined){
+let data29 = data26.price;
+if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
+const err87 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3466,9 +3327,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(func2(data27) > 1000){
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err88 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3477,9 +3338,12 @@ vErrors.push(err88);
 }
 errors++;
 }
-const failure35 = func5("line", data27);
-if(failure35 !== null){
-const err89 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
+}
+}
+if(data26.currency !== undefined){
+let data30 = data26.currency;
+if((typeof data30 !== "string") && (data30 !== null)){
+const err89 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3488,12 +3352,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-}
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
+const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema26.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3502,9 +3362,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-const failure36 = func6(true, data28);
-if(failure36 !== null){
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure36.params,message:failure36.message};
+}
+if(data26.dealTime !== undefined){
+let data31 = data26.dealTime;
+if((typeof data31 !== "string") && (data31 !== null)){
+const err91 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3513,9 +3375,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+if(typeof data31 === "string"){
+if(func2(data31) > 32){
+const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3524,9 +3386,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-const failure37 = func45(true, data28);
-if(failure37 !== null){
-const err93 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure37.params,message:failure37.message};
+const failure31 = func5("line", data31);
+if(failure31 !== null){
+const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3537,122 +3399,14 @@ errors++;
 }
 }
 }
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.price.type},message:"must be number,null"};
+}
+else {
+const err94 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err94];
 }
 else {
 vErrors.push(err94);
-}
-errors++;
-}
-const failure38 = func6(true, data29);
-if(failure38 !== null){
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure38.params,message:failure38.message};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err96 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-}
-}
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.currency.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema26.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-if(typeof data30 === "string"){
-const failure39 = func5("line", data30);
-if(failure39 !== null){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-}
-}
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-if(typeof data31 === "string"){
-if(func2(data31) > 32){
-const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-const failure40 = func5("line", data31);
-if(failure40 !== null){
-const err102 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err103 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
 }
 errors++;
 }
@@ -3662,7 +3416,112 @@ let data32 = data.securityInfo;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 for(const key3 in data32){
 if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err104 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const err95 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data32.level !== undefined){
+let data33 = data32.level;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err96 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema26.properties.securityInfo.properties.level.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
+const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema26.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data32.watermark !== undefined){
+let data34 = data32.watermark;
+if((typeof data34 !== "string") && (data34 !== null)){
+const err98 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(typeof data34 === "string"){
+if(func2(data34) > 200){
+const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+const failure32 = func4(true, data34);
+if(failure32 !== null){
+const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+const failure33 = func5("line", data34);
+if(failure33 !== null){
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+if(data32.rfid !== undefined){
+let data35 = data32.rfid;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err102 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(typeof data35 === "string"){
+if(func2(data35) > 200){
+const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+const failure34 = func4(true, data35);
+if(failure34 !== null){
+const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -3671,11 +3530,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema26.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const failure35 = func5("line", data35);
+if(failure35 !== null){
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -3684,8 +3541,11 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema26.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -3694,10 +3554,13 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(typeof data33 === "string"){
-const failure41 = func5("line", data33);
-if(failure41 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
+}
+if(data.certificateInfo !== undefined){
+let data36 = data.certificateInfo;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key4 in data36){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err107 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -3707,11 +3570,10 @@ vErrors.push(err107);
 errors++;
 }
 }
-}
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(data36.certificateNo !== undefined){
+let data37 = data36.certificateNo;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err108 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3720,9 +3582,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func2(data34) > 200){
-const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data37 === "string"){
+if(func2(data37) > 200){
+const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -3731,9 +3593,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-const failure42 = func4(true, data34);
-if(failure42 !== null){
-const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
+const failure36 = func4(true, data37);
+if(failure36 !== null){
+const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -3742,9 +3604,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure43 = func5("line", data34);
-if(failure43 !== null){
-const err111 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+const failure37 = func5("line", data37);
+if(failure37 !== null){
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -3755,10 +3617,10 @@ errors++;
 }
 }
 }
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(data36.issuer !== undefined){
+let data38 = data36.issuer;
+if((typeof data38 !== "string") && (data38 !== null)){
+const err112 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3767,9 +3629,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(func2(data35) > 200){
-const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data38 === "string"){
+if(func2(data38) > 200){
+const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -3778,9 +3640,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-const failure44 = func4(true, data35);
-if(failure44 !== null){
-const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
+const failure38 = func4(true, data38);
+if(failure38 !== null){
+const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -3789,9 +3651,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-const failure45 = func5("line", data35);
-if(failure45 !== null){
-const err115 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+const failure39 = func5("line", data38);
+if(failure39 !== null){
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -3802,9 +3664,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err116 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data36.issueDate !== undefined){
+let data39 = data36.issueDate;
+if((typeof data39 !== "string") && (data39 !== null)){
+const err116 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema26.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -3813,13 +3676,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err117 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(typeof data39 === "string"){
+if(func2(data39) > 32){
+const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -3828,11 +3687,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const failure40 = func5("line", data39);
+if(failure40 !== null){
+const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -3841,9 +3698,11 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func2(data37) > 200){
-const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -3852,9 +3711,12 @@ vErrors.push(err119);
 }
 errors++;
 }
-const failure46 = func4(true, data37);
-if(failure46 !== null){
-const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
+}
+if(data.traceability !== undefined){
+let data40 = data.traceability;
+if(Array.isArray(data40)){
+if(data40.length > 20){
+const err120 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -3863,9 +3725,12 @@ vErrors.push(err120);
 }
 errors++;
 }
-const failure47 = func5("line", data37);
-if(failure47 !== null){
-const err121 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
+const len1 = data40.length;
+for(let i1=0; i1<len1; i1++){
+let data41 = data40[i1];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.step === undefined){
+const err121 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -3874,12 +3739,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+for(const key5 in data41){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err122 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -3888,9 +3750,11 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func2(data38) > 200){
-const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data41.step !== undefined){
+let data42 = data41.step;
+if(typeof data42 !== "string"){
+const err123 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -3899,9 +3763,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-const failure48 = func4(true, data38);
-if(failure48 !== null){
-const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
+const err124 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema26.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -3910,9 +3773,11 @@ vErrors.push(err124);
 }
 errors++;
 }
-const failure49 = func5("line", data38);
-if(failure49 !== null){
-const err125 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+}
+if(data41.result !== undefined){
+let data43 = data41.result;
+if((typeof data43 !== "string") && (data43 !== null)){
+const err125 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -3921,12 +3786,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema26.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+if(typeof data43 === "string"){
+if(func2(data43) > 200){
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -3935,9 +3797,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(typeof data39 === "string"){
-if(func2(data39) > 32){
-const err127 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure41 = func4(true, data43);
+if(failure41 !== null){
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -3946,9 +3808,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-const failure50 = func5("line", data39);
-if(failure50 !== null){
-const err128 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const failure42 = func5("line", data43);
+if(failure42 !== null){
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -3959,9 +3821,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.operator !== undefined){
+let data44 = data41.operator;
+if((typeof data44 !== "string") && (data44 !== null)){
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -3970,12 +3833,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err130 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(typeof data44 === "string"){
+if(func2(data44) > 200){
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -3984,12 +3844,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err131 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+const failure43 = func4(true, data44);
+if(failure43 !== null){
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -3998,9 +3855,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err132 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const failure44 = func5("line", data44);
+if(failure44 !== null){
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -4010,10 +3867,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema26.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+}
+if(data41.time !== undefined){
+let data45 = data41.time;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -4022,10 +3880,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(typeof data42 === "string"){
-const failure51 = func5("line", data42);
-if(failure51 !== null){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
+if(typeof data45 === "string"){
+if(func2(data45) > 32){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -4034,9 +3891,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure45 = func5("line", data45);
+if(failure45 !== null){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -4046,10 +3903,11 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+}
+if(data41.attachment !== undefined){
+let data46 = data41.attachment;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -4058,9 +3916,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(typeof data43 === "string"){
-if(func2(data43) > 200){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data46 === "string"){
+if(func2(data46) > 1000){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -4069,9 +3927,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure52 = func4(true, data43);
-if(failure52 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure52.params,message:failure52.message};
+const failure46 = func5("line", data46);
+if(failure46 !== null){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -4080,9 +3938,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure53 = func5("line", data43);
-if(failure53 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const failure47 = func14(true, data46);
+if(failure47 !== null){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -4093,10 +3951,9 @@ errors++;
 }
 }
 }
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+}
+else {
+const err140 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -4105,9 +3962,10 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func2(data44) > 200){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -4116,9 +3974,13 @@ vErrors.push(err141);
 }
 errors++;
 }
-const failure54 = func4(true, data44);
-if(failure54 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure54.params,message:failure54.message};
+}
+if(data.ownership !== undefined){
+let data47 = data.ownership;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key6 in data47){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err142 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -4127,9 +3989,11 @@ vErrors.push(err142);
 }
 errors++;
 }
-const failure55 = func5("line", data44);
-if(failure55 !== null){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+}
+if(data47.ownerIdentity !== undefined){
+let data48 = data47.ownerIdentity;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err143 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -4138,12 +4002,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.time.type},message:"must be string,null"};
+if(typeof data48 === "string"){
+if(func2(data48) > 200){
+const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -4152,9 +4013,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func2(data45) > 32){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure48 = func4(true, data48);
+if(failure48 !== null){
+const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -4163,9 +4024,9 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure56 = func5("line", data45);
-if(failure56 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+const failure49 = func5("line", data48);
+if(failure49 !== null){
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -4176,10 +4037,10 @@ errors++;
 }
 }
 }
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+if(data47.ownershipProof !== undefined){
+let data49 = data47.ownershipProof;
+if((typeof data49 !== "string") && (data49 !== null)){
+const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -4188,9 +4049,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(typeof data46 === "string"){
-if(func2(data46) > 1000){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(typeof data49 === "string"){
+if(func2(data49) > 1000){
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -4199,9 +4060,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-const failure57 = func5("line", data46);
-if(failure57 !== null){
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
+const failure50 = func5("line", data49);
+if(failure50 !== null){
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -4210,9 +4071,9 @@ vErrors.push(err149);
 }
 errors++;
 }
-const failure58 = func15(true, data46);
-if(failure58 !== null){
-const err150 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
+const failure51 = func14(true, data49);
+if(failure51 !== null){
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -4223,9 +4084,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err151 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data47.creditCheck !== undefined){
+let data50 = data47.creditCheck;
+if((typeof data50 !== "string") && (data50 !== null)){
+const err151 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema26.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -4234,10 +4096,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
+const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema26.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -4247,12 +4107,9 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err153 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+else {
+const err153 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -4262,10 +4119,12 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(data.authenticity !== undefined){
+let data51 = data.authenticity;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key7 in data51){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err154 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -4274,9 +4133,11 @@ vErrors.push(err154);
 }
 errors++;
 }
-if(typeof data48 === "string"){
-if(func2(data48) > 200){
-const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data51.appraisalCertificate !== undefined){
+let data52 = data51.appraisalCertificate;
+if((typeof data52 !== "string") && (data52 !== null)){
+const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -4285,9 +4146,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-const failure59 = func4(true, data48);
-if(failure59 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure59.params,message:failure59.message};
+if(typeof data52 === "string"){
+if(func2(data52) > 1000){
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -4296,9 +4157,9 @@ vErrors.push(err156);
 }
 errors++;
 }
-const failure60 = func5("line", data48);
-if(failure60 !== null){
-const err157 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+const failure52 = func5("line", data52);
+if(failure52 !== null){
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -4307,12 +4168,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const failure53 = func14(true, data52);
+if(failure53 !== null){
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -4321,9 +4179,12 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(typeof data49 === "string"){
-if(func2(data49) > 1000){
-const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+if(data51.otherCertificate !== undefined){
+let data53 = data51.otherCertificate;
+if((typeof data53 !== "string") && (data53 !== null)){
+const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -4332,9 +4193,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-const failure61 = func5("line", data49);
-if(failure61 !== null){
-const err160 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+if(typeof data53 === "string"){
+if(func2(data53) > 1000){
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -4343,9 +4204,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-const failure62 = func15(true, data49);
-if(failure62 !== null){
-const err161 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
+const failure54 = func5("line", data53);
+if(failure54 !== null){
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -4354,12 +4215,9 @@ vErrors.push(err161);
 }
 errors++;
 }
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema26.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const failure55 = func14(true, data53);
+if(failure55 !== null){
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -4368,8 +4226,11 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err163 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema26.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+}
+}
+}
+else {
+const err163 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -4378,10 +4239,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-if(typeof data50 === "string"){
-const failure63 = func5("line", data50);
-if(failure63 !== null){
-const err164 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/x-text",keyword:"x-text",params:failure63.params,message:failure63.message};
+}
+if(data.sourceId !== undefined){
+const err164 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -4391,10 +4251,8 @@ vErrors.push(err164);
 errors++;
 }
 }
-}
-}
 else {
-const err165 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err165 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -4403,155 +4261,12 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err166 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
-}
-}
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
-}
-if(typeof data52 === "string"){
-if(func2(data52) > 1000){
-const err168 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
-}
-const failure64 = func5("line", data52);
-if(failure64 !== null){
-const err169 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
-}
-const failure65 = func15(true, data52);
-if(failure65 !== null){
-const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
-}
-errors++;
-}
-}
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err171];
-}
-else {
-vErrors.push(err171);
-}
-errors++;
-}
-if(typeof data53 === "string"){
-if(func2(data53) > 1000){
-const err172 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err172];
-}
-else {
-vErrors.push(err172);
-}
-errors++;
-}
-const failure66 = func5("line", data53);
-if(failure66 !== null){
-const err173 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-const failure67 = func15(true, data53);
-if(failure67 !== null){
-const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err175 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-}
-if(data.sourceId !== undefined){
-const err176 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-}
-else {
-const err177 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
 validate13.errors = vErrors;
 return errors === 0;
 }
 
 export const author_create = validate14;
-const schema39 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+const schema39 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
 function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
@@ -4572,7 +4287,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema39.properties, key0))){
+if(!(func10.call(schema39.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4721,7 +4436,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure5 = func15(true, data3);
+const failure5 = func14(true, data3);
 if(failure5 !== null){
 const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -4805,9 +4520,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure6 = func6(true, data9);
-if(failure6 !== null){
-const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+if(data.wxCode !== undefined){
+let data10 = data.wxCode;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err22 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema39.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4816,10 +4532,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err23 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema39.properties.wxCode.type},message:"must be string,null"};
+if(typeof data10 === "string"){
+if(func2(data10) > 64){
+const err23 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4828,9 +4543,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const failure6 = func4(true, data10);
+if(failure6 !== null){
+const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4839,9 +4554,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func4(true, data10);
+const failure7 = func5("line", data10);
 if(failure7 !== null){
-const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4850,9 +4565,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure8 = func5("line", data10);
-if(failure8 !== null){
-const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+}
+if(data.wxUrl !== undefined){
+let data11 = data.wxUrl;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err26 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema39.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4861,12 +4579,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err27 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema39.properties.wxUrl.type},message:"must be string,null"};
+if(typeof data11 === "string"){
+if(func2(data11) > 1000){
+const err27 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4875,9 +4590,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-if(func2(data11) > 1000){
-const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure8 = func5("line", data11);
+if(failure8 !== null){
+const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4886,9 +4601,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func5("line", data11);
+const failure9 = func14(true, data11);
 if(failure9 !== null){
-const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4897,9 +4612,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure10 = func15(true, data11);
-if(failure10 !== null){
-const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure10.params,message:failure10.message};
+}
+}
+if(data.wxCreateTime !== undefined){
+const err30 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4908,10 +4624,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data.wxCreateTime !== undefined){
-const err31 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.sourceId !== undefined){
+const err31 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4920,8 +4634,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data.sourceId !== undefined){
-const err32 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4930,23 +4645,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
 validate14.errors = vErrors;
 return errors === 0;
 }
 
 export const author_update = validate15;
-const schema40 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema40 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
@@ -4964,7 +4668,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema40.properties, key0))){
+if(!(func10.call(schema40.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4987,9 +4691,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4998,24 +4702,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
 }
 errors++;
 }
@@ -5025,7 +4718,18 @@ if(data.authorName !== undefined){
 let data1 = data.authorName;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err5 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func3(60, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5034,9 +4738,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func3(60, data1);
+const failure1 = func4(true, data1);
 if(failure1 !== null){
-const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5045,9 +4749,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure2 = func4(true, data1);
+const failure2 = func5("line", data1);
 if(failure2 !== null){
-const err8 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err8 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5056,9 +4760,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure3 = func5("line", data1);
-if(failure3 !== null){
-const err9 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err9 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5068,8 +4772,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.introduction !== undefined){
+let data2 = data.introduction;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema40.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5078,11 +4784,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.introduction !== undefined){
-let data2 = data.introduction;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema40.properties.introduction.type},message:"must be string,null"};
+if(typeof data2 === "string"){
+if(func2(data2) > 2000){
+const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5091,9 +4795,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data2 === "string"){
-if(func2(data2) > 2000){
-const err12 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+const failure3 = func5("multiline", data2);
+if(failure3 !== null){
+const err12 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5102,9 +4806,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func5("multiline", data2);
-if(failure4 !== null){
-const err13 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+}
+if(data.portrait !== undefined){
+let data3 = data.portrait;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema40.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5113,12 +4820,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-if(data.portrait !== undefined){
-let data3 = data.portrait;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema40.properties.portrait.type},message:"must be string,null"};
+if(typeof data3 === "string"){
+if(func2(data3) > 1000){
+const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5127,9 +4831,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-if(func2(data3) > 1000){
-const err15 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5138,9 +4842,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure5 = func5("line", data3);
+const failure5 = func14(true, data3);
 if(failure5 !== null){
-const err16 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const err16 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5149,9 +4853,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure6 = func15(true, data3);
-if(failure6 !== null){
-const err17 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
+}
+}
+if(data.artWorks !== undefined){
+const err17 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5160,10 +4865,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-if(data.artWorks !== undefined){
-const err18 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.isBlock !== undefined){
+const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5172,8 +4875,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.isBlock !== undefined){
-const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chain !== undefined){
+const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5182,8 +4885,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data.chain !== undefined){
-const err20 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.blockTime !== undefined){
+const err20 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5192,8 +4895,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.blockTime !== undefined){
-const err21 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err21 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5202,8 +4905,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err22 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.wxIsEnable !== undefined){
+let data9 = data.wxIsEnable;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5212,10 +4917,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.wxIsEnable !== undefined){
-let data9 = data.wxIsEnable;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data9 === 0) || (data9 === 1))){
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema40.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5224,8 +4927,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema40.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.wxCode !== undefined){
+let data10 = data.wxCode;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema40.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5234,9 +4940,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func6(true, data9);
-if(failure7 !== null){
-const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+if(typeof data10 === "string"){
+if(func2(data10) > 64){
+const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5245,11 +4951,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema40.properties.wxCode.type},message:"must be string,null"};
+const failure6 = func4(true, data10);
+if(failure6 !== null){
+const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5258,9 +4962,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const failure7 = func5("line", data10);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5269,9 +4973,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure8 = func4(true, data10);
-if(failure8 !== null){
-const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
+}
+}
+if(data.wxUrl !== undefined){
+let data11 = data.wxUrl;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema40.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5280,9 +4987,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func5("line", data10);
-if(failure9 !== null){
-const err29 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(typeof data11 === "string"){
+if(func2(data11) > 1000){
+const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5291,12 +4998,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema40.properties.wxUrl.type},message:"must be string,null"};
+const failure8 = func5("line", data11);
+if(failure8 !== null){
+const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5305,9 +5009,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-if(func2(data11) > 1000){
-const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure9 = func14(true, data11);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5316,9 +5020,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure10 = func5("line", data11);
-if(failure10 !== null){
-const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+}
+if(data.wxCreateTime !== undefined){
+const err32 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5327,9 +5032,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure11 = func15(true, data11);
-if(failure11 !== null){
-const err33 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure11.params,message:failure11.message};
+if(data.sourceId !== undefined){
+const err33 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5339,35 +5043,13 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-if(data.wxCreateTime !== undefined){
-const err34 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
-}
-errors++;
-}
-if(data.sourceId !== undefined){
-const err35 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
 }
 errors++;
 }
@@ -5394,7 +5076,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema41.properties, key0))){
+if(!(func10.call(schema41.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5564,7 +5246,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func15(true, data4);
+const failure6 = func14(true, data4);
 if(failure6 !== null){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -5643,7 +5325,7 @@ return errors === 0;
 }
 
 export const bidUser_update = validate17;
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
@@ -5661,7 +5343,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema42.properties, key0))){
+if(!(func10.call(schema42.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5684,9 +5366,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5695,9 +5377,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5706,8 +5387,10 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.uid !== undefined){
+const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5716,10 +5399,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-}
-if(data.uid !== undefined){
-const err6 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.account !== undefined){
+let data2 = data.account;
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5728,11 +5412,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.account !== undefined){
-let data2 = data.account;
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(func2(data2) < 1){
+const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5741,8 +5422,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure0 = func4(true, data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5751,9 +5433,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func4(true, data2);
+const failure1 = func5("line", data2);
 if(failure1 !== null){
-const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5762,9 +5444,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+else {
+const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5774,8 +5456,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema42.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5784,11 +5468,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema42.properties.nickname.type},message:"must be string,null"};
+if(typeof data3 === "string"){
+const failure2 = func3(60, data3);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5797,10 +5480,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func3(60, data3);
+const failure3 = func4(true, data3);
 if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5809,9 +5491,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func4(true, data3);
+const failure4 = func5("line", data3);
 if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5820,9 +5502,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func5("line", data3);
-if(failure5 !== null){
-const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+}
+if(data.avatar !== undefined){
+let data4 = data.avatar;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema42.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5831,12 +5516,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-if(data.avatar !== undefined){
-let data4 = data.avatar;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema42.properties.avatar.type},message:"must be string,null"};
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5845,9 +5527,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure5 = func5("line", data4);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5856,9 +5538,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure6 = func5("line", data4);
+const failure6 = func14(true, data4);
 if(failure6 !== null){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5867,9 +5549,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func15(true, data4);
-if(failure7 !== null){
-const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
+}
+}
+if(data.registerTime !== undefined){
+const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5878,10 +5561,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-if(data.registerTime !== undefined){
-const err20 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainId !== undefined){
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5890,8 +5571,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.bidNumber !== undefined){
+const err21 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5900,8 +5581,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err22 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.loginCount !== undefined){
+const err22 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5910,8 +5591,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err23 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.lastLoginTime !== undefined){
+const err23 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5920,8 +5601,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err24 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5930,23 +5612,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
 validate17.errors = vErrors;
 return errors === 0;
 }
 
 export const block_create = validate18;
-const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern6 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern7 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -6059,9 +5730,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err10 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err10 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6070,9 +5741,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.channel !== undefined){
+let data1 = data.channel;
+if(typeof data1 === "string"){
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err11 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6082,13 +5758,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-if(data.channel !== undefined){
-let data1 = data.channel;
-if(typeof data1 === "string"){
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err12 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+else {
+const err12 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6098,8 +5769,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.number !== undefined){
+let data2 = data.number;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err13 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6108,38 +5781,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.number !== undefined){
-let data2 = data.number;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err14 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err14 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
-}
-errors++;
-}
-const failure2 = func6(true, data2);
-if(failure2 !== null){
-const err15 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err16 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
 }
 errors++;
 }
@@ -6149,7 +5798,29 @@ if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
-const err17 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
+const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure1 = func5("line", data3);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6158,9 +5829,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err18 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+if(data.dataHash !== undefined){
+let data4 = data.dataHash;
+if(typeof data4 === "string"){
+if(!pattern7.test(data4)){
+const err18 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6169,9 +5843,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data4);
+if(failure2 !== null){
+const err19 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6181,11 +5855,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.dataHash !== undefined){
-let data4 = data.dataHash;
-if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
-const err20 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err20 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6194,9 +5865,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err21 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+if(data.blockHash !== undefined){
+let data5 = data.blockHash;
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+const err21 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6205,9 +5879,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err22 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6217,11 +5891,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.blockHash !== undefined){
-let data5 = data.blockHash;
-if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-const err23 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err23 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6230,9 +5901,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err24 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+if(data.txCount !== undefined){
+let data6 = data.txCount;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err24 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6241,9 +5914,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err25 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6253,10 +5926,13 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.txCount !== undefined){
-let data6 = data.txCount;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err26 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.createdAt !== undefined){
+let data7 = data.createdAt;
+if(typeof data7 === "string"){
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err26 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6265,9 +5941,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure6 = func6(true, data6);
-if(failure6 !== null){
-const err27 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+}
+else {
+const err27 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6276,9 +5952,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err28 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6287,51 +5964,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data.createdAt !== undefined){
-let data7 = data.createdAt;
-if(typeof data7 === "string"){
-const failure7 = func5("line", data7);
-if(failure7 !== null){
-const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
 validate18.errors = vErrors;
 return errors === 0;
 }
 
 export const block_update = validate19;
-const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.update" */;
@@ -6349,7 +5987,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema44.properties, key0))){
+if(!(func10.call(schema44.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6372,9 +6010,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6383,9 +6021,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.channel !== undefined){
+let data1 = data.channel;
+if(typeof data1 === "string"){
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6395,13 +6038,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
-if(data.channel !== undefined){
-let data1 = data.channel;
-if(typeof data1 === "string"){
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+else {
+const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6411,8 +6049,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.number !== undefined){
+let data2 = data.number;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6421,38 +6061,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.number !== undefined){
-let data2 = data.number;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
-}
-errors++;
-}
-const failure2 = func6(true, data2);
-if(failure2 !== null){
-const err8 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
 }
 errors++;
 }
@@ -6462,7 +6078,29 @@ if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
-const err10 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
+const err8 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure1 = func5("line", data3);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6471,9 +6109,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err11 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+if(data.dataHash !== undefined){
+let data4 = data.dataHash;
+if(typeof data4 === "string"){
+if(!pattern7.test(data4)){
+const err11 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6482,9 +6123,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data4);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6494,11 +6135,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.dataHash !== undefined){
-let data4 = data.dataHash;
-if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
-const err13 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err13 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6507,9 +6145,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func5("line", data4);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+if(data.blockHash !== undefined){
+let data5 = data.blockHash;
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+const err14 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6518,9 +6159,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err15 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6530,11 +6171,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.blockHash !== undefined){
-let data5 = data.blockHash;
-if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-const err16 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err16 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6543,9 +6181,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure5 = func5("line", data5);
-if(failure5 !== null){
-const err17 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+if(data.txCount !== undefined){
+let data6 = data.txCount;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6554,9 +6194,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6566,10 +6206,13 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.txCount !== undefined){
-let data6 = data.txCount;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.createdAt !== undefined){
+let data7 = data.createdAt;
+if(typeof data7 === "string"){
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err19 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6578,9 +6221,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure6 = func6(true, data6);
-if(failure6 !== null){
-const err20 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+}
+else {
+const err20 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6589,9 +6232,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.id !== undefined){
+let data8 = data.id;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err21 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6600,14 +6245,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data.createdAt !== undefined){
-let data7 = data.createdAt;
-if(typeof data7 === "string"){
-const failure7 = func5("line", data7);
-if(failure7 !== null){
-const err22 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 2147483647 || isNaN(data8)){
+const err22 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6616,9 +6256,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data8 < 1 || isNaN(data8)){
+const err23 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6628,10 +6267,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data8 = data.id;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err24 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6640,57 +6279,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure8 = func6(true, data8);
-if(failure8 !== null){
-const err25 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 2147483647 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data8 < 1 || isNaN(data8)){
-const err27 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
 validate19.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode_create = validate20;
-const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke","x-text":"line"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
 const pattern12 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern13 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern14 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
@@ -6739,7 +6333,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema45.properties, key0))){
+if(!(func10.call(schema45.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -7055,8 +6649,8 @@ vErrors.push(err28);
 errors++;
 }
 let data10 = data.functionType;
-if(!((data10 === "invoke") || (data10 === "query"))){
-const err29 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema45.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+if(typeof data10 !== "string"){
+const err29 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7065,10 +6659,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-const failure7 = func5("line", data10);
-if(failure7 !== null){
-const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(!((data10 === "invoke") || (data10 === "query"))){
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema45.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7077,9 +6669,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.fileName !== undefined){
+const err31 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -7087,6 +6678,483 @@ else {
 vErrors.push(err31);
 }
 errors++;
+}
+if(data.code !== undefined){
+const err32 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data.codeHash !== undefined){
+const err33 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data.status !== undefined){
+const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data.history !== undefined){
+const err35 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data.createdBy !== undefined){
+const err36 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err37 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err38 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+
+export const chaincode_update = validate21;
+const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="chaincode.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func10.call(schema46.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.channel !== undefined){
+let data1 = data.channel;
+if(typeof data1 === "string"){
+if(!pattern12.test(data1)){
+const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(!pattern13.test(data2)){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure1 = func5("line", data2);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data3 = data.version;
+if(typeof data3 === "string"){
+if(!pattern14.test(data3)){
+const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure2 = func5("line", data3);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.initArgs !== undefined){
+let data4 = data.initArgs;
+if(Array.isArray(data4)){
+if(data4.length > 16){
+const err14 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+if(func2(data5) > 512){
+const err15 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err16 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.args !== undefined){
+let data6 = data.args;
+if(Array.isArray(data6)){
+if(data6.length > 16){
+const err19 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 === "string"){
+if(func2(data7) > 512){
+const err20 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err21 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.policy !== undefined){
+let data8 = data.policy;
+if(typeof data8 === "string"){
+if(func2(data8) > 512){
+const err24 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const failure5 = func5("line", data8);
+if(failure5 !== null){
+const err25 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.function !== undefined){
+let data9 = data.function;
+if(typeof data9 === "string"){
+if(func2(data9) > 64){
+const err27 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const failure6 = func5("line", data9);
+if(failure6 !== null){
+const err28 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.functionType !== undefined){
+let data10 = data.functionType;
+if(typeof data10 !== "string"){
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!((data10 === "invoke") || (data10 === "query"))){
+const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema46.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
 }
 if(data.fileName !== undefined){
 const err32 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
@@ -7176,517 +7244,6 @@ vErrors = [err40];
 }
 else {
 vErrors.push(err40);
-}
-errors++;
-}
-validate20.errors = vErrors;
-return errors === 0;
-}
-
-export const chaincode_update = validate21;
-const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"x-text":"line"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
-
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="chaincode.update" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func11.call(schema46.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.channel !== undefined){
-let data1 = data.channel;
-if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
-const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.version !== undefined){
-let data3 = data.version;
-if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
-const err12 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-const failure3 = func5("line", data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.initArgs !== undefined){
-let data4 = data.initArgs;
-if(Array.isArray(data4)){
-if(data4.length > 16){
-const err15 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(typeof data5 === "string"){
-if(func2(data5) > 512){
-const err16 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-const failure4 = func5("line", data5);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.args !== undefined){
-let data6 = data.args;
-if(Array.isArray(data6)){
-if(data6.length > 16){
-const err20 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-if(typeof data7 === "string"){
-if(func2(data7) > 512){
-const err21 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-const failure5 = func5("line", data7);
-if(failure5 !== null){
-const err22 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.policy !== undefined){
-let data8 = data.policy;
-if(typeof data8 === "string"){
-if(func2(data8) > 512){
-const err25 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-const failure6 = func5("line", data8);
-if(failure6 !== null){
-const err26 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.function !== undefined){
-let data9 = data.function;
-if(typeof data9 === "string"){
-if(func2(data9) > 64){
-const err28 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-const failure7 = func5("line", data9);
-if(failure7 !== null){
-const err29 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data.functionType !== undefined){
-let data10 = data.functionType;
-if(!((data10 === "invoke") || (data10 === "query"))){
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema46.properties.functionType.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(typeof data10 === "string"){
-const failure8 = func5("line", data10);
-if(failure8 !== null){
-const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.fileName !== undefined){
-const err34 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data.code !== undefined){
-const err35 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data.codeHash !== undefined){
-const err36 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data.status !== undefined){
-const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(data.history !== undefined){
-const err38 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data.createdBy !== undefined){
-const err39 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data.createTime !== undefined){
-const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data.updateTime !== undefined){
-const err41 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
 }
 errors++;
 }
@@ -7816,7 +7373,7 @@ return errors === 0;
 }
 
 export const channel_update = validate23;
-const schema48 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
+const schema48 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.update" */;
@@ -7857,9 +7414,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7868,24 +7425,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
 }
 errors++;
 }
@@ -7895,7 +7441,18 @@ if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
 if(!pattern12.test(data1)){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7904,9 +7461,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func5("line", data1);
-if(failure1 !== null){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+}
+else {
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7916,8 +7473,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.height !== undefined){
+const err8 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7926,9 +7483,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.height !== undefined){
-const err9 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.txCount !== undefined){
+const err9 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7937,8 +7493,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.txCount !== undefined){
-const err10 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createdAt !== undefined){
+const err10 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7947,8 +7503,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.createdAt !== undefined){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7957,25 +7514,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
 validate23.errors = vErrors;
 return errors === 0;
 }
 
 export const company_create = validate24;
-const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func309 = keywordRules.uscc;
-const func325 = keywordRules.distinct;
+const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const func270 = keywordRules.uscc;
+const func285 = keywordRules.distinct;
 const pattern20 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern21 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern22 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
@@ -8039,7 +7585,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema49.properties, key0))){
+if(!(func10.call(schema49.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -8131,7 +7677,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func309(true, data2);
+const failure3 = func270(true, data2);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -8447,9 +7993,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure16 = func6(true, data9);
-if(failure16 !== null){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure16.params,message:failure16.message};
+if(data.createTime !== undefined){
+const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -8458,8 +8003,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err41 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.updateTime !== undefined){
+const err41 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -8468,8 +8013,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err42 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure16 = func285([["adminAccount","backupAdminAccount"]], data);
+if(failure16 !== null){
+const property0 = failure16.property;
+const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -8478,10 +8025,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-const failure17 = func325([["adminAccount","backupAdminAccount"]], data);
-if(failure17 !== null){
-const property0 = failure17.property;
-const err43 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure17.params,message:failure17.message};
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -8490,23 +8036,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
 validate24.errors = vErrors;
 return errors === 0;
 }
 
 export const company_update = validate25;
-const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
@@ -8524,7 +8059,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema50.properties, key0))){
+if(!(func10.call(schema50.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -8547,9 +8082,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8558,24 +8093,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
 }
 errors++;
 }
@@ -8585,7 +8109,18 @@ if(data.companyName !== undefined){
 let data1 = data.companyName;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err6 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err5 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func3(60, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8594,9 +8129,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func3(60, data1);
+const failure1 = func4(true, data1);
 if(failure1 !== null){
-const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8605,9 +8140,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure2 = func4(true, data1);
+const failure2 = func5("line", data1);
 if(failure2 !== null){
-const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8616,9 +8151,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure3 = func5("line", data1);
-if(failure3 !== null){
-const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+}
+else {
+const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8628,8 +8163,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.creditCode !== undefined){
+let data2 = data.creditCode;
+if(typeof data2 === "string"){
+if(!pattern20.test(data2)){
+const err10 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8638,12 +8176,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.creditCode !== undefined){
-let data2 = data.creditCode;
-if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
-const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
+const failure3 = func270(true, data2);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8652,9 +8187,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func309(true, data2);
+const failure4 = func5("line", data2);
 if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
+const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8663,9 +8198,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure5 = func5("line", data2);
-if(failure5 !== null){
-const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+else {
+const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8675,8 +8210,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.licenseNo !== undefined){
+let data3 = data.licenseNo;
+if(typeof data3 === "string"){
+if(func2(data3) > 40){
+const err14 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8685,12 +8223,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.licenseNo !== undefined){
-let data3 = data.licenseNo;
-if(typeof data3 === "string"){
-if(func2(data3) > 40){
-const err15 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+if(func2(data3) < 1){
+const err15 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8699,8 +8233,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure5 = func4(true, data3);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8709,9 +8244,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure6 = func4(true, data3);
+const failure6 = func5("line", data3);
 if(failure6 !== null){
-const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
+const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8720,9 +8255,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure7 = func5("line", data3);
-if(failure7 !== null){
-const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+}
+else {
+const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8732,8 +8267,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.address !== undefined){
+let data4 = data.address;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err19 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema50.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8742,11 +8279,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema50.properties.address.type},message:"must be string,null"};
+if(typeof data4 === "string"){
+const failure7 = func3(200, data4);
+if(failure7 !== null){
+const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8755,10 +8291,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure8 = func3(200, data4);
+const failure8 = func4(true, data4);
 if(failure8 !== null){
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8767,9 +8302,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure9 = func4(true, data4);
+const failure9 = func5("line", data4);
 if(failure9 !== null){
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
+const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8778,9 +8313,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure10 = func5("line", data4);
-if(failure10 !== null){
-const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+}
+if(data.contactName !== undefined){
+let data5 = data.contactName;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err23 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema50.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8789,12 +8327,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data.contactName !== undefined){
-let data5 = data.contactName;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema50.properties.contactName.type},message:"must be string,null"};
+if(typeof data5 === "string"){
+const failure10 = func3(40, data5);
+if(failure10 !== null){
+const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8803,10 +8339,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(typeof data5 === "string"){
-const failure11 = func3(40, data5);
+const failure11 = func4(true, data5);
 if(failure11 !== null){
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8815,9 +8350,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure12 = func4(true, data5);
+const failure12 = func5("line", data5);
 if(failure12 !== null){
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -8826,9 +8361,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure13 = func5("line", data5);
-if(failure13 !== null){
-const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+}
+}
+if(data.contactPhone !== undefined){
+let data6 = data.contactPhone;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err27 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema50.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8837,12 +8375,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema50.properties.contactPhone.type},message:"must be string,null"};
+if(typeof data6 === "string"){
+if(!pattern21.test(data6)){
+const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -8851,25 +8386,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+const failure13 = func5("line", data6);
+if(failure13 !== null){
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
-}
-errors++;
-}
-const failure14 = func5("line", data6);
-if(failure14 !== null){
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
 }
 errors++;
 }
@@ -8879,7 +8403,18 @@ if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
 if(!pattern22.test(data7)){
-const err31 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+const err30 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure14 = func5("line", data7);
+if(failure14 !== null){
+const err31 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -8888,9 +8423,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure15 = func5("line", data7);
-if(failure15 !== null){
-const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+}
+else {
+const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -8900,8 +8435,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.backupAdminAccount !== undefined){
+let data8 = data.backupAdminAccount;
+if(typeof data8 === "string"){
+if(!pattern22.test(data8)){
+const err33 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -8910,12 +8448,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
-const err34 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+const failure15 = func5("line", data8);
+if(failure15 !== null){
+const err34 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -8924,9 +8459,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure16 = func5("line", data8);
-if(failure16 !== null){
-const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+}
+else {
+const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -8936,8 +8471,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.status !== undefined){
+let data9 = data.status;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -8946,11 +8483,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data9 === 0) || (data9 === 1))){
+const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema50.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -8959,8 +8493,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema50.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.createTime !== undefined){
+const err38 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -8969,9 +8504,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-const failure17 = func6(true, data9);
-if(failure17 !== null){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure17.params,message:failure17.message};
+if(data.updateTime !== undefined){
+const err39 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -8980,9 +8514,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data.createTime !== undefined){
-const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure16 = func285([["adminAccount","backupAdminAccount"]], data);
+if(failure16 !== null){
+const property0 = failure16.property;
+const err40 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -8991,36 +8526,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err41 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
 else {
 vErrors.push(err41);
-}
-errors++;
-}
-const failure18 = func325([["adminAccount","backupAdminAccount"]], data);
-if(failure18 !== null){
-const property0 = failure18.property;
-const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
 }
 errors++;
 }
@@ -9047,7 +8560,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema51.properties, key0))){
+if(!(func10.call(schema51.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9217,7 +8730,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func15(true, data4);
+const failure6 = func14(true, data4);
 if(failure6 !== null){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -9296,7 +8809,7 @@ return errors === 0;
 }
 
 export const platformUser_update = validate27;
-const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
@@ -9314,7 +8827,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema52.properties, key0))){
+if(!(func10.call(schema52.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9337,9 +8850,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func6(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9348,9 +8861,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9359,8 +8871,10 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.uid !== undefined){
+const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9369,10 +8883,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-}
-if(data.uid !== undefined){
-const err6 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.account !== undefined){
+let data2 = data.account;
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9381,11 +8896,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.account !== undefined){
-let data2 = data.account;
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(func2(data2) < 1){
+const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9394,8 +8906,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure0 = func4(true, data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9404,9 +8917,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func4(true, data2);
+const failure1 = func5("line", data2);
 if(failure1 !== null){
-const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9415,9 +8928,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+}
+else {
+const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9427,8 +8940,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema52.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9437,11 +8952,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema52.properties.nickname.type},message:"must be string,null"};
+if(typeof data3 === "string"){
+const failure2 = func3(60, data3);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9450,10 +8964,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func3(60, data3);
+const failure3 = func4(true, data3);
 if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9462,9 +8975,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func4(true, data3);
+const failure4 = func5("line", data3);
 if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9473,9 +8986,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func5("line", data3);
-if(failure5 !== null){
-const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+}
+if(data.avatar !== undefined){
+let data4 = data.avatar;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema52.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9484,12 +9000,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-if(data.avatar !== undefined){
-let data4 = data.avatar;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema52.properties.avatar.type},message:"must be string,null"};
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9498,9 +9011,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure5 = func5("line", data4);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9509,9 +9022,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure6 = func5("line", data4);
+const failure6 = func14(true, data4);
 if(failure6 !== null){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9520,9 +9033,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func15(true, data4);
-if(failure7 !== null){
-const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
+}
+}
+if(data.registerTime !== undefined){
+const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9531,10 +9045,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-if(data.registerTime !== undefined){
-const err20 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainId !== undefined){
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9543,8 +9055,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.bidNumber !== undefined){
+const err21 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9553,8 +9065,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err22 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.loginCount !== undefined){
+const err22 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9563,8 +9075,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err23 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.lastLoginTime !== undefined){
+const err23 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9573,8 +9085,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err24 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9583,23 +9096,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
 validate27.errors = vErrors;
 return errors === 0;
 }
 
 export const transaction_create = validate28;
-const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
@@ -9687,7 +9189,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema53.properties, key0))){
+if(!(func10.call(schema53.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -9918,9 +9420,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure7 = func6(true, data8);
-if(failure7 !== null){
-const err26 = {instancePath:instancePath+"/validationCode",schemaPath:"#/properties/validationCode/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+}
+if(data.channelId !== undefined){
+let data9 = data.channelId;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err26 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9930,10 +9434,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.channelId !== undefined){
-let data9 = data.channelId;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.blockNumber !== undefined){
+let data10 = data.blockNumber;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9942,9 +9446,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure8 = func6(true, data9);
-if(failure8 !== null){
-const err28 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9954,10 +9458,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.blockNumber !== undefined){
-let data10 = data.blockNumber;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.txIndex !== undefined){
+let data11 = data.txIndex;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9966,61 +9471,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure9 = func6(true, data10);
-if(failure9 !== null){
-const err30 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err31 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-}
-if(data.txIndex !== undefined){
-let data11 = data.txIndex;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err32 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-const failure10 = func6(true, data11);
-if(failure10 !== null){
-const err33 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err34 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
 }
 errors++;
 }
@@ -10030,7 +9488,55 @@ if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
 if(!pattern7.test(data12)){
-const err35 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+const err31 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const failure7 = func5("line", data12);
+if(failure7 !== null){
+const err32 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.blockTime !== undefined){
+let data13 = data.blockTime;
+if(typeof data13 === "string"){
+const failure8 = func5("line", data13);
+if(failure8 !== null){
+const err34 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -10039,9 +9545,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure11 = func5("line", data12);
-if(failure11 !== null){
-const err36 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -10050,61 +9557,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.blockTime !== undefined){
-let data13 = data.blockTime;
-if(typeof data13 === "string"){
-const failure12 = func5("line", data13);
-if(failure12 !== null){
-const err38 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
 validate28.errors = vErrors;
 return errors === 0;
 }
 
 export const transaction_update = validate29;
-const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
@@ -10122,7 +9580,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func11.call(schema54.properties, key0))){
+if(!(func10.call(schema54.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -10353,9 +9811,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func6(true, data8);
-if(failure7 !== null){
-const err19 = {instancePath:instancePath+"/validationCode",schemaPath:"#/properties/validationCode/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+}
+if(data.channelId !== undefined){
+let data9 = data.channelId;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err19 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10365,10 +9825,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.channelId !== undefined){
-let data9 = data.channelId;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err20 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.blockNumber !== undefined){
+let data10 = data.blockNumber;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err20 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10377,9 +9837,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure8 = func6(true, data9);
-if(failure8 !== null){
-const err21 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err21 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10389,10 +9849,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.blockNumber !== undefined){
-let data10 = data.blockNumber;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err22 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.txIndex !== undefined){
+let data11 = data.txIndex;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err22 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -10401,61 +9862,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure9 = func6(true, data10);
-if(failure9 !== null){
-const err23 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err23 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err24 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data.txIndex !== undefined){
-let data11 = data.txIndex;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err25 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-const failure10 = func6(true, data11);
-if(failure10 !== null){
-const err26 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err27 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
 }
 errors++;
 }
@@ -10465,7 +9879,55 @@ if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
 if(!pattern7.test(data12)){
-const err28 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+const err24 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const failure7 = func5("line", data12);
+if(failure7 !== null){
+const err25 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.blockTime !== undefined){
+let data13 = data.blockTime;
+if(typeof data13 === "string"){
+const failure8 = func5("line", data13);
+if(failure8 !== null){
+const err27 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -10474,9 +9936,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure11 = func5("line", data12);
-if(failure11 !== null){
-const err29 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+}
+if(data.id !== undefined){
+let data14 = data.id;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err29 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -10485,9 +9949,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+const err30 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -10496,13 +9960,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data.blockTime !== undefined){
-let data13 = data.blockTime;
-if(typeof data13 === "string"){
-const failure12 = func5("line", data13);
-if(failure12 !== null){
-const err31 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+if(data14 < 1 || isNaN(data14)){
+const err31 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -10512,71 +9971,15 @@ vErrors.push(err31);
 errors++;
 }
 }
+}
+}
 else {
-const err32 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data14 = data.id;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err33 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-const failure13 = func6(true, data14);
-if(failure13 !== null){
-const err34 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure13.params,message:failure13.message};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 2147483647 || isNaN(data14)){
-const err35 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data14 < 1 || isNaN(data14)){
-const err36 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
 }
 errors++;
 }

@@ -552,7 +552,7 @@ return errors === 0;
 }
 
 export const artCategory_listQuery = validate13;
-const schema14 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema14 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 const pattern0 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -792,19 +792,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -819,12 +806,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -837,27 +824,14 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema14.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema14.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
@@ -873,12 +847,12 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -892,7 +866,28 @@ data["ids"] = coerced5;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -901,8 +896,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -911,36 +909,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure5 = func6("line", data5);
-if(failure5 !== null){
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate13.errors = vErrors;
 return errors === 0;
 }
 
 export const artCategory_listBody = validate14;
-const schema15 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema15 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listBody" */;
@@ -1179,19 +1153,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -1206,12 +1167,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -1224,39 +1185,26 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema15.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema15.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -1272,12 +1220,12 @@ if(dataType5 === "boolean" || data6 === null
 coerced5 = +data6;
 }
 else {
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -1289,9 +1237,30 @@ data5[i0] = coerced5;
 }
 }
 }
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1300,9 +1269,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1311,8 +1282,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1321,43 +1294,18 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
 validate14.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork = validate15;
-const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null],"x-text":"line"},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null],"x-text":"line"},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null],"x-text":"line"},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"],"x-text":"line"},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null],"x-text":"line"}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema17 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema18 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const func32 = Object.prototype.hasOwnProperty;
-const func37 = keywordRules.url;
-const func72 = keywordRules.notFuture;
-const func82 = keywordRules.ordered;
+const func28 = Object.prototype.hasOwnProperty;
+const func33 = keywordRules.url;
+const func67 = keywordRules.notFuture;
+const func77 = keywordRules.ordered;
 const pattern1 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1415,7 +1363,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema16.properties, key0))){
+if(!(func28.call(schema16.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -1541,7 +1489,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func37(true, data2);
+const failure2 = func33(true, data2);
 if(failure2 !== null){
 const err12 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -2227,7 +2175,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func32.call(schema16.properties.baseInfo.properties, key1))){
+if(!(func28.call(schema16.properties.baseInfo.properties, key1))){
 const err53 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
@@ -2521,19 +2469,6 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(typeof data19 === "string"){
-const failure28 = func6("line", data19);
-if(failure28 !== null){
-const err69 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
 }
 if(data14.dateText !== undefined){
 let data20 = data14.dateText;
@@ -2551,12 +2486,12 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced18 = null;
 }
 else {
-const err70 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err70];
+vErrors = [err69];
 }
 else {
-vErrors.push(err70);
+vErrors.push(err69);
 }
 errors++;
 }
@@ -2570,7 +2505,18 @@ data14["dateText"] = coerced18;
 }
 if(typeof data20 === "string"){
 if(func3(data20) > 100){
-const err71 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err70 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+const failure28 = func5(true, data20);
+if(failure28 !== null){
+const err71 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2579,25 +2525,14 @@ vErrors.push(err71);
 }
 errors++;
 }
-const failure29 = func5(true, data20);
+const failure29 = func6("line", data20);
 if(failure29 !== null){
-const err72 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure29.params,message:failure29.message};
+const err72 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err72];
 }
 else {
 vErrors.push(err72);
-}
-errors++;
-}
-const failure30 = func6("line", data20);
-if(failure30 !== null){
-const err73 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
 }
 errors++;
 }
@@ -2617,12 +2552,12 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced19 = null;
 }
 else {
-const err74 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err73 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err74];
+vErrors = [err73];
 }
 else {
-vErrors.push(err74);
+vErrors.push(err73);
 }
 errors++;
 }
@@ -2634,9 +2569,20 @@ data14["startYear"] = coerced19;
 }
 }
 }
-const failure31 = func2(true, data21);
-if(failure31 !== null){
-const err75 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure31.params,message:failure31.message};
+const failure30 = func2(true, data21);
+if(failure30 !== null){
+const err74 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure30.params,message:failure30.message};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err75 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2645,25 +2591,14 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err76 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure31 = func67(true, data21);
+if(failure31 !== null){
+const err76 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
-}
-errors++;
-}
-const failure32 = func72(true, data21);
-if(failure32 !== null){
-const err77 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure32.params,message:failure32.message};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
 }
 errors++;
 }
@@ -2683,12 +2618,12 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced20 = null;
 }
 else {
-const err78 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err77 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err78];
+vErrors = [err77];
 }
 else {
-vErrors.push(err78);
+vErrors.push(err77);
 }
 errors++;
 }
@@ -2700,9 +2635,20 @@ data14["endYear"] = coerced20;
 }
 }
 }
-const failure33 = func2(true, data22);
-if(failure33 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure33.params,message:failure33.message};
+const failure32 = func2(true, data22);
+if(failure32 !== null){
+const err78 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err79 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2711,25 +2657,14 @@ vErrors.push(err79);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err80 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure33 = func67(true, data22);
+if(failure33 !== null){
+const err80 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err80];
 }
 else {
 vErrors.push(err80);
-}
-errors++;
-}
-const failure34 = func72(true, data22);
-if(failure34 !== null){
-const err81 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure34.params,message:failure34.message};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
 }
 errors++;
 }
@@ -2751,12 +2686,12 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced21 = null;
 }
 else {
-const err82 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err81 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err82];
+vErrors = [err81];
 }
 else {
-vErrors.push(err82);
+vErrors.push(err81);
 }
 errors++;
 }
@@ -2770,23 +2705,23 @@ data14["acno"] = coerced21;
 }
 if(typeof data23 === "string"){
 if(func3(data23) > 32){
-const err83 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err82 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+const failure34 = func6("line", data23);
+if(failure34 !== null){
+const err83 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err83];
 }
 else {
 vErrors.push(err83);
-}
-errors++;
-}
-const failure35 = func6("line", data23);
-if(failure35 !== null){
-const err84 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
 }
 errors++;
 }
@@ -2808,12 +2743,12 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced22 = null;
 }
 else {
-const err85 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err84 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err85];
+vErrors = [err84];
 }
 else {
-vErrors.push(err85);
+vErrors.push(err84);
 }
 errors++;
 }
@@ -2827,7 +2762,18 @@ data14["url"] = coerced22;
 }
 if(typeof data24 === "string"){
 if(func3(data24) > 1000){
-const err86 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err85 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+const failure35 = func6("line", data24);
+if(failure35 !== null){
+const err86 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2836,25 +2782,14 @@ vErrors.push(err86);
 }
 errors++;
 }
-const failure36 = func6("line", data24);
+const failure36 = func33(true, data24);
 if(failure36 !== null){
-const err87 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
+const err87 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err87];
 }
 else {
 vErrors.push(err87);
-}
-errors++;
-}
-const failure37 = func37(true, data24);
-if(failure37 !== null){
-const err88 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure37.params,message:failure37.message};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
 }
 errors++;
 }
@@ -2876,12 +2811,12 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced23 = null;
 }
 else {
-const err89 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err88 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err89];
+vErrors = [err88];
 }
 else {
-vErrors.push(err89);
+vErrors.push(err88);
 }
 errors++;
 }
@@ -2895,7 +2830,18 @@ data14["groupTitle"] = coerced23;
 }
 if(typeof data25 === "string"){
 if(func3(data25) > 500){
-const err90 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err89 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+const failure37 = func6("line", data25);
+if(failure37 !== null){
+const err90 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2904,9 +2850,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-const failure38 = func6("line", data25);
+}
+}
+const failure38 = func77([["startYear","endYear"]], data14);
 if(failure38 !== null){
-const err91 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
+const err91 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2916,10 +2864,8 @@ vErrors.push(err91);
 errors++;
 }
 }
-}
-const failure39 = func82([["startYear","endYear"]], data14);
-if(failure39 !== null){
-const err92 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure39.params,message:failure39.message};
+else {
+const err92 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2929,28 +2875,17 @@ vErrors.push(err92);
 errors++;
 }
 }
-else {
-const err93 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
 if(data.dealInfo !== undefined){
 let data26 = data.dealInfo;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 for(const key2 in data26){
 if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err94 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err93 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err94];
+vErrors = [err93];
 }
 else {
-vErrors.push(err94);
+vErrors.push(err93);
 }
 errors++;
 }
@@ -2971,12 +2906,12 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced24 = null;
 }
 else {
-const err95 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err94 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err95];
+vErrors = [err94];
 }
 else {
-vErrors.push(err95);
+vErrors.push(err94);
 }
 errors++;
 }
@@ -2990,23 +2925,23 @@ data26["creditLine"] = coerced24;
 }
 if(typeof data27 === "string"){
 if(func3(data27) > 1000){
-const err96 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err95 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+const failure39 = func6("line", data27);
+if(failure39 !== null){
+const err96 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err96];
 }
 else {
 vErrors.push(err96);
-}
-errors++;
-}
-const failure40 = func6("line", data27);
-if(failure40 !== null){
-const err97 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
 }
 errors++;
 }
@@ -3026,12 +2961,12 @@ else if(data28 === "" || data28 === 0 || data28 === false){
 coerced25 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err97 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err98];
+vErrors = [err97];
 }
 else {
-vErrors.push(err98);
+vErrors.push(err97);
 }
 errors++;
 }
@@ -3043,9 +2978,20 @@ data26["acquisitionYear"] = coerced25;
 }
 }
 }
-const failure41 = func2(true, data28);
-if(failure41 !== null){
-const err99 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure41.params,message:failure41.message};
+const failure40 = func2(true, data28);
+if(failure40 !== null){
+const err98 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure40.params,message:failure40.message};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1500 || isNaN(data28)){
+const err99 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3054,25 +3000,14 @@ vErrors.push(err99);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err100 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+const failure41 = func67(true, data28);
+if(failure41 !== null){
+const err100 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err100];
 }
 else {
 vErrors.push(err100);
-}
-errors++;
-}
-const failure42 = func72(true, data28);
-if(failure42 !== null){
-const err101 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure42.params,message:failure42.message};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
 }
 errors++;
 }
@@ -3092,12 +3027,12 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced26 = null;
 }
 else {
-const err102 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err101 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
-vErrors = [err102];
+vErrors = [err101];
 }
 else {
-vErrors.push(err102);
+vErrors.push(err101);
 }
 errors++;
 }
@@ -3109,25 +3044,25 @@ data26["price"] = coerced26;
 }
 }
 }
-const failure43 = func2(true, data29);
-if(failure43 !== null){
-const err103 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure43.params,message:failure43.message};
+const failure42 = func2(true, data29);
+if(failure42 !== null){
+const err102 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure42.params,message:failure42.message};
 if(vErrors === null){
-vErrors = [err103];
+vErrors = [err102];
 }
 else {
-vErrors.push(err103);
+vErrors.push(err102);
 }
 errors++;
 }
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 < 0 || isNaN(data29)){
-const err104 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err103 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err104];
+vErrors = [err103];
 }
 else {
-vErrors.push(err104);
+vErrors.push(err103);
 }
 errors++;
 }
@@ -3149,12 +3084,12 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced27 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err104 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err105];
+vErrors = [err104];
 }
 else {
-vErrors.push(err105);
+vErrors.push(err104);
 }
 errors++;
 }
@@ -3167,27 +3102,14 @@ data26["currency"] = coerced27;
 }
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err106 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema16.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err105 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema16.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err106];
+vErrors = [err105];
 }
 else {
-vErrors.push(err106);
+vErrors.push(err105);
 }
 errors++;
-}
-if(typeof data30 === "string"){
-const failure44 = func6("line", data30);
-if(failure44 !== null){
-const err107 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
 }
 }
 if(data26.dealTime !== undefined){
@@ -3206,12 +3128,12 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced28 = null;
 }
 else {
-const err108 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err106 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err108];
+vErrors = [err106];
 }
 else {
-vErrors.push(err108);
+vErrors.push(err106);
 }
 errors++;
 }
@@ -3225,36 +3147,36 @@ data26["dealTime"] = coerced28;
 }
 if(typeof data31 === "string"){
 if(func3(data31) > 32){
-const err109 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err107 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+const failure43 = func6("line", data31);
+if(failure43 !== null){
+const err108 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err109];
 }
 else {
 vErrors.push(err109);
-}
-errors++;
-}
-const failure45 = func6("line", data31);
-if(failure45 !== null){
-const err110 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
 }
 errors++;
 }
@@ -3264,12 +3186,12 @@ let data32 = data.securityInfo;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 for(const key3 in data32){
 if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err112 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const err110 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err112];
+vErrors = [err110];
 }
 else {
-vErrors.push(err112);
+vErrors.push(err110);
 }
 errors++;
 }
@@ -3290,12 +3212,12 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced29 = null;
 }
 else {
-const err113 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema16.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema16.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err113];
+vErrors = [err111];
 }
 else {
-vErrors.push(err113);
+vErrors.push(err111);
 }
 errors++;
 }
@@ -3308,27 +3230,14 @@ data32["level"] = coerced29;
 }
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err114 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema16.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err112 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema16.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err114];
+vErrors = [err112];
 }
 else {
-vErrors.push(err114);
+vErrors.push(err112);
 }
 errors++;
-}
-if(typeof data33 === "string"){
-const failure46 = func6("line", data33);
-if(failure46 !== null){
-const err115 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
 }
 }
 if(data32.watermark !== undefined){
@@ -3347,12 +3256,12 @@ else if(data34 === "" || data34 === 0 || data34 === false){
 coerced30 = null;
 }
 else {
-const err116 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err113 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err116];
+vErrors = [err113];
 }
 else {
-vErrors.push(err116);
+vErrors.push(err113);
 }
 errors++;
 }
@@ -3366,34 +3275,34 @@ data32["watermark"] = coerced30;
 }
 if(typeof data34 === "string"){
 if(func3(data34) > 200){
-const err117 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err114 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err117];
+vErrors = [err114];
 }
 else {
-vErrors.push(err117);
+vErrors.push(err114);
 }
 errors++;
 }
-const failure47 = func5(true, data34);
-if(failure47 !== null){
-const err118 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
+const failure44 = func5(true, data34);
+if(failure44 !== null){
+const err115 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
 if(vErrors === null){
-vErrors = [err118];
+vErrors = [err115];
 }
 else {
-vErrors.push(err118);
+vErrors.push(err115);
 }
 errors++;
 }
-const failure48 = func6("line", data34);
-if(failure48 !== null){
-const err119 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
+const failure45 = func6("line", data34);
+if(failure45 !== null){
+const err116 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
-vErrors = [err119];
+vErrors = [err116];
 }
 else {
-vErrors.push(err119);
+vErrors.push(err116);
 }
 errors++;
 }
@@ -3415,12 +3324,12 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced31 = null;
 }
 else {
-const err120 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err117 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err120];
+vErrors = [err117];
 }
 else {
-vErrors.push(err120);
+vErrors.push(err117);
 }
 errors++;
 }
@@ -3434,47 +3343,47 @@ data32["rfid"] = coerced31;
 }
 if(typeof data35 === "string"){
 if(func3(data35) > 200){
-const err121 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err118 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+const failure46 = func5(true, data35);
+if(failure46 !== null){
+const err119 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+const failure47 = func6("line", data35);
+if(failure47 !== null){
+const err120 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err121];
 }
 else {
 vErrors.push(err121);
-}
-errors++;
-}
-const failure49 = func5(true, data35);
-if(failure49 !== null){
-const err122 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure49.params,message:failure49.message};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-const failure50 = func6("line", data35);
-if(failure50 !== null){
-const err123 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err124 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
 }
 errors++;
 }
@@ -3484,12 +3393,12 @@ let data36 = data.certificateInfo;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 for(const key4 in data36){
 if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err125 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err122 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err125];
+vErrors = [err122];
 }
 else {
-vErrors.push(err125);
+vErrors.push(err122);
 }
 errors++;
 }
@@ -3510,12 +3419,12 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced32 = null;
 }
 else {
-const err126 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err123 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err126];
+vErrors = [err123];
 }
 else {
-vErrors.push(err126);
+vErrors.push(err123);
 }
 errors++;
 }
@@ -3529,34 +3438,34 @@ data36["certificateNo"] = coerced32;
 }
 if(typeof data37 === "string"){
 if(func3(data37) > 200){
-const err127 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err124 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err127];
+vErrors = [err124];
 }
 else {
-vErrors.push(err127);
+vErrors.push(err124);
 }
 errors++;
 }
-const failure51 = func5(true, data37);
-if(failure51 !== null){
-const err128 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure51.params,message:failure51.message};
+const failure48 = func5(true, data37);
+if(failure48 !== null){
+const err125 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
-vErrors = [err128];
+vErrors = [err125];
 }
 else {
-vErrors.push(err128);
+vErrors.push(err125);
 }
 errors++;
 }
-const failure52 = func6("line", data37);
-if(failure52 !== null){
-const err129 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const failure49 = func6("line", data37);
+if(failure49 !== null){
+const err126 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
-vErrors = [err129];
+vErrors = [err126];
 }
 else {
-vErrors.push(err129);
+vErrors.push(err126);
 }
 errors++;
 }
@@ -3578,12 +3487,12 @@ else if(data38 === "" || data38 === 0 || data38 === false){
 coerced33 = null;
 }
 else {
-const err130 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err127 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err130];
+vErrors = [err127];
 }
 else {
-vErrors.push(err130);
+vErrors.push(err127);
 }
 errors++;
 }
@@ -3597,34 +3506,34 @@ data36["issuer"] = coerced33;
 }
 if(typeof data38 === "string"){
 if(func3(data38) > 200){
-const err131 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err128 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err131];
+vErrors = [err128];
 }
 else {
-vErrors.push(err131);
+vErrors.push(err128);
 }
 errors++;
 }
-const failure53 = func5(true, data38);
-if(failure53 !== null){
-const err132 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure53.params,message:failure53.message};
+const failure50 = func5(true, data38);
+if(failure50 !== null){
+const err129 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
 if(vErrors === null){
-vErrors = [err132];
+vErrors = [err129];
 }
 else {
-vErrors.push(err132);
+vErrors.push(err129);
 }
 errors++;
 }
-const failure54 = func6("line", data38);
-if(failure54 !== null){
-const err133 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const failure51 = func6("line", data38);
+if(failure51 !== null){
+const err130 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
-vErrors = [err133];
+vErrors = [err130];
 }
 else {
-vErrors.push(err133);
+vErrors.push(err130);
 }
 errors++;
 }
@@ -3646,12 +3555,12 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced34 = null;
 }
 else {
-const err134 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema16.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err131 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema16.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err134];
+vErrors = [err131];
 }
 else {
-vErrors.push(err134);
+vErrors.push(err131);
 }
 errors++;
 }
@@ -3665,23 +3574,23 @@ data36["issueDate"] = coerced34;
 }
 if(typeof data39 === "string"){
 if(func3(data39) > 32){
-const err135 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err132 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
-vErrors = [err135];
+vErrors = [err132];
 }
 else {
-vErrors.push(err135);
+vErrors.push(err132);
 }
 errors++;
 }
-const failure55 = func6("line", data39);
-if(failure55 !== null){
-const err136 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+const failure52 = func6("line", data39);
+if(failure52 !== null){
+const err133 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
-vErrors = [err136];
+vErrors = [err133];
 }
 else {
-vErrors.push(err136);
+vErrors.push(err133);
 }
 errors++;
 }
@@ -3689,12 +3598,12 @@ errors++;
 }
 }
 else {
-const err137 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err134 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err137];
+vErrors = [err134];
 }
 else {
-vErrors.push(err137);
+vErrors.push(err134);
 }
 errors++;
 }
@@ -3703,12 +3612,12 @@ if(data.traceability !== undefined){
 let data40 = data.traceability;
 if(Array.isArray(data40)){
 if(data40.length > 20){
-const err138 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const err135 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
-vErrors = [err138];
+vErrors = [err135];
 }
 else {
-vErrors.push(err138);
+vErrors.push(err135);
 }
 errors++;
 }
@@ -3717,23 +3626,23 @@ for(let i1=0; i1<len1; i1++){
 let data41 = data40[i1];
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 if(data41.step === undefined){
-const err139 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
-vErrors = [err139];
+vErrors = [err136];
 }
 else {
-vErrors.push(err139);
+vErrors.push(err136);
 }
 errors++;
 }
 for(const key5 in data41){
 if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err140 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const err137 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err140];
+vErrors = [err137];
 }
 else {
-vErrors.push(err140);
+vErrors.push(err137);
 }
 errors++;
 }
@@ -3751,12 +3660,12 @@ else if(data42 === null){
 coerced35 = "";
 }
 else {
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err141];
+vErrors = [err138];
 }
 else {
-vErrors.push(err141);
+vErrors.push(err138);
 }
 errors++;
 }
@@ -3769,27 +3678,14 @@ data41["step"] = coerced35;
 }
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema16.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema16.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err142];
+vErrors = [err139];
 }
 else {
-vErrors.push(err142);
+vErrors.push(err139);
 }
 errors++;
-}
-if(typeof data42 === "string"){
-const failure56 = func6("line", data42);
-if(failure56 !== null){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
-errors++;
-}
 }
 }
 if(data41.result !== undefined){
@@ -3808,12 +3704,12 @@ else if(data43 === "" || data43 === 0 || data43 === false){
 coerced36 = null;
 }
 else {
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err144];
+vErrors = [err140];
 }
 else {
-vErrors.push(err144);
+vErrors.push(err140);
 }
 errors++;
 }
@@ -3827,34 +3723,34 @@ data41["result"] = coerced36;
 }
 if(typeof data43 === "string"){
 if(func3(data43) > 200){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err145];
+vErrors = [err141];
 }
 else {
-vErrors.push(err145);
+vErrors.push(err141);
 }
 errors++;
 }
-const failure57 = func5(true, data43);
-if(failure57 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure57.params,message:failure57.message};
+const failure53 = func5(true, data43);
+if(failure53 !== null){
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure53.params,message:failure53.message};
 if(vErrors === null){
-vErrors = [err146];
+vErrors = [err142];
 }
 else {
-vErrors.push(err146);
+vErrors.push(err142);
 }
 errors++;
 }
-const failure58 = func6("line", data43);
-if(failure58 !== null){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+const failure54 = func6("line", data43);
+if(failure54 !== null){
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
-vErrors = [err147];
+vErrors = [err143];
 }
 else {
-vErrors.push(err147);
+vErrors.push(err143);
 }
 errors++;
 }
@@ -3876,12 +3772,12 @@ else if(data44 === "" || data44 === 0 || data44 === false){
 coerced37 = null;
 }
 else {
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err148];
+vErrors = [err144];
 }
 else {
-vErrors.push(err148);
+vErrors.push(err144);
 }
 errors++;
 }
@@ -3895,34 +3791,34 @@ data41["operator"] = coerced37;
 }
 if(typeof data44 === "string"){
 if(func3(data44) > 200){
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err149];
+vErrors = [err145];
 }
 else {
-vErrors.push(err149);
+vErrors.push(err145);
 }
 errors++;
 }
-const failure59 = func5(true, data44);
-if(failure59 !== null){
-const err150 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure59.params,message:failure59.message};
+const failure55 = func5(true, data44);
+if(failure55 !== null){
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
 if(vErrors === null){
-vErrors = [err150];
+vErrors = [err146];
 }
 else {
-vErrors.push(err150);
+vErrors.push(err146);
 }
 errors++;
 }
-const failure60 = func6("line", data44);
-if(failure60 !== null){
-const err151 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+const failure56 = func6("line", data44);
+if(failure56 !== null){
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
-vErrors = [err151];
+vErrors = [err147];
 }
 else {
-vErrors.push(err151);
+vErrors.push(err147);
 }
 errors++;
 }
@@ -3944,12 +3840,12 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced38 = null;
 }
 else {
-const err152 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema16.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema16.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err152];
+vErrors = [err148];
 }
 else {
-vErrors.push(err152);
+vErrors.push(err148);
 }
 errors++;
 }
@@ -3963,23 +3859,23 @@ data41["time"] = coerced38;
 }
 if(typeof data45 === "string"){
 if(func3(data45) > 32){
-const err153 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err149 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
-vErrors = [err153];
+vErrors = [err149];
 }
 else {
-vErrors.push(err153);
+vErrors.push(err149);
 }
 errors++;
 }
-const failure61 = func6("line", data45);
-if(failure61 !== null){
-const err154 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+const failure57 = func6("line", data45);
+if(failure57 !== null){
+const err150 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
-vErrors = [err154];
+vErrors = [err150];
 }
 else {
-vErrors.push(err154);
+vErrors.push(err150);
 }
 errors++;
 }
@@ -4001,12 +3897,12 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced39 = null;
 }
 else {
-const err155 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err151 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err155];
+vErrors = [err151];
 }
 else {
-vErrors.push(err155);
+vErrors.push(err151);
 }
 errors++;
 }
@@ -4020,59 +3916,59 @@ data41["attachment"] = coerced39;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 1000){
-const err156 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err152 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+const failure58 = func6("line", data46);
+if(failure58 !== null){
+const err153 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+const failure59 = func33(true, data46);
+if(failure59 !== null){
+const err154 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err155 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err156];
 }
 else {
 vErrors.push(err156);
-}
-errors++;
-}
-const failure62 = func6("line", data46);
-if(failure62 !== null){
-const err157 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
-errors++;
-}
-const failure63 = func37(true, data46);
-if(failure63 !== null){
-const err158 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure63.params,message:failure63.message};
-if(vErrors === null){
-vErrors = [err158];
-}
-else {
-vErrors.push(err158);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err159 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err159];
-}
-else {
-vErrors.push(err159);
-}
-errors++;
-}
-}
-}
-else {
-const err160 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
 }
 errors++;
 }
@@ -4082,12 +3978,12 @@ let data47 = data.ownership;
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 for(const key6 in data47){
 if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err161 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+const err157 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err161];
+vErrors = [err157];
 }
 else {
-vErrors.push(err161);
+vErrors.push(err157);
 }
 errors++;
 }
@@ -4108,12 +4004,12 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced40 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err158 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err162];
+vErrors = [err158];
 }
 else {
-vErrors.push(err162);
+vErrors.push(err158);
 }
 errors++;
 }
@@ -4127,34 +4023,34 @@ data47["ownerIdentity"] = coerced40;
 }
 if(typeof data48 === "string"){
 if(func3(data48) > 200){
-const err163 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err159 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err163];
+vErrors = [err159];
 }
 else {
-vErrors.push(err163);
+vErrors.push(err159);
 }
 errors++;
 }
-const failure64 = func5(true, data48);
-if(failure64 !== null){
-const err164 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure64.params,message:failure64.message};
+const failure60 = func5(true, data48);
+if(failure60 !== null){
+const err160 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure60.params,message:failure60.message};
 if(vErrors === null){
-vErrors = [err164];
+vErrors = [err160];
 }
 else {
-vErrors.push(err164);
+vErrors.push(err160);
 }
 errors++;
 }
-const failure65 = func6("line", data48);
-if(failure65 !== null){
-const err165 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure65.params,message:failure65.message};
+const failure61 = func6("line", data48);
+if(failure61 !== null){
+const err161 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
 if(vErrors === null){
-vErrors = [err165];
+vErrors = [err161];
 }
 else {
-vErrors.push(err165);
+vErrors.push(err161);
 }
 errors++;
 }
@@ -4176,12 +4072,12 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced41 = null;
 }
 else {
-const err166 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err166];
+vErrors = [err162];
 }
 else {
-vErrors.push(err166);
+vErrors.push(err162);
 }
 errors++;
 }
@@ -4195,34 +4091,34 @@ data47["ownershipProof"] = coerced41;
 }
 if(typeof data49 === "string"){
 if(func3(data49) > 1000){
-const err167 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err163 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err167];
+vErrors = [err163];
 }
 else {
-vErrors.push(err167);
+vErrors.push(err163);
 }
 errors++;
 }
-const failure66 = func6("line", data49);
-if(failure66 !== null){
-const err168 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
+const failure62 = func6("line", data49);
+if(failure62 !== null){
+const err164 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
 if(vErrors === null){
-vErrors = [err168];
+vErrors = [err164];
 }
 else {
-vErrors.push(err168);
+vErrors.push(err164);
 }
 errors++;
 }
-const failure67 = func37(true, data49);
-if(failure67 !== null){
-const err169 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
+const failure63 = func33(true, data49);
+if(failure63 !== null){
+const err165 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure63.params,message:failure63.message};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err165];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err165);
 }
 errors++;
 }
@@ -4244,12 +4140,12 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced42 = null;
 }
 else {
-const err170 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema16.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err166 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema16.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err166];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err166);
 }
 errors++;
 }
@@ -4262,37 +4158,24 @@ data47["creditCheck"] = coerced42;
 }
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err171 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema16.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err167 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema16.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err167];
 }
 else {
-vErrors.push(err171);
-}
-errors++;
-}
-if(typeof data50 === "string"){
-const failure68 = func6("line", data50);
-if(failure68 !== null){
-const err172 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/x-text",keyword:"x-text",params:failure68.params,message:failure68.message};
-if(vErrors === null){
-vErrors = [err172];
-}
-else {
-vErrors.push(err172);
+vErrors.push(err167);
 }
 errors++;
 }
 }
 }
-}
 else {
-const err173 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err168 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err173];
+vErrors = [err168];
 }
 else {
-vErrors.push(err173);
+vErrors.push(err168);
 }
 errors++;
 }
@@ -4302,12 +4185,12 @@ let data51 = data.authenticity;
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 for(const key7 in data51){
 if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err174 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const err169 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err174];
+vErrors = [err169];
 }
 else {
-vErrors.push(err174);
+vErrors.push(err169);
 }
 errors++;
 }
@@ -4328,12 +4211,12 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced43 = null;
 }
 else {
-const err175 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err175];
+vErrors = [err170];
 }
 else {
-vErrors.push(err175);
+vErrors.push(err170);
 }
 errors++;
 }
@@ -4347,34 +4230,34 @@ data51["appraisalCertificate"] = coerced43;
 }
 if(typeof data52 === "string"){
 if(func3(data52) > 1000){
-const err176 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err171 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err176];
+vErrors = [err171];
 }
 else {
-vErrors.push(err176);
+vErrors.push(err171);
 }
 errors++;
 }
-const failure69 = func6("line", data52);
-if(failure69 !== null){
-const err177 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure69.params,message:failure69.message};
+const failure64 = func6("line", data52);
+if(failure64 !== null){
+const err172 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
 if(vErrors === null){
-vErrors = [err177];
+vErrors = [err172];
 }
 else {
-vErrors.push(err177);
+vErrors.push(err172);
 }
 errors++;
 }
-const failure70 = func37(true, data52);
-if(failure70 !== null){
-const err178 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure70.params,message:failure70.message};
+const failure65 = func33(true, data52);
+if(failure65 !== null){
+const err173 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
 if(vErrors === null){
-vErrors = [err178];
+vErrors = [err173];
 }
 else {
-vErrors.push(err178);
+vErrors.push(err173);
 }
 errors++;
 }
@@ -4396,12 +4279,12 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced44 = null;
 }
 else {
-const err179 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err179];
+vErrors = [err174];
 }
 else {
-vErrors.push(err179);
+vErrors.push(err174);
 }
 errors++;
 }
@@ -4415,34 +4298,34 @@ data51["otherCertificate"] = coerced44;
 }
 if(typeof data53 === "string"){
 if(func3(data53) > 1000){
-const err180 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err175 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err180];
+vErrors = [err175];
 }
 else {
-vErrors.push(err180);
+vErrors.push(err175);
 }
 errors++;
 }
-const failure71 = func6("line", data53);
-if(failure71 !== null){
-const err181 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure71.params,message:failure71.message};
+const failure66 = func6("line", data53);
+if(failure66 !== null){
+const err176 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
 if(vErrors === null){
-vErrors = [err181];
+vErrors = [err176];
 }
 else {
-vErrors.push(err181);
+vErrors.push(err176);
 }
 errors++;
 }
-const failure72 = func37(true, data53);
-if(failure72 !== null){
-const err182 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure72.params,message:failure72.message};
+const failure67 = func33(true, data53);
+if(failure67 !== null){
+const err177 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
 if(vErrors === null){
-vErrors = [err182];
+vErrors = [err177];
 }
 else {
-vErrors.push(err182);
+vErrors.push(err177);
 }
 errors++;
 }
@@ -4450,12 +4333,12 @@ errors++;
 }
 }
 else {
-const err183 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err178 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err183];
+vErrors = [err178];
 }
 else {
-vErrors.push(err183);
+vErrors.push(err178);
 }
 errors++;
 }
@@ -4476,12 +4359,12 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced45 = null;
 }
 else {
-const err184 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema16.properties.sourceId.type},message:"must be string,null"};
+const err179 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema16.properties.sourceId.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err184];
+vErrors = [err179];
 }
 else {
-vErrors.push(err184);
+vErrors.push(err179);
 }
 errors++;
 }
@@ -4494,14 +4377,14 @@ data["sourceId"] = coerced45;
 }
 }
 if(typeof data54 === "string"){
-const failure73 = func6("line", data54);
-if(failure73 !== null){
-const err185 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure73.params,message:failure73.message};
+const failure68 = func6("line", data54);
+if(failure68 !== null){
+const err180 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure68.params,message:failure68.message};
 if(vErrors === null){
-vErrors = [err185];
+vErrors = [err180];
 }
 else {
-vErrors.push(err185);
+vErrors.push(err180);
 }
 errors++;
 }
@@ -4509,12 +4392,12 @@ errors++;
 }
 }
 else {
-const err186 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err181 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err186];
+vErrors = [err181];
 }
 else {
-vErrors.push(err186);
+vErrors.push(err181);
 }
 errors++;
 }
@@ -4523,7 +4406,7 @@ return errors === 0;
 }
 
 export const artwork_create = validate16;
-const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null],"x-text":"line"},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null],"x-text":"line"},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null],"x-text":"line"},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"],"x-text":"line"},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null],"x-text":"line"}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema30 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema31 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 
@@ -4576,7 +4459,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema29.properties, key0))){
+if(!(func28.call(schema29.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -4672,7 +4555,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure1 = func37(true, data2);
+const failure1 = func33(true, data2);
 if(failure1 !== null){
 const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -5174,7 +5057,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func32.call(schema29.properties.baseInfo.properties, key1))){
+if(!(func28.call(schema29.properties.baseInfo.properties, key1))){
 const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
@@ -5468,19 +5351,6 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data19 === "string"){
-const failure22 = func6("line", data19);
-if(failure22 !== null){
-const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
 }
 if(data14.dateText !== undefined){
 let data20 = data14.dateText;
@@ -5498,12 +5368,12 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced12 = null;
 }
 else {
-const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err62];
+vErrors = [err61];
 }
 else {
-vErrors.push(err62);
+vErrors.push(err61);
 }
 errors++;
 }
@@ -5517,7 +5387,18 @@ data14["dateText"] = coerced12;
 }
 if(typeof data20 === "string"){
 if(func3(data20) > 100){
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+const failure22 = func5(true, data20);
+if(failure22 !== null){
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -5526,25 +5407,14 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure23 = func5(true, data20);
+const failure23 = func6("line", data20);
 if(failure23 !== null){
-const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err64];
 }
 else {
 vErrors.push(err64);
-}
-errors++;
-}
-const failure24 = func6("line", data20);
-if(failure24 !== null){
-const err65 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
 }
 errors++;
 }
@@ -5564,12 +5434,12 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced13 = null;
 }
 else {
-const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err66];
+vErrors = [err65];
 }
 else {
-vErrors.push(err66);
+vErrors.push(err65);
 }
 errors++;
 }
@@ -5581,9 +5451,20 @@ data14["startYear"] = coerced13;
 }
 }
 }
-const failure25 = func2(true, data21);
-if(failure25 !== null){
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure25.params,message:failure25.message};
+const failure24 = func2(true, data21);
+if(failure24 !== null){
+const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -5592,25 +5473,14 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure25 = func67(true, data21);
+if(failure25 !== null){
+const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err68];
 }
 else {
 vErrors.push(err68);
-}
-errors++;
-}
-const failure26 = func72(true, data21);
-if(failure26 !== null){
-const err69 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
 }
 errors++;
 }
@@ -5630,12 +5500,12 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced14 = null;
 }
 else {
-const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err70];
+vErrors = [err69];
 }
 else {
-vErrors.push(err70);
+vErrors.push(err69);
 }
 errors++;
 }
@@ -5647,9 +5517,20 @@ data14["endYear"] = coerced14;
 }
 }
 }
-const failure27 = func2(true, data22);
-if(failure27 !== null){
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure27.params,message:failure27.message};
+const failure26 = func2(true, data22);
+if(failure26 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -5658,25 +5539,14 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure27 = func67(true, data22);
+if(failure27 !== null){
+const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err72];
 }
 else {
 vErrors.push(err72);
-}
-errors++;
-}
-const failure28 = func72(true, data22);
-if(failure28 !== null){
-const err73 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure28.params,message:failure28.message};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
 }
 errors++;
 }
@@ -5698,12 +5568,12 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced15 = null;
 }
 else {
-const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err74];
+vErrors = [err73];
 }
 else {
-vErrors.push(err74);
+vErrors.push(err73);
 }
 errors++;
 }
@@ -5717,23 +5587,23 @@ data14["acno"] = coerced15;
 }
 if(typeof data23 === "string"){
 if(func3(data23) > 32){
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const failure28 = func6("line", data23);
+if(failure28 !== null){
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err75];
 }
 else {
 vErrors.push(err75);
-}
-errors++;
-}
-const failure29 = func6("line", data23);
-if(failure29 !== null){
-const err76 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
 }
 errors++;
 }
@@ -5755,12 +5625,12 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced16 = null;
 }
 else {
-const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err77];
+vErrors = [err76];
 }
 else {
-vErrors.push(err77);
+vErrors.push(err76);
 }
 errors++;
 }
@@ -5774,7 +5644,18 @@ data14["url"] = coerced16;
 }
 if(typeof data24 === "string"){
 if(func3(data24) > 1000){
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+const failure29 = func6("line", data24);
+if(failure29 !== null){
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -5783,25 +5664,14 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure30 = func6("line", data24);
+const failure30 = func33(true, data24);
 if(failure30 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
+const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err79];
 }
 else {
 vErrors.push(err79);
-}
-errors++;
-}
-const failure31 = func37(true, data24);
-if(failure31 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure31.params,message:failure31.message};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
 }
 errors++;
 }
@@ -5823,12 +5693,12 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced17 = null;
 }
 else {
-const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err81];
+vErrors = [err80];
 }
 else {
-vErrors.push(err81);
+vErrors.push(err80);
 }
 errors++;
 }
@@ -5842,7 +5712,18 @@ data14["groupTitle"] = coerced17;
 }
 if(typeof data25 === "string"){
 if(func3(data25) > 500){
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+const failure31 = func6("line", data25);
+if(failure31 !== null){
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -5851,9 +5732,11 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure32 = func6("line", data25);
+}
+}
+const failure32 = func77([["startYear","endYear"]], data14);
 if(failure32 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+const err83 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -5863,10 +5746,8 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-const failure33 = func82([["startYear","endYear"]], data14);
-if(failure33 !== null){
-const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
+else {
+const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -5876,28 +5757,17 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
 if(data.dealInfo !== undefined){
 let data26 = data.dealInfo;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 for(const key2 in data26){
 if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err86 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err85 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err86];
+vErrors = [err85];
 }
 else {
-vErrors.push(err86);
+vErrors.push(err85);
 }
 errors++;
 }
@@ -5918,12 +5788,12 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced18 = null;
 }
 else {
-const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err87];
+vErrors = [err86];
 }
 else {
-vErrors.push(err87);
+vErrors.push(err86);
 }
 errors++;
 }
@@ -5937,23 +5807,23 @@ data26["creditLine"] = coerced18;
 }
 if(typeof data27 === "string"){
 if(func3(data27) > 1000){
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+const failure33 = func6("line", data27);
+if(failure33 !== null){
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err88];
 }
 else {
 vErrors.push(err88);
-}
-errors++;
-}
-const failure34 = func6("line", data27);
-if(failure34 !== null){
-const err89 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
 }
 errors++;
 }
@@ -5973,12 +5843,12 @@ else if(data28 === "" || data28 === 0 || data28 === false){
 coerced19 = null;
 }
 else {
-const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err90];
+vErrors = [err89];
 }
 else {
-vErrors.push(err90);
+vErrors.push(err89);
 }
 errors++;
 }
@@ -5990,9 +5860,20 @@ data26["acquisitionYear"] = coerced19;
 }
 }
 }
-const failure35 = func2(true, data28);
-if(failure35 !== null){
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure35.params,message:failure35.message};
+const failure34 = func2(true, data28);
+if(failure34 !== null){
+const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure34.params,message:failure34.message};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1500 || isNaN(data28)){
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6001,25 +5882,14 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+const failure35 = func67(true, data28);
+if(failure35 !== null){
+const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err92];
 }
 else {
 vErrors.push(err92);
-}
-errors++;
-}
-const failure36 = func72(true, data28);
-if(failure36 !== null){
-const err93 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure36.params,message:failure36.message};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
 }
 errors++;
 }
@@ -6039,12 +5909,12 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced20 = null;
 }
 else {
-const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
-vErrors = [err94];
+vErrors = [err93];
 }
 else {
-vErrors.push(err94);
+vErrors.push(err93);
 }
 errors++;
 }
@@ -6056,25 +5926,25 @@ data26["price"] = coerced20;
 }
 }
 }
-const failure37 = func2(true, data29);
-if(failure37 !== null){
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure37.params,message:failure37.message};
+const failure36 = func2(true, data29);
+if(failure36 !== null){
+const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure36.params,message:failure36.message};
 if(vErrors === null){
-vErrors = [err95];
+vErrors = [err94];
 }
 else {
-vErrors.push(err95);
+vErrors.push(err94);
 }
 errors++;
 }
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 < 0 || isNaN(data29)){
-const err96 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err96];
+vErrors = [err95];
 }
 else {
-vErrors.push(err96);
+vErrors.push(err95);
 }
 errors++;
 }
@@ -6096,12 +5966,12 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced21 = null;
 }
 else {
-const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err97];
+vErrors = [err96];
 }
 else {
-vErrors.push(err97);
+vErrors.push(err96);
 }
 errors++;
 }
@@ -6114,27 +5984,14 @@ data26["currency"] = coerced21;
 }
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema29.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema29.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err98];
+vErrors = [err97];
 }
 else {
-vErrors.push(err98);
+vErrors.push(err97);
 }
 errors++;
-}
-if(typeof data30 === "string"){
-const failure38 = func6("line", data30);
-if(failure38 !== null){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
 }
 }
 if(data26.dealTime !== undefined){
@@ -6153,12 +6010,12 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced22 = null;
 }
 else {
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err100];
+vErrors = [err98];
 }
 else {
-vErrors.push(err100);
+vErrors.push(err98);
 }
 errors++;
 }
@@ -6172,36 +6029,36 @@ data26["dealTime"] = coerced22;
 }
 if(typeof data31 === "string"){
 if(func3(data31) > 32){
-const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err99 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+const failure37 = func6("line", data31);
+if(failure37 !== null){
+const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err101];
 }
 else {
 vErrors.push(err101);
-}
-errors++;
-}
-const failure39 = func6("line", data31);
-if(failure39 !== null){
-const err102 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err103 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
 }
 errors++;
 }
@@ -6211,12 +6068,12 @@ let data32 = data.securityInfo;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 for(const key3 in data32){
 if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err104 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const err102 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err104];
+vErrors = [err102];
 }
 else {
-vErrors.push(err104);
+vErrors.push(err102);
 }
 errors++;
 }
@@ -6237,12 +6094,12 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced23 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema29.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema29.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err105];
+vErrors = [err103];
 }
 else {
-vErrors.push(err105);
+vErrors.push(err103);
 }
 errors++;
 }
@@ -6255,27 +6112,14 @@ data32["level"] = coerced23;
 }
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema29.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err104 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema29.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err106];
+vErrors = [err104];
 }
 else {
-vErrors.push(err106);
+vErrors.push(err104);
 }
 errors++;
-}
-if(typeof data33 === "string"){
-const failure40 = func6("line", data33);
-if(failure40 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
 }
 }
 if(data32.watermark !== undefined){
@@ -6294,12 +6138,12 @@ else if(data34 === "" || data34 === 0 || data34 === false){
 coerced24 = null;
 }
 else {
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err108];
+vErrors = [err105];
 }
 else {
-vErrors.push(err108);
+vErrors.push(err105);
 }
 errors++;
 }
@@ -6313,34 +6157,34 @@ data32["watermark"] = coerced24;
 }
 if(typeof data34 === "string"){
 if(func3(data34) > 200){
-const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err106 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err109];
+vErrors = [err106];
 }
 else {
-vErrors.push(err109);
+vErrors.push(err106);
 }
 errors++;
 }
-const failure41 = func5(true, data34);
-if(failure41 !== null){
-const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+const failure38 = func5(true, data34);
+if(failure38 !== null){
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
-vErrors = [err110];
+vErrors = [err107];
 }
 else {
-vErrors.push(err110);
+vErrors.push(err107);
 }
 errors++;
 }
-const failure42 = func6("line", data34);
-if(failure42 !== null){
-const err111 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+const failure39 = func6("line", data34);
+if(failure39 !== null){
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
-vErrors = [err111];
+vErrors = [err108];
 }
 else {
-vErrors.push(err111);
+vErrors.push(err108);
 }
 errors++;
 }
@@ -6362,12 +6206,12 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced25 = null;
 }
 else {
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err112];
+vErrors = [err109];
 }
 else {
-vErrors.push(err112);
+vErrors.push(err109);
 }
 errors++;
 }
@@ -6381,47 +6225,47 @@ data32["rfid"] = coerced25;
 }
 if(typeof data35 === "string"){
 if(func3(data35) > 200){
-const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err110 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+const failure40 = func5(true, data35);
+if(failure40 !== null){
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+const failure41 = func6("line", data35);
+if(failure41 !== null){
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err113];
 }
 else {
 vErrors.push(err113);
-}
-errors++;
-}
-const failure43 = func5(true, data35);
-if(failure43 !== null){
-const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-const failure44 = func6("line", data35);
-if(failure44 !== null){
-const err115 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err116 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
 }
 errors++;
 }
@@ -6431,12 +6275,12 @@ let data36 = data.certificateInfo;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 for(const key4 in data36){
 if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err117 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err114 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err117];
+vErrors = [err114];
 }
 else {
-vErrors.push(err117);
+vErrors.push(err114);
 }
 errors++;
 }
@@ -6457,12 +6301,12 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced26 = null;
 }
 else {
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err118];
+vErrors = [err115];
 }
 else {
-vErrors.push(err118);
+vErrors.push(err115);
 }
 errors++;
 }
@@ -6476,34 +6320,34 @@ data36["certificateNo"] = coerced26;
 }
 if(typeof data37 === "string"){
 if(func3(data37) > 200){
-const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err116 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err119];
+vErrors = [err116];
 }
 else {
-vErrors.push(err119);
+vErrors.push(err116);
 }
 errors++;
 }
-const failure45 = func5(true, data37);
-if(failure45 !== null){
-const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
+const failure42 = func5(true, data37);
+if(failure42 !== null){
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
 if(vErrors === null){
-vErrors = [err120];
+vErrors = [err117];
 }
 else {
-vErrors.push(err120);
+vErrors.push(err117);
 }
 errors++;
 }
-const failure46 = func6("line", data37);
-if(failure46 !== null){
-const err121 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const failure43 = func6("line", data37);
+if(failure43 !== null){
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
 if(vErrors === null){
-vErrors = [err121];
+vErrors = [err118];
 }
 else {
-vErrors.push(err121);
+vErrors.push(err118);
 }
 errors++;
 }
@@ -6525,12 +6369,12 @@ else if(data38 === "" || data38 === 0 || data38 === false){
 coerced27 = null;
 }
 else {
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err122];
+vErrors = [err119];
 }
 else {
-vErrors.push(err122);
+vErrors.push(err119);
 }
 errors++;
 }
@@ -6544,34 +6388,34 @@ data36["issuer"] = coerced27;
 }
 if(typeof data38 === "string"){
 if(func3(data38) > 200){
-const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err120 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err123];
+vErrors = [err120];
 }
 else {
-vErrors.push(err123);
+vErrors.push(err120);
 }
 errors++;
 }
-const failure47 = func5(true, data38);
-if(failure47 !== null){
-const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
+const failure44 = func5(true, data38);
+if(failure44 !== null){
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
 if(vErrors === null){
-vErrors = [err124];
+vErrors = [err121];
 }
 else {
-vErrors.push(err124);
+vErrors.push(err121);
 }
 errors++;
 }
-const failure48 = func6("line", data38);
-if(failure48 !== null){
-const err125 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
+const failure45 = func6("line", data38);
+if(failure45 !== null){
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
-vErrors = [err125];
+vErrors = [err122];
 }
 else {
-vErrors.push(err125);
+vErrors.push(err122);
 }
 errors++;
 }
@@ -6593,12 +6437,12 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced28 = null;
 }
 else {
-const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema29.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema29.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err126];
+vErrors = [err123];
 }
 else {
-vErrors.push(err126);
+vErrors.push(err123);
 }
 errors++;
 }
@@ -6612,23 +6456,23 @@ data36["issueDate"] = coerced28;
 }
 if(typeof data39 === "string"){
 if(func3(data39) > 32){
-const err127 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err124 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
-vErrors = [err127];
+vErrors = [err124];
 }
 else {
-vErrors.push(err127);
+vErrors.push(err124);
 }
 errors++;
 }
-const failure49 = func6("line", data39);
-if(failure49 !== null){
-const err128 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const failure46 = func6("line", data39);
+if(failure46 !== null){
+const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
-vErrors = [err128];
+vErrors = [err125];
 }
 else {
-vErrors.push(err128);
+vErrors.push(err125);
 }
 errors++;
 }
@@ -6636,12 +6480,12 @@ errors++;
 }
 }
 else {
-const err129 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err126 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err129];
+vErrors = [err126];
 }
 else {
-vErrors.push(err129);
+vErrors.push(err126);
 }
 errors++;
 }
@@ -6650,12 +6494,12 @@ if(data.traceability !== undefined){
 let data40 = data.traceability;
 if(Array.isArray(data40)){
 if(data40.length > 20){
-const err130 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const err127 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
-vErrors = [err130];
+vErrors = [err127];
 }
 else {
-vErrors.push(err130);
+vErrors.push(err127);
 }
 errors++;
 }
@@ -6664,23 +6508,23 @@ for(let i1=0; i1<len1; i1++){
 let data41 = data40[i1];
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 if(data41.step === undefined){
-const err131 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+const err128 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
-vErrors = [err131];
+vErrors = [err128];
 }
 else {
-vErrors.push(err131);
+vErrors.push(err128);
 }
 errors++;
 }
 for(const key5 in data41){
 if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err132 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const err129 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err132];
+vErrors = [err129];
 }
 else {
-vErrors.push(err132);
+vErrors.push(err129);
 }
 errors++;
 }
@@ -6698,12 +6542,12 @@ else if(data42 === null){
 coerced29 = "";
 }
 else {
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err133];
+vErrors = [err130];
 }
 else {
-vErrors.push(err133);
+vErrors.push(err130);
 }
 errors++;
 }
@@ -6716,27 +6560,14 @@ data41["step"] = coerced29;
 }
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema29.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema29.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err134];
+vErrors = [err131];
 }
 else {
-vErrors.push(err134);
+vErrors.push(err131);
 }
 errors++;
-}
-if(typeof data42 === "string"){
-const failure50 = func6("line", data42);
-if(failure50 !== null){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
 }
 }
 if(data41.result !== undefined){
@@ -6755,12 +6586,12 @@ else if(data43 === "" || data43 === 0 || data43 === false){
 coerced30 = null;
 }
 else {
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err136];
+vErrors = [err132];
 }
 else {
-vErrors.push(err136);
+vErrors.push(err132);
 }
 errors++;
 }
@@ -6774,34 +6605,34 @@ data41["result"] = coerced30;
 }
 if(typeof data43 === "string"){
 if(func3(data43) > 200){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err137];
+vErrors = [err133];
 }
 else {
-vErrors.push(err137);
+vErrors.push(err133);
 }
 errors++;
 }
-const failure51 = func5(true, data43);
-if(failure51 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure51.params,message:failure51.message};
+const failure47 = func5(true, data43);
+if(failure47 !== null){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
 if(vErrors === null){
-vErrors = [err138];
+vErrors = [err134];
 }
 else {
-vErrors.push(err138);
+vErrors.push(err134);
 }
 errors++;
 }
-const failure52 = func6("line", data43);
-if(failure52 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const failure48 = func6("line", data43);
+if(failure48 !== null){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
 if(vErrors === null){
-vErrors = [err139];
+vErrors = [err135];
 }
 else {
-vErrors.push(err139);
+vErrors.push(err135);
 }
 errors++;
 }
@@ -6823,12 +6654,12 @@ else if(data44 === "" || data44 === 0 || data44 === false){
 coerced31 = null;
 }
 else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err140];
+vErrors = [err136];
 }
 else {
-vErrors.push(err140);
+vErrors.push(err136);
 }
 errors++;
 }
@@ -6842,34 +6673,34 @@ data41["operator"] = coerced31;
 }
 if(typeof data44 === "string"){
 if(func3(data44) > 200){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err141];
+vErrors = [err137];
 }
 else {
-vErrors.push(err141);
+vErrors.push(err137);
 }
 errors++;
 }
-const failure53 = func5(true, data44);
-if(failure53 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure53.params,message:failure53.message};
+const failure49 = func5(true, data44);
+if(failure49 !== null){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure49.params,message:failure49.message};
 if(vErrors === null){
-vErrors = [err142];
+vErrors = [err138];
 }
 else {
-vErrors.push(err142);
+vErrors.push(err138);
 }
 errors++;
 }
-const failure54 = func6("line", data44);
-if(failure54 !== null){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const failure50 = func6("line", data44);
+if(failure50 !== null){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
-vErrors = [err143];
+vErrors = [err139];
 }
 else {
-vErrors.push(err143);
+vErrors.push(err139);
 }
 errors++;
 }
@@ -6891,12 +6722,12 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced32 = null;
 }
 else {
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema29.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema29.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err144];
+vErrors = [err140];
 }
 else {
-vErrors.push(err144);
+vErrors.push(err140);
 }
 errors++;
 }
@@ -6910,23 +6741,23 @@ data41["time"] = coerced32;
 }
 if(typeof data45 === "string"){
 if(func3(data45) > 32){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
-vErrors = [err145];
+vErrors = [err141];
 }
 else {
-vErrors.push(err145);
+vErrors.push(err141);
 }
 errors++;
 }
-const failure55 = func6("line", data45);
-if(failure55 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+const failure51 = func6("line", data45);
+if(failure51 !== null){
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
-vErrors = [err146];
+vErrors = [err142];
 }
 else {
-vErrors.push(err146);
+vErrors.push(err142);
 }
 errors++;
 }
@@ -6948,12 +6779,12 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced33 = null;
 }
 else {
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err147];
+vErrors = [err143];
 }
 else {
-vErrors.push(err147);
+vErrors.push(err143);
 }
 errors++;
 }
@@ -6967,59 +6798,59 @@ data41["attachment"] = coerced33;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 1000){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+const failure52 = func6("line", data46);
+if(failure52 !== null){
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+const failure53 = func33(true, data46);
+if(failure53 !== null){
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err148];
 }
 else {
 vErrors.push(err148);
-}
-errors++;
-}
-const failure56 = func6("line", data46);
-if(failure56 !== null){
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
-const failure57 = func37(true, data46);
-if(failure57 !== null){
-const err150 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err152];
-}
-else {
-vErrors.push(err152);
 }
 errors++;
 }
@@ -7029,12 +6860,12 @@ let data47 = data.ownership;
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 for(const key6 in data47){
 if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err153 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+const err149 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err153];
+vErrors = [err149];
 }
 else {
-vErrors.push(err153);
+vErrors.push(err149);
 }
 errors++;
 }
@@ -7055,12 +6886,12 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced34 = null;
 }
 else {
-const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err154];
+vErrors = [err150];
 }
 else {
-vErrors.push(err154);
+vErrors.push(err150);
 }
 errors++;
 }
@@ -7074,34 +6905,34 @@ data47["ownerIdentity"] = coerced34;
 }
 if(typeof data48 === "string"){
 if(func3(data48) > 200){
-const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err151 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err155];
+vErrors = [err151];
 }
 else {
-vErrors.push(err155);
+vErrors.push(err151);
 }
 errors++;
 }
-const failure58 = func5(true, data48);
-if(failure58 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure58.params,message:failure58.message};
+const failure54 = func5(true, data48);
+if(failure54 !== null){
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure54.params,message:failure54.message};
 if(vErrors === null){
-vErrors = [err156];
+vErrors = [err152];
 }
 else {
-vErrors.push(err156);
+vErrors.push(err152);
 }
 errors++;
 }
-const failure59 = func6("line", data48);
-if(failure59 !== null){
-const err157 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
+const failure55 = func6("line", data48);
+if(failure55 !== null){
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
 if(vErrors === null){
-vErrors = [err157];
+vErrors = [err153];
 }
 else {
-vErrors.push(err157);
+vErrors.push(err153);
 }
 errors++;
 }
@@ -7123,12 +6954,12 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced35 = null;
 }
 else {
-const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err158];
+vErrors = [err154];
 }
 else {
-vErrors.push(err158);
+vErrors.push(err154);
 }
 errors++;
 }
@@ -7142,34 +6973,34 @@ data47["ownershipProof"] = coerced35;
 }
 if(typeof data49 === "string"){
 if(func3(data49) > 1000){
-const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err159];
+vErrors = [err155];
 }
 else {
-vErrors.push(err159);
+vErrors.push(err155);
 }
 errors++;
 }
-const failure60 = func6("line", data49);
-if(failure60 !== null){
-const err160 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+const failure56 = func6("line", data49);
+if(failure56 !== null){
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
-vErrors = [err160];
+vErrors = [err156];
 }
 else {
-vErrors.push(err160);
+vErrors.push(err156);
 }
 errors++;
 }
-const failure61 = func37(true, data49);
-if(failure61 !== null){
-const err161 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
+const failure57 = func33(true, data49);
+if(failure57 !== null){
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
 if(vErrors === null){
-vErrors = [err161];
+vErrors = [err157];
 }
 else {
-vErrors.push(err161);
+vErrors.push(err157);
 }
 errors++;
 }
@@ -7191,12 +7022,12 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced36 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema29.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema29.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err162];
+vErrors = [err158];
 }
 else {
-vErrors.push(err162);
+vErrors.push(err158);
 }
 errors++;
 }
@@ -7209,37 +7040,24 @@ data47["creditCheck"] = coerced36;
 }
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err163 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema29.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err159 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema29.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err163];
+vErrors = [err159];
 }
 else {
-vErrors.push(err163);
-}
-errors++;
-}
-if(typeof data50 === "string"){
-const failure62 = func6("line", data50);
-if(failure62 !== null){
-const err164 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
-if(vErrors === null){
-vErrors = [err164];
-}
-else {
-vErrors.push(err164);
+vErrors.push(err159);
 }
 errors++;
 }
 }
 }
-}
 else {
-const err165 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err160 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err165];
+vErrors = [err160];
 }
 else {
-vErrors.push(err165);
+vErrors.push(err160);
 }
 errors++;
 }
@@ -7249,12 +7067,12 @@ let data51 = data.authenticity;
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 for(const key7 in data51){
 if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err166 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const err161 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err166];
+vErrors = [err161];
 }
 else {
-vErrors.push(err166);
+vErrors.push(err161);
 }
 errors++;
 }
@@ -7275,12 +7093,12 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced37 = null;
 }
 else {
-const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err167];
+vErrors = [err162];
 }
 else {
-vErrors.push(err167);
+vErrors.push(err162);
 }
 errors++;
 }
@@ -7294,34 +7112,34 @@ data51["appraisalCertificate"] = coerced37;
 }
 if(typeof data52 === "string"){
 if(func3(data52) > 1000){
-const err168 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err168];
+vErrors = [err163];
 }
 else {
-vErrors.push(err168);
+vErrors.push(err163);
 }
 errors++;
 }
-const failure63 = func6("line", data52);
-if(failure63 !== null){
-const err169 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure63.params,message:failure63.message};
+const failure58 = func6("line", data52);
+if(failure58 !== null){
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err164];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err164);
 }
 errors++;
 }
-const failure64 = func37(true, data52);
-if(failure64 !== null){
-const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure64.params,message:failure64.message};
+const failure59 = func33(true, data52);
+if(failure59 !== null){
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err165];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err165);
 }
 errors++;
 }
@@ -7343,12 +7161,12 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced38 = null;
 }
 else {
-const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err166];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err166);
 }
 errors++;
 }
@@ -7362,7 +7180,64 @@ data51["otherCertificate"] = coerced38;
 }
 if(typeof data53 === "string"){
 if(func3(data53) > 1000){
-const err172 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+const failure60 = func6("line", data53);
+if(failure60 !== null){
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+const failure61 = func33(true, data53);
+if(failure61 !== null){
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err170 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+if(data.sourceId !== undefined){
+const err171 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+else {
+const err172 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -7371,69 +7246,12 @@ vErrors.push(err172);
 }
 errors++;
 }
-const failure65 = func6("line", data53);
-if(failure65 !== null){
-const err173 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure65.params,message:failure65.message};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-const failure66 = func37(true, data53);
-if(failure66 !== null){
-const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure66.params,message:failure66.message};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err175 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-}
-if(data.sourceId !== undefined){
-const err176 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-}
-else {
-const err177 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
 validate16.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_update = validate17;
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null],"x-text":"line"},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null],"x-text":"line"},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null],"x-text":"line"},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"],"x-text":"line"},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null],"x-text":"line"}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
 const schema43 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema44 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 
@@ -7453,7 +7271,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema42.properties, key0))){
+if(!(func28.call(schema42.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7602,7 +7420,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func37(true, data2);
+const failure2 = func33(true, data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -8105,7 +7923,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func32.call(schema42.properties.baseInfo.properties, key1))){
+if(!(func28.call(schema42.properties.baseInfo.properties, key1))){
 const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
@@ -8399,19 +8217,6 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data19 === "string"){
-const failure23 = func6("line", data19);
-if(failure23 !== null){
-const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
 }
 if(data14.dateText !== undefined){
 let data20 = data14.dateText;
@@ -8429,12 +8234,12 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced13 = null;
 }
 else {
-const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err62];
+vErrors = [err61];
 }
 else {
-vErrors.push(err62);
+vErrors.push(err61);
 }
 errors++;
 }
@@ -8448,7 +8253,18 @@ data14["dateText"] = coerced13;
 }
 if(typeof data20 === "string"){
 if(func3(data20) > 100){
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+const failure23 = func5(true, data20);
+if(failure23 !== null){
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -8457,25 +8273,14 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure24 = func5(true, data20);
+const failure24 = func6("line", data20);
 if(failure24 !== null){
-const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure24.params,message:failure24.message};
+const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err64];
 }
 else {
 vErrors.push(err64);
-}
-errors++;
-}
-const failure25 = func6("line", data20);
-if(failure25 !== null){
-const err65 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
 }
 errors++;
 }
@@ -8495,12 +8300,12 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced14 = null;
 }
 else {
-const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err66];
+vErrors = [err65];
 }
 else {
-vErrors.push(err66);
+vErrors.push(err65);
 }
 errors++;
 }
@@ -8512,9 +8317,20 @@ data14["startYear"] = coerced14;
 }
 }
 }
-const failure26 = func2(true, data21);
-if(failure26 !== null){
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure26.params,message:failure26.message};
+const failure25 = func2(true, data21);
+if(failure25 !== null){
+const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -8523,25 +8339,14 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure26 = func67(true, data21);
+if(failure26 !== null){
+const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err68];
 }
 else {
 vErrors.push(err68);
-}
-errors++;
-}
-const failure27 = func72(true, data21);
-if(failure27 !== null){
-const err69 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
 }
 errors++;
 }
@@ -8561,12 +8366,12 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced15 = null;
 }
 else {
-const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err70];
+vErrors = [err69];
 }
 else {
-vErrors.push(err70);
+vErrors.push(err69);
 }
 errors++;
 }
@@ -8578,9 +8383,20 @@ data14["endYear"] = coerced15;
 }
 }
 }
-const failure28 = func2(true, data22);
-if(failure28 !== null){
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure28.params,message:failure28.message};
+const failure27 = func2(true, data22);
+if(failure27 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -8589,25 +8405,14 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure28 = func67(true, data22);
+if(failure28 !== null){
+const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err72];
 }
 else {
 vErrors.push(err72);
-}
-errors++;
-}
-const failure29 = func72(true, data22);
-if(failure29 !== null){
-const err73 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure29.params,message:failure29.message};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
 }
 errors++;
 }
@@ -8629,12 +8434,12 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced16 = null;
 }
 else {
-const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err74];
+vErrors = [err73];
 }
 else {
-vErrors.push(err74);
+vErrors.push(err73);
 }
 errors++;
 }
@@ -8648,23 +8453,23 @@ data14["acno"] = coerced16;
 }
 if(typeof data23 === "string"){
 if(func3(data23) > 32){
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const failure29 = func6("line", data23);
+if(failure29 !== null){
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err75];
 }
 else {
 vErrors.push(err75);
-}
-errors++;
-}
-const failure30 = func6("line", data23);
-if(failure30 !== null){
-const err76 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
 }
 errors++;
 }
@@ -8686,12 +8491,12 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced17 = null;
 }
 else {
-const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err77];
+vErrors = [err76];
 }
 else {
-vErrors.push(err77);
+vErrors.push(err76);
 }
 errors++;
 }
@@ -8705,7 +8510,18 @@ data14["url"] = coerced17;
 }
 if(typeof data24 === "string"){
 if(func3(data24) > 1000){
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+const failure30 = func6("line", data24);
+if(failure30 !== null){
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -8714,25 +8530,14 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure31 = func6("line", data24);
+const failure31 = func33(true, data24);
 if(failure31 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err79];
 }
 else {
 vErrors.push(err79);
-}
-errors++;
-}
-const failure32 = func37(true, data24);
-if(failure32 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure32.params,message:failure32.message};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
 }
 errors++;
 }
@@ -8754,12 +8559,12 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced18 = null;
 }
 else {
-const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err81];
+vErrors = [err80];
 }
 else {
-vErrors.push(err81);
+vErrors.push(err80);
 }
 errors++;
 }
@@ -8773,7 +8578,18 @@ data14["groupTitle"] = coerced18;
 }
 if(typeof data25 === "string"){
 if(func3(data25) > 500){
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+const failure32 = func6("line", data25);
+if(failure32 !== null){
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -8782,9 +8598,11 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure33 = func6("line", data25);
+}
+}
+const failure33 = func77([["startYear","endYear"]], data14);
 if(failure33 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+const err83 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -8794,10 +8612,8 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-const failure34 = func82([["startYear","endYear"]], data14);
-if(failure34 !== null){
-const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure34.params,message:failure34.message};
+else {
+const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -8807,28 +8623,17 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
 if(data.dealInfo !== undefined){
 let data26 = data.dealInfo;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 for(const key2 in data26){
 if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err86 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err85 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err86];
+vErrors = [err85];
 }
 else {
-vErrors.push(err86);
+vErrors.push(err85);
 }
 errors++;
 }
@@ -8849,12 +8654,12 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced19 = null;
 }
 else {
-const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err87];
+vErrors = [err86];
 }
 else {
-vErrors.push(err87);
+vErrors.push(err86);
 }
 errors++;
 }
@@ -8868,23 +8673,23 @@ data26["creditLine"] = coerced19;
 }
 if(typeof data27 === "string"){
 if(func3(data27) > 1000){
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+const failure34 = func6("line", data27);
+if(failure34 !== null){
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err88];
 }
 else {
 vErrors.push(err88);
-}
-errors++;
-}
-const failure35 = func6("line", data27);
-if(failure35 !== null){
-const err89 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
 }
 errors++;
 }
@@ -8904,12 +8709,12 @@ else if(data28 === "" || data28 === 0 || data28 === false){
 coerced20 = null;
 }
 else {
-const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
-vErrors = [err90];
+vErrors = [err89];
 }
 else {
-vErrors.push(err90);
+vErrors.push(err89);
 }
 errors++;
 }
@@ -8921,9 +8726,20 @@ data26["acquisitionYear"] = coerced20;
 }
 }
 }
-const failure36 = func2(true, data28);
-if(failure36 !== null){
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure36.params,message:failure36.message};
+const failure35 = func2(true, data28);
+if(failure35 !== null){
+const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure35.params,message:failure35.message};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1500 || isNaN(data28)){
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -8932,25 +8748,14 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+const failure36 = func67(true, data28);
+if(failure36 !== null){
+const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err92];
 }
 else {
 vErrors.push(err92);
-}
-errors++;
-}
-const failure37 = func72(true, data28);
-if(failure37 !== null){
-const err93 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure37.params,message:failure37.message};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
 }
 errors++;
 }
@@ -8970,12 +8775,12 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced21 = null;
 }
 else {
-const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
-vErrors = [err94];
+vErrors = [err93];
 }
 else {
-vErrors.push(err94);
+vErrors.push(err93);
 }
 errors++;
 }
@@ -8987,25 +8792,25 @@ data26["price"] = coerced21;
 }
 }
 }
-const failure38 = func2(true, data29);
-if(failure38 !== null){
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure38.params,message:failure38.message};
+const failure37 = func2(true, data29);
+if(failure37 !== null){
+const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure37.params,message:failure37.message};
 if(vErrors === null){
-vErrors = [err95];
+vErrors = [err94];
 }
 else {
-vErrors.push(err95);
+vErrors.push(err94);
 }
 errors++;
 }
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 < 0 || isNaN(data29)){
-const err96 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err96];
+vErrors = [err95];
 }
 else {
-vErrors.push(err96);
+vErrors.push(err95);
 }
 errors++;
 }
@@ -9027,12 +8832,12 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced22 = null;
 }
 else {
-const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err97];
+vErrors = [err96];
 }
 else {
-vErrors.push(err97);
+vErrors.push(err96);
 }
 errors++;
 }
@@ -9045,27 +8850,14 @@ data26["currency"] = coerced22;
 }
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema42.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema42.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err98];
+vErrors = [err97];
 }
 else {
-vErrors.push(err98);
+vErrors.push(err97);
 }
 errors++;
-}
-if(typeof data30 === "string"){
-const failure39 = func6("line", data30);
-if(failure39 !== null){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
 }
 }
 if(data26.dealTime !== undefined){
@@ -9084,12 +8876,12 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced23 = null;
 }
 else {
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err100];
+vErrors = [err98];
 }
 else {
-vErrors.push(err100);
+vErrors.push(err98);
 }
 errors++;
 }
@@ -9103,36 +8895,36 @@ data26["dealTime"] = coerced23;
 }
 if(typeof data31 === "string"){
 if(func3(data31) > 32){
-const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err99 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+const failure38 = func6("line", data31);
+if(failure38 !== null){
+const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err101];
 }
 else {
 vErrors.push(err101);
-}
-errors++;
-}
-const failure40 = func6("line", data31);
-if(failure40 !== null){
-const err102 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err103 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
 }
 errors++;
 }
@@ -9142,12 +8934,12 @@ let data32 = data.securityInfo;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 for(const key3 in data32){
 if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err104 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const err102 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err104];
+vErrors = [err102];
 }
 else {
-vErrors.push(err104);
+vErrors.push(err102);
 }
 errors++;
 }
@@ -9168,12 +8960,12 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced24 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema42.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema42.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err105];
+vErrors = [err103];
 }
 else {
-vErrors.push(err105);
+vErrors.push(err103);
 }
 errors++;
 }
@@ -9186,27 +8978,14 @@ data32["level"] = coerced24;
 }
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema42.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err104 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema42.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err106];
+vErrors = [err104];
 }
 else {
-vErrors.push(err106);
+vErrors.push(err104);
 }
 errors++;
-}
-if(typeof data33 === "string"){
-const failure41 = func6("line", data33);
-if(failure41 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
 }
 }
 if(data32.watermark !== undefined){
@@ -9225,12 +9004,12 @@ else if(data34 === "" || data34 === 0 || data34 === false){
 coerced25 = null;
 }
 else {
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err108];
+vErrors = [err105];
 }
 else {
-vErrors.push(err108);
+vErrors.push(err105);
 }
 errors++;
 }
@@ -9244,34 +9023,34 @@ data32["watermark"] = coerced25;
 }
 if(typeof data34 === "string"){
 if(func3(data34) > 200){
-const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err106 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err109];
+vErrors = [err106];
 }
 else {
-vErrors.push(err109);
+vErrors.push(err106);
 }
 errors++;
 }
-const failure42 = func5(true, data34);
-if(failure42 !== null){
-const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
+const failure39 = func5(true, data34);
+if(failure39 !== null){
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure39.params,message:failure39.message};
 if(vErrors === null){
-vErrors = [err110];
+vErrors = [err107];
 }
 else {
-vErrors.push(err110);
+vErrors.push(err107);
 }
 errors++;
 }
-const failure43 = func6("line", data34);
-if(failure43 !== null){
-const err111 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+const failure40 = func6("line", data34);
+if(failure40 !== null){
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
-vErrors = [err111];
+vErrors = [err108];
 }
 else {
-vErrors.push(err111);
+vErrors.push(err108);
 }
 errors++;
 }
@@ -9293,12 +9072,12 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced26 = null;
 }
 else {
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err112];
+vErrors = [err109];
 }
 else {
-vErrors.push(err112);
+vErrors.push(err109);
 }
 errors++;
 }
@@ -9312,47 +9091,47 @@ data32["rfid"] = coerced26;
 }
 if(typeof data35 === "string"){
 if(func3(data35) > 200){
-const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err110 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+const failure41 = func5(true, data35);
+if(failure41 !== null){
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+const failure42 = func6("line", data35);
+if(failure42 !== null){
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err113];
 }
 else {
 vErrors.push(err113);
-}
-errors++;
-}
-const failure44 = func5(true, data35);
-if(failure44 !== null){
-const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-const failure45 = func6("line", data35);
-if(failure45 !== null){
-const err115 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err116 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
 }
 errors++;
 }
@@ -9362,12 +9141,12 @@ let data36 = data.certificateInfo;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 for(const key4 in data36){
 if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err117 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err114 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err117];
+vErrors = [err114];
 }
 else {
-vErrors.push(err117);
+vErrors.push(err114);
 }
 errors++;
 }
@@ -9388,12 +9167,12 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced27 = null;
 }
 else {
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err118];
+vErrors = [err115];
 }
 else {
-vErrors.push(err118);
+vErrors.push(err115);
 }
 errors++;
 }
@@ -9407,34 +9186,34 @@ data36["certificateNo"] = coerced27;
 }
 if(typeof data37 === "string"){
 if(func3(data37) > 200){
-const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err116 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err119];
+vErrors = [err116];
 }
 else {
-vErrors.push(err119);
+vErrors.push(err116);
 }
 errors++;
 }
-const failure46 = func5(true, data37);
-if(failure46 !== null){
-const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
+const failure43 = func5(true, data37);
+if(failure43 !== null){
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
-vErrors = [err120];
+vErrors = [err117];
 }
 else {
-vErrors.push(err120);
+vErrors.push(err117);
 }
 errors++;
 }
-const failure47 = func6("line", data37);
-if(failure47 !== null){
-const err121 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
+const failure44 = func6("line", data37);
+if(failure44 !== null){
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
-vErrors = [err121];
+vErrors = [err118];
 }
 else {
-vErrors.push(err121);
+vErrors.push(err118);
 }
 errors++;
 }
@@ -9456,12 +9235,12 @@ else if(data38 === "" || data38 === 0 || data38 === false){
 coerced28 = null;
 }
 else {
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err122];
+vErrors = [err119];
 }
 else {
-vErrors.push(err122);
+vErrors.push(err119);
 }
 errors++;
 }
@@ -9475,34 +9254,34 @@ data36["issuer"] = coerced28;
 }
 if(typeof data38 === "string"){
 if(func3(data38) > 200){
-const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err120 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err123];
+vErrors = [err120];
 }
 else {
-vErrors.push(err123);
+vErrors.push(err120);
 }
 errors++;
 }
-const failure48 = func5(true, data38);
-if(failure48 !== null){
-const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+const failure45 = func5(true, data38);
+if(failure45 !== null){
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
 if(vErrors === null){
-vErrors = [err124];
+vErrors = [err121];
 }
 else {
-vErrors.push(err124);
+vErrors.push(err121);
 }
 errors++;
 }
-const failure49 = func6("line", data38);
-if(failure49 !== null){
-const err125 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const failure46 = func6("line", data38);
+if(failure46 !== null){
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
-vErrors = [err125];
+vErrors = [err122];
 }
 else {
-vErrors.push(err125);
+vErrors.push(err122);
 }
 errors++;
 }
@@ -9524,12 +9303,12 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced29 = null;
 }
 else {
-const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema42.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema42.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err126];
+vErrors = [err123];
 }
 else {
-vErrors.push(err126);
+vErrors.push(err123);
 }
 errors++;
 }
@@ -9543,23 +9322,23 @@ data36["issueDate"] = coerced29;
 }
 if(typeof data39 === "string"){
 if(func3(data39) > 32){
-const err127 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err124 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
-vErrors = [err127];
+vErrors = [err124];
 }
 else {
-vErrors.push(err127);
+vErrors.push(err124);
 }
 errors++;
 }
-const failure50 = func6("line", data39);
-if(failure50 !== null){
-const err128 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const failure47 = func6("line", data39);
+if(failure47 !== null){
+const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
 if(vErrors === null){
-vErrors = [err128];
+vErrors = [err125];
 }
 else {
-vErrors.push(err128);
+vErrors.push(err125);
 }
 errors++;
 }
@@ -9567,12 +9346,12 @@ errors++;
 }
 }
 else {
-const err129 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err126 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err129];
+vErrors = [err126];
 }
 else {
-vErrors.push(err129);
+vErrors.push(err126);
 }
 errors++;
 }
@@ -9581,12 +9360,12 @@ if(data.traceability !== undefined){
 let data40 = data.traceability;
 if(Array.isArray(data40)){
 if(data40.length > 20){
-const err130 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const err127 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
-vErrors = [err130];
+vErrors = [err127];
 }
 else {
-vErrors.push(err130);
+vErrors.push(err127);
 }
 errors++;
 }
@@ -9595,23 +9374,23 @@ for(let i1=0; i1<len1; i1++){
 let data41 = data40[i1];
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 if(data41.step === undefined){
-const err131 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+const err128 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
-vErrors = [err131];
+vErrors = [err128];
 }
 else {
-vErrors.push(err131);
+vErrors.push(err128);
 }
 errors++;
 }
 for(const key5 in data41){
 if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err132 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const err129 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err132];
+vErrors = [err129];
 }
 else {
-vErrors.push(err132);
+vErrors.push(err129);
 }
 errors++;
 }
@@ -9629,12 +9408,12 @@ else if(data42 === null){
 coerced30 = "";
 }
 else {
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err133];
+vErrors = [err130];
 }
 else {
-vErrors.push(err133);
+vErrors.push(err130);
 }
 errors++;
 }
@@ -9647,27 +9426,14 @@ data41["step"] = coerced30;
 }
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema42.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema42.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err134];
+vErrors = [err131];
 }
 else {
-vErrors.push(err134);
+vErrors.push(err131);
 }
 errors++;
-}
-if(typeof data42 === "string"){
-const failure51 = func6("line", data42);
-if(failure51 !== null){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
 }
 }
 if(data41.result !== undefined){
@@ -9686,12 +9452,12 @@ else if(data43 === "" || data43 === 0 || data43 === false){
 coerced31 = null;
 }
 else {
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err136];
+vErrors = [err132];
 }
 else {
-vErrors.push(err136);
+vErrors.push(err132);
 }
 errors++;
 }
@@ -9705,34 +9471,34 @@ data41["result"] = coerced31;
 }
 if(typeof data43 === "string"){
 if(func3(data43) > 200){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err137];
+vErrors = [err133];
 }
 else {
-vErrors.push(err137);
+vErrors.push(err133);
 }
 errors++;
 }
-const failure52 = func5(true, data43);
-if(failure52 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure52.params,message:failure52.message};
+const failure48 = func5(true, data43);
+if(failure48 !== null){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
-vErrors = [err138];
+vErrors = [err134];
 }
 else {
-vErrors.push(err138);
+vErrors.push(err134);
 }
 errors++;
 }
-const failure53 = func6("line", data43);
-if(failure53 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const failure49 = func6("line", data43);
+if(failure49 !== null){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
-vErrors = [err139];
+vErrors = [err135];
 }
 else {
-vErrors.push(err139);
+vErrors.push(err135);
 }
 errors++;
 }
@@ -9754,12 +9520,12 @@ else if(data44 === "" || data44 === 0 || data44 === false){
 coerced32 = null;
 }
 else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err140];
+vErrors = [err136];
 }
 else {
-vErrors.push(err140);
+vErrors.push(err136);
 }
 errors++;
 }
@@ -9773,34 +9539,34 @@ data41["operator"] = coerced32;
 }
 if(typeof data44 === "string"){
 if(func3(data44) > 200){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err141];
+vErrors = [err137];
 }
 else {
-vErrors.push(err141);
+vErrors.push(err137);
 }
 errors++;
 }
-const failure54 = func5(true, data44);
-if(failure54 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure54.params,message:failure54.message};
+const failure50 = func5(true, data44);
+if(failure50 !== null){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
 if(vErrors === null){
-vErrors = [err142];
+vErrors = [err138];
 }
 else {
-vErrors.push(err142);
+vErrors.push(err138);
 }
 errors++;
 }
-const failure55 = func6("line", data44);
-if(failure55 !== null){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+const failure51 = func6("line", data44);
+if(failure51 !== null){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
-vErrors = [err143];
+vErrors = [err139];
 }
 else {
-vErrors.push(err143);
+vErrors.push(err139);
 }
 errors++;
 }
@@ -9822,12 +9588,12 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced33 = null;
 }
 else {
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema42.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema42.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err144];
+vErrors = [err140];
 }
 else {
-vErrors.push(err144);
+vErrors.push(err140);
 }
 errors++;
 }
@@ -9841,23 +9607,23 @@ data41["time"] = coerced33;
 }
 if(typeof data45 === "string"){
 if(func3(data45) > 32){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
-vErrors = [err145];
+vErrors = [err141];
 }
 else {
-vErrors.push(err145);
+vErrors.push(err141);
 }
 errors++;
 }
-const failure56 = func6("line", data45);
-if(failure56 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+const failure52 = func6("line", data45);
+if(failure52 !== null){
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
-vErrors = [err146];
+vErrors = [err142];
 }
 else {
-vErrors.push(err146);
+vErrors.push(err142);
 }
 errors++;
 }
@@ -9879,12 +9645,12 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced34 = null;
 }
 else {
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err147];
+vErrors = [err143];
 }
 else {
-vErrors.push(err147);
+vErrors.push(err143);
 }
 errors++;
 }
@@ -9898,59 +9664,59 @@ data41["attachment"] = coerced34;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 1000){
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+const failure53 = func6("line", data46);
+if(failure53 !== null){
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+const failure54 = func33(true, data46);
+if(failure54 !== null){
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err148];
 }
 else {
 vErrors.push(err148);
-}
-errors++;
-}
-const failure57 = func6("line", data46);
-if(failure57 !== null){
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
-const failure58 = func37(true, data46);
-if(failure58 !== null){
-const err150 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err152];
-}
-else {
-vErrors.push(err152);
 }
 errors++;
 }
@@ -9960,12 +9726,12 @@ let data47 = data.ownership;
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 for(const key6 in data47){
 if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err153 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+const err149 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err153];
+vErrors = [err149];
 }
 else {
-vErrors.push(err153);
+vErrors.push(err149);
 }
 errors++;
 }
@@ -9986,12 +9752,12 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced35 = null;
 }
 else {
-const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err154];
+vErrors = [err150];
 }
 else {
-vErrors.push(err154);
+vErrors.push(err150);
 }
 errors++;
 }
@@ -10005,34 +9771,34 @@ data47["ownerIdentity"] = coerced35;
 }
 if(typeof data48 === "string"){
 if(func3(data48) > 200){
-const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err151 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err155];
+vErrors = [err151];
 }
 else {
-vErrors.push(err155);
+vErrors.push(err151);
 }
 errors++;
 }
-const failure59 = func5(true, data48);
-if(failure59 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure59.params,message:failure59.message};
+const failure55 = func5(true, data48);
+if(failure55 !== null){
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
 if(vErrors === null){
-vErrors = [err156];
+vErrors = [err152];
 }
 else {
-vErrors.push(err156);
+vErrors.push(err152);
 }
 errors++;
 }
-const failure60 = func6("line", data48);
-if(failure60 !== null){
-const err157 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+const failure56 = func6("line", data48);
+if(failure56 !== null){
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
-vErrors = [err157];
+vErrors = [err153];
 }
 else {
-vErrors.push(err157);
+vErrors.push(err153);
 }
 errors++;
 }
@@ -10054,12 +9820,12 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced36 = null;
 }
 else {
-const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err158];
+vErrors = [err154];
 }
 else {
-vErrors.push(err158);
+vErrors.push(err154);
 }
 errors++;
 }
@@ -10073,34 +9839,34 @@ data47["ownershipProof"] = coerced36;
 }
 if(typeof data49 === "string"){
 if(func3(data49) > 1000){
-const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err159];
+vErrors = [err155];
 }
 else {
-vErrors.push(err159);
+vErrors.push(err155);
 }
 errors++;
 }
-const failure61 = func6("line", data49);
-if(failure61 !== null){
-const err160 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+const failure57 = func6("line", data49);
+if(failure57 !== null){
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
-vErrors = [err160];
+vErrors = [err156];
 }
 else {
-vErrors.push(err160);
+vErrors.push(err156);
 }
 errors++;
 }
-const failure62 = func37(true, data49);
-if(failure62 !== null){
-const err161 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
+const failure58 = func33(true, data49);
+if(failure58 !== null){
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
 if(vErrors === null){
-vErrors = [err161];
+vErrors = [err157];
 }
 else {
-vErrors.push(err161);
+vErrors.push(err157);
 }
 errors++;
 }
@@ -10122,12 +9888,12 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced37 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema42.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema42.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err162];
+vErrors = [err158];
 }
 else {
-vErrors.push(err162);
+vErrors.push(err158);
 }
 errors++;
 }
@@ -10140,37 +9906,24 @@ data47["creditCheck"] = coerced37;
 }
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err163 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema42.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err159 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema42.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err163];
+vErrors = [err159];
 }
 else {
-vErrors.push(err163);
-}
-errors++;
-}
-if(typeof data50 === "string"){
-const failure63 = func6("line", data50);
-if(failure63 !== null){
-const err164 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/x-text",keyword:"x-text",params:failure63.params,message:failure63.message};
-if(vErrors === null){
-vErrors = [err164];
-}
-else {
-vErrors.push(err164);
+vErrors.push(err159);
 }
 errors++;
 }
 }
 }
-}
 else {
-const err165 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err160 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err165];
+vErrors = [err160];
 }
 else {
-vErrors.push(err165);
+vErrors.push(err160);
 }
 errors++;
 }
@@ -10180,12 +9933,12 @@ let data51 = data.authenticity;
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 for(const key7 in data51){
 if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err166 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const err161 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err166];
+vErrors = [err161];
 }
 else {
-vErrors.push(err166);
+vErrors.push(err161);
 }
 errors++;
 }
@@ -10206,12 +9959,12 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced38 = null;
 }
 else {
-const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err167];
+vErrors = [err162];
 }
 else {
-vErrors.push(err167);
+vErrors.push(err162);
 }
 errors++;
 }
@@ -10225,34 +9978,34 @@ data51["appraisalCertificate"] = coerced38;
 }
 if(typeof data52 === "string"){
 if(func3(data52) > 1000){
-const err168 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
-vErrors = [err168];
+vErrors = [err163];
 }
 else {
-vErrors.push(err168);
+vErrors.push(err163);
 }
 errors++;
 }
-const failure64 = func6("line", data52);
-if(failure64 !== null){
-const err169 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
+const failure59 = func6("line", data52);
+if(failure59 !== null){
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err164];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err164);
 }
 errors++;
 }
-const failure65 = func37(true, data52);
-if(failure65 !== null){
-const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
+const failure60 = func33(true, data52);
+if(failure60 !== null){
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure60.params,message:failure60.message};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err165];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err165);
 }
 errors++;
 }
@@ -10274,12 +10027,12 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced39 = null;
 }
 else {
-const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err166];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err166);
 }
 errors++;
 }
@@ -10293,7 +10046,64 @@ data51["otherCertificate"] = coerced39;
 }
 if(typeof data53 === "string"){
 if(func3(data53) > 1000){
-const err172 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+const failure61 = func6("line", data53);
+if(failure61 !== null){
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+const failure62 = func33(true, data53);
+if(failure62 !== null){
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err170 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+if(data.sourceId !== undefined){
+const err171 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+else {
+const err172 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -10302,69 +10112,12 @@ vErrors.push(err172);
 }
 errors++;
 }
-const failure66 = func6("line", data53);
-if(failure66 !== null){
-const err173 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-const failure67 = func37(true, data53);
-if(failure67 !== null){
-const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err175 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-}
-if(data.sourceId !== undefined){
-const err176 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-}
-else {
-const err177 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
 validate17.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_listQuery = validate18;
-const schema55 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema55 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
@@ -10378,7 +10131,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func32.call(schema55.properties, key0))){
+if(!(func28.call(schema55.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10603,19 +10356,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -10630,12 +10370,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -10648,27 +10388,14 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema55.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema55.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
@@ -10684,12 +10411,12 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -10703,33 +10430,33 @@ data["ids"] = coerced5;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
-}
-errors++;
-}
-if(!pattern0.test(data5)){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-const failure5 = func6("line", data5);
-if(failure5 !== null){
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
 }
 errors++;
 }
@@ -10746,12 +10473,12 @@ if(dataType6 === "boolean" || data6 === null
 coerced6 = +data6;
 }
 else {
-const err22 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err20];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -10763,35 +10490,35 @@ data["author"] = coerced6;
 }
 }
 }
-const failure6 = func2(true, data6);
-if(failure6 !== null){
-const err23 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+const failure4 = func2(true, data6);
+if(failure4 !== null){
+const err21 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err21];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err21);
 }
 errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-const err24 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err22 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err22];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err22);
 }
 errors++;
 }
 if(data6 < 1 || isNaN(data6)){
-const err25 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err23 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err23];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -10810,12 +10537,12 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err24];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err24);
 }
 errors++;
 }
@@ -10829,23 +10556,23 @@ data["classify"] = coerced7;
 }
 if(typeof data7 === "string"){
 if(func3(data7) > 200){
-const err27 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err25];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err25);
 }
 errors++;
 }
-const failure7 = func6("line", data7);
-if(failure7 !== null){
-const err28 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+const failure5 = func6("line", data7);
+if(failure5 !== null){
+const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err26];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err26);
 }
 errors++;
 }
@@ -10864,12 +10591,12 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-const err29 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err27 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err27];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err27);
 }
 errors++;
 }
@@ -10883,23 +10610,23 @@ data["possessor"] = coerced8;
 }
 if(typeof data8 === "string"){
 if(func3(data8) > 200){
-const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err28 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err28];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err28);
 }
 errors++;
 }
-const failure8 = func6("line", data8);
-if(failure8 !== null){
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+const failure6 = func6("line", data8);
+if(failure6 !== null){
+const err29 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err29];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err29);
 }
 errors++;
 }
@@ -10916,12 +10643,12 @@ if(dataType9 === "boolean" || data9 === null
 coerced9 = +data9;
 }
 else {
-const err32 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err30 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err30];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err30);
 }
 errors++;
 }
@@ -10934,23 +10661,23 @@ data["status"] = coerced9;
 }
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err31];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err31);
 }
 errors++;
 }
-const failure9 = func2(true, data9);
-if(failure9 !== null){
-const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+const failure7 = func2(true, data9);
+if(failure7 !== null){
+const err32 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err32];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -10966,12 +10693,12 @@ if(dataType10 === "boolean" || data10 === null
 coerced10 = +data10;
 }
 else {
-const err35 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err33 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err33];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err33);
 }
 errors++;
 }
@@ -10984,7 +10711,30 @@ data["isBlock"] = coerced10;
 }
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema55.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err34 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema55.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+const failure8 = func2(true, data10);
+if(failure8 !== null){
+const err35 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -10993,35 +10743,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure10 = func2(true, data10);
-if(failure10 !== null){
-const err37 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
 validate18.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_listBody = validate19;
-const schema56 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema56 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
@@ -11035,7 +10762,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func32.call(schema56.properties, key0))){
+if(!(func28.call(schema56.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -11260,19 +10987,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -11287,12 +11001,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -11305,39 +11019,26 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema56.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema56.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -11353,12 +11054,12 @@ if(dataType5 === "boolean" || data6 === null
 coerced5 = +data6;
 }
 else {
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -11370,9 +11071,30 @@ data5[i0] = coerced5;
 }
 }
 }
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11381,37 +11103,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
 }
 errors++;
 }
@@ -11427,12 +11128,12 @@ if(dataType6 === "boolean" || data7 === null
 coerced6 = +data7;
 }
 else {
-const err24 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err22 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err22];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -11444,35 +11145,35 @@ data["author"] = coerced6;
 }
 }
 }
-const failure6 = func2(true, data7);
-if(failure6 !== null){
-const err25 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+const failure4 = func2(true, data7);
+if(failure4 !== null){
+const err23 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err23];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err23);
 }
 errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 2147483647 || isNaN(data7)){
-const err26 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err24 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err24];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err24);
 }
 errors++;
 }
 if(data7 < 1 || isNaN(data7)){
-const err27 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err25 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err25];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err25);
 }
 errors++;
 }
@@ -11491,12 +11192,12 @@ else if(data8 === null){
 coerced7 = "";
 }
 else {
-const err28 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err26];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err26);
 }
 errors++;
 }
@@ -11510,23 +11211,23 @@ data["classify"] = coerced7;
 }
 if(typeof data8 === "string"){
 if(func3(data8) > 200){
-const err29 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err27 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err27];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err27);
 }
 errors++;
 }
-const failure7 = func6("line", data8);
-if(failure7 !== null){
-const err30 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+const failure5 = func6("line", data8);
+if(failure5 !== null){
+const err28 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err28];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -11545,12 +11246,12 @@ else if(data9 === null){
 coerced8 = "";
 }
 else {
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err29 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err29];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err29);
 }
 errors++;
 }
@@ -11564,23 +11265,23 @@ data["possessor"] = coerced8;
 }
 if(typeof data9 === "string"){
 if(func3(data9) > 200){
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err30];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err30);
 }
 errors++;
 }
-const failure8 = func6("line", data9);
-if(failure8 !== null){
-const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+const failure6 = func6("line", data9);
+if(failure6 !== null){
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err31];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -11597,12 +11298,12 @@ if(dataType9 === "boolean" || data10 === null
 coerced9 = +data10;
 }
 else {
-const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err32 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err32];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -11615,23 +11316,23 @@ data["status"] = coerced9;
 }
 }
 if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err35 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err33];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err33);
 }
 errors++;
 }
-const failure9 = func2(true, data10);
-if(failure9 !== null){
-const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure9.params,message:failure9.message};
+const failure7 = func2(true, data10);
+if(failure7 !== null){
+const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err34];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -11647,12 +11348,12 @@ if(dataType10 === "boolean" || data11 === null
 coerced10 = +data11;
 }
 else {
-const err37 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err35 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err35];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err35);
 }
 errors++;
 }
@@ -11665,35 +11366,35 @@ data["isBlock"] = coerced10;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err38 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema56.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema56.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const failure8 = func2(true, data11);
+if(failure8 !== null){
+const err37 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
-}
-errors++;
-}
-const failure10 = func2(true, data11);
-if(failure10 !== null){
-const err39 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
 }
 errors++;
 }
@@ -11726,7 +11427,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema57.properties, key0))){
+if(!(func28.call(schema57.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -11965,7 +11666,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure6 = func37(true, data3);
+const failure6 = func33(true, data3);
 if(failure6 !== null){
 const err15 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -12387,7 +12088,7 @@ vErrors.push(err37);
 }
 errors++;
 }
-const failure16 = func37(true, data11);
+const failure16 = func33(true, data11);
 if(failure16 !== null){
 const err38 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure16.params,message:failure16.message};
 if(vErrors === null){
@@ -12527,7 +12228,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema58.properties, key0))){
+if(!(func28.call(schema58.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -12736,7 +12437,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure5 = func37(true, data3);
+const failure5 = func33(true, data3);
 if(failure5 !== null){
 const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -12970,7 +12671,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure10 = func37(true, data11);
+const failure10 = func33(true, data11);
 if(failure10 !== null){
 const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -13037,7 +12738,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema59.properties, key0))){
+if(!(func28.call(schema59.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -13298,7 +12999,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure6 = func37(true, data3);
+const failure6 = func33(true, data3);
 if(failure6 !== null){
 const err17 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -13534,7 +13235,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure11 = func37(true, data11);
+const failure11 = func33(true, data11);
 if(failure11 !== null){
 const err33 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -13583,7 +13284,7 @@ return errors === 0;
 }
 
 export const author_listQuery = validate23;
-const schema60 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema60 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
@@ -13822,19 +13523,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -13849,12 +13537,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -13867,27 +13555,14 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
@@ -13903,12 +13578,12 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -13922,33 +13597,33 @@ data["ids"] = coerced5;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
-}
-errors++;
-}
-if(!pattern0.test(data5)){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-const failure5 = func6("line", data5);
-if(failure5 !== null){
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
 }
 errors++;
 }
@@ -13965,12 +13640,12 @@ if(dataType6 === "boolean" || data6 === null
 coerced6 = +data6;
 }
 else {
-const err22 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err20];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -13983,7 +13658,30 @@ data["isBlock"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema60.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema60.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const failure4 = func2(true, data6);
+if(failure4 !== null){
+const err22 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13992,35 +13690,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure6 = func2(true, data6);
-if(failure6 !== null){
-const err24 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
 validate23.errors = vErrors;
 return errors === 0;
 }
 
 export const author_listBody = validate24;
-const schema61 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema61 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
@@ -14259,19 +13934,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -14286,12 +13948,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -14304,39 +13966,26 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema61.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema61.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -14352,12 +14001,12 @@ if(dataType5 === "boolean" || data6 === null
 coerced5 = +data6;
 }
 else {
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -14369,9 +14018,30 @@ data5[i0] = coerced5;
 }
 }
 }
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14380,37 +14050,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
 }
 errors++;
 }
@@ -14426,12 +14075,12 @@ if(dataType6 === "boolean" || data7 === null
 coerced6 = +data7;
 }
 else {
-const err24 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err22 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err22];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -14444,35 +14093,35 @@ data["isBlock"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err25 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema61.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema61.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+const failure4 = func2(true, data7);
+if(failure4 !== null){
+const err24 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
-}
-errors++;
-}
-const failure6 = func2(true, data7);
-if(failure6 !== null){
-const err26 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
 }
 errors++;
 }
@@ -14505,7 +14154,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema62.properties, key0))){
+if(!(func28.call(schema62.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -14799,7 +14448,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure8 = func37(true, data4);
+const failure8 = func33(true, data4);
 if(failure8 !== null){
 const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -15084,7 +14733,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema63.properties, key0))){
+if(!(func28.call(schema63.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -15314,7 +14963,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func37(true, data4);
+const failure6 = func33(true, data4);
 if(failure6 !== null){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -15411,7 +15060,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema64.properties, key0))){
+if(!(func28.call(schema64.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -15693,7 +15342,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func37(true, data4);
+const failure7 = func33(true, data4);
 if(failure7 !== null){
 const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -15772,7 +15421,7 @@ return errors === 0;
 }
 
 export const bidUser_listQuery = validate28;
-const schema65 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema65 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
@@ -16011,19 +15660,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -16038,12 +15674,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -16056,27 +15692,14 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
@@ -16092,12 +15715,12 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -16111,7 +15734,28 @@ data["ids"] = coerced5;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16120,8 +15764,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16130,36 +15777,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure5 = func6("line", data5);
-if(failure5 !== null){
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate28.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_listBody = validate29;
-const schema66 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema66 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
@@ -16398,19 +16021,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -16425,12 +16035,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -16443,39 +16053,26 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -16491,12 +16088,12 @@ if(dataType5 === "boolean" || data6 === null
 coerced5 = +data6;
 }
 else {
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -16508,9 +16105,30 @@ data5[i0] = coerced5;
 }
 }
 }
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16519,9 +16137,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16530,38 +16150,15 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -17632,7 +17229,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema69.properties, key0))){
+if(!(func28.call(schema69.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -18127,7 +17724,7 @@ return errors === 0;
 }
 
 export const block_listQuery = validate33;
-const schema70 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema70 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listQuery" */;
@@ -18376,19 +17973,6 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure3 = func6("line", data4);
-if(failure3 !== null){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
@@ -18403,12 +17987,12 @@ else if(data5 === null){
 coerced4 = "";
 }
 else {
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
 }
@@ -18422,7 +18006,17 @@ data["ids"] = coerced4;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18431,8 +18025,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18441,9 +18036,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure4 = func6("line", data5);
-if(failure4 !== null){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18452,25 +18049,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
 validate33.errors = vErrors;
 return errors === 0;
 }
 
 export const block_listBody = validate34;
-const schema71 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema71 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listBody" */;
@@ -18719,30 +18303,17 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure3 = func6("line", data4);
-if(failure3 !== null){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
 }
@@ -18758,12 +18329,12 @@ if(dataType4 === "boolean" || data6 === null
 coerced4 = +data6;
 }
 else {
-const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err16];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -18775,9 +18346,20 @@ data5[i0] = coerced4;
 }
 }
 }
-const failure4 = func2(true, data6);
-if(failure4 !== null){
-const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18786,9 +18368,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data6 < 1 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18797,8 +18378,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18809,9 +18393,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -18820,24 +18403,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate34.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode = validate35;
-const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke","x-text":"line"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true,"x-text":"line"},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
+const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
 const pattern23 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern24 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern25 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
@@ -18886,7 +18457,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema72.properties, key0))){
+if(!(func28.call(schema72.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -19408,19 +18979,6 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-const failure8 = func6("line", data10);
-if(failure8 !== null){
-const err33 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
 if(data.fileName !== undefined){
 let data11 = data.fileName;
 if(typeof data11 !== "string"){
@@ -19434,12 +18992,12 @@ else if(data11 === null){
 coerced9 = "";
 }
 else {
-const err34 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err33 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err33];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err33);
 }
 errors++;
 }
@@ -19452,14 +19010,14 @@ data["fileName"] = coerced9;
 }
 }
 if(typeof data11 === "string"){
-const failure9 = func6("line", data11);
-if(failure9 !== null){
-const err35 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+const failure8 = func6("line", data11);
+if(failure8 !== null){
+const err34 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err34];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -19478,12 +19036,12 @@ else if(data12 === null){
 coerced10 = "";
 }
 else {
-const err36 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err35 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err35];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err35);
 }
 errors++;
 }
@@ -19496,14 +19054,14 @@ data["code"] = coerced10;
 }
 }
 if(typeof data12 === "string"){
-const failure10 = func6("line", data12);
-if(failure10 !== null){
-const err37 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+const failure9 = func6("line", data12);
+if(failure9 !== null){
+const err36 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err36];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err36);
 }
 errors++;
 }
@@ -19522,12 +19080,12 @@ else if(data13 === null){
 coerced11 = "";
 }
 else {
-const err38 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err37 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err37];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err37);
 }
 errors++;
 }
@@ -19540,14 +19098,14 @@ data["codeHash"] = coerced11;
 }
 }
 if(typeof data13 === "string"){
-const failure11 = func6("line", data13);
-if(failure11 !== null){
-const err39 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+const failure10 = func6("line", data13);
+if(failure10 !== null){
+const err38 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
-vErrors = [err39];
+vErrors = [err38];
 }
 else {
-vErrors.push(err39);
+vErrors.push(err38);
 }
 errors++;
 }
@@ -19566,12 +19124,12 @@ else if(data14 === null){
 coerced12 = "";
 }
 else {
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err39];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err39);
 }
 errors++;
 }
@@ -19584,27 +19142,14 @@ data["status"] = coerced12;
 }
 }
 if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err41 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err40];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err40);
 }
 errors++;
-}
-if(typeof data14 === "string"){
-const failure12 = func6("line", data14);
-if(failure12 !== null){
-const err42 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
 }
 }
 if(data.history !== undefined){
@@ -19615,7 +19160,27 @@ for(let i2=0; i2<len2; i2++){
 let data16 = data15[i2];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.status === undefined){
-const err43 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+const err41 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data16.txId === undefined){
+const err42 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "txId"},message:"must have required property '"+"txId"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data16.time === undefined){
+const err43 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -19624,34 +19189,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data16.txId === undefined){
-const err44 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "txId"},message:"must have required property '"+"txId"+"'"};
+for(const key1 in data16){
+if(!(((key1 === "status") || (key1 === "txId")) || (key1 === "time"))){
+const err44 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
-}
-errors++;
-}
-if(data16.time === undefined){
-const err45 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-for(const key1 in data16){
-if(!(((key1 === "status") || (key1 === "txId")) || (key1 === "time"))){
-const err46 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
 }
 errors++;
 }
@@ -19669,12 +19214,12 @@ else if(data17 === null){
 coerced13 = "";
 }
 else {
-const err47 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err45 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err47];
+vErrors = [err45];
 }
 else {
-vErrors.push(err47);
+vErrors.push(err45);
 }
 errors++;
 }
@@ -19687,14 +19232,14 @@ data16["status"] = coerced13;
 }
 }
 if(typeof data17 === "string"){
-const failure13 = func6("line", data17);
-if(failure13 !== null){
-const err48 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+const failure11 = func6("line", data17);
+if(failure11 !== null){
+const err46 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err46];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err46);
 }
 errors++;
 }
@@ -19713,12 +19258,12 @@ else if(data18 === null){
 coerced14 = "";
 }
 else {
-const err49 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err47 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err47];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err47);
 }
 errors++;
 }
@@ -19731,14 +19276,14 @@ data16["txId"] = coerced14;
 }
 }
 if(typeof data18 === "string"){
-const failure14 = func6("line", data18);
-if(failure14 !== null){
-const err50 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+const failure12 = func6("line", data18);
+if(failure12 !== null){
+const err48 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err48];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err48);
 }
 errors++;
 }
@@ -19757,12 +19302,12 @@ else if(data19 === null){
 coerced15 = "";
 }
 else {
-const err51 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err49 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err49];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err49);
 }
 errors++;
 }
@@ -19775,39 +19320,39 @@ data16["time"] = coerced15;
 }
 }
 if(typeof data19 === "string"){
-const failure15 = func6("line", data19);
-if(failure15 !== null){
-const err52 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+const failure13 = func6("line", data19);
+if(failure13 !== null){
+const err50 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err52];
 }
 else {
 vErrors.push(err52);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/history/" + i2,schemaPath:"#/properties/history/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
 }
 errors++;
 }
@@ -19825,12 +19370,12 @@ else if(data20 === null){
 coerced16 = "";
 }
 else {
-const err55 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err53 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err55];
+vErrors = [err53];
 }
 else {
-vErrors.push(err55);
+vErrors.push(err53);
 }
 errors++;
 }
@@ -19843,14 +19388,14 @@ data["createdBy"] = coerced16;
 }
 }
 if(typeof data20 === "string"){
-const failure16 = func6("line", data20);
-if(failure16 !== null){
-const err56 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+const failure14 = func6("line", data20);
+if(failure14 !== null){
+const err54 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
-vErrors = [err56];
+vErrors = [err54];
 }
 else {
-vErrors.push(err56);
+vErrors.push(err54);
 }
 errors++;
 }
@@ -19869,12 +19414,12 @@ else if(data21 === null){
 coerced17 = "";
 }
 else {
-const err57 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err55 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err57];
+vErrors = [err55];
 }
 else {
-vErrors.push(err57);
+vErrors.push(err55);
 }
 errors++;
 }
@@ -19887,14 +19432,14 @@ data["createTime"] = coerced17;
 }
 }
 if(typeof data21 === "string"){
-const failure17 = func6("line", data21);
-if(failure17 !== null){
-const err58 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+const failure15 = func6("line", data21);
+if(failure15 !== null){
+const err56 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
-vErrors = [err58];
+vErrors = [err56];
 }
 else {
-vErrors.push(err58);
+vErrors.push(err56);
 }
 errors++;
 }
@@ -19913,12 +19458,12 @@ else if(data22 === null){
 coerced18 = "";
 }
 else {
-const err59 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err57 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err59];
+vErrors = [err57];
 }
 else {
-vErrors.push(err59);
+vErrors.push(err57);
 }
 errors++;
 }
@@ -19931,14 +19476,14 @@ data["updateTime"] = coerced18;
 }
 }
 if(typeof data22 === "string"){
-const failure18 = func6("line", data22);
-if(failure18 !== null){
-const err60 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+const failure16 = func6("line", data22);
+if(failure16 !== null){
+const err58 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
-vErrors = [err60];
+vErrors = [err58];
 }
 else {
-vErrors.push(err60);
+vErrors.push(err58);
 }
 errors++;
 }
@@ -19946,12 +19491,12 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err61];
+vErrors = [err59];
 }
 else {
-vErrors.push(err61);
+vErrors.push(err59);
 }
 errors++;
 }
@@ -19960,7 +19505,7 @@ return errors === 0;
 }
 
 export const chaincode_create = validate36;
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke","x-text":"line"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.create" */;
@@ -20006,7 +19551,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema73.properties, key0))){
+if(!(func28.call(schema73.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -20486,10 +20031,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-const failure7 = func6("line", data10);
-if(failure7 !== null){
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(data.fileName !== undefined){
+const err31 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -20498,9 +20041,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.fileName !== undefined){
-const err32 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.code !== undefined){
+const err32 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20509,8 +20051,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data.code !== undefined){
-const err33 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.codeHash !== undefined){
+const err33 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -20519,8 +20061,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data.codeHash !== undefined){
-const err34 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.status !== undefined){
+const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20529,8 +20071,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data.status !== undefined){
-const err35 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.history !== undefined){
+const err35 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20539,8 +20081,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data.history !== undefined){
-const err36 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createdBy !== undefined){
+const err36 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -20549,8 +20091,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data.createdBy !== undefined){
-const err37 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err37 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20559,8 +20101,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err38 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.updateTime !== undefined){
+const err38 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -20569,8 +20111,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err39 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -20579,23 +20122,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
 validate36.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode_update = validate37;
-const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"x-text":"line"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.update" */;
@@ -20613,7 +20145,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema74.properties, key0))){
+if(!(func28.call(schema74.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -21156,10 +20688,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-const failure8 = func6("line", data10);
-if(failure8 !== null){
-const err33 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+if(data.fileName !== undefined){
+const err33 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -21168,10 +20699,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-}
-if(data.fileName !== undefined){
-const err34 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.code !== undefined){
+const err34 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -21180,8 +20709,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data.code !== undefined){
-const err35 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.codeHash !== undefined){
+const err35 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -21190,8 +20719,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data.codeHash !== undefined){
-const err36 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.status !== undefined){
+const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -21200,8 +20729,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data.status !== undefined){
-const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.history !== undefined){
+const err37 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -21210,8 +20739,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data.history !== undefined){
-const err38 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createdBy !== undefined){
+const err38 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -21220,8 +20749,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data.createdBy !== undefined){
-const err39 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err39 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -21230,8 +20759,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.updateTime !== undefined){
+const err40 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -21240,8 +20769,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err41 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -21250,23 +20780,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
 validate37.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode_listQuery = validate38;
-const schema75 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema75 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listQuery" */;
@@ -21505,19 +21024,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -21532,12 +21038,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -21550,27 +21056,14 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
@@ -21586,12 +21079,12 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -21605,7 +21098,28 @@ data["ids"] = coerced5;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -21614,8 +21128,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -21624,36 +21141,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure5 = func6("line", data5);
-if(failure5 !== null){
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate38.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode_listBody = validate39;
-const schema76 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema76 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listBody" */;
@@ -21892,19 +21385,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -21919,12 +21399,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -21937,39 +21417,26 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema76.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema76.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -21985,12 +21452,12 @@ if(dataType5 === "boolean" || data6 === null
 coerced5 = +data6;
 }
 else {
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -22002,9 +21469,30 @@ data5[i0] = coerced5;
 }
 }
 }
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -22013,9 +21501,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -22024,38 +21514,15 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -22733,7 +22200,7 @@ return errors === 0;
 }
 
 export const channel_listQuery = validate43;
-const schema80 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema80 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listQuery" */;
@@ -22972,19 +22439,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -22999,12 +22453,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -23017,27 +22471,14 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
@@ -23053,12 +22494,12 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -23072,7 +22513,28 @@ data["ids"] = coerced5;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -23081,8 +22543,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -23091,36 +22556,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure5 = func6("line", data5);
-if(failure5 !== null){
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate43.errors = vErrors;
 return errors === 0;
 }
 
 export const channel_listBody = validate44;
-const schema81 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema81 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listBody" */;
@@ -23359,19 +22800,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -23386,12 +22814,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -23404,39 +22832,26 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -23452,12 +22867,12 @@ if(dataType5 === "boolean" || data6 === null
 coerced5 = +data6;
 }
 else {
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -23469,9 +22884,30 @@ data5[i0] = coerced5;
 }
 }
 }
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -23480,9 +22916,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -23491,38 +22929,15 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -23532,8 +22947,8 @@ return errors === 0;
 
 export const company = validate45;
 const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func617 = keywordRules.uscc;
-const func635 = keywordRules.distinct;
+const func572 = keywordRules.uscc;
+const func590 = keywordRules.distinct;
 const pattern37 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern38 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern39 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
@@ -23597,7 +23012,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema82.properties, key0))){
+if(!(func28.call(schema82.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -23765,7 +23180,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func617(true, data2);
+const failure4 = func572(true, data2);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -24303,7 +23718,7 @@ errors++;
 }
 }
 }
-const failure20 = func635([["adminAccount","backupAdminAccount"]], data);
+const failure20 = func590([["adminAccount","backupAdminAccount"]], data);
 if(failure20 !== null){
 const property0 = failure20.property;
 const err46 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure20.params,message:failure20.message};
@@ -24392,7 +23807,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema83.properties, key0))){
+if(!(func28.call(schema83.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -24530,7 +23945,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func617(true, data2);
+const failure3 = func572(true, data2);
 if(failure3 !== null){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -25000,7 +24415,7 @@ vErrors.push(err42);
 }
 errors++;
 }
-const failure17 = func635([["adminAccount","backupAdminAccount"]], data);
+const failure17 = func590([["adminAccount","backupAdminAccount"]], data);
 if(failure17 !== null){
 const property0 = failure17.property;
 const err43 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure17.params,message:failure17.message};
@@ -25046,7 +24461,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema84.properties, key0))){
+if(!(func28.call(schema84.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -25236,7 +24651,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func617(true, data2);
+const failure4 = func572(true, data2);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -25708,7 +25123,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure18 = func635([["adminAccount","backupAdminAccount"]], data);
+const failure18 = func590([["adminAccount","backupAdminAccount"]], data);
 if(failure18 !== null){
 const property0 = failure18.property;
 const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
@@ -25736,7 +25151,7 @@ return errors === 0;
 }
 
 export const company_listQuery = validate48;
-const schema85 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema85 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
@@ -25975,19 +25390,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -26002,12 +25404,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -26020,27 +25422,14 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
@@ -26056,12 +25445,12 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -26075,33 +25464,33 @@ data["ids"] = coerced5;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
-}
-errors++;
-}
-if(!pattern0.test(data5)){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-const failure5 = func6("line", data5);
-if(failure5 !== null){
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
 }
 errors++;
 }
@@ -26118,12 +25507,12 @@ if(dataType6 === "boolean" || data6 === null
 coerced6 = +data6;
 }
 else {
-const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err20];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -26136,7 +25525,30 @@ data["status"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema85.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema85.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const failure4 = func2(true, data6);
+if(failure4 !== null){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -26145,35 +25557,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure6 = func2(true, data6);
-if(failure6 !== null){
-const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
 validate48.errors = vErrors;
 return errors === 0;
 }
 
 export const company_listBody = validate49;
-const schema86 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema86 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
@@ -26412,19 +25801,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -26439,12 +25815,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -26457,39 +25833,26 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -26505,12 +25868,12 @@ if(dataType5 === "boolean" || data6 === null
 coerced5 = +data6;
 }
 else {
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -26522,9 +25885,30 @@ data5[i0] = coerced5;
 }
 }
 }
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -26533,37 +25917,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
 }
 errors++;
 }
@@ -26579,12 +25942,12 @@ if(dataType6 === "boolean" || data7 === null
 coerced6 = +data7;
 }
 else {
-const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err22];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -26597,35 +25960,35 @@ data["status"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+const failure4 = func2(true, data7);
+if(failure4 !== null){
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
-}
-errors++;
-}
-const failure6 = func2(true, data7);
-if(failure6 !== null){
-const err26 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
 }
 errors++;
 }
@@ -26658,7 +26021,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema87.properties, key0))){
+if(!(func28.call(schema87.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -26952,7 +26315,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure8 = func37(true, data4);
+const failure8 = func33(true, data4);
 if(failure8 !== null){
 const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -27237,7 +26600,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema88.properties, key0))){
+if(!(func28.call(schema88.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -27467,7 +26830,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func37(true, data4);
+const failure6 = func33(true, data4);
 if(failure6 !== null){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -27564,7 +26927,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema89.properties, key0))){
+if(!(func28.call(schema89.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -27846,7 +27209,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func37(true, data4);
+const failure7 = func33(true, data4);
 if(failure7 !== null){
 const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -27925,7 +27288,7 @@ return errors === 0;
 }
 
 export const platformUser_listQuery = validate53;
-const schema90 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema90 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
@@ -28164,19 +27527,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -28191,12 +27541,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -28209,27 +27559,14 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
@@ -28245,12 +27582,12 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -28264,7 +27601,28 @@ data["ids"] = coerced5;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -28273,8 +27631,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
-const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -28283,36 +27644,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure5 = func6("line", data5);
-if(failure5 !== null){
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
 validate53.errors = vErrors;
 return errors === 0;
 }
 
 export const platformUser_listBody = validate54;
-const schema91 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"],"x-text":"line"},"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema91 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
@@ -28551,19 +27888,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
 }
 if(data.order !== undefined){
 let data4 = data.order;
@@ -28578,12 +27902,12 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err14];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -28596,39 +27920,26 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err16 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema91.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema91.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
-}
-if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
 }
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -28644,12 +27955,12 @@ if(dataType5 === "boolean" || data6 === null
 coerced5 = +data6;
 }
 else {
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -28661,9 +27972,30 @@ data5[i0] = coerced5;
 }
 }
 }
-const failure5 = func2(true, data6);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -28672,9 +28004,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -28683,38 +28017,15 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -28811,7 +28122,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema92.properties, key0))){
+if(!(func28.call(schema92.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -29542,7 +28853,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema93.properties, key0))){
+if(!(func28.call(schema93.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -30203,7 +29514,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func32.call(schema94.properties, key0))){
+if(!(func28.call(schema94.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -30908,7 +30219,7 @@ return errors === 0;
 }
 
 export const transaction_listQuery = validate58;
-const schema95 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const schema95 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
@@ -31157,19 +30468,6 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure3 = func6("line", data4);
-if(failure3 !== null){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
@@ -31184,12 +30482,12 @@ else if(data5 === null){
 coerced4 = "";
 }
 else {
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
 }
@@ -31203,7 +30501,17 @@ data["ids"] = coerced4;
 }
 if(typeof data5 === "string"){
 if(func3(data5) > 1100){
-const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!pattern0.test(data5)){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -31212,8 +30520,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+const failure3 = func6("line", data5);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -31222,9 +30531,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure4 = func6("line", data5);
-if(failure4 !== null){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -31233,25 +30544,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
 validate58.errors = vErrors;
 return errors === 0;
 }
 
 export const transaction_listBody = validate59;
-const schema96 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"],"x-text":"line"},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+const schema96 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
@@ -31500,30 +30798,17 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure3 = func6("line", data4);
-if(failure3 !== null){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
 }
 if(data.ids !== undefined){
 let data5 = data.ids;
 if(Array.isArray(data5)){
 if(data5.length > 100){
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err15];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err15);
 }
 errors++;
 }
@@ -31539,12 +30824,12 @@ if(dataType4 === "boolean" || data6 === null
 coerced4 = +data6;
 }
 else {
-const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err16];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -31556,9 +30841,20 @@ data5[i0] = coerced4;
 }
 }
 }
-const failure4 = func2(true, data6);
-if(failure4 !== null){
-const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -31567,9 +30863,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data6 < 1 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -31578,8 +30873,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -31590,26 +30888,13 @@ errors++;
 }
 }
 }
-}
 else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }
