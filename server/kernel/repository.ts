@@ -241,7 +241,7 @@ export class Repository<R extends object = RecordOut> {
     for (const [k, v] of Object.entries(body)) {
       if (k === 'id' || !columns[k]) continue;
       if (json[k]) {
-        const schema = schemas[this.model.schemaId];
+        const { schema } = this.model;
         out[k] =
           v === undefined || v === null
             ? json[k]
