@@ -62,17 +62,112 @@ export function maxWidth(limit: number, data: string): RuleFailure | null {
   };
 }
 
-/** `x-plainText`: no control characters, no `<` or `>`, not blank. params: { reason }. */
+/**
+ * C0 controls (U+0000–U+001F), DEL and the C1 controls (U+0080–U+009F, e.g. U+0085 NEXT LINE), plus the
+ * Unicode line and paragraph separators (U+2028, U+2029): what no single-line text may hold.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+/** The same, except tab, line feed and carriage return (multi-line text). */
+// eslint-disable-next-line no-control-regex
+const CONTROL_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one (no `u` flag). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * Bidirectional formatting characters (Unicode UAX #9 §2): embeddings and overrides U+202A–U+202E,
+ * isolates U+2066–U+2069, the marks U+200E/U+200F and the Arabic letter mark U+061C.
+ */
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u;
+/**
+ * A character that shows nothing: white space, format characters (general category Cf: zero-width
+ * space/joiners U+200B–U+200D, word joiner U+2060, BOM U+FEFF, soft hyphen U+00AD ...), default-ignorable
+ * fillers (U+115F, U+1160, U+3164, U+FFA0) and the Braille blank U+2800.
+ */
+const INVISIBLE =
+  /^(?:\u034f|[\u180b-\u180f]|[\ufe00-\ufe0f]|[\p{White_Space}\p{Cf}\u115f\u1160\u3164\uffa0\u2800])*$/u;
+
+/**
+ * `x-text`: the text policy every string of every request passes (docs/api.md "Text"): no lone UTF-16
+ * surrogate; no C0/C1 control character (see {@link CONTROL}), except tab, line feed and carriage return
+ * when `mode` is `multiline`. The schema registry adds it to every string schema (`multiline` for
+ * `x-ui.widget: "textarea"` fields), see common/schemaRegistry.ts `withDataPolicy`.
+ * params: { reason: 'control' | 'surrogate' }.
+ */
+export function text(mode: 'line' | 'multiline', data: string): RuleFailure | null {
+  if (LONE_SURROGATE.test(data))
+    return { params: { reason: 'surrogate' }, message: 'must not contain a lone UTF-16 surrogate' };
+  if ((mode === 'multiline' ? CONTROL_MULTILINE : CONTROL).test(data))
+    return {
+      params: { reason: 'control' },
+      message:
+        mode === 'multiline'
+          ? 'must not contain control characters (tab and line breaks are allowed)'
+          : 'must not contain control characters or line breaks',
+    };
+  return null;
+}
+
+/**
+ * `x-plainText` (names and titles): on top of {@link text} `line` (no control character, line break or
+ * tab), no bidirectional formatting character ({@link BIDI}), no `<` or `>`, not blank and not made only
+ * of invisible characters ({@link INVISIBLE}). The repository stores such a value trimmed and in Unicode
+ * normalization form NFC (server/kernel/repository.ts).
+ * params: { reason: 'control' | 'bidi' | 'markup' | 'blank' | 'invisible' }.
+ */
 export function plainText(enabled: boolean, data: string): RuleFailure | null {
   if (!enabled) return null;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u.test(data))
+  if (CONTROL.test(data) || /\t/u.test(data))
     return { params: { reason: 'control' }, message: 'must not contain control characters' };
+  if (BIDI.test(data))
+    return {
+      params: { reason: 'bidi' },
+      message: 'must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, ...)',
+    };
   if (/[<>]/u.test(data))
     return { params: { reason: 'markup' }, message: 'must not contain markup (< or >)' };
   if (data.length > 0 && data.trim().length === 0)
     return { params: { reason: 'blank' }, message: 'must not be blank' };
+  if (data.length > 0 && INVISIBLE.test(data))
+    return { params: { reason: 'invisible' }, message: 'must contain a visible character' };
   return null;
+}
+
+/**
+ * `x-finite` (numbers): a finite number. The query-string build coerces `"Infinity"` and `"1e400"` to
+ * `Infinity`, which ajv's `type`, `minimum` and `maximum` let through; the registry adds this keyword to
+ * every number and integer schema. It applies to data of any type (ajv skips its own number keywords
+ * for a non-finite number) and judges numbers only. params: {}.
+ */
+export function finite(enabled: boolean, data: unknown): RuleFailure | null {
+  if (!enabled || typeof data !== 'number' || Number.isFinite(data)) return null;
+  return { params: {}, message: 'must be a finite number' };
+}
+
+/**
+ * `x-url` (strings): empty, an absolute `http:` or `https:` URL with a host (WHATWG URL parsing), or a
+ * path of the server's uploads, `/uploads/<name>` without `..` segments or a backslash. Refuses
+ * `javascript:`, `data:`, protocol-relative `//host` and every other scheme. params: { reason: 'scheme' }.
+ */
+export function url(enabled: boolean, data: string): RuleFailure | null {
+  if (!enabled || data === '') return null;
+  if (/^\/uploads\/[^\s\\]*$/u.test(data) && !/(^|\/)\.\.?(\/|$|[?#])/u.test(data.slice(9))) return null;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(data);
+  } catch {
+    parsed = undefined;
+  }
+  if (
+    parsed &&
+    (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+    parsed.host &&
+    !/\s/u.test(data)
+  )
+    return null;
+  return {
+    params: { reason: 'scheme' },
+    message: 'must be an http or https URL, or a /uploads/ path',
+  };
 }
 
 /** `x-notFuture`: a year at most the current UTC year (read at each call). params: { limit }. */

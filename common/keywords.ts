@@ -4,9 +4,20 @@
  * Validation keywords (each reports its own error with `params` the console can translate):
  * - `x-maxWidth` (number, on strings): display width at most N, where a CJK character counts 2 and any
  *   other character 1 (see displayWidth.ts). params: { limit, width }.
- * - `x-plainText` (boolean, on strings): no control characters (U+0000–U+001F except tab/newline in
- *   multi-line text is still refused in names), no `<` or `>` (markup), not blank.
- *   params: { reason: 'control' | 'markup' | 'blank' }.
+ * - `x-text` ('line' | 'multiline', on strings): the text policy of every string (docs/api.md "Text"): no
+ *   lone UTF-16 surrogate, no C0/C1 control character (U+0000–U+001F, U+007F–U+009F, U+2028/9), except
+ *   tab and line breaks in `multiline`. Not written in the schemas: the registry adds it to every string
+ *   schema (`multiline` where `x-ui.widget` is `textarea`), schemaRegistry.ts `withDataPolicy`; a schema
+ *   may write it to choose the mode. params: { reason: 'control' | 'surrogate' }.
+ * - `x-plainText` (boolean, on strings; names and titles): no control character at all (tab and line
+ *   breaks included), no bidirectional formatting character (U+202A–U+202E, U+2066–U+2069, U+200E/F,
+ *   U+061C), no `<` or `>` (markup), not blank, not only invisible characters (zero-width, format
+ *   characters). Stored trimmed and NFC-normalised (server/kernel/repository.ts).
+ *   params: { reason: 'control' | 'bidi' | 'markup' | 'blank' | 'invisible' }.
+ * - `x-finite` (boolean, on numbers): a finite number (the query build coerces "Infinity" to Infinity).
+ *   Added by the registry to every number and integer schema, like `x-text`. params: {}.
+ * - `x-url` (boolean, on strings): empty, an `http:`/`https:` URL or a `/uploads/...` path of this server
+ *   (no `javascript:`, `data:`, ...). Declared in the schemas on every URL field. params: { reason: 'scheme' }.
  * - `x-notFuture` (boolean, on integers that are years): at most the current UTC year. params: { limit }.
  * - `x-ordered` (array of [a, b] property pairs, on objects): a <= b when both are numbers, or both ISO 8601
  *   dates of the same shape (compared as text).
@@ -74,7 +85,8 @@ export const ANNOTATION_KEYWORDS = [
  */
 export const RULES_IMPORT = 'keywordRules';
 
-type RuleName = 'maxWidth' | 'plainText' | 'notFuture' | 'ordered' | 'uscc' | 'distinct';
+type RuleName =
+  'maxWidth' | 'plainText' | 'notFuture' | 'ordered' | 'uscc' | 'distinct' | 'text' | 'finite' | 'url';
 
 /**
  * A keyword whose code calls the rule `rule` of keywordRules.ts with the keyword's schema value (inlined
@@ -84,14 +96,14 @@ type RuleName = 'maxWidth' | 'plainText' | 'notFuture' | 'ordered' | 'uscc' | 'd
  */
 function ruleKeyword(
   keyword: string,
-  type: JSONType,
+  type: JSONType | undefined,
   schemaType: JSONType,
   rule: RuleName,
   atProperty = false,
 ): CodeKeywordDefinition {
   return {
     keyword,
-    type,
+    ...(type ? { type } : {}),
     schemaType,
     code(cxt: KeywordCxt) {
       const { gen, data, schema } = cxt;
@@ -122,5 +134,9 @@ export function registerKeywords(ajv: Ajv): Ajv {
   ajv.addKeyword(ruleKeyword('x-ordered', 'object', 'array', 'ordered'));
   ajv.addKeyword(ruleKeyword('x-uscc', 'string', 'boolean', 'uscc'));
   ajv.addKeyword(ruleKeyword('x-distinct', 'object', 'array', 'distinct', true));
+  ajv.addKeyword(ruleKeyword('x-text', 'string', 'string', 'text'));
+  // No `type`: ajv guards number keywords with isFinite(data), so a coerced "Infinity" would skip them.
+  ajv.addKeyword(ruleKeyword('x-finite', undefined, 'boolean', 'finite'));
+  ajv.addKeyword(ruleKeyword('x-url', 'string', 'boolean', 'url'));
   return ajv;
 }

@@ -9,10 +9,10 @@
  *   (scripts/codegen/validators.ts), the server compiles ad-hoc route schemas with it.
  * - `queryValidatorFor`: the precompiled validators of the query-string build (`coerceTypes`).
  */
-import Ajv, { _ } from 'ajv';
+import Ajv, { _, type AnySchema } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ANNOTATION_KEYWORDS, registerKeywords } from './keywords';
-import { schemasWithVariants } from './schemaRegistry';
+import { schemasWithVariants, withDataPolicy } from './schemaRegistry';
 
 export interface CompilerOptions {
   /** true for query strings (GET): "2" becomes 2. Bodies are never coerced. */
@@ -50,7 +50,9 @@ function withoutAnnotations<T>(schema: T): T {
 
 /**
  * A new ajv instance with formats, the custom keywords, every schema and every variant
- * (schemaRegistry.ts `schemasWithVariants`). With `standalone`, the schemas are added
+ * (schemaRegistry.ts `schemasWithVariants`). Its `compile` adds the data policy (schemaRegistry.ts
+ * `withDataPolicy`: x-text, x-finite, id ranges) to the schema it is given; `addSchema` does not (the
+ * import's Tate source schemas describe the source file, not a request). With `standalone`, the schemas are added
  * {@link withoutAnnotations}.
  */
 export function createAjv(opts: CompilerOptions = {}): Ajv {
@@ -73,6 +75,15 @@ export function createAjv(opts: CompilerOptions = {}): Ajv {
   });
   addFormats(ajv);
   registerKeywords(ajv);
-  for (const s of schemasWithVariants()) ajv.addSchema(opts.standalone ? withoutAnnotations(s) : s);
+  for (const s of schemasWithVariants({ coerceTypes: opts.coerceTypes }))
+    ajv.addSchema(opts.standalone ? withoutAnnotations(s) : s);
+  // Ad-hoc schemas (route schemas the server compiles at start-up: login, id parameters, getManyReference
+  // queries) get the data policy too; the registry's schemas above already carry it.
+  const compile = ajv.compile.bind(ajv);
+  ajv.compile = ((schema: AnySchema, meta?: boolean) =>
+    compile(
+      typeof schema === 'object' ? withDataPolicy(schema, { finite: opts.coerceTypes }) : schema,
+      meta,
+    )) as typeof ajv.compile;
   return ajv;
 }

@@ -11,7 +11,7 @@ describe('custom keywords', () => {
   it.each([
     ['a NUL character', 'Sun\u0000set', 'control'],
     ['markup', 'Sunset<script>alert(1)</script>', 'markup'],
-    ['only blanks', ' \t ', 'blank'],
+    ['only blanks', ' \u3000 ', 'blank'],
   ])('x-plainText refuses %s', (_what, artWorkName, reason) => {
     expect(errorsOf({ ...ok, artWorkName })).toEqual([
       expect.objectContaining({ field: 'artWorkName', keyword: 'x-plainText', params: { reason } }),

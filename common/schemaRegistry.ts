@@ -109,6 +109,64 @@ export interface SchemaValidator {
 /** Largest record id: ids are 32-bit integer columns (PostgreSQL `serial`, SQLite accepts them too). */
 export const MAX_ID = 2147483647;
 
+/** Largest `page` of a list call (docs/api.md): 10^6 pages of up to 100 records. */
+export const MAX_PAGE = 1_000_000;
+
+/**
+ * An id list in a query string, "1,2,3": up to 100 ids, each in 1..{@link MAX_ID} (2147483647), decimal
+ * without sign or leading zero. The alternatives spell the numbers up to MAX_ID digit by digit.
+ */
+const ID = String.raw`(?:[1-9]\d{0,8}|1\d{9}|20\d{8}|21[0-3]\d{7}|214[0-6]\d{6}|2147[0-3]\d{5}|21474[0-7]\d{4}|214748[0-2]\d{3}|2147483[0-5]\d{2}|21474836[0-3]\d|214748364[0-7])`;
+export const ID_LIST_PATTERN = `^${ID}(?:,${ID}){0,99}$`;
+
+/** Keywords whose value is a schema, an array of schemas or (NAME_MAPS) a map of schemas. */
+const SUBSCHEMA = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+]);
+const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+
+/**
+ * The data policy of docs/api.md ("Text", "Numbers") written into a schema, at every depth: every schema
+ * whose `type` allows strings gets `x-text` (`multiline` when `x-ui.widget` is `textarea`, else `line`)
+ * unless it writes its own or is an `enum`/`const` (whose values are the schema's); with `finite` (the
+ * query-string build), every schema allowing numbers or integers gets `x-finite: true` (bodies need none:
+ * without coercion ajv's `type` refuses a non-finite number, e.g. JSON `1e400`); an integer with
+ * `x-references` (a record id) gets `minimum: 1` and `maximum: MAX_ID` unless it writes them.
+ * Applied to every registry schema and variant ({@link schemasWithVariants}) and to the ad-hoc route
+ * schemas the run-time ajv compiles (common/schemaCompiler.ts), so no route can skip it. Pure: answers a
+ * copy.
+ */
+export function withDataPolicy<T>(schema: T, { finite = false }: { finite?: boolean } = {}): T {
+  const walk = (node: unknown): unknown => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+    const out: Record<string, any> = { ...(node as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(out)) {
+      if (NAME_MAPS.has(k) && v && typeof v === 'object')
+        out[k] = Object.fromEntries(Object.entries(v).map(([n, sub]) => [n, walk(sub)]));
+      else if (SUBSCHEMA.has(k)) out[k] = Array.isArray(v) ? v.map(walk) : walk(v);
+      else if (SUBSCHEMA_LISTS.has(k) && Array.isArray(v)) out[k] = v.map(walk);
+    }
+    const types = ([] as unknown[]).concat(out.type ?? []);
+    if (types.includes('string') && out['x-text'] === undefined && !out.enum && out.const === undefined)
+      out['x-text'] = out['x-ui']?.widget === 'textarea' ? 'multiline' : 'line';
+    if (finite && (types.includes('number') || types.includes('integer')) && out['x-finite'] === undefined)
+      out['x-finite'] = true;
+    if (types.includes('integer') && out['x-references']) {
+      out.minimum ??= 1;
+      out.maximum ??= MAX_ID;
+    }
+    return out;
+  };
+  return walk(schema) as T;
+}
+
 /** Every schema in `schemas/`, by `$id`. */
 export const schemas: Record<string, ResourceSchema> = Object.fromEntries(
   (schemaList as ResourceSchema[]).map((s) => [s.$id, s]),
@@ -200,7 +258,13 @@ function filterSchema(prop: PropertySchema): AnySchemaObject {
   const out: AnySchemaObject = { type: types.length === 1 ? types[0] : types };
   if (prop.enum) out.enum = prop.enum.filter((v) => v !== null);
   if (types.includes('string')) out.maxLength = 200;
-  if (types.includes('integer') && prop.maximum === undefined && !prop.enum) out.maximum = MAX_ID;
+  // A filter on an integer keeps the field's range; ids (and any integer without a maximum) stay in 1..MAX_ID
+  // (a larger number cannot be stored, and PostgreSQL refuses to compare an int4 column with it).
+  if (types.includes('integer') && !prop.enum) {
+    out.minimum = prop.minimum ?? (prop['x-references'] ? 1 : undefined);
+    out.maximum = prop.maximum ?? MAX_ID;
+    if (out.minimum === undefined) delete out.minimum;
+  }
   return out;
 }
 
@@ -219,7 +283,7 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
   }
   const sortable = sortableFields(schema);
   const properties: Record<string, AnySchemaObject | boolean> = {
-    page: { type: 'integer', minimum: 1, default: 1 },
+    page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
     pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     q: { type: 'string', maxLength: 200 },
     // A resource without an `id` or sortable fields (e.g. the ledger's blocks) takes no sort.
@@ -227,7 +291,7 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
     order: { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] },
     ids:
       kind === 'listQuery'
-        ? { type: 'string', pattern: '^[0-9]+(,[0-9]+)*$', maxLength: 2000 }
+        ? { type: 'string', pattern: ID_LIST_PATTERN, maxLength: 1100 }
         : { type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: 100 },
   };
   for (const f of filterFields(schema)) properties[f] = filterSchema(schema.properties[f]);
@@ -235,14 +299,19 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
 }
 
 /**
- * Every schema of `schemas/` and, after each resource schema, its variants ({@link VARIANT_KINDS}): the
- * set the run-time ajv holds (common/schemaCompiler.ts) and codegen precompiles, in that order.
+ * Every schema of `schemas/` and, after each resource schema, its variants ({@link VARIANT_KINDS}), each
+ * with the data policy ({@link withDataPolicy}; `x-finite` only for the query-string build,
+ * `coerceTypes`): the set the run-time ajv holds (common/schemaCompiler.ts) and codegen precompiles, in that order.
  */
-export function schemasWithVariants(): AnySchemaObject[] {
+export function schemasWithVariants({
+  coerceTypes = false,
+}: { coerceTypes?: boolean } = {}): AnySchemaObject[] {
   const out: AnySchemaObject[] = [];
+  const policy = { finite: coerceTypes };
   for (const s of Object.values(schemas)) {
-    out.push(s);
-    if (s['x-resource']) for (const kind of VARIANT_KINDS) out.push(buildVariant(s, kind));
+    out.push(withDataPolicy(s, policy));
+    if (s['x-resource'])
+      for (const kind of VARIANT_KINDS) out.push(withDataPolicy(buildVariant(s, kind), policy));
   }
   return out;
 }

@@ -12,10 +12,11 @@ function cjsExports(ns) {
 const cjs0 = cjsExports(cjs0ns);
 
 export const artCategory_create = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"count":false},"required":["name"],"additionalProperties":false};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
 const func2 = cjs0.default;
 const func3 = keywordRules.maxWidth;
 const func4 = keywordRules.plainText;
+const func5 = keywordRules.text;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.create" */;
@@ -89,9 +90,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data1);
+if(failure2 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -101,8 +102,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.count !== undefined){
-const err7 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+else {
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -112,8 +113,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.count !== undefined){
+const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -122,12 +123,23 @@ vErrors.push(err8);
 }
 errors++;
 }
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate10.errors = vErrors;
 return errors === 0;
 }
 
 export const artCategory_update = validate11;
-const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"count":false},"required":["id"],"additionalProperties":false};
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.update" */;
@@ -226,9 +238,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -238,8 +250,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.count !== undefined){
-const err9 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -249,8 +261,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.count !== undefined){
+const err10 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -259,17 +271,29 @@ vErrors.push(err10);
 }
 errors++;
 }
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
 validate11.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_create = validate12;
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true},"url":{"type":["string","null"],"maxLength":1000}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema14 = {"type":["string","null"],"maxLength":1000};
-const schema15 = {"type":["string","null"],"maxLength":200,"x-plainText":true};
-const func8 = Object.prototype.hasOwnProperty;
-const func27 = keywordRules.notFuture;
-const func32 = keywordRules.ordered;
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema14 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema15 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const func10 = Object.prototype.hasOwnProperty;
+const func14 = keywordRules.url;
+const func40 = keywordRules.notFuture;
+const func49 = keywordRules.ordered;
 const pattern0 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -321,7 +345,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema13.properties, key0))){
+if(!(func10.call(schema13.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -378,9 +402,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -389,10 +413,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure1 = func14(true, data2);
+if(failure1 !== null){
+const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -401,11 +424,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.artWorkName !== undefined){
-let data3 = data.artWorkName;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err11 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -414,9 +435,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure0 = func3(60, data3);
-if(failure0 !== null){
-const err12 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -425,9 +447,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure1 = func4(true, data3);
-if(failure1 !== null){
-const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(data.artWorkName !== undefined){
+let data3 = data.artWorkName;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -436,9 +460,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func3(60, data3);
+if(failure2 !== null){
+const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -447,11 +471,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.author !== undefined){
-let data4 = data.author;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const failure3 = func4(true, data3);
+if(failure3 !== null){
+const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -460,9 +482,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 2147483647 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -471,8 +493,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data4 < 1 || isNaN(data4)){
-const err17 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err17 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -482,12 +505,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-if(data.classify !== undefined){
-let data5 = data.classify;
-if(typeof data5 === "string"){
-if(func2(data5) < 1){
-const err18 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.author !== undefined){
+let data4 = data.author;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err18 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -496,9 +517,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure2 = func3(60, data5);
-if(failure2 !== null){
-const err19 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -507,9 +528,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure3 = func4(true, data5);
-if(failure3 !== null){
-const err20 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(data4 < 1 || isNaN(data4)){
+const err20 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -519,8 +539,12 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.classify !== undefined){
+let data5 = data.classify;
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -529,12 +553,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.texture !== undefined){
-let data6 = data.texture;
-if(typeof data6 === "string"){
-if(func2(data6) < 1){
-const err22 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure5 = func3(60, data5);
+if(failure5 !== null){
+const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -543,9 +564,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure4 = func3(60, data6);
-if(failure4 !== null){
-const err23 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+const failure6 = func4(true, data5);
+if(failure6 !== null){
+const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -554,9 +575,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure5 = func4(true, data6);
-if(failure5 !== null){
-const err24 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+const failure7 = func5("line", data5);
+if(failure7 !== null){
+const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -567,7 +588,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -577,10 +598,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.possessor !== undefined){
-let data7 = data.possessor;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err26 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema13.properties.possessor.type},message:"must be string,null"};
+if(data.texture !== undefined){
+let data6 = data.texture;
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err26 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -589,10 +611,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data7 === "string"){
-const failure6 = func3(120, data7);
-if(failure6 !== null){
-const err27 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+const failure8 = func3(60, data6);
+if(failure8 !== null){
+const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -601,9 +622,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure7 = func4(true, data7);
-if(failure7 !== null){
-const err28 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+const failure9 = func4(true, data6);
+if(failure9 !== null){
+const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -612,12 +633,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data.bid !== undefined){
-let data8 = data.bid;
-if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err29 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema13.properties.bid.type},message:"must be integer,null"};
+const failure10 = func5("line", data6);
+if(failure10 !== null){
+const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -626,9 +644,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 2147483647 || isNaN(data8)){
-const err30 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+else {
+const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -637,8 +655,11 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data8 < 1 || isNaN(data8)){
-const err31 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.possessor !== undefined){
+let data7 = data.possessor;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema13.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -647,10 +668,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-if(data.status !== undefined){
-const err32 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data7 === "string"){
+const failure11 = func3(120, data7);
+if(failure11 !== null){
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -659,8 +680,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data.isBlock !== undefined){
-const err33 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure12 = func4(true, data7);
+if(failure12 !== null){
+const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -669,8 +691,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data.chain !== undefined){
-const err34 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure13 = func5("line", data7);
+if(failure13 !== null){
+const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -679,8 +702,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data.blockTime !== undefined){
-const err35 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.bid !== undefined){
+let data8 = data.bid;
+if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema13.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -689,8 +716,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err36 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 2147483647 || isNaN(data8)){
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -699,12 +727,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func8.call(schema13.properties.baseInfo.properties, key1))){
-const err37 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data8 < 1 || isNaN(data8)){
+const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -714,10 +738,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err38 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.size.type},message:"must be string,null"};
+}
+if(data.status !== undefined){
+const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -726,10 +749,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(typeof data15 === "string"){
-const failure8 = func3(60, data15);
-if(failure8 !== null){
-const err39 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
+if(data.isBlock !== undefined){
+const err39 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -738,9 +759,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure9 = func4(true, data15);
-if(failure9 !== null){
-const err40 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
+if(data.chain !== undefined){
+const err40 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -749,12 +769,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err41 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.width.type},message:"must be string,null"};
+if(data.blockTime !== undefined){
+const err41 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -763,9 +779,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
-const err42 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+if(data.createTime !== undefined){
+const err42 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -774,12 +789,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-}
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err43 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.height.type},message:"must be string,null"};
+if(data.baseInfo !== undefined){
+let data14 = data.baseInfo;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key1 in data14){
+if(!(func10.call(schema13.properties.baseInfo.properties, key1))){
+const err43 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -788,9 +803,11 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(typeof data17 === "string"){
-if(!pattern0.test(data17)){
-const err44 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+if(data14.size !== undefined){
+let data15 = data14.size;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -799,12 +816,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-}
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err45 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+if(typeof data15 === "string"){
+const failure14 = func3(60, data15);
+if(failure14 !== null){
+const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -813,9 +828,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(typeof data18 === "string"){
-if(!pattern0.test(data18)){
-const err46 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure15 = func4(true, data15);
+if(failure15 !== null){
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -824,12 +839,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err47 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const failure16 = func5("line", data15);
+if(failure16 !== null){
+const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -838,8 +850,12 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err48 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema13.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data14.width !== undefined){
+let data16 = data14.width;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -848,11 +864,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err49 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+if(typeof data16 === "string"){
+if(!pattern0.test(data16)){
+const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -861,9 +875,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(func2(data20) > 100){
-const err50 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const failure17 = func5("line", data16);
+if(failure17 !== null){
+const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -872,9 +886,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-const failure10 = func4(true, data20);
-if(failure10 !== null){
-const err51 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure10.params,message:failure10.message};
+}
+}
+if(data14.height !== undefined){
+let data17 = data14.height;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -883,12 +900,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err52 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+if(typeof data17 === "string"){
+if(!pattern0.test(data17)){
+const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -897,9 +911,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err53 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure18 = func5("line", data17);
+if(failure18 !== null){
+const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -908,9 +922,12 @@ vErrors.push(err53);
 }
 errors++;
 }
-const failure11 = func27(true, data21);
-if(failure11 !== null){
-const err54 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure11.params,message:failure11.message};
+}
+}
+if(data14.depth !== undefined){
+let data18 = data14.depth;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -919,12 +936,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err55 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+if(typeof data18 === "string"){
+if(!pattern0.test(data18)){
+const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -933,9 +947,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err56 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure19 = func5("line", data18);
+if(failure19 !== null){
+const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -944,9 +958,12 @@ vErrors.push(err56);
 }
 errors++;
 }
-const failure12 = func27(true, data22);
-if(failure12 !== null){
-const err57 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure12.params,message:failure12.message};
+}
+}
+if(data14.units !== undefined){
+let data19 = data14.units;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -955,12 +972,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err58 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
+const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema13.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -969,9 +982,11 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func2(data23) > 32){
-const err59 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+}
+if(data14.dateText !== undefined){
+let data20 = data14.dateText;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -980,12 +995,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err60 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+if(typeof data20 === "string"){
+if(func2(data20) > 100){
+const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -994,9 +1006,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data24 === "string"){
-if(func2(data24) > 1000){
-const err61 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure20 = func4(true, data20);
+if(failure20 !== null){
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1005,12 +1017,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err62 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const failure21 = func5("line", data20);
+if(failure21 !== null){
+const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1019,9 +1028,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(func2(data25) > 500){
-const err63 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+}
+}
+if(data14.startYear !== undefined){
+let data21 = data14.startYear;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err63 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1030,11 +1042,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-}
-const failure13 = func32([["startYear","endYear"]], data14);
-if(failure13 !== null){
-const err64 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure13.params,message:failure13.message};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1043,9 +1053,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure22 = func40(true, data21);
+if(failure22 !== null){
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1055,12 +1065,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err66 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data14.endYear !== undefined){
+let data22 = data14.endYear;
+if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
+const err66 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1069,11 +1078,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err67 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1082,9 +1089,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(func2(data27) > 1000){
-const err68 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure23 = func40(true, data22);
+if(failure23 !== null){
+const err68 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1095,10 +1102,10 @@ errors++;
 }
 }
 }
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err69 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(data14.acno !== undefined){
+let data23 = data14.acno;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1107,9 +1114,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err70 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+if(typeof data23 === "string"){
+if(func2(data23) > 32){
+const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1118,9 +1125,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-const failure14 = func27(true, data28);
-if(failure14 !== null){
-const err71 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure14.params,message:failure14.message};
+const failure24 = func5("line", data23);
+if(failure24 !== null){
+const err71 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1131,10 +1138,10 @@ errors++;
 }
 }
 }
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err72 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.price.type},message:"must be number,null"};
+if(data14.url !== undefined){
+let data24 = data14.url;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1143,9 +1150,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err73 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data24 === "string"){
+if(func2(data24) > 1000){
+const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1154,12 +1161,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err74 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const failure25 = func5("line", data24);
+if(failure25 !== null){
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1168,8 +1172,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err75 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema13.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const failure26 = func14(true, data24);
+if(failure26 !== null){
+const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1179,10 +1184,11 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-const err76 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+}
+if(data14.groupTitle !== undefined){
+let data25 = data14.groupTitle;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1191,9 +1197,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(typeof data31 === "string"){
-if(func2(data31) > 32){
-const err77 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(typeof data25 === "string"){
+if(func2(data25) > 500){
+const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1202,11 +1208,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure27 = func5("line", data25);
+if(failure27 !== null){
+const err78 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1216,12 +1220,10 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err79 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+const failure28 = func49([["startYear","endYear"]], data14);
+if(failure28 !== null){
+const err79 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1231,10 +1233,8 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err80 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema13.properties.securityInfo.properties.level.type},message:"must be string,null"};
+else {
+const err80 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1243,8 +1243,13 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err81 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema13.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.dealInfo !== undefined){
+let data26 = data.dealInfo;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key2 in data26){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err81 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1254,10 +1259,10 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err82 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+if(data26.creditLine !== undefined){
+let data27 = data26.creditLine;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1266,9 +1271,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func2(data34) > 200){
-const err83 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data27 === "string"){
+if(func2(data27) > 1000){
+const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1277,9 +1282,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-const failure15 = func4(true, data34);
-if(failure15 !== null){
-const err84 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+const failure29 = func5("line", data27);
+if(failure29 !== null){
+const err84 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1290,10 +1295,10 @@ errors++;
 }
 }
 }
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err85 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+if(data26.acquisitionYear !== undefined){
+let data28 = data26.acquisitionYear;
+if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
+const err85 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1302,9 +1307,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(func2(data35) > 200){
-const err86 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1500 || isNaN(data28)){
+const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1313,9 +1318,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-const failure16 = func4(true, data35);
-if(failure16 !== null){
-const err87 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure16.params,message:failure16.message};
+const failure30 = func40(true, data28);
+if(failure30 !== null){
+const err87 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1326,9 +1331,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err88 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.price !== undefined){
+let data29 = data26.price;
+if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
+const err88 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1337,13 +1343,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err89 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err89 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1353,10 +1355,11 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err90 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+}
+if(data26.currency !== undefined){
+let data30 = data26.currency;
+if((typeof data30 !== "string") && (data30 !== null)){
+const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1365,9 +1368,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func2(data37) > 200){
-const err91 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
+const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema13.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1376,9 +1378,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-const failure17 = func4(true, data37);
-if(failure17 !== null){
-const err92 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure17.params,message:failure17.message};
+}
+if(data26.dealTime !== undefined){
+let data31 = data26.dealTime;
+if((typeof data31 !== "string") && (data31 !== null)){
+const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1387,12 +1391,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err93 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+if(typeof data31 === "string"){
+if(func2(data31) > 32){
+const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1401,9 +1402,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func2(data38) > 200){
-const err94 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure31 = func5("line", data31);
+if(failure31 !== null){
+const err94 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1412,9 +1413,11 @@ vErrors.push(err94);
 }
 errors++;
 }
-const failure18 = func4(true, data38);
-if(failure18 !== null){
-const err95 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1424,11 +1427,12 @@ vErrors.push(err95);
 errors++;
 }
 }
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err96 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema13.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+if(data.securityInfo !== undefined){
+let data32 = data.securityInfo;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key3 in data32){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err96 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1437,9 +1441,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(typeof data39 === "string"){
-if(func2(data39) > 32){
-const err97 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+}
+if(data32.level !== undefined){
+let data33 = data32.level;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema13.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1448,11 +1454,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
+const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema13.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1462,11 +1465,10 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err99 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(data32.watermark !== undefined){
+let data34 = data32.watermark;
+if((typeof data34 !== "string") && (data34 !== null)){
+const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1475,12 +1477,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err100 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+if(typeof data34 === "string"){
+if(func2(data34) > 200){
+const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1489,9 +1488,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err101 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const failure32 = func4(true, data34);
+if(failure32 !== null){
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1500,11 +1499,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(typeof data42 !== "string"){
-const err102 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure33 = func5("line", data34);
+if(failure33 !== null){
+const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1513,8 +1510,12 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err103 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema13.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data32.rfid !== undefined){
+let data35 = data32.rfid;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1523,11 +1524,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err104 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+if(typeof data35 === "string"){
+if(func2(data35) > 200){
+const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1536,9 +1535,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(typeof data43 === "string"){
-if(func2(data43) > 200){
-const err105 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure34 = func4(true, data35);
+if(failure34 !== null){
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1547,9 +1546,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-const failure19 = func4(true, data43);
-if(failure19 !== null){
-const err106 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure19.params,message:failure19.message};
+const failure35 = func5("line", data35);
+if(failure35 !== null){
+const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1560,10 +1559,9 @@ errors++;
 }
 }
 }
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err107 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+}
+else {
+const err107 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1572,9 +1570,13 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func2(data44) > 200){
-const err108 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data.certificateInfo !== undefined){
+let data36 = data.certificateInfo;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key4 in data36){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err108 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1583,9 +1585,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-const failure20 = func4(true, data44);
-if(failure20 !== null){
-const err109 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
+}
+if(data36.certificateNo !== undefined){
+let data37 = data36.certificateNo;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1594,12 +1598,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err110 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema13.properties.traceability.items.properties.time.type},message:"must be string,null"};
+if(typeof data37 === "string"){
+if(func2(data37) > 200){
+const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1608,9 +1609,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func2(data45) > 32){
-const err111 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure36 = func4(true, data37);
+if(failure36 !== null){
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1619,12 +1620,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-}
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err112 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const failure37 = func5("line", data37);
+if(failure37 !== null){
+const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1633,9 +1631,12 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(typeof data46 === "string"){
-if(func2(data46) > 1000){
-const err113 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+if(data36.issuer !== undefined){
+let data38 = data36.issuer;
+if((typeof data38 !== "string") && (data38 !== null)){
+const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1644,11 +1645,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err114 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data38 === "string"){
+if(func2(data38) > 200){
+const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1657,10 +1656,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-}
-else {
-const err115 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure38 = func4(true, data38);
+if(failure38 !== null){
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1669,13 +1667,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err116 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+const failure39 = func5("line", data38);
+if(failure39 !== null){
+const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1685,10 +1679,11 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err117 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+}
+if(data36.issueDate !== undefined){
+let data39 = data36.issueDate;
+if((typeof data39 !== "string") && (data39 !== null)){
+const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema13.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1697,9 +1692,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(typeof data48 === "string"){
-if(func2(data48) > 200){
-const err118 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data39 === "string"){
+if(func2(data39) > 32){
+const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1708,9 +1703,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-const failure21 = func4(true, data48);
-if(failure21 !== null){
-const err119 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure21.params,message:failure21.message};
+const failure40 = func5("line", data39);
+if(failure40 !== null){
+const err119 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1721,10 +1716,9 @@ errors++;
 }
 }
 }
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-const err120 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+}
+else {
+const err120 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1733,9 +1727,12 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(typeof data49 === "string"){
-if(func2(data49) > 1000){
-const err121 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+if(data.traceability !== undefined){
+let data40 = data.traceability;
+if(Array.isArray(data40)){
+if(data40.length > 20){
+const err121 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1744,12 +1741,12 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-const err122 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema13.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const len1 = data40.length;
+for(let i1=0; i1<len1; i1++){
+let data41 = data40[i1];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.step === undefined){
+const err122 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1758,8 +1755,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err123 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema13.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+for(const key5 in data41){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err123 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1769,9 +1767,10 @@ vErrors.push(err123);
 errors++;
 }
 }
-}
-else {
-const err124 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.step !== undefined){
+let data42 = data41.step;
+if(typeof data42 !== "string"){
+const err124 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1780,13 +1779,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err125 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
+const err125 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema13.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1796,10 +1790,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-const err126 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+if(data41.result !== undefined){
+let data43 = data41.result;
+if((typeof data43 !== "string") && (data43 !== null)){
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1808,9 +1802,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(typeof data52 === "string"){
-if(func2(data52) > 1000){
-const err127 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(typeof data43 === "string"){
+if(func2(data43) > 200){
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1819,12 +1813,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-const err128 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const failure41 = func4(true, data43);
+if(failure41 !== null){
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1833,9 +1824,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(typeof data53 === "string"){
-if(func2(data53) > 1000){
-const err129 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure42 = func5("line", data43);
+if(failure42 !== null){
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1846,9 +1837,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err130 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.operator !== undefined){
+let data44 = data41.operator;
+if((typeof data44 !== "string") && (data44 !== null)){
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1857,9 +1849,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(data.sourceId !== undefined){
-const err131 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data44 === "string"){
+if(func2(data44) > 200){
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1868,9 +1860,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-else {
-const err132 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure43 = func4(true, data44);
+if(failure43 !== null){
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1879,14 +1871,420 @@ vErrors.push(err132);
 }
 errors++;
 }
+const failure44 = func5("line", data44);
+if(failure44 !== null){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+if(data41.time !== undefined){
+let data45 = data41.time;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema13.properties.traceability.items.properties.time.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if(typeof data45 === "string"){
+if(func2(data45) > 32){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+const failure45 = func5("line", data45);
+if(failure45 !== null){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+}
+if(data41.attachment !== undefined){
+let data46 = data41.attachment;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if(typeof data46 === "string"){
+if(func2(data46) > 1000){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+const failure46 = func5("line", data46);
+if(failure46 !== null){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+const failure47 = func14(true, data46);
+if(failure47 !== null){
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+}
+else {
+const err142 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+if(data.ownership !== undefined){
+let data47 = data.ownership;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key6 in data47){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err143 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+if(data47.ownerIdentity !== undefined){
+let data48 = data47.ownerIdentity;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if(typeof data48 === "string"){
+if(func2(data48) > 200){
+const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+const failure48 = func4(true, data48);
+if(failure48 !== null){
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+const failure49 = func5("line", data48);
+if(failure49 !== null){
+const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+if(data47.ownershipProof !== undefined){
+let data49 = data47.ownershipProof;
+if((typeof data49 !== "string") && (data49 !== null)){
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+if(typeof data49 === "string"){
+if(func2(data49) > 1000){
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+const failure50 = func5("line", data49);
+if(failure50 !== null){
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+const failure51 = func14(true, data49);
+if(failure51 !== null){
+const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+}
+if(data47.creditCheck !== undefined){
+let data50 = data47.creditCheck;
+if((typeof data50 !== "string") && (data50 !== null)){
+const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema13.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
+const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema13.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+}
+else {
+const err154 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+if(data.authenticity !== undefined){
+let data51 = data.authenticity;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key7 in data51){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err155 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+if(data51.appraisalCertificate !== undefined){
+let data52 = data51.appraisalCertificate;
+if((typeof data52 !== "string") && (data52 !== null)){
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+if(typeof data52 === "string"){
+if(func2(data52) > 1000){
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+const failure52 = func5("line", data52);
+if(failure52 !== null){
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+const failure53 = func14(true, data52);
+if(failure53 !== null){
+const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+}
+if(data51.otherCertificate !== undefined){
+let data53 = data51.otherCertificate;
+if((typeof data53 !== "string") && (data53 !== null)){
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+if(typeof data53 === "string"){
+if(func2(data53) > 1000){
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+const failure54 = func5("line", data53);
+if(failure54 !== null){
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+const failure55 = func14(true, data53);
+if(failure55 !== null){
+const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err164 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+if(data.sourceId !== undefined){
+const err165 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+}
+else {
+const err166 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
 validate12.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_update = validate13;
-const schema26 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true},"url":{"type":["string","null"],"maxLength":1000}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
-const schema27 = {"type":["string","null"],"maxLength":1000};
-const schema28 = {"type":["string","null"],"maxLength":200,"x-plainText":true};
+const schema26 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema27 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema28 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
@@ -1904,7 +2302,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema26.properties, key0))){
+if(!(func10.call(schema26.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -1987,9 +2385,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure0 = func5("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1998,10 +2396,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure1 = func14(true, data2);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2011,11 +2408,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.artWorkName !== undefined){
-let data3 = data.artWorkName;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err10 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2024,9 +2418,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure0 = func3(60, data3);
-if(failure0 !== null){
-const err11 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2035,9 +2430,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure1 = func4(true, data3);
-if(failure1 !== null){
-const err12 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+}
+if(data.artWorkName !== undefined){
+let data3 = data.artWorkName;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err12 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2046,9 +2444,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func3(60, data3);
+if(failure2 !== null){
+const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2057,11 +2455,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.author !== undefined){
-let data4 = data.author;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const failure3 = func4(true, data3);
+if(failure3 !== null){
+const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2070,9 +2466,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 2147483647 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2081,8 +2477,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2092,12 +2489,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-if(data.classify !== undefined){
-let data5 = data.classify;
-if(typeof data5 === "string"){
-if(func2(data5) < 1){
-const err17 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.author !== undefined){
+let data4 = data.author;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err17 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2106,9 +2501,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure2 = func3(60, data5);
-if(failure2 !== null){
-const err18 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2147483647 || isNaN(data4)){
+const err18 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2117,9 +2512,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func4(true, data5);
-if(failure3 !== null){
-const err19 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(data4 < 1 || isNaN(data4)){
+const err19 = {instancePath:instancePath+"/author",schemaPath:"#/properties/author/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2129,8 +2523,12 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.classify !== undefined){
+let data5 = data.classify;
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err20 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2139,12 +2537,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.texture !== undefined){
-let data6 = data.texture;
-if(typeof data6 === "string"){
-if(func2(data6) < 1){
-const err21 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const failure5 = func3(60, data5);
+if(failure5 !== null){
+const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2153,9 +2548,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure4 = func3(60, data6);
-if(failure4 !== null){
-const err22 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+const failure6 = func4(true, data5);
+if(failure6 !== null){
+const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2164,9 +2559,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure5 = func4(true, data6);
-if(failure5 !== null){
-const err23 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+const failure7 = func5("line", data5);
+if(failure7 !== null){
+const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2177,7 +2572,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2187,10 +2582,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.possessor !== undefined){
-let data7 = data.possessor;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err25 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema26.properties.possessor.type},message:"must be string,null"};
+if(data.texture !== undefined){
+let data6 = data.texture;
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err25 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2199,10 +2595,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(typeof data7 === "string"){
-const failure6 = func3(120, data7);
-if(failure6 !== null){
-const err26 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+const failure8 = func3(60, data6);
+if(failure8 !== null){
+const err26 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2211,9 +2606,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure7 = func4(true, data7);
-if(failure7 !== null){
-const err27 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+const failure9 = func4(true, data6);
+if(failure9 !== null){
+const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2222,12 +2617,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-if(data.bid !== undefined){
-let data8 = data.bid;
-if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err28 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema26.properties.bid.type},message:"must be integer,null"};
+const failure10 = func5("line", data6);
+if(failure10 !== null){
+const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2236,9 +2628,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 2147483647 || isNaN(data8)){
-const err29 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+else {
+const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2247,8 +2639,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data8 < 1 || isNaN(data8)){
-const err30 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.possessor !== undefined){
+let data7 = data.possessor;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema26.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2257,10 +2652,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data.status !== undefined){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data7 === "string"){
+const failure11 = func3(120, data7);
+if(failure11 !== null){
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2269,8 +2664,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data.isBlock !== undefined){
-const err32 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure12 = func4(true, data7);
+if(failure12 !== null){
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2279,8 +2675,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data.chain !== undefined){
-const err33 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure13 = func5("line", data7);
+if(failure13 !== null){
+const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2289,8 +2686,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data.blockTime !== undefined){
-const err34 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.bid !== undefined){
+let data8 = data.bid;
+if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
+const err34 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema26.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2299,8 +2700,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err35 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 2147483647 || isNaN(data8)){
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2309,12 +2711,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func8.call(schema26.properties.baseInfo.properties, key1))){
-const err36 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data8 < 1 || isNaN(data8)){
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2324,10 +2722,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err37 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.size.type},message:"must be string,null"};
+}
+if(data.status !== undefined){
+const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2336,10 +2733,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(typeof data15 === "string"){
-const failure8 = func3(60, data15);
-if(failure8 !== null){
-const err38 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
+if(data.isBlock !== undefined){
+const err38 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2348,9 +2743,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-const failure9 = func4(true, data15);
-if(failure9 !== null){
-const err39 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
+if(data.chain !== undefined){
+const err39 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2359,12 +2753,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err40 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.width.type},message:"must be string,null"};
+if(data.blockTime !== undefined){
+const err40 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2373,9 +2763,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
-const err41 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+if(data.createTime !== undefined){
+const err41 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2384,12 +2773,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err42 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.height.type},message:"must be string,null"};
+if(data.baseInfo !== undefined){
+let data14 = data.baseInfo;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key1 in data14){
+if(!(func10.call(schema26.properties.baseInfo.properties, key1))){
+const err42 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2398,9 +2787,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(typeof data17 === "string"){
-if(!pattern0.test(data17)){
-const err43 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+if(data14.size !== undefined){
+let data15 = data14.size;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err43 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2409,12 +2800,10 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err44 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+if(typeof data15 === "string"){
+const failure14 = func3(60, data15);
+if(failure14 !== null){
+const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2423,9 +2812,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(typeof data18 === "string"){
-if(!pattern0.test(data18)){
-const err45 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure15 = func4(true, data15);
+if(failure15 !== null){
+const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2434,12 +2823,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err46 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const failure16 = func5("line", data15);
+if(failure16 !== null){
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2448,8 +2834,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err47 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema26.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data14.width !== undefined){
+let data16 = data14.width;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err47 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2458,11 +2848,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err48 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+if(typeof data16 === "string"){
+if(!pattern0.test(data16)){
+const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2471,9 +2859,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(func2(data20) > 100){
-const err49 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const failure17 = func5("line", data16);
+if(failure17 !== null){
+const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2482,9 +2870,12 @@ vErrors.push(err49);
 }
 errors++;
 }
-const failure10 = func4(true, data20);
-if(failure10 !== null){
-const err50 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure10.params,message:failure10.message};
+}
+}
+if(data14.height !== undefined){
+let data17 = data14.height;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err50 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2493,12 +2884,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-}
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err51 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+if(typeof data17 === "string"){
+if(!pattern0.test(data17)){
+const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2507,9 +2895,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err52 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure18 = func5("line", data17);
+if(failure18 !== null){
+const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2518,9 +2906,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-const failure11 = func27(true, data21);
-if(failure11 !== null){
-const err53 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure11.params,message:failure11.message};
+}
+}
+if(data14.depth !== undefined){
+let data18 = data14.depth;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err53 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2529,12 +2920,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err54 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+if(typeof data18 === "string"){
+if(!pattern0.test(data18)){
+const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2543,9 +2931,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err55 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure19 = func5("line", data18);
+if(failure19 !== null){
+const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2554,9 +2942,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-const failure12 = func27(true, data22);
-if(failure12 !== null){
-const err56 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure12.params,message:failure12.message};
+}
+}
+if(data14.units !== undefined){
+let data19 = data14.units;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err56 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2565,12 +2956,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err57 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
+const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema26.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2579,9 +2966,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func2(data23) > 32){
-const err58 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+}
+if(data14.dateText !== undefined){
+let data20 = data14.dateText;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err58 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2590,12 +2979,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err59 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+if(typeof data20 === "string"){
+if(func2(data20) > 100){
+const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2604,9 +2990,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data24 === "string"){
-if(func2(data24) > 1000){
-const err60 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure20 = func4(true, data20);
+if(failure20 !== null){
+const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2615,12 +3001,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err61 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const failure21 = func5("line", data20);
+if(failure21 !== null){
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2629,9 +3012,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(func2(data25) > 500){
-const err62 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+}
+}
+if(data14.startYear !== undefined){
+let data21 = data14.startYear;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err62 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2640,11 +3026,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-const failure13 = func32([["startYear","endYear"]], data14);
-if(failure13 !== null){
-const err63 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure13.params,message:failure13.message};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err63 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2653,9 +3037,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure22 = func40(true, data21);
+if(failure22 !== null){
+const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2665,12 +3049,11 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err65 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data14.endYear !== undefined){
+let data22 = data14.endYear;
+if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
+const err65 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2679,11 +3062,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err66 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err66 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2692,9 +3073,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(func2(data27) > 1000){
-const err67 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure23 = func40(true, data22);
+if(failure23 !== null){
+const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2705,10 +3086,10 @@ errors++;
 }
 }
 }
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err68 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(data14.acno !== undefined){
+let data23 = data14.acno;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err68 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2717,9 +3098,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err69 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+if(typeof data23 === "string"){
+if(func2(data23) > 32){
+const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2728,9 +3109,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-const failure14 = func27(true, data28);
-if(failure14 !== null){
-const err70 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure14.params,message:failure14.message};
+const failure24 = func5("line", data23);
+if(failure24 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2741,10 +3122,10 @@ errors++;
 }
 }
 }
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err71 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.price.type},message:"must be number,null"};
+if(data14.url !== undefined){
+let data24 = data14.url;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err71 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2753,9 +3134,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err72 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data24 === "string"){
+if(func2(data24) > 1000){
+const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2764,12 +3145,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-}
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err73 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const failure25 = func5("line", data24);
+if(failure25 !== null){
+const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2778,8 +3156,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err74 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema26.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const failure26 = func14(true, data24);
+if(failure26 !== null){
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2789,10 +3168,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-const err75 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+}
+if(data14.groupTitle !== undefined){
+let data25 = data14.groupTitle;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err75 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2801,9 +3181,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(typeof data31 === "string"){
-if(func2(data31) > 32){
-const err76 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(typeof data25 === "string"){
+if(func2(data25) > 500){
+const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2812,11 +3192,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure27 = func5("line", data25);
+if(failure27 !== null){
+const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2826,12 +3204,10 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err78 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+const failure28 = func49([["startYear","endYear"]], data14);
+if(failure28 !== null){
+const err78 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2841,10 +3217,8 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err79 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema26.properties.securityInfo.properties.level.type},message:"must be string,null"};
+else {
+const err79 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2853,8 +3227,13 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err80 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema26.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.dealInfo !== undefined){
+let data26 = data.dealInfo;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key2 in data26){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err80 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2864,10 +3243,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err81 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(data26.creditLine !== undefined){
+let data27 = data26.creditLine;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err81 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2876,9 +3255,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func2(data34) > 200){
-const err82 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data27 === "string"){
+if(func2(data27) > 1000){
+const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2887,9 +3266,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure15 = func4(true, data34);
-if(failure15 !== null){
-const err83 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+const failure29 = func5("line", data27);
+if(failure29 !== null){
+const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -2900,10 +3279,10 @@ errors++;
 }
 }
 }
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err84 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(data26.acquisitionYear !== undefined){
+let data28 = data26.acquisitionYear;
+if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
+const err84 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2912,9 +3291,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(func2(data35) > 200){
-const err85 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1500 || isNaN(data28)){
+const err85 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2923,9 +3302,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-const failure16 = func4(true, data35);
-if(failure16 !== null){
-const err86 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure16.params,message:failure16.message};
+const failure30 = func40(true, data28);
+if(failure30 !== null){
+const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2936,9 +3315,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err87 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.price !== undefined){
+let data29 = data26.price;
+if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
+const err87 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2947,13 +3327,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err88 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err88 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -2963,10 +3339,11 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err89 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+}
+if(data26.currency !== undefined){
+let data30 = data26.currency;
+if((typeof data30 !== "string") && (data30 !== null)){
+const err89 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -2975,9 +3352,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func2(data37) > 200){
-const err90 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
+const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema26.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2986,9 +3362,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-const failure17 = func4(true, data37);
-if(failure17 !== null){
-const err91 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure17.params,message:failure17.message};
+}
+if(data26.dealTime !== undefined){
+let data31 = data26.dealTime;
+if((typeof data31 !== "string") && (data31 !== null)){
+const err91 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2997,12 +3375,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err92 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(typeof data31 === "string"){
+if(func2(data31) > 32){
+const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3011,9 +3386,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func2(data38) > 200){
-const err93 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure31 = func5("line", data31);
+if(failure31 !== null){
+const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3022,9 +3397,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-const failure18 = func4(true, data38);
-if(failure18 !== null){
-const err94 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3034,11 +3411,12 @@ vErrors.push(err94);
 errors++;
 }
 }
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err95 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema26.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+if(data.securityInfo !== undefined){
+let data32 = data.securityInfo;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key3 in data32){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err95 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -3047,9 +3425,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(typeof data39 === "string"){
-if(func2(data39) > 32){
-const err96 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+}
+if(data32.level !== undefined){
+let data33 = data32.level;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err96 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema26.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -3058,11 +3438,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
+const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema26.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3072,11 +3449,10 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err98 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(data32.watermark !== undefined){
+let data34 = data32.watermark;
+if((typeof data34 !== "string") && (data34 !== null)){
+const err98 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -3085,12 +3461,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err99 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+if(typeof data34 === "string"){
+if(func2(data34) > 200){
+const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3099,9 +3472,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err100 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const failure32 = func4(true, data34);
+if(failure32 !== null){
+const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -3110,11 +3483,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(typeof data42 !== "string"){
-const err101 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure33 = func5("line", data34);
+if(failure33 !== null){
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -3123,8 +3494,12 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err102 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema26.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data32.rfid !== undefined){
+let data35 = data32.rfid;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err102 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -3133,11 +3508,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err103 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(typeof data35 === "string"){
+if(func2(data35) > 200){
+const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -3146,9 +3519,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(typeof data43 === "string"){
-if(func2(data43) > 200){
-const err104 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure34 = func4(true, data35);
+if(failure34 !== null){
+const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -3157,9 +3530,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-const failure19 = func4(true, data43);
-if(failure19 !== null){
-const err105 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure19.params,message:failure19.message};
+const failure35 = func5("line", data35);
+if(failure35 !== null){
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -3170,10 +3543,9 @@ errors++;
 }
 }
 }
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err106 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+}
+else {
+const err106 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -3182,9 +3554,13 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func2(data44) > 200){
-const err107 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data.certificateInfo !== undefined){
+let data36 = data.certificateInfo;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key4 in data36){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err107 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -3193,9 +3569,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-const failure20 = func4(true, data44);
-if(failure20 !== null){
-const err108 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
+}
+if(data36.certificateNo !== undefined){
+let data37 = data36.certificateNo;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err108 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3204,12 +3582,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err109 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.time.type},message:"must be string,null"};
+if(typeof data37 === "string"){
+if(func2(data37) > 200){
+const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -3218,9 +3593,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func2(data45) > 32){
-const err110 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure36 = func4(true, data37);
+if(failure36 !== null){
+const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -3229,12 +3604,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-}
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err111 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const failure37 = func5("line", data37);
+if(failure37 !== null){
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -3243,9 +3615,12 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(typeof data46 === "string"){
-if(func2(data46) > 1000){
-const err112 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+if(data36.issuer !== undefined){
+let data38 = data36.issuer;
+if((typeof data38 !== "string") && (data38 !== null)){
+const err112 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3254,11 +3629,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err113 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data38 === "string"){
+if(func2(data38) > 200){
+const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -3267,10 +3640,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-}
-else {
-const err114 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure38 = func4(true, data38);
+if(failure38 !== null){
+const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -3279,13 +3651,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err115 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+const failure39 = func5("line", data38);
+if(failure39 !== null){
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -3295,10 +3663,11 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err116 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+}
+if(data36.issueDate !== undefined){
+let data39 = data36.issueDate;
+if((typeof data39 !== "string") && (data39 !== null)){
+const err116 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema26.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -3307,9 +3676,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(typeof data48 === "string"){
-if(func2(data48) > 200){
-const err117 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data39 === "string"){
+if(func2(data39) > 32){
+const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -3318,9 +3687,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-const failure21 = func4(true, data48);
-if(failure21 !== null){
-const err118 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure21.params,message:failure21.message};
+const failure40 = func5("line", data39);
+if(failure40 !== null){
+const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -3331,10 +3700,9 @@ errors++;
 }
 }
 }
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-const err119 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+}
+else {
+const err119 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -3343,9 +3711,12 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(typeof data49 === "string"){
-if(func2(data49) > 1000){
-const err120 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+if(data.traceability !== undefined){
+let data40 = data.traceability;
+if(Array.isArray(data40)){
+if(data40.length > 20){
+const err120 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -3354,12 +3725,12 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-const err121 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema26.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const len1 = data40.length;
+for(let i1=0; i1<len1; i1++){
+let data41 = data40[i1];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.step === undefined){
+const err121 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -3368,8 +3739,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err122 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema26.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+for(const key5 in data41){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err122 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -3379,9 +3751,10 @@ vErrors.push(err122);
 errors++;
 }
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.step !== undefined){
+let data42 = data41.step;
+if(typeof data42 !== "string"){
+const err123 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -3390,13 +3763,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err124 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
+const err124 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema26.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -3406,10 +3774,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-const err125 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+if(data41.result !== undefined){
+let data43 = data41.result;
+if((typeof data43 !== "string") && (data43 !== null)){
+const err125 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -3418,9 +3786,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-if(typeof data52 === "string"){
-if(func2(data52) > 1000){
-const err126 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(typeof data43 === "string"){
+if(func2(data43) > 200){
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -3429,12 +3797,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-const err127 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const failure41 = func4(true, data43);
+if(failure41 !== null){
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -3443,9 +3808,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(typeof data53 === "string"){
-if(func2(data53) > 1000){
-const err128 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure42 = func5("line", data43);
+if(failure42 !== null){
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -3456,9 +3821,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data41.operator !== undefined){
+let data44 = data41.operator;
+if((typeof data44 !== "string") && (data44 !== null)){
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -3467,9 +3833,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data.sourceId !== undefined){
-const err130 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data44 === "string"){
+if(func2(data44) > 200){
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -3478,9 +3844,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-else {
-const err131 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure43 = func4(true, data44);
+if(failure43 !== null){
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -3489,12 +3855,418 @@ vErrors.push(err131);
 }
 errors++;
 }
+const failure44 = func5("line", data44);
+if(failure44 !== null){
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+}
+if(data41.time !== undefined){
+let data45 = data41.time;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.time.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if(typeof data45 === "string"){
+if(func2(data45) > 32){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+const failure45 = func5("line", data45);
+if(failure45 !== null){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+}
+if(data41.attachment !== undefined){
+let data46 = data41.attachment;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+if(typeof data46 === "string"){
+if(func2(data46) > 1000){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+const failure46 = func5("line", data46);
+if(failure46 !== null){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+const failure47 = func14(true, data46);
+if(failure47 !== null){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data.ownership !== undefined){
+let data47 = data.ownership;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key6 in data47){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err142 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+if(data47.ownerIdentity !== undefined){
+let data48 = data47.ownerIdentity;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err143 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+if(typeof data48 === "string"){
+if(func2(data48) > 200){
+const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+const failure48 = func4(true, data48);
+if(failure48 !== null){
+const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+const failure49 = func5("line", data48);
+if(failure49 !== null){
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+if(data47.ownershipProof !== undefined){
+let data49 = data47.ownershipProof;
+if((typeof data49 !== "string") && (data49 !== null)){
+const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+if(typeof data49 === "string"){
+if(func2(data49) > 1000){
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+const failure50 = func5("line", data49);
+if(failure50 !== null){
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+const failure51 = func14(true, data49);
+if(failure51 !== null){
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+}
+if(data47.creditCheck !== undefined){
+let data50 = data47.creditCheck;
+if((typeof data50 !== "string") && (data50 !== null)){
+const err151 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema26.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
+const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema26.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+}
+else {
+const err153 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+if(data.authenticity !== undefined){
+let data51 = data.authenticity;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key7 in data51){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err154 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+if(data51.appraisalCertificate !== undefined){
+let data52 = data51.appraisalCertificate;
+if((typeof data52 !== "string") && (data52 !== null)){
+const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+if(typeof data52 === "string"){
+if(func2(data52) > 1000){
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+const failure52 = func5("line", data52);
+if(failure52 !== null){
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+const failure53 = func14(true, data52);
+if(failure53 !== null){
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+}
+if(data51.otherCertificate !== undefined){
+let data53 = data51.otherCertificate;
+if((typeof data53 !== "string") && (data53 !== null)){
+const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+if(typeof data53 === "string"){
+if(func2(data53) > 1000){
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+const failure54 = func5("line", data53);
+if(failure54 !== null){
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+const failure55 = func14(true, data53);
+if(failure55 !== null){
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err163 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+if(data.sourceId !== undefined){
+const err164 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+else {
+const err165 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
 validate13.errors = vErrors;
 return errors === 0;
 }
 
 export const author_create = validate14;
-const schema39 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"introduction":{"type":["string","null"],"maxLength":2000},"portrait":{"type":["string","null"],"maxLength":1000},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true},"wxUrl":{"type":["string","null"],"maxLength":1000},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+const schema39 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
 function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
@@ -3515,7 +4287,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema39.properties, key0))){
+if(!(func10.call(schema39.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -3571,9 +4343,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data1);
+if(failure2 !== null){
+const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3583,10 +4355,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.introduction !== undefined){
-let data2 = data.introduction;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err7 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema39.properties.introduction.type},message:"must be string,null"};
+else {
+const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3595,9 +4365,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(typeof data2 === "string"){
-if(func2(data2) > 2000){
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+}
+if(data.introduction !== undefined){
+let data2 = data.introduction;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema39.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3606,12 +4378,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-if(data.portrait !== undefined){
-let data3 = data.portrait;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema39.properties.portrait.type},message:"must be string,null"};
+if(typeof data2 === "string"){
+if(func2(data2) > 2000){
+const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3620,9 +4389,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-if(func2(data3) > 1000){
-const err10 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure3 = func5("multiline", data2);
+if(failure3 !== null){
+const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3633,8 +4402,10 @@ errors++;
 }
 }
 }
-if(data.artWorks !== undefined){
-const err11 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.portrait !== undefined){
+let data3 = data.portrait;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema39.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3643,8 +4414,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data.isBlock !== undefined){
-const err12 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data3 === "string"){
+if(func2(data3) > 1000){
+const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3653,8 +4425,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.chain !== undefined){
-const err13 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3663,8 +4436,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data.blockTime !== undefined){
-const err14 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure5 = func14(true, data3);
+if(failure5 !== null){
+const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3673,8 +4447,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err15 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.artWorks !== undefined){
+const err15 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3683,9 +4459,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-let data9 = data.wxIsEnable;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err16 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.isBlock !== undefined){
+const err16 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3694,8 +4469,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err17 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema39.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(data.chain !== undefined){
+const err17 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3704,10 +4479,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err18 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema39.properties.wxCode.type},message:"must be string,null"};
+if(data.blockTime !== undefined){
+const err18 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3716,9 +4489,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-const err19 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data.createTime !== undefined){
+const err19 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3727,9 +4499,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure2 = func4(true, data10);
-if(failure2 !== null){
-const err20 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+let data9 = data.wxIsEnable;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err20 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3738,12 +4510,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err21 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema39.properties.wxUrl.type},message:"must be string,null"};
+if(!((data9 === 0) || (data9 === 1))){
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema39.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3752,9 +4520,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-if(func2(data11) > 1000){
-const err22 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data.wxCode !== undefined){
+let data10 = data.wxCode;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err22 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema39.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3763,10 +4532,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-if(data.wxCreateTime !== undefined){
-const err23 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data10 === "string"){
+if(func2(data10) > 64){
+const err23 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3775,8 +4543,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.sourceId !== undefined){
-const err24 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func4(true, data10);
+if(failure6 !== null){
+const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3785,9 +4554,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure7 = func5("line", data10);
+if(failure7 !== null){
+const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3796,12 +4565,92 @@ vErrors.push(err25);
 }
 errors++;
 }
+}
+}
+if(data.wxUrl !== undefined){
+let data11 = data.wxUrl;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err26 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema39.properties.wxUrl.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if(func2(data11) > 1000){
+const err27 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const failure8 = func5("line", data11);
+if(failure8 !== null){
+const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const failure9 = func14(true, data11);
+if(failure9 !== null){
+const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data.wxCreateTime !== undefined){
+const err30 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data.sourceId !== undefined){
+const err31 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
 validate14.errors = vErrors;
 return errors === 0;
 }
 
 export const author_update = validate15;
-const schema40 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"introduction":{"type":["string","null"],"maxLength":2000},"portrait":{"type":["string","null"],"maxLength":1000},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true},"wxUrl":{"type":["string","null"],"maxLength":1000},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema40 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
@@ -3819,7 +4668,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema40.properties, key0))){
+if(!(func10.call(schema40.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -3900,9 +4749,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3912,10 +4761,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.introduction !== undefined){
-let data2 = data.introduction;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema40.properties.introduction.type},message:"must be string,null"};
+else {
+const err9 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3924,9 +4771,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(typeof data2 === "string"){
-if(func2(data2) > 2000){
-const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
+}
+if(data.introduction !== undefined){
+let data2 = data.introduction;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema40.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3935,12 +4784,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-if(data.portrait !== undefined){
-let data3 = data.portrait;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema40.properties.portrait.type},message:"must be string,null"};
+if(typeof data2 === "string"){
+if(func2(data2) > 2000){
+const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3949,9 +4795,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-if(func2(data3) > 1000){
-const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure3 = func5("multiline", data2);
+if(failure3 !== null){
+const err12 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3962,8 +4808,10 @@ errors++;
 }
 }
 }
-if(data.artWorks !== undefined){
-const err13 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.portrait !== undefined){
+let data3 = data.portrait;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema40.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3972,8 +4820,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data.isBlock !== undefined){
-const err14 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data3 === "string"){
+if(func2(data3) > 1000){
+const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3982,8 +4831,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data.chain !== undefined){
-const err15 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3992,8 +4842,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data.blockTime !== undefined){
-const err16 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure5 = func14(true, data3);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4002,8 +4853,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err17 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.artWorks !== undefined){
+const err17 = {instancePath:instancePath+"/artWorks",schemaPath:"#/properties/artWorks/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4012,10 +4865,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.wxIsEnable !== undefined){
-let data9 = data.wxIsEnable;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err18 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.isBlock !== undefined){
+const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4024,8 +4875,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err19 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema40.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(data.chain !== undefined){
+const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4034,11 +4885,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err20 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema40.properties.wxCode.type},message:"must be string,null"};
+if(data.blockTime !== undefined){
+const err20 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4047,9 +4895,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-const err21 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(data.createTime !== undefined){
+const err21 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4058,9 +4905,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure2 = func4(true, data10);
-if(failure2 !== null){
-const err22 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(data.wxIsEnable !== undefined){
+let data9 = data.wxIsEnable;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4069,12 +4917,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err23 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema40.properties.wxUrl.type},message:"must be string,null"};
+if(!((data9 === 0) || (data9 === 1))){
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema40.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4083,9 +4927,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-if(func2(data11) > 1000){
-const err24 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+if(data.wxCode !== undefined){
+let data10 = data.wxCode;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema40.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4094,10 +4940,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-if(data.wxCreateTime !== undefined){
-const err25 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data10 === "string"){
+if(func2(data10) > 64){
+const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4106,8 +4951,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data.sourceId !== undefined){
-const err26 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func4(true, data10);
+if(failure6 !== null){
+const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4116,9 +4962,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure7 = func5("line", data10);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4127,12 +4973,92 @@ vErrors.push(err27);
 }
 errors++;
 }
+}
+}
+if(data.wxUrl !== undefined){
+let data11 = data.wxUrl;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema40.properties.wxUrl.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if(func2(data11) > 1000){
+const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const failure8 = func5("line", data11);
+if(failure8 !== null){
+const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure9 = func14(true, data11);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.wxCreateTime !== undefined){
+const err32 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data.sourceId !== undefined){
+const err33 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
 validate15.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_create = validate16;
-const schema41 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+const schema41 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
@@ -4150,7 +5076,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema41.properties, key0))){
+if(!(func10.call(schema41.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4215,9 +5141,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure1 = func5("line", data2);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4227,10 +5153,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema41.properties.nickname.type},message:"must be string,null"};
+else {
+const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4239,10 +5163,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure1 = func3(60, data3);
-if(failure1 !== null){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+}
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema41.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4251,9 +5176,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func4(true, data3);
+if(typeof data3 === "string"){
+const failure2 = func3(60, data3);
 if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4262,12 +5188,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-if(data.avatar !== undefined){
-let data4 = data.avatar;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema41.properties.avatar.type},message:"must be string,null"};
+const failure3 = func4(true, data3);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4276,9 +5199,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err12 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4289,8 +5212,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err13 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data4 = data.avatar;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema41.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4299,8 +5224,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err14 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4309,8 +5235,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err15 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure5 = func5("line", data4);
+if(failure5 !== null){
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4319,8 +5246,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err16 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func14(true, data4);
+if(failure6 !== null){
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4329,8 +5257,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err17 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err17 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4339,9 +5269,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err18 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4350,12 +5279,53 @@ vErrors.push(err18);
 }
 errors++;
 }
+if(data.bidNumber !== undefined){
+const err19 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err20 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err21 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
 validate16.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_update = validate17;
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
@@ -4373,7 +5343,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema42.properties, key0))){
+if(!(func10.call(schema42.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4463,9 +5433,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure1 = func5("line", data2);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4475,10 +5445,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema42.properties.nickname.type},message:"must be string,null"};
+else {
+const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4487,10 +5455,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure1 = func3(60, data3);
-if(failure1 !== null){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+}
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema42.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4499,9 +5468,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func4(true, data3);
+if(typeof data3 === "string"){
+const failure2 = func3(60, data3);
 if(failure2 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4510,12 +5480,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-}
-if(data.avatar !== undefined){
-let data4 = data.avatar;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema42.properties.avatar.type},message:"must be string,null"};
+const failure3 = func4(true, data3);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4524,9 +5491,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4537,8 +5504,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err15 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data4 = data.avatar;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema42.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4547,8 +5516,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err16 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4557,8 +5527,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err17 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure5 = func5("line", data4);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4567,8 +5538,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err18 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func14(true, data4);
+if(failure6 !== null){
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4577,8 +5549,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err19 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4587,9 +5561,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4598,12 +5571,53 @@ vErrors.push(err20);
 }
 errors++;
 }
+if(data.bidNumber !== undefined){
+const err21 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err22 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err23 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 validate17.errors = vErrors;
 return errors === 0;
 }
 
 export const block_create = validate18;
-const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern6 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern7 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -4730,8 +5744,11 @@ errors++;
 }
 }
 if(data.channel !== undefined){
-if(typeof data.channel !== "string"){
-const err11 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data.channel;
+if(typeof data1 === "string"){
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err11 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4741,10 +5758,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.number !== undefined){
-let data2 = data.number;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err12 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err12 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4753,9 +5768,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err13 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.number !== undefined){
+let data2 = data.number;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err13 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4764,13 +5781,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-if(data.previousHash !== undefined){
-let data3 = data.previousHash;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err14 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err14 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4780,8 +5793,12 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.previousHash !== undefined){
+let data3 = data.previousHash;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4790,12 +5807,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.dataHash !== undefined){
-let data4 = data.dataHash;
-if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
-const err16 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+const failure1 = func5("line", data3);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4806,7 +5820,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4816,11 +5830,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.blockHash !== undefined){
-let data5 = data.blockHash;
-if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-const err18 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data.dataHash !== undefined){
+let data4 = data.dataHash;
+if(typeof data4 === "string"){
+if(!pattern7.test(data4)){
+const err18 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4829,9 +5843,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data4);
+if(failure2 !== null){
+const err19 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4841,10 +5855,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.txCount !== undefined){
-let data6 = data.txCount;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err20 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4853,9 +5865,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.blockHash !== undefined){
+let data5 = data.blockHash;
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+const err21 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4864,11 +5879,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data.createdAt !== undefined){
-if(typeof data.createdAt !== "string"){
-const err22 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err22 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4878,9 +5891,8 @@ vErrors.push(err22);
 errors++;
 }
 }
-}
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err23 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4889,12 +5901,75 @@ vErrors.push(err23);
 }
 errors++;
 }
+}
+if(data.txCount !== undefined){
+let data6 = data.txCount;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err24 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err25 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.createdAt !== undefined){
+let data7 = data.createdAt;
+if(typeof data7 === "string"){
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err26 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
 validate18.errors = vErrors;
 return errors === 0;
 }
 
 export const block_update = validate19;
-const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.update" */;
@@ -4912,7 +5987,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema44.properties, key0))){
+if(!(func10.call(schema44.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4949,8 +6024,11 @@ errors++;
 }
 }
 if(data.channel !== undefined){
-if(typeof data.channel !== "string"){
-const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data1 = data.channel;
+if(typeof data1 === "string"){
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4960,10 +6038,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.number !== undefined){
-let data2 = data.number;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4972,9 +6048,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.number !== undefined){
+let data2 = data.number;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4983,13 +6061,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-}
-if(data.previousHash !== undefined){
-let data3 = data.previousHash;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err7 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/number",schemaPath:"#/properties/number/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4999,8 +6073,12 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.previousHash !== undefined){
+let data3 = data.previousHash;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err8 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5009,12 +6087,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.dataHash !== undefined){
-let data4 = data.dataHash;
-if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
-const err9 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+const failure1 = func5("line", data3);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5025,7 +6100,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5035,11 +6110,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.blockHash !== undefined){
-let data5 = data.blockHash;
-if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-const err11 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data.dataHash !== undefined){
+let data4 = data.dataHash;
+if(typeof data4 === "string"){
+if(!pattern7.test(data4)){
+const err11 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5048,9 +6123,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data4);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5060,10 +6135,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.txCount !== undefined){
-let data6 = data.txCount;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err13 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err13 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5072,9 +6145,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.blockHash !== undefined){
+let data5 = data.blockHash;
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+const err14 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5083,11 +6159,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-}
-if(data.createdAt !== undefined){
-if(typeof data.createdAt !== "string"){
-const err15 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err15 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5097,10 +6171,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data8 = data.id;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err16 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5109,9 +6181,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 2147483647 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+if(data.txCount !== undefined){
+let data6 = data.txCount;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5120,8 +6194,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8 < 1 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5132,9 +6207,12 @@ errors++;
 }
 }
 }
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.createdAt !== undefined){
+let data7 = data.createdAt;
+if(typeof data7 === "string"){
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err19 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5143,12 +6221,70 @@ vErrors.push(err19);
 }
 errors++;
 }
+}
+else {
+const err20 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data8 = data.id;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err21 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 2147483647 || isNaN(data8)){
+const err22 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data8 < 1 || isNaN(data8)){
+const err23 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 validate19.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode_create = validate20;
-const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":""},"function":{"type":"string","maxLength":64,"default":""},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
 const pattern12 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern13 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern14 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
@@ -5197,7 +6333,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema45.properties, key0))){
+if(!(func10.call(schema45.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -5230,9 +6366,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5241,11 +6377,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+}
+else {
+const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5254,9 +6388,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(!pattern13.test(data2)){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5265,12 +6401,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.version !== undefined){
-let data3 = data.version;
-if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
-const err8 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+const failure1 = func5("line", data2);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5281,7 +6414,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5291,10 +6424,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-let data4 = data.initArgs;
-if(Array.isArray(data4)){
-if(data4.length > 16){
-const err10 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
+if(data.version !== undefined){
+let data3 = data.version;
+if(typeof data3 === "string"){
+if(!pattern14.test(data3)){
+const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5303,12 +6437,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(typeof data5 === "string"){
-if(func2(data5) > 512){
-const err11 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+const failure2 = func5("line", data3);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5319,7 +6450,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5329,9 +6460,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data4 = data.initArgs;
+if(Array.isArray(data4)){
+if(data4.length > 16){
+const err13 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5340,10 +6472,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-let data6 = data.args;
-if(Array.isArray(data6)){
-if(data6.length > 16){
-const err14 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+if(func2(data5) > 512){
+const err14 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5352,12 +6486,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-if(typeof data7 === "string"){
-if(func2(data7) > 512){
-const err15 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err15 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5368,7 +6499,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5380,7 +6511,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err17 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5389,10 +6520,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-let data8 = data.policy;
-if(typeof data8 === "string"){
-if(func2(data8) > 512){
-const err18 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+let data6 = data.args;
+if(Array.isArray(data6)){
+if(data6.length > 16){
+const err18 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5401,9 +6532,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 === "string"){
+if(func2(data7) > 512){
+const err19 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5412,10 +6546,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-let data9 = data.function;
-if(typeof data9 === "string"){
-if(func2(data9) > 64){
-const err20 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err20 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5426,7 +6559,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err21 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5435,9 +6568,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-let data10 = data.functionType;
-if(typeof data10 !== "string"){
-const err22 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5446,8 +6580,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!((data10 === "invoke") || (data10 === "query"))){
-const err23 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema45.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+let data8 = data.policy;
+if(typeof data8 === "string"){
+if(func2(data8) > 512){
+const err23 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5456,8 +6592,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.fileName !== undefined){
-const err24 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure5 = func5("line", data8);
+if(failure5 !== null){
+const err24 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5466,8 +6603,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data.code !== undefined){
-const err25 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err25 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5476,8 +6614,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data.codeHash !== undefined){
-const err26 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+let data9 = data.function;
+if(typeof data9 === "string"){
+if(func2(data9) > 64){
+const err26 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5486,8 +6626,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data.status !== undefined){
-const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func5("line", data9);
+if(failure6 !== null){
+const err27 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5496,8 +6637,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data.history !== undefined){
-const err28 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err28 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5506,8 +6648,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data.createdBy !== undefined){
-const err29 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+let data10 = data.functionType;
+if(typeof data10 !== "string"){
+const err29 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5516,8 +6659,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err30 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(!((data10 === "invoke") || (data10 === "query"))){
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema45.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5526,8 +6669,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err31 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.fileName !== undefined){
+const err31 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5536,9 +6679,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.code !== undefined){
+const err32 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5547,12 +6689,83 @@ vErrors.push(err32);
 }
 errors++;
 }
+if(data.codeHash !== undefined){
+const err33 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data.status !== undefined){
+const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data.history !== undefined){
+const err35 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data.createdBy !== undefined){
+const err36 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err37 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err38 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 
 export const chaincode_update = validate21;
-const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512},"maxItems":16},"policy":{"type":"string","maxLength":512},"function":{"type":"string","maxLength":64},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.update" */;
@@ -5570,7 +6783,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema46.properties, key0))){
+if(!(func10.call(schema46.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5629,9 +6842,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5641,11 +6854,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+else {
+const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5655,8 +6865,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(!pattern13.test(data2)){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5665,12 +6878,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.version !== undefined){
-let data3 = data.version;
-if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
-const err9 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+const failure1 = func5("line", data2);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5681,7 +6891,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5691,11 +6901,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.initArgs !== undefined){
-let data4 = data.initArgs;
-if(Array.isArray(data4)){
-if(data4.length > 16){
-const err11 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
+if(data.version !== undefined){
+let data3 = data.version;
+if(typeof data3 === "string"){
+if(!pattern14.test(data3)){
+const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5704,12 +6914,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(typeof data5 === "string"){
-if(func2(data5) > 512){
-const err12 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+const failure2 = func5("line", data3);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5720,7 +6927,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5730,9 +6937,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.initArgs !== undefined){
+let data4 = data.initArgs;
+if(Array.isArray(data4)){
+if(data4.length > 16){
+const err14 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5741,12 +6950,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.args !== undefined){
-let data6 = data.args;
-if(Array.isArray(data6)){
-if(data6.length > 16){
-const err15 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+if(func2(data5) > 512){
+const err15 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5755,12 +6964,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-if(typeof data7 === "string"){
-if(func2(data7) > 512){
-const err16 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+const failure3 = func5("line", data5);
+if(failure3 !== null){
+const err16 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5771,7 +6977,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5783,7 +6989,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err18 = {instancePath:instancePath+"/initArgs",schemaPath:"#/properties/initArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5793,11 +6999,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.policy !== undefined){
-let data8 = data.policy;
-if(typeof data8 === "string"){
-if(func2(data8) > 512){
-const err19 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+if(data.args !== undefined){
+let data6 = data.args;
+if(Array.isArray(data6)){
+if(data6.length > 16){
+const err19 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5806,9 +7012,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 === "string"){
+if(func2(data7) > 512){
+const err20 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5817,12 +7026,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.function !== undefined){
-let data9 = data.function;
-if(typeof data9 === "string"){
-if(func2(data9) > 64){
-const err21 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const failure4 = func5("line", data7);
+if(failure4 !== null){
+const err21 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5833,7 +7039,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err22 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5843,10 +7049,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.functionType !== undefined){
-let data10 = data.functionType;
-if(typeof data10 !== "string"){
-const err23 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err23 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5855,8 +7060,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!((data10 === "invoke") || (data10 === "query"))){
-const err24 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema46.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.policy !== undefined){
+let data8 = data.policy;
+if(typeof data8 === "string"){
+if(func2(data8) > 512){
+const err24 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5865,9 +7074,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.fileName !== undefined){
-const err25 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure5 = func5("line", data8);
+if(failure5 !== null){
+const err25 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5876,8 +7085,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data.code !== undefined){
-const err26 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err26 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5886,8 +7096,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data.codeHash !== undefined){
-const err27 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data.function !== undefined){
+let data9 = data.function;
+if(typeof data9 === "string"){
+if(func2(data9) > 64){
+const err27 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5896,8 +7110,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data.status !== undefined){
-const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func5("line", data9);
+if(failure6 !== null){
+const err28 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5906,8 +7121,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data.history !== undefined){
-const err29 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+else {
+const err29 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5916,8 +7132,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data.createdBy !== undefined){
-const err30 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data.functionType !== undefined){
+let data10 = data.functionType;
+if(typeof data10 !== "string"){
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5926,8 +7145,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err31 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(!((data10 === "invoke") || (data10 === "query"))){
+const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema46.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5936,8 +7155,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err32 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data.fileName !== undefined){
+const err32 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5946,9 +7166,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.code !== undefined){
+const err33 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5957,12 +7176,83 @@ vErrors.push(err33);
 }
 errors++;
 }
+if(data.codeHash !== undefined){
+const err34 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data.status !== undefined){
+const err35 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data.history !== undefined){
+const err36 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data.createdBy !== undefined){
+const err37 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err38 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err39 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
 validate21.errors = vErrors;
 return errors === 0;
 }
 
 export const channel_create = validate22;
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.create" */;
@@ -6014,9 +7304,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-else {
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6026,8 +7316,8 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.height !== undefined){
-const err5 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+else {
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6036,8 +7326,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.txCount !== undefined){
-const err6 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data.height !== undefined){
+const err6 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6046,8 +7337,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.createdAt !== undefined){
-const err7 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.txCount !== undefined){
+const err7 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6056,9 +7347,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.createdAt !== undefined){
+const err8 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6067,12 +7357,23 @@ vErrors.push(err8);
 }
 errors++;
 }
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
 validate22.errors = vErrors;
 return errors === 0;
 }
 
 export const channel_update = validate23;
-const schema48 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
+const schema48 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.update" */;
@@ -6149,9 +7450,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure0 = func5("line", data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6161,8 +7462,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.height !== undefined){
-const err7 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+else {
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6171,8 +7472,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.txCount !== undefined){
-const err8 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data.height !== undefined){
+const err8 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6181,8 +7483,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.createdAt !== undefined){
-const err9 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.txCount !== undefined){
+const err9 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6191,9 +7493,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.createdAt !== undefined){
+const err10 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6202,14 +7503,25 @@ vErrors.push(err10);
 }
 errors++;
 }
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
 validate23.errors = vErrors;
 return errors === 0;
 }
 
 export const company_create = validate24;
-const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func151 = keywordRules.uscc;
-const func159 = keywordRules.distinct;
+const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const func270 = keywordRules.uscc;
+const func285 = keywordRules.distinct;
 const pattern20 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern21 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern22 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
@@ -6273,7 +7585,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema49.properties, key0))){
+if(!(func10.call(schema49.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -6329,9 +7641,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data1);
+if(failure2 !== null){
+const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6341,11 +7653,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.creditCode !== undefined){
-let data2 = data.creditCode;
-if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
-const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
+else {
+const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6354,9 +7663,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func151(true, data2);
-if(failure2 !== null){
-const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure2.params,message:failure2.message};
+}
+if(data.creditCode !== undefined){
+let data2 = data.creditCode;
+if(typeof data2 === "string"){
+if(!pattern20.test(data2)){
+const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6365,9 +7677,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func270(true, data2);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6376,12 +7688,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.licenseNo !== undefined){
-let data3 = data.licenseNo;
-if(typeof data3 === "string"){
-if(func2(data3) > 40){
-const err14 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+const failure4 = func5("line", data2);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6390,8 +7699,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err15 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6400,9 +7710,12 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
-if(failure3 !== null){
-const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+}
+if(data.licenseNo !== undefined){
+let data3 = data.licenseNo;
+if(typeof data3 === "string"){
+if(func2(data3) > 40){
+const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6411,9 +7724,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data3) < 1){
+const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6422,11 +7734,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err18 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema49.properties.address.type},message:"must be string,null"};
+const failure5 = func4(true, data3);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6435,10 +7745,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func3(200, data4);
-if(failure4 !== null){
-const err19 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+const failure6 = func5("line", data3);
+if(failure6 !== null){
+const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6447,9 +7756,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure5 = func4(true, data4);
-if(failure5 !== null){
-const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+}
+else {
+const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6459,11 +7768,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-if(data.contactName !== undefined){
-let data5 = data.contactName;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err21 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema49.properties.contactName.type},message:"must be string,null"};
+if(data.address !== undefined){
+let data4 = data.address;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema49.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6472,10 +7780,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data5 === "string"){
-const failure6 = func3(40, data5);
-if(failure6 !== null){
-const err22 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+if(typeof data4 === "string"){
+const failure7 = func3(200, data4);
+if(failure7 !== null){
+const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6484,9 +7792,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure7 = func4(true, data5);
-if(failure7 !== null){
-const err23 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+const failure8 = func4(true, data4);
+if(failure8 !== null){
+const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6495,12 +7803,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err24 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema49.properties.contactPhone.type},message:"must be string,null"};
+const failure9 = func5("line", data4);
+if(failure9 !== null){
+const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6509,9 +7814,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
-const err25 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+}
+}
+if(data.contactName !== undefined){
+let data5 = data.contactName;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema49.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6520,13 +7828,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-if(data.adminAccount !== undefined){
-let data7 = data.adminAccount;
-if(typeof data7 === "string"){
-if(!pattern22.test(data7)){
-const err26 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(typeof data5 === "string"){
+const failure10 = func3(40, data5);
+if(failure10 !== null){
+const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6535,9 +7840,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure11 = func4(true, data5);
+if(failure11 !== null){
+const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6546,12 +7851,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
-const err28 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+const failure12 = func5("line", data5);
+if(failure12 !== null){
+const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6561,8 +7863,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-else {
-const err29 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.contactPhone !== undefined){
+let data6 = data.contactPhone;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema49.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6571,10 +7876,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err30 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data6 === "string"){
+if(!pattern21.test(data6)){
+const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6583,8 +7887,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema49.properties.status.enum},message:"must be equal to one of the allowed values"};
+const failure13 = func5("line", data6);
+if(failure13 !== null){
+const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6593,8 +7898,13 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err32 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.adminAccount !== undefined){
+let data7 = data.adminAccount;
+if(typeof data7 === "string"){
+if(!pattern22.test(data7)){
+const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6603,8 +7913,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err33 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure14 = func5("line", data7);
+if(failure14 !== null){
+const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6613,10 +7924,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure8 = func159([["adminAccount","backupAdminAccount"]], data);
-if(failure8 !== null){
-const property0 = failure8.property;
-const err34 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure8.params,message:failure8.message};
+}
+else {
+const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -6626,8 +7936,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.backupAdminAccount !== undefined){
+let data8 = data.backupAdminAccount;
+if(typeof data8 === "string"){
+if(!pattern22.test(data8)){
+const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6636,12 +7949,99 @@ vErrors.push(err35);
 }
 errors++;
 }
+const failure15 = func5("line", data8);
+if(failure15 !== null){
+const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+let data9 = data.status;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(!((data9 === 0) || (data9 === 1))){
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema49.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err41 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+const failure16 = func285([["adminAccount","backupAdminAccount"]], data);
+if(failure16 !== null){
+const property0 = failure16.property;
+const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
 validate24.errors = vErrors;
 return errors === 0;
 }
 
 export const company_update = validate25;
-const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
@@ -6659,7 +8059,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema50.properties, key0))){
+if(!(func10.call(schema50.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6740,9 +8140,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure2 = func5("line", data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6752,11 +8152,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.creditCode !== undefined){
-let data2 = data.creditCode;
-if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
-const err9 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
+else {
+const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6765,9 +8162,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func151(true, data2);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure2.params,message:failure2.message};
+}
+if(data.creditCode !== undefined){
+let data2 = data.creditCode;
+if(typeof data2 === "string"){
+if(!pattern20.test(data2)){
+const err10 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6776,9 +8176,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func270(true, data2);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6787,12 +8187,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.licenseNo !== undefined){
-let data3 = data.licenseNo;
-if(typeof data3 === "string"){
-if(func2(data3) > 40){
-const err12 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+const failure4 = func5("line", data2);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6801,8 +8198,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err13 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6811,9 +8209,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+}
+if(data.licenseNo !== undefined){
+let data3 = data.licenseNo;
+if(typeof data3 === "string"){
+if(func2(data3) > 40){
+const err14 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6822,9 +8223,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data3) < 1){
+const err15 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6833,11 +8233,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err16 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema50.properties.address.type},message:"must be string,null"};
+const failure5 = func4(true, data3);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6846,10 +8244,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure4 = func3(200, data4);
-if(failure4 !== null){
-const err17 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+const failure6 = func5("line", data3);
+if(failure6 !== null){
+const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6858,9 +8255,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure5 = func4(true, data4);
-if(failure5 !== null){
-const err18 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+}
+else {
+const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6870,11 +8267,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-if(data.contactName !== undefined){
-let data5 = data.contactName;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err19 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema50.properties.contactName.type},message:"must be string,null"};
+if(data.address !== undefined){
+let data4 = data.address;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err19 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema50.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6883,10 +8279,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data5 === "string"){
-const failure6 = func3(40, data5);
-if(failure6 !== null){
-const err20 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+if(typeof data4 === "string"){
+const failure7 = func3(200, data4);
+if(failure7 !== null){
+const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6895,9 +8291,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure7 = func4(true, data5);
-if(failure7 !== null){
-const err21 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+const failure8 = func4(true, data4);
+if(failure8 !== null){
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6906,12 +8302,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err22 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema50.properties.contactPhone.type},message:"must be string,null"};
+const failure9 = func5("line", data4);
+if(failure9 !== null){
+const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6920,9 +8313,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
-const err23 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+}
+}
+if(data.contactName !== undefined){
+let data5 = data.contactName;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err23 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema50.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6931,13 +8327,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data.adminAccount !== undefined){
-let data7 = data.adminAccount;
-if(typeof data7 === "string"){
-if(!pattern22.test(data7)){
-const err24 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(typeof data5 === "string"){
+const failure10 = func3(40, data5);
+if(failure10 !== null){
+const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6946,9 +8339,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure11 = func4(true, data5);
+if(failure11 !== null){
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6957,12 +8350,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
-const err26 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+const failure12 = func5("line", data5);
+if(failure12 !== null){
+const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6972,8 +8362,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.contactPhone !== undefined){
+let data6 = data.contactPhone;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err27 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema50.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6982,11 +8375,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.status !== undefined){
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data6 === "string"){
+if(!pattern21.test(data6)){
+const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6995,8 +8386,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema50.properties.status.enum},message:"must be equal to one of the allowed values"};
+const failure13 = func5("line", data6);
+if(failure13 !== null){
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7006,8 +8398,12 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.createTime !== undefined){
-const err30 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(data.adminAccount !== undefined){
+let data7 = data.adminAccount;
+if(typeof data7 === "string"){
+if(!pattern22.test(data7)){
+const err30 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7016,8 +8412,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err31 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure14 = func5("line", data7);
+if(failure14 !== null){
+const err31 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -7026,10 +8423,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure8 = func159([["adminAccount","backupAdminAccount"]], data);
-if(failure8 !== null){
-const property0 = failure8.property;
-const err32 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure8.params,message:failure8.message};
+}
+else {
+const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7039,8 +8435,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.backupAdminAccount !== undefined){
+let data8 = data.backupAdminAccount;
+if(typeof data8 === "string"){
+if(!pattern22.test(data8)){
+const err33 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7049,12 +8448,101 @@ vErrors.push(err33);
 }
 errors++;
 }
+const failure15 = func5("line", data8);
+if(failure15 !== null){
+const err34 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data9 = data.status;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!((data9 === 0) || (data9 === 1))){
+const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema50.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err38 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err39 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+const failure16 = func285([["adminAccount","backupAdminAccount"]], data);
+if(failure16 !== null){
+const property0 = failure16.property;
+const err40 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
 validate25.errors = vErrors;
 return errors === 0;
 }
 
 export const platformUser_create = validate26;
-const schema51 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+const schema51 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
@@ -7072,7 +8560,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema51.properties, key0))){
+if(!(func10.call(schema51.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7137,9 +8625,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure1 = func5("line", data2);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7149,10 +8637,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err8 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema51.properties.nickname.type},message:"must be string,null"};
+else {
+const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7161,10 +8647,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure1 = func3(60, data3);
-if(failure1 !== null){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+}
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema51.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7173,9 +8660,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func4(true, data3);
+if(typeof data3 === "string"){
+const failure2 = func3(60, data3);
 if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7184,12 +8672,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-if(data.avatar !== undefined){
-let data4 = data.avatar;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema51.properties.avatar.type},message:"must be string,null"};
+const failure3 = func4(true, data3);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7198,9 +8683,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err12 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7211,8 +8696,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err13 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data4 = data.avatar;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema51.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7221,8 +8708,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err14 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7231,8 +8719,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err15 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure5 = func5("line", data4);
+if(failure5 !== null){
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7241,8 +8730,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err16 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func14(true, data4);
+if(failure6 !== null){
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7251,8 +8741,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err17 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err17 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7261,9 +8753,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err18 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7272,12 +8763,53 @@ vErrors.push(err18);
 }
 errors++;
 }
+if(data.bidNumber !== undefined){
+const err19 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err20 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err21 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
 validate26.errors = vErrors;
 return errors === 0;
 }
 
 export const platformUser_update = validate27;
-const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true},"avatar":{"type":["string","null"],"maxLength":1000},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
@@ -7295,7 +8827,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema52.properties, key0))){
+if(!(func10.call(schema52.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7385,9 +8917,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure1 = func5("line", data2);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7397,10 +8929,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema52.properties.nickname.type},message:"must be string,null"};
+else {
+const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7409,10 +8939,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(typeof data3 === "string"){
-const failure1 = func3(60, data3);
-if(failure1 !== null){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+}
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema52.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7421,9 +8952,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func4(true, data3);
+if(typeof data3 === "string"){
+const failure2 = func3(60, data3);
 if(failure2 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7432,12 +8964,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-}
-if(data.avatar !== undefined){
-let data4 = data.avatar;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema52.properties.avatar.type},message:"must be string,null"};
+const failure3 = func4(true, data3);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7446,9 +8975,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func5("line", data3);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7459,8 +8988,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err15 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data4 = data.avatar;
+if((typeof data4 !== "string") && (data4 !== null)){
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema52.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7469,8 +9000,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err16 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7479,8 +9011,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err17 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure5 = func5("line", data4);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7489,8 +9022,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err18 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func14(true, data4);
+if(failure6 !== null){
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7499,8 +9033,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err19 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -7509,9 +9045,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -7520,12 +9055,53 @@ vErrors.push(err20);
 }
 errors++;
 }
+if(data.bidNumber !== undefined){
+const err21 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err22 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err23 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
 validate27.errors = vErrors;
 return errors === 0;
 }
 
 export const transaction_create = validate28;
-const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$"},"channel":{"type":"string"},"chaincode":{"type":"string"},"function":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"creator":{"type":"string"},"timestamp":{"type":"string"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"blockTime":{"type":"string"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
@@ -7613,7 +9189,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func8.call(schema53.properties, key0))){
+if(!(func10.call(schema53.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -7637,9 +9213,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure0 = func5("line", data0);
+if(failure0 !== null){
+const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7649,9 +9225,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.channel !== undefined){
-if(typeof data.channel !== "string"){
-const err11 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err11 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7661,9 +9236,12 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.chaincode !== undefined){
-if(typeof data.chaincode !== "string"){
-const err12 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.channel !== undefined){
+let data1 = data.channel;
+if(typeof data1 === "string"){
+const failure1 = func5("line", data1);
+if(failure1 !== null){
+const err12 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7673,9 +9251,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.function !== undefined){
-if(typeof data.function !== "string"){
-const err13 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err13 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7685,13 +9262,12 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.args !== undefined){
-let data4 = data.args;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data4[i0] !== "string"){
-const err14 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.chaincode !== undefined){
+let data2 = data.chaincode;
+if(typeof data2 === "string"){
+const failure2 = func5("line", data2);
+if(failure2 !== null){
+const err14 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7701,9 +9277,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
 else {
-const err15 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7713,9 +9288,12 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.creator !== undefined){
-if(typeof data.creator !== "string"){
-const err16 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.function !== undefined){
+let data3 = data.function;
+if(typeof data3 === "string"){
+const failure3 = func5("line", data3);
+if(failure3 !== null){
+const err16 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7725,8 +9303,492 @@ vErrors.push(err16);
 errors++;
 }
 }
+else {
+const err17 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.args !== undefined){
+let data4 = data.args;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+const failure4 = func5("line", data5);
+if(failure4 !== null){
+const err18 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.creator !== undefined){
+let data6 = data.creator;
+if(typeof data6 === "string"){
+const failure5 = func5("line", data6);
+if(failure5 !== null){
+const err21 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-if(typeof data.timestamp !== "string"){
+let data7 = data.timestamp;
+if(typeof data7 === "string"){
+const failure6 = func5("line", data7);
+if(failure6 !== null){
+const err23 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.validationCode !== undefined){
+let data8 = data.validationCode;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/validationCode",schemaPath:"#/properties/validationCode/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.channelId !== undefined){
+let data9 = data.channelId;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err26 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.blockNumber !== undefined){
+let data10 = data.blockNumber;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.txIndex !== undefined){
+let data11 = data.txIndex;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.leafHash !== undefined){
+let data12 = data.leafHash;
+if(typeof data12 === "string"){
+if(!pattern7.test(data12)){
+const err31 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const failure7 = func5("line", data12);
+if(failure7 !== null){
+const err32 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.blockTime !== undefined){
+let data13 = data.blockTime;
+if(typeof data13 === "string"){
+const failure8 = func5("line", data13);
+if(failure8 !== null){
+const err34 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+
+export const transaction_update = validate29;
+const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="transaction.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func10.call(schema54.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.txId !== undefined){
+let data0 = data.txId;
+if(typeof data0 === "string"){
+if(!pattern7.test(data0)){
+const err2 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const failure0 = func5("line", data0);
+if(failure0 !== null){
+const err3 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.channel !== undefined){
+let data1 = data.channel;
+if(typeof data1 === "string"){
+const failure1 = func5("line", data1);
+if(failure1 !== null){
+const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.chaincode !== undefined){
+let data2 = data.chaincode;
+if(typeof data2 === "string"){
+const failure2 = func5("line", data2);
+if(failure2 !== null){
+const err7 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.function !== undefined){
+let data3 = data.function;
+if(typeof data3 === "string"){
+const failure3 = func5("line", data3);
+if(failure3 !== null){
+const err9 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.args !== undefined){
+let data4 = data.args;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+const failure4 = func5("line", data5);
+if(failure4 !== null){
+const err11 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.creator !== undefined){
+let data6 = data.creator;
+if(typeof data6 === "string"){
+const failure5 = func5("line", data6);
+if(failure5 !== null){
+const err14 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data7 = data.timestamp;
+if(typeof data7 === "string"){
+const failure6 = func5("line", data7);
+if(failure6 !== null){
+const err16 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
 const err17 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
@@ -7826,9 +9888,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure7 = func5("line", data12);
+if(failure7 !== null){
+const err25 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -7838,9 +9900,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.blockTime !== undefined){
-if(typeof data.blockTime !== "string"){
-const err26 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err26 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -7850,9 +9911,12 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.blockTime !== undefined){
+let data13 = data.blockTime;
+if(typeof data13 === "string"){
+const failure8 = func5("line", data13);
+if(failure8 !== null){
+const err27 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -7861,262 +9925,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate28.errors = vErrors;
-return errors === 0;
 }
-
-export const transaction_update = validate29;
-const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$"},"channel":{"type":"string"},"chaincode":{"type":"string"},"function":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"creator":{"type":"string"},"timestamp":{"type":"string"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"blockTime":{"type":"string"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
-
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="transaction.update" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+else {
+const err28 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err0];
+vErrors = [err28];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func8.call(schema54.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.txId !== undefined){
-let data0 = data.txId;
-if(typeof data0 === "string"){
-if(!pattern7.test(data0)){
-const err2 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.channel !== undefined){
-if(typeof data.channel !== "string"){
-const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.chaincode !== undefined){
-if(typeof data.chaincode !== "string"){
-const err5 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.function !== undefined){
-if(typeof data.function !== "string"){
-const err6 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.args !== undefined){
-let data4 = data.args;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data4[i0] !== "string"){
-const err7 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.creator !== undefined){
-if(typeof data.creator !== "string"){
-const err9 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.timestamp !== undefined){
-if(typeof data.timestamp !== "string"){
-const err10 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.validationCode !== undefined){
-let data8 = data.validationCode;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err11 = {instancePath:instancePath+"/validationCode",schemaPath:"#/properties/validationCode/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.channelId !== undefined){
-let data9 = data.channelId;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err12 = {instancePath:instancePath+"/channelId",schemaPath:"#/properties/channelId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.blockNumber !== undefined){
-let data10 = data.blockNumber;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err13 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err14 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.txIndex !== undefined){
-let data11 = data.txIndex;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err15 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err16 = {instancePath:instancePath+"/txIndex",schemaPath:"#/properties/txIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.leafHash !== undefined){
-let data12 = data.leafHash;
-if(typeof data12 === "string"){
-if(!pattern7.test(data12)){
-const err17 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.blockTime !== undefined){
-if(typeof data.blockTime !== "string"){
-const err19 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -8124,33 +9940,33 @@ errors++;
 if(data.id !== undefined){
 let data14 = data.id;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err20 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err29 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err29];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err29);
 }
 errors++;
 }
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 > 2147483647 || isNaN(data14)){
-const err21 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+const err30 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err30];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err30);
 }
 errors++;
 }
 if(data14 < 1 || isNaN(data14)){
-const err22 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err31 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err31];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -8158,12 +9974,12 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err32];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err32);
 }
 errors++;
 }

@@ -60,6 +60,8 @@ export interface SearchModel {
 export interface ResourceModel {
   name: string;
   schemaId: string;
+  /** The schema the model was built from (its `$id` is `schemaId`). */
+  schema: ResourceSchema;
   /** The record's TypeScript type in common/generated/types.ts (the schema's `title`). */
   typeName: string;
   /** Singular English label, e.g. "Author", "Bid user" (from `x-i18n.en`). */
@@ -182,6 +184,7 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
   return {
     name: schema['x-resource']!.name,
     schemaId: schema.$id,
+    schema,
     typeName: String(schema.title ?? schema.$id),
     label: en,
     table: storage.table,

@@ -15,12 +15,13 @@
  *   constraint violation the checks could not see (a concurrent write) is 409 (dbErrors.ts).
  * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`).
- * Plain-text strings (`x-plainText`) are stored trimmed; a nullable one left empty is stored as null.
+ * Plain-text strings (`x-plainText`) are stored NFC-normalised (at any depth, {@link nfcPlainText}); the
+ * top-level ones also trimmed, and a nullable one left empty as null.
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
  */
 import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
-import { formatErrors, schemas } from '../../common/schemaRegistry';
+import { formatErrors, schemas, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
 import { validatorFor } from '../../common/validators';
 import { nowText } from '../db/database';
 import { ApiError, conflict, invalidField, notFound } from '../plugins/app/errors';
@@ -51,6 +52,28 @@ export interface WriteContext {
 export interface ResourceHooks {
   /** Runs in the write's transaction after every check, just before the insert or update. */
   beforeWrite?(ctx: WriteContext): Promise<void> | void;
+}
+
+/**
+ * `value` with every string at an `x-plainText` node of `prop` in Unicode NFC, at any depth (objects,
+ * array items, `$ref`s to the root schema's `definitions`): names inside JSON fields (an artwork's
+ * `baseInfo.size`) get the same one spelling as top-level ones. Other strings are returned as sent.
+ */
+export function nfcPlainText(
+  prop: PropertySchema | undefined,
+  value: unknown,
+  root: ResourceSchema,
+): unknown {
+  let p = prop;
+  if (p?.$ref && typeof p.$ref === 'string' && p.$ref.startsWith('#/definitions/'))
+    p = { ...root.definitions?.[p.$ref.slice('#/definitions/'.length)], ...p };
+  if (typeof value === 'string') return p?.['x-plainText'] ? value.normalize('NFC') : value;
+  if (Array.isArray(value)) return value.map((v) => nfcPlainText(p?.items, v, root));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, nfcPlainText(p?.properties?.[k], v, root)]),
+    );
+  return value;
 }
 
 /** Rules relating two fields: a partial update is re-checked on the merged record for these. */
@@ -211,15 +234,22 @@ export class Repository<R extends object = RecordOut> {
     return this.toRecord(rows[0]);
   }
 
-  /** Column values of the fields `body` names (JSON columns as text, plain text trimmed). */
+  /** Column values of the fields `body` names (JSON columns as text, plain text trimmed and NFC). */
   private valuesOf(body: Record<string, unknown>): Record<string, unknown> {
     const { json, trimmed, nullable, columns } = this.model;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(body)) {
       if (k === 'id' || !columns[k]) continue;
-      if (json[k]) out[k] = v === undefined || v === null ? json[k] : JSON.stringify(v);
-      else if (typeof v === 'string' && trimmed.includes(k)) {
-        const t = v.trim();
+      if (json[k]) {
+        const { schema } = this.model;
+        out[k] =
+          v === undefined || v === null
+            ? json[k]
+            : JSON.stringify(nfcPlainText(schema.properties[k], v, schema));
+      } else if (typeof v === 'string' && trimmed.includes(k)) {
+        // NFC (Unicode UAX #15): one spelling per name, so "é" typed precomposed or combined is one value
+        // for unique checks, search and sorting.
+        const t = v.trim().normalize('NFC');
         out[k] = t === '' && nullable.has(k) ? null : t;
       } else out[k] = v;
     }

@@ -60,6 +60,20 @@ describe('i18n catalogues', () => {
       expect(fz[message], message).toBeTruthy();
     }
   });
+
+  it('every reason of x-plainText and x-text has a message in both languages', () => {
+    const reasons = {
+      'x-plainText': ['control', 'bidi', 'markup', 'blank', 'invisible'],
+      'x-text': ['control', 'surrogate'],
+    };
+    for (const [keyword, list] of Object.entries(reasons))
+      for (const reason of list) {
+        const { message } = messageFor(keyword, { reason });
+        expect(message).toBe(`baas.validation.${keyword}.${reason}`);
+        expect(fe[message], message).toBeTruthy();
+        expect(fz[message], message).toBeTruthy();
+      }
+  });
 });
 
 describe('validation messages, rendered', () => {

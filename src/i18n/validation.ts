@@ -35,6 +35,9 @@ export const TRANSLATED_KEYWORDS = [
   'x-ordered',
   'x-uscc',
   'x-distinct',
+  'x-text',
+  'x-finite',
+  'x-url',
   'unique',
 ] as const;
 
@@ -43,7 +46,7 @@ export const RA_MESSAGE_PREFIX = '@@react-admin@@';
 
 /**
  * The message for one failed keyword. `x-maxWidth` gets `chars` = floor(limit / 2), the limit in
- * Chinese characters; `x-plainText` picks its sub-message from `params.reason`; an unknown keyword falls
+ * Chinese characters; `x-plainText` and `x-text` pick their sub-message from `params.reason`; an unknown keyword falls
  * back to `baas.validation.invalid` carrying the English `fallback` text.
  */
 export function messageFor(keyword: string, params: Record<string, unknown> = {}, fallback = ''): RaMessage {
@@ -51,6 +54,11 @@ export function messageFor(keyword: string, params: Record<string, unknown> = {}
   if (keyword === 'x-maxWidth' && typeof params.limit === 'number') args.chars = Math.floor(params.limit / 2);
   if (keyword === 'x-plainText')
     return { message: `baas.validation.x-plainText.${String(params.reason ?? 'markup')}`, args };
+  if (keyword === 'x-text')
+    return {
+      message: `baas.validation.x-text.${params.reason === 'surrogate' ? 'surrogate' : 'control'}`,
+      args,
+    };
   if (keyword === 'type') args.type = String(params.type ?? '');
   if (keyword === 'enum' && Array.isArray(params.allowedValues))
     args.values = params.allowedValues.filter((v) => v !== null).join(', ');

@@ -41,9 +41,10 @@ describe('ids past the 32-bit range', () => {
     },
   );
 
-  it('a GET list with such an id in `ids` finds nothing', async () => {
+  it('a GET list with such an id in `ids` is refused with 400 naming ids (docs/api.md)', async () => {
     const res = await t.call({ method: 'GET', url: `/artmanager/authors/getList?ids=${BIG}` });
-    expect(res.body.data).toEqual({ list: [], total: 0 });
+    expect(res.status).toBe(400);
+    expect(res.body.data.errors[0]).toMatchObject({ field: 'ids', keyword: 'pattern' });
   });
 
   it('searching a 10-digit number past the range finds no block and does not fail', async () => {
