@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { generate, staleFiles } from '../../scripts/codegen';
 import { CALLS_BEGIN, CALLS_END, replaceGeneratedSection } from '../../scripts/codegen/openapi';
 
-describe('codegen', () => {
+// Each case runs the whole codegen (types, validators, the app for the API document): seconds, more under load.
+describe('codegen', { timeout: 60_000 }, () => {
   it('the generated files in the repository are what the schemas give (run `npm run codegen` if not)', async () => {
     expect(await staleFiles()).toEqual([]);
   });
