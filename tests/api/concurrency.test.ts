@@ -58,6 +58,8 @@ describe.skipIf(!run)(`concurrency (${onPg ? 'postgres' : 'sqlite'})`, () => {
       const knownArtworks = new Map<number, Known & { author: number }>();
       const outcomes = new Map<string, number>();
       const fiveXx: string[] = [];
+      /** The first answer of each refused outcome, printed with the figures. */
+      const examples = new Map<string, string>();
       let requests = 0;
 
       const call = async (verb: string, method: 'GET' | 'POST', path: string, body?: unknown) => {
@@ -70,6 +72,7 @@ describe.skipIf(!run)(`concurrency (${onPg ? 'postgres' : 'sqlite'})`, () => {
         requests++;
         const key = `${verb} ${res.status}`;
         outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+        if (res.status >= 400 && !examples.has(key)) examples.set(key, text.slice(0, 200));
         if (res.status >= 500)
           fiveXx.push(`${verb} ${JSON.stringify(body)} -> ${res.status} ${text.slice(0, 300)}`);
         let json: any;
@@ -161,6 +164,7 @@ describe.skipIf(!run)(`concurrency (${onPg ? 'postgres' : 'sqlite'})`, () => {
             .join(', '),
       );
 
+      for (const [k, v] of examples) console.log(`  ${k}: ${v}`);
       expect(fiveXx, 'no 5xx').toEqual([]);
 
       // No lost write: read every record the clients were told about.
