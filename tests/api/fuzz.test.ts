@@ -603,7 +603,10 @@ describe(`fuzz (${DB})`, () => {
         }
       });
       if (known) {
-        expect(failed, `${cls} now passes on ${DB}: remove it from KNOWN_FAILING_CLASSES`).toBe(true);
+        // With another seed a listed class may by chance sample no failing case: only the default run says
+        // that a listed class now passes.
+        if (process.env.FUZZ_SEED === undefined)
+          expect(failed, `${cls} now passes on ${DB}: remove it from KNOWN_FAILING_CLASSES`).toBe(true);
         return;
       }
       if (!failed) return;

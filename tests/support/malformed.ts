@@ -197,16 +197,6 @@ export function setPath(body: Json, path: string, v: unknown): void {
   });
 }
 
-/** Reads `path` (dotted) of `obj`, `undefined` when absent. */
-export function getPath(obj: unknown, path: string): unknown {
-  let cur: any = obj;
-  for (const k of path.split('.')) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, k)) return undefined;
-    cur = cur[k];
-  }
-  return cur;
-}
-
 /**
  * JSON text of `body` with the value at `field` replaced by `bad` (raw tokens written as they are).
  * Keys such as `__proto__` become own keys of the text.
