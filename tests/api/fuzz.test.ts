@@ -1,0 +1,671 @@
+/**
+ * Fuzz suite of issue 11: malformed requests generated from the resource schemas themselves
+ * (tests/support/malformed.ts) for every write call (create, update, delete) and every list call
+ * (getList/search/getMany bodies and query strings, getManyReference) that a resource schema with
+ * `x-storage` declares in `x-endpoints`. Each malformation is mixed into an otherwise valid request
+ * (valid values from tests/support/arbitraries.ts). Asserted, per malformation class:
+ * - no 5xx;
+ * - every refusal (4xx) names the offending field in `data.errors[].field` (docs/api.md; "" for the body);
+ * - a request that must be refused is not accepted, and an accepted one stores nothing that breaks the
+ *   text policy (read back with getOne);
+ * - the digest of every resource table (`x-storage.table`) is unchanged by a refusal.
+ * Runs on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (scripts/test-all.sh). Deterministic:
+ * seed 11 unless `FUZZ_SEED` is set; `FUZZ_RUNS` runs per class (default 40); `FUZZ_STRICT=1` ignores the
+ * allow-list below.
+ *
+ * KNOWN_FAILING_CLASSES lists the classes today's server fails (found by this suite, with fast-check's
+ * shrunk counter-example); their tests assert that they still fail, so the list must be emptied as the
+ * fixes land (a fixed class listed here fails with "now passes").
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceSchemas, type EndpointSpec, type ResourceSchema } from '../../common/schemaRegistry';
+import { validatorFor } from '../../common/validators';
+import { nowText } from '../../server/db/database';
+import { arbitraryFor } from '../support/arbitraries';
+import {
+  jsonWith,
+  malformationsFor,
+  NUMBER_TOKENS,
+  storedBreaches,
+  TEXT_POLICY,
+  type Malformation,
+} from '../support/malformed';
+import { createTestApp, type TestApp } from './helpers';
+
+type Db = 'sqlite' | 'postgres';
+
+/**
+ * Classes today's code fails (issue 11 wording), with the database(s) they fail on and the shrunk
+ * counter-example fast-check found. Empty this list as the fixes are merged.
+ */
+export const KNOWN_FAILING_CLASSES: Record<string, { issue: string; on: Db[]; example: string }> = {
+  'bad-content-type': {
+    issue: 'wrong encodings/sizes: a refusal names the field ("" for the body) in the envelope',
+    on: ['sqlite', 'postgres'],
+    example:
+      'POST /artmanager/authors/addAuthors, content-type text/plain -> 415 {"code":415,"msg":"Unsupported Media Type","data":null}',
+  },
+  'invalid-json': {
+    issue: 'wrong encodings: a refusal names the field ("" for the body)',
+    on: ['sqlite', 'postgres'],
+    example: `POST /artmanager/artwork/addArtwork, truncated JSON -> 400 {"code":400,"msg":"Body is not valid JSON but content-type is set to 'application/json'","data":null}`,
+  },
+  'wrong-encoding': {
+    issue: 'wrong encodings: invalid UTF-8 is refused naming the field, not stored as U+FFFD',
+    on: ['sqlite', 'postgres'],
+    example:
+      'POST /artmanager/authors/updateInfo, bytes C3 28 FF inside authorName -> 200, stored "\\ufffd(\\ufffd2"; UTF-16 body -> 400 data null',
+  },
+  'oversized-body': {
+    issue: 'sizes: a body over the limit is refused in the envelope naming the field ("")',
+    on: ['sqlite', 'postgres'],
+    example:
+      'POST /artmanager/artwork/deleteArt, 3 MiB body -> 413 {"code":413,"msg":"Request body is too large","data":null}',
+  },
+  'oversized-header': {
+    issue: 'sizes: a too large header is answered 431 in the envelope',
+    on: ['sqlite', 'postgres'],
+    example:
+      'GET /artmanager/artSort/artcateList with a 64 KiB header -> 431 {"error":"Request Header Fields Too Large","message":"Exceeded maximum allowed HTTP header size","statusCode":431}',
+  },
+  'prototype-key': {
+    issue: 'prototype keys (__proto__, constructor) are refused naming the key',
+    on: ['sqlite', 'postgres'],
+    example: `POST /artmanager/authors/authorSearch {"page":1,"pageSize":5,"__proto__":{"page":2}} -> 400 {"code":400,"msg":"Body is not valid JSON but content-type is set to 'application/json'","data":null}`,
+  },
+  'number-out-of-range': {
+    issue: 'out-of-range numbers (Infinity, NaN, 1e300, -0, 2^31): refused naming the field, never a 500',
+    on: ['sqlite', 'postgres'],
+    example:
+      'POST /artmanager/authors/authorSearch {"page":1e300,...} -> 500 {"code":500,"msg":"Internal server error"}; POST /artmanager/artwork/searchArtworkList {"page":2147483648} -> 200; on PostgreSQL searchArtworkList {"author":2147483648} -> 500',
+  },
+  nul: {
+    issue: 'text policy: NUL is refused in every text field (and never a 500 in a search)',
+    on: ['sqlite', 'postgres'],
+    example:
+      'POST /artmanager/artwork/baseInfo traceability[0].attachment "\\u0000" -> 200 stored; POST /artmanager/artwork/searchArtworkList q "a\\u0000b" -> 500 (SQLite); on PostgreSQL every NUL reaching SQL is a 500: GET /artmanager/authors/getArtworkList?q=%00, POST /artmanager/authors/addAuthors introduction "a\\u0000b"',
+  },
+  'c0-control': {
+    issue: 'text policy: C0 controls are refused in every text field',
+    on: ['sqlite', 'postgres'],
+    example: 'POST /artmanager/authors/addAuthors portrait "\\u001b[31mred" -> 200 stored',
+  },
+  'c1-control': {
+    issue: 'text policy: C1 controls are refused',
+    on: ['sqlite', 'postgres'],
+    example: 'POST /artmanager/artwork/baseInfo traceability[0].attachment "a\\u009bb" -> 200 stored',
+  },
+  'lone-surrogate': {
+    issue: 'text policy: lone surrogates are refused',
+    on: ['sqlite', 'postgres'],
+    example: 'POST /artmanager/artwork/baseInfo traceability[0].attachment "\\udfff" -> 200 stored',
+  },
+  'bidi-override': {
+    issue: 'text policy: bidi overrides (U+202E) and isolates are refused',
+    on: ['sqlite', 'postgres'],
+    example: 'POST /artmanager/artwork/baseInfo traceability[0].attachment "\\u2066x\\u2069" -> 200 stored',
+  },
+  'zero-width-only': {
+    issue: 'text policy: zero-width-only values are refused',
+    on: ['sqlite', 'postgres'],
+    example: 'POST /artmanager/authors/addAuthors portrait "\\u200b\\u200c\\u200d" -> 200 stored',
+  },
+  'line-break-in-name': {
+    issue: 'text policy: line breaks in names (x-plainText) are refused',
+    on: ['sqlite', 'postgres'],
+    example: 'POST /artmanager/artwork/baseInfo traceability[0].operator "a\nb" -> 200 stored',
+  },
+  'javascript-url': {
+    issue: 'text policy: javascript: URLs are refused in URL fields',
+    on: ['sqlite', 'postgres'],
+    example: 'POST /artmanager/authors/addAuthors portrait " JaVaScRiPt:alert(1)" -> 200 stored',
+  },
+};
+
+/** The allow-list in force: none with `FUZZ_STRICT=1` (every class asserted, as after the fixes). */
+const KNOWN: typeof KNOWN_FAILING_CLASSES = process.env.FUZZ_STRICT === '1' ? {} : KNOWN_FAILING_CLASSES;
+
+const SEED = Number(process.env.FUZZ_SEED ?? 11);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const DB: Db = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+type Json = Record<string, any>;
+
+const storedSchemas = resourceSchemas().filter((s) => s['x-storage'] && s['x-endpoints']);
+const TABLES = storedSchemas.map((s) => s['x-storage']!.table as string);
+
+/** A request of the fuzz: method, URL and either a JSON text body or none. */
+interface Request {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: string | Buffer;
+  contentType?: string;
+}
+
+/** One case: a call, one malformation, and how to build the request. */
+interface Case {
+  call: string;
+  schema: ResourceSchema;
+  kind: 'create' | 'update' | 'delete' | 'list';
+  m: Malformation;
+  build: (ctx: Ctx) => Request;
+}
+
+/** Ids of stored records to mix into requests, and valid field values drawn per run. */
+interface Ctx {
+  ids: Record<string, number[]>;
+  base: Json;
+}
+
+const writable = (s: ResourceSchema) =>
+  Object.entries(s.properties)
+    .filter(([, p]) => !p.readOnly)
+    .map(([k]) => k);
+
+/** Arbitrary of a valid create body of `s` (every writable field) passing the server's own validator. */
+function validBody(s: ResourceSchema, ids: Record<string, number[]>): fc.Arbitrary<Json> {
+  const validate = validatorFor(`${s.$id}.create`);
+  return fc
+    .record(Object.fromEntries(writable(s).map((f) => [f, arbitraryFor(s.properties[f], s, ids)])))
+    .filter((b) => validate(structuredClone(b)));
+}
+
+/** Percent-encodes `s`; a lone surrogate is written as its 3-byte (CESU-8) form, i.e. invalid UTF-8. */
+const encodeQuery = (s: string) =>
+  [...s]
+    .map((ch) => {
+      try {
+        return encodeURIComponent(ch);
+      } catch {
+        const u = ch.charCodeAt(0);
+        return [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 63), 0x80 | (u & 63)]
+          .map((b) => `%${b.toString(16).toUpperCase()}`)
+          .join('');
+      }
+    })
+    .join('');
+
+const qs = (o: Json) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString();
+
+/** Query-string malformations of a list call: bad page/pageSize/sort/order/ids/q/filters, unknown and prototype keys. */
+function queryMalformations(
+  s: ResourceSchema,
+): Array<{ cls: string; field: string; raw: string; mustRefuse: boolean }> {
+  const out: Array<{ cls: string; field: string; raw: string; mustRefuse: boolean }> = [];
+  const add = (cls: string, field: string, raw: string, mustRefuse = true) =>
+    out.push({ cls, field, raw, mustRefuse });
+  for (const f of ['page', 'pageSize'])
+    for (const v of ['Infinity', 'NaN', '1e300', '-0', '2147483648', '0', 'abc', '1.5'])
+      add(v === 'abc' ? 'wrong-type' : 'number-out-of-range', f, v);
+  add('too-long-string', 'q', 'q'.repeat(201));
+  for (const [cls, vs] of Object.entries(TEXT_POLICY)) for (const v of vs) add(cls, 'q', v, false);
+  add('bad-enum', 'sort', '__proto__');
+  add('bad-enum', 'order', 'sideways');
+  add('bad-pattern', 'ids', '1,,2');
+  add('bad-pattern', 'ids', '1;DROP TABLE x');
+  add('too-long-string', 'ids', Array.from({ length: 1000 }, (_, i) => i + 1).join(','));
+  add('unknown-field', 'notAField', '1');
+  for (const k of ['__proto__', 'constructor', 'hasOwnProperty']) add('prototype-key', k, '1');
+  for (const [f, p] of Object.entries(s.properties))
+    if (p['x-ui']?.filter === true) {
+      const types = ([] as string[]).concat(p.type ?? []);
+      if (types.includes('integer'))
+        for (const v of ['Infinity', 'NaN', '1e300', '2147483648', '-2147483649', 'abc'])
+          add(v === 'abc' ? 'wrong-type' : 'number-out-of-range', f, v);
+      if (types.includes('string') && !p.enum)
+        for (const [cls, vs] of Object.entries(TEXT_POLICY)) for (const v of vs) add(cls, f, v, false);
+    }
+  return out;
+}
+
+/** Body malformations of a POST list call (typed values). */
+function listBodyMalformations(s: ResourceSchema): Malformation[] {
+  const props: Json = {
+    page: { type: 'integer', minimum: 1 },
+    pageSize: { type: 'integer', minimum: 1, maximum: 100 },
+    q: { type: 'string', maxLength: 200 },
+    order: { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] },
+    ids: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 2147483647 }, maxItems: 100 },
+  };
+  for (const [f, p] of Object.entries(s.properties)) if (p['x-ui']?.filter === true) props[f] = p;
+  const out: Malformation[] = [];
+  for (const [f, p] of Object.entries(props))
+    for (const m of malformationsFor(f, p, s))
+      out.push({ ...m, mustRefuse: m.mustRefuse && !/^(q|ids\.0)$/.test(f) });
+  // Text in a filter or q is a search, not a stored value: refusing it is not required.
+  // A filter's string is at most 200 long (schemaRegistry.ts filterSchema); its width is not checked.
+  for (const m of out) {
+    const v = 'value' in m.bad ? m.bad.value : undefined;
+    if (typeof v === 'string' && /^(too-long-string|too-wide-string|unbounded-string)$/.test(m.cls))
+      m.mustRefuse = v.length > 200;
+    else if (m.field === 'q' || Object.hasOwn(TEXT_POLICY, m.cls)) m.mustRefuse = false;
+  }
+  out.push({ cls: 'unknown-field', field: 'notAField', bad: { value: 1 }, mustRefuse: true });
+  for (const k of ['__proto__', 'constructor'])
+    out.push({ cls: 'prototype-key', field: k, bad: { value: { page: 2 } }, mustRefuse: true });
+  return out;
+}
+
+/** Malformations of the whole body of a POST call (field ""): encodings, content types and sizes. */
+const BODY_CLASSES: Array<{ cls: string; make: (json: string) => Partial<Request> }> = [
+  { cls: 'bad-content-type', make: (json) => ({ body: json, contentType: 'text/plain' }) },
+  {
+    cls: 'bad-content-type',
+    make: (json) => ({ body: json, contentType: 'application/x-www-form-urlencoded' }),
+  },
+  {
+    cls: 'bad-content-type',
+    make: (json) => ({ body: json, contentType: 'multipart/form-data; boundary=x' }),
+  },
+  { cls: 'invalid-json', make: (json) => ({ body: json.slice(0, -1) }) },
+  { cls: 'invalid-json', make: (json) => ({ body: json.replace(/^\{/, '{"page": NaN, ') }) },
+  { cls: 'invalid-json', make: () => ({ body: '' }) },
+  {
+    // Invalid UTF-8 bytes inside the first string value of the body (or a new "q" when there is none).
+    cls: 'wrong-encoding',
+    make: (json) => {
+      const at = json.indexOf('":"') + 3;
+      if (at < 3)
+        return {
+          body: Buffer.concat([Buffer.from('{"q":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]),
+        };
+      return {
+        body: Buffer.concat([
+          Buffer.from(json.slice(0, at)),
+          Buffer.from([0xc3, 0x28, 0xff]),
+          Buffer.from(json.slice(at)),
+        ]),
+      };
+    },
+  },
+  {
+    cls: 'wrong-encoding',
+    make: (json) => ({ body: Buffer.from(json, 'utf16le'), contentType: 'application/json; charset=utf-16' }),
+  },
+  {
+    cls: 'oversized-body',
+    make: (json) => ({ body: json.replace(/^\{/, `{"pad":"${'p'.repeat(3 * 1024 * 1024)}",`) }),
+  },
+];
+
+/** Every case of every call of every stored resource. */
+function allCases(): Case[] {
+  const cases: Case[] = [];
+  for (const s of storedSchemas) {
+    const e = s['x-endpoints']!;
+    const post = (spec: EndpointSpec, kind: Case['kind'], ms: Malformation[], baseOf: (ctx: Ctx) => Json) => {
+      for (const m of ms)
+        cases.push({
+          call: `${spec.method} ${spec.path}`,
+          schema: s,
+          kind,
+          m,
+          build: (ctx) => ({ method: 'POST', url: spec.path, body: jsonWith(baseOf(ctx), m.field, m.bad) }),
+        });
+      for (const b of BODY_CLASSES)
+        cases.push({
+          call: `${spec.method} ${spec.path}`,
+          schema: s,
+          kind,
+          m: { cls: b.cls, field: '', bad: { value: null }, mustRefuse: true },
+          build: (ctx) => ({ method: 'POST', url: spec.path, ...b.make(JSON.stringify(baseOf(ctx))) }),
+        });
+    };
+    const name = s['x-resource']!.name;
+    if (e.create) {
+      const ms = writable(s).flatMap((f) => malformationsFor(f, s.properties[f], s));
+      ms.push({ cls: 'unknown-field', field: 'notAField', bad: { value: 'x' }, mustRefuse: true });
+      for (const [f, p] of Object.entries(s.properties))
+        if (p.readOnly && f !== 'id')
+          ms.push({ cls: 'read-only-field', field: f, bad: { value: p.default ?? 1 }, mustRefuse: true });
+      for (const k of ['__proto__', 'constructor'])
+        ms.push({
+          cls: 'prototype-key',
+          field: k,
+          bad: { value: { isBlock: 1, prototype: { isBlock: 1 } } },
+          mustRefuse: true,
+        });
+      post(e.create, 'create', ms, (ctx) => ctx.base);
+    }
+    if (e.update) {
+      const ms = writable(s).flatMap((f) => malformationsFor(f, s.properties[f], s));
+      ms.push(...malformationsFor('id', { type: 'integer', minimum: 1, maximum: 2147483647 }, s));
+      ms.push({ cls: 'unknown-field', field: 'notAField', bad: { value: 'x' }, mustRefuse: true });
+      for (const k of ['__proto__', 'constructor'])
+        ms.push({ cls: 'prototype-key', field: k, bad: { value: { id: 1 } }, mustRefuse: true });
+      post(e.update, 'update', ms, (ctx) => ({ ...ctx.base, id: ctx.ids[name][0] }));
+    }
+    const del = e.delete ?? e.deleteMany;
+    if (del) {
+      const idName = e.delete?.id ?? 'id';
+      const idsName = e.deleteMany?.ids ?? 'ids';
+      const idProp = { type: 'integer', minimum: 1, maximum: 2147483647 };
+      const ms = [
+        ...malformationsFor(idName, idProp, s),
+        ...malformationsFor(idsName, { type: 'array', items: idProp, minItems: 1, maxItems: 100 }, s).filter(
+          (m) => m.field !== idsName || m.cls !== 'too-many-items',
+        ),
+        {
+          cls: 'too-many-items',
+          field: idsName,
+          bad: { value: Array.from({ length: 101 }, (_, i) => i + 1) },
+          mustRefuse: true,
+        },
+        { cls: 'unknown-field', field: 'notAField', bad: { value: 1 }, mustRefuse: true },
+        ...['__proto__', 'constructor'].map((k) => ({
+          cls: 'prototype-key',
+          field: k,
+          bad: { value: { id: 1 } },
+          mustRefuse: true,
+        })),
+      ];
+      post(del, 'delete', ms, (ctx) => (ms.length ? { [idName]: ctx.ids[name][1] } : {}));
+    }
+    // List calls: getList / search / getMany share calls; each distinct call once.
+    const lists = new Map<string, EndpointSpec>();
+    for (const v of ['getList', 'search', 'getMany'] as const)
+      if (e[v]) lists.set(`${e[v]!.method} ${e[v]!.path}`, e[v]!);
+    const refs = Object.entries((e.getManyReference ?? {}) as Record<string, EndpointSpec>);
+    for (const [call, spec] of [
+      ...lists,
+      ...refs.map(([, sp]) => [`${sp.method} ${sp.path}`, sp] as const),
+    ]) {
+      const ref = refs.find(([, sp]) => sp === spec);
+      const extra = (ctx: Ctx): Json => {
+        if (!ref) return {};
+        const target = s.properties[ref[0]]['x-references']!.resource;
+        return { [spec.id ?? 'id']: ctx.ids[target][0] };
+      };
+      if (spec.method === 'GET')
+        for (const q of queryMalformations(s))
+          cases.push({
+            call,
+            schema: s,
+            kind: 'list',
+            m: { cls: q.cls, field: q.field, bad: { value: q.raw }, mustRefuse: q.mustRefuse },
+            build: (ctx) => ({
+              method: 'GET',
+              url: `${spec.path}?${qs({ page: 1, pageSize: 5, ...extra(ctx) })}&${encodeQuery(q.field)}=${encodeQuery(q.raw)}`,
+            }),
+          });
+      else post(spec, 'list', listBodyMalformations(s), (ctx) => ({ page: 1, pageSize: 5, ...extra(ctx) }));
+    }
+  }
+  return cases;
+}
+
+/** sha256 of every row of every resource table, ordered by id. */
+async function digest(t: TestApp): Promise<string> {
+  const h = createHash('sha256');
+  for (const table of TABLES) {
+    const rows = await t.app.db
+      .selectFrom(table as any)
+      .selectAll()
+      .orderBy('id' as any)
+      .execute();
+    h.update(table + JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
+  }
+  return h.digest('hex');
+}
+
+/** `s` with every character outside printable ASCII written as \uXXXX (readable counter-examples). */
+const ascii = (s: string) =>
+  s.replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Figures of the run, printed at the end. */
+const figures = { requests: 0, fiveXx: 0, acceptedInvalid: 0, unnamedRefusals: 0, digestChanged: 0 };
+/** Failing `call field` pairs by class (every failing run, shrinking included), printed at the end. */
+const failing = new Map<string, Map<string, { where: Set<string>; example: string }>>();
+
+/** Records a failure of class `cls` at `c` (kind: the failure's text up to its first colon). */
+function record(cls: string, c: Case, failure: string) {
+  const kind = failure.slice(0, failure.indexOf(':'));
+  if (!failing.has(cls)) failing.set(cls, new Map());
+  const byKind = failing.get(cls)!;
+  if (!byKind.has(kind)) byKind.set(kind, { where: new Set(), example: failure.slice(0, 400) });
+  byKind.get(kind)!.where.add(`${c.call} ${c.m.field || '(body)'}`);
+}
+
+const cases = allCases();
+const classes = [...new Set(cases.map((c) => c.m.cls))].sort();
+
+describe(`fuzz (${DB})`, () => {
+  let t: TestApp;
+  const ids: Record<string, number[]> = {};
+  let before = '';
+
+  /** Makes two records of every resource (bid and platform users inserted: they have no create call). */
+  async function seedRecords() {
+    for (const name of Object.keys(ids)) delete ids[name];
+    const order = ['authors', 'bidUsers', 'platformUsers', 'artCategories', 'companies', 'artworks'];
+    for (const name of order) {
+      const s = storedSchemas.find((x) => x['x-resource']!.name === name);
+      if (!s) continue;
+      const table = s['x-storage']!.table as string;
+      const got: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const create = s['x-endpoints']!.create;
+        if (create) {
+          const [body] = fc.sample(validBody(s, ids), {
+            numRuns: 1,
+            seed: SEED + i + got.length * 7 + name.length,
+          });
+          const res = await t.app.inject({
+            method: 'POST',
+            url: create.path,
+            payload: body,
+            headers: { 'x-token': t.adminToken },
+          });
+          expect(res.json().code, res.body).toBe(0);
+          got.push(res.json().data.id);
+        } else {
+          const values: Json =
+            name === 'artCategories'
+              ? { name: `cat${i}${Date.now()}` }
+              : {
+                  uid: `u${i}${Date.now()}`,
+                  account: `acc${i}${Date.now()}`,
+                  nickname: `N ${i}`,
+                  registerTime: nowText(),
+                };
+          const row = await t.app.db
+            .insertInto(table as any)
+            .values(values)
+            .returning('id' as any)
+            .executeTakeFirstOrThrow();
+          got.push((row as any).id);
+        }
+      }
+      ids[name] = got;
+    }
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await seedRecords();
+    before = await digest(t);
+  }, 60_000);
+
+  afterAll(async () => {
+    console.log(
+      `fuzz figures (${DB}, seed ${SEED}, ${RUNS} runs/class): ${figures.requests} requests, ${figures.fiveXx} 5xx, ` +
+        `${figures.acceptedInvalid} accepted-invalid, ${figures.unnamedRefusals} unnamed refusals, ` +
+        `${figures.digestChanged} refusals that changed a table`,
+    );
+    for (const [cls, byKind] of failing)
+      for (const [kind, { where, example }] of byKind)
+        console.log(
+          `  ${cls} / ${kind} at ${where.size} call/field pairs: ${[...where].slice(0, 12).join('; ')}\n    e.g. ${example}`,
+        );
+    await t?.close();
+  });
+
+  /** Sends one case; returns the failure found (a string) or null. */
+  async function run(c: Case, base: Json): Promise<string | null> {
+    const req = c.build({ ids, base });
+    const res = await t.app.inject({
+      method: req.method,
+      url: req.url,
+      headers: {
+        'x-token': t.adminToken,
+        ...(req.body !== undefined ? { 'content-type': req.contentType ?? 'application/json' } : {}),
+      },
+      ...(req.body !== undefined ? { payload: req.body } : {}),
+    });
+    figures.requests++;
+    const status = res.statusCode;
+    let body: any;
+    try {
+      body = res.json();
+    } catch {
+      body = undefined;
+    }
+    const what = ascii(
+      `${c.call} ${c.m.cls} ${c.m.field || '(body)'}=${JSON.stringify(c.m.bad).slice(0, 120)} -> ${status} ${res.body.slice(0, 300)}`,
+    );
+    if (status >= 500) {
+      figures.fiveXx++;
+      return `5xx: ${what}`;
+    }
+    if (status >= 400) {
+      const fields: string[] = (body?.data?.errors ?? []).map((e: any) => String(e.field));
+      // A value the field itself allows (e.g. -0 for a year) may still break a rule between fields, which
+      // names the object holding them (x-ordered): then an ancestor is named.
+      const named = fields.some(
+        (f) =>
+          f === c.m.field ||
+          (c.m.field !== '' && f.startsWith(`${c.m.field}.`)) ||
+          (!c.m.mustRefuse && f !== '' && c.m.field.startsWith(`${f}.`)),
+      );
+      const envelopeOk = body && body.code === status && typeof body.msg === 'string';
+      if (!envelopeOk || !named) {
+        // A uniqueness clash of the valid part (x-unique) is not the malformation's refusal.
+        if (status === 409 && c.m.field !== '' && !fields.includes(c.m.field)) return null;
+        figures.unnamedRefusals++;
+        return `refusal not naming "${c.m.field}": ${what}`;
+      }
+      const after = await digest(t);
+      if (after !== before) {
+        figures.digestChanged++;
+        before = after;
+        return `a refusal changed the stored tables: ${what}`;
+      }
+      return null;
+    }
+    // Accepted.
+    const failure = await acceptedFailure(c, body, what);
+    before = await digest(t);
+    if (c.kind === 'delete') await seedRecords().then(async () => void (before = await digest(t)));
+    if (failure) figures.acceptedInvalid++;
+    return failure;
+  }
+
+  async function acceptedFailure(c: Case, body: any, what: string): Promise<string | null> {
+    if (c.m.mustRefuse) return `accepted-invalid: ${what}`;
+    if (c.kind !== 'create' && c.kind !== 'update') return null;
+    const getOne = c.schema['x-endpoints']!.getOne!;
+    const id = body?.data?.id;
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${getOne.path}?${getOne.id ?? 'id'}=${id}`,
+      headers: { 'x-token': t.adminToken },
+    });
+    const breaches = storedBreaches(res.json().data, c.schema);
+    return breaches.length ? `accepted-invalid (stored ${breaches.join('; ')}): ${what}` : null;
+  }
+
+  for (const cls of classes) {
+    const mine = cases.filter((c) => c.m.cls === cls);
+    const known = KNOWN[cls]?.on.includes(DB);
+    it(`${cls}: ${mine.length} malformations over ${new Set(mine.map((c) => c.call)).size} calls${known ? ' (known failing)' : ''}`, async () => {
+      const byResource = new Map(storedSchemas.map((s) => [s.$id, validBody(s, ids)]));
+      const arb = fc
+        .constantFrom(...mine)
+        .chain((c) => fc.tuple(fc.constant(c), byResource.get(c.schema.$id)!));
+      const numRuns = Math.min(RUNS, mine.length * 3);
+      // Every sampled case is sent (failures recorded, not stopping at the first); fast-check then
+      // shrinks to the smallest failing case when there was one.
+      let failed = false;
+      for (const [c, base] of fc.sample(arb, { seed: SEED, numRuns })) {
+        const failure = await run(c, base);
+        if (failure) {
+          record(cls, c, failure);
+          failed = true;
+        }
+      }
+      const prop = fc.asyncProperty(arb, async ([c, base]) => {
+        const failure = await run(c, base);
+        if (failure) {
+          record(cls, c, failure);
+          throw new Error(failure);
+        }
+      });
+      if (known) {
+        // With another seed a listed class may by chance sample no failing case: only the default run says
+        // that a listed class now passes.
+        if (process.env.FUZZ_SEED === undefined)
+          expect(failed, `${cls} now passes on ${DB}: remove it from KNOWN_FAILING_CLASSES`).toBe(true);
+        return;
+      }
+      if (!failed) return;
+      const result = await fc.check(prop, { seed: SEED, numRuns });
+      const where = [...failing.get(cls)!]
+        .map(([kind, f]) => `${kind} at ${[...f.where].join(', ')}`)
+        .join('; ');
+      if (!result.failed) throw new Error(`${cls} failed on ${DB} (seed ${SEED}) at: ${where}`);
+      const [, base] = result.counterexample![0] as [Case, Json];
+      throw new Error(
+        `${cls} failed on ${DB} (seed ${SEED}, shrunk after ${result.numShrinks} shrinks):\n` +
+          `${result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)}\n` +
+          `valid part: ${JSON.stringify(base).slice(0, 300)}\nfailing call/field pairs: ${where}`,
+      );
+    }, 60_000);
+  }
+});
+
+describe(`fuzz (${DB}): headers`, () => {
+  it('oversized-header: a 64 KiB header is refused in the envelope (431, field "")', async () => {
+    const t = await createTestApp();
+    let failure: string | null = null;
+    try {
+      const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const spec = storedSchemas[0]['x-endpoints']!.getList!;
+      const res = await fetch(`${address}${spec.path}`, {
+        method: spec.method,
+        headers: { 'x-token': t.adminToken, 'x-filler': 'h'.repeat(64 * 1024) },
+      });
+      const text = await res.text();
+      const what = `${spec.method} ${spec.path} with a 64 KiB header -> ${res.status} ${text.slice(0, 200)}`;
+      let body: any;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      if (res.status >= 500) failure = `5xx: ${what}`;
+      else if (
+        res.status !== 431 ||
+        body?.code !== 431 ||
+        !(body?.data?.errors ?? []).some((e: any) => e.field === '')
+      )
+        failure = `refusal not naming "": ${what}`;
+    } finally {
+      await t.close();
+    }
+    if (KNOWN['oversized-header']?.on.includes(DB))
+      expect(failure, 'oversized-header now passes: remove it from KNOWN_FAILING_CLASSES').not.toBeNull();
+    else expect(failure).toBeNull();
+  });
+});
+
+it('fuzzes every write and list call of every stored resource', () => {
+  const calls = new Set(cases.map((c) => c.call));
+  for (const s of storedSchemas) {
+    const e = s['x-endpoints']!;
+    for (const v of ['create', 'update', 'delete', 'deleteMany', 'getList', 'search', 'getMany'] as const)
+      if (e[v]) expect(calls, `${s.$id}.${v}`).toContain(`${e[v]!.method} ${e[v]!.path}`);
+  }
+  expect(NUMBER_TOKENS).toContain('1e400');
+});
