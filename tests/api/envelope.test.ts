@@ -179,7 +179,10 @@ describe('406, 413 and 415 leave in the envelope', () => {
       payload: JSON.stringify({ authorName: 'x'.repeat(3 * 1024 * 1024) }),
     });
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ code: 413, data: null });
+    expect(res.body).toMatchObject({
+      code: 413,
+      data: { errors: [{ field: '', keyword: 'maxBodyLength', params: { limit: 2 * 1024 * 1024 } }] },
+    });
     expect(res.body.msg).toEqual(expect.any(String));
   });
 

@@ -6,9 +6,10 @@
  *
  * Text policy (issue 11), checked on every stored string:
  * - no NUL, no other C0 control except tab/LF/CR, no DEL, no C1 control (U+0080–U+009F);
- * - no lone UTF-16 surrogate; no bidi embedding/override/isolate (U+202A–U+202E, U+2066–U+2069);
- * - not made only of zero-width characters (U+200B–U+200D, U+2060, U+FEFF) when not empty;
- * - names (`x-plainText`) hold no line break (LF, CR, U+2028, U+2029);
+ * - no lone UTF-16 surrogate;
+ * - names and titles (`x-plainText`) hold no bidi embedding/override/isolate (U+202A–U+202E,
+ *   U+2066–U+2069), are not made only of zero-width characters (U+200B–U+200D, U+2060, U+FEFF), and hold
+ *   no line break (LF, CR, U+2028, U+2029) — the issue's policy for names; other text may carry them;
  * - URL fields (`x-ui.widget` url/image/images, `#/definitions/url`) never use the `javascript:` scheme.
  * Numbers: finite; integers within the schema's bounds and the 32-bit columns (−2^31 .. 2^31−1).
  */
@@ -51,8 +52,9 @@ export function textPolicyBreaches(s: string, p: Json, parentIsUrl = false): str
   if (/[\u0080-\u009f]/.test(s)) out.push('c1-control');
   if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s))
     out.push('lone-surrogate');
-  if (/[\u202a-\u202e\u2066-\u2069]/.test(s)) out.push('bidi-override');
-  if (s.length > 0 && /^[\u200b-\u200d\u2060\ufeff]+$/.test(s)) out.push('zero-width-only');
+  if (p['x-plainText'] && /[\u202a-\u202e\u2066-\u2069]/.test(s)) out.push('bidi-override');
+  if (p['x-plainText'] && s.length > 0 && /^[\u200b-\u200d\u2060\ufeff]+$/.test(s))
+    out.push('zero-width-only');
   if (p['x-plainText'] && /[\n\r\u2028\u2029]/.test(s)) out.push('line-break-in-name');
   // eslint-disable-next-line no-control-regex
   if ((isUrlField(p) || parentIsUrl) && /^javascript:/i.test(s.replace(/[\u0000-\u0020]/g, '')))

@@ -17,7 +17,7 @@ import { Codes, type Envelope } from '../../../common/envelope';
 import { formatErrors } from '../../../common/schemaRegistry';
 import { multipartError } from '../external/multipart';
 import { ApiError, invalidField } from './errors';
-import { parseJsonBody } from './jsonBody';
+import { decodeUtf8, parseJsonBody } from './jsonBody';
 
 /** The success envelope. */
 export function ok<T>(data: T, msg = 'success'): Envelope<T> {
@@ -48,7 +48,10 @@ export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
       part === 'url'
         ? 'The URL (path and query) is too long: the request line and headers must fit in 16 KiB'
         : 'The request headers are too large: the request line and headers must fit in 16 KiB';
-    data = { part };
+    data = {
+      part,
+      errors: [{ field: '', keyword: 'maxHeaderSize', params: { part, limit: 16384 }, message: msg }],
+    };
   } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     status = 408;
     msg = 'The request was not received in time';
@@ -65,9 +68,9 @@ export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
 export default fp(async function envelope(app: FastifyInstance) {
   // JSON bodies: Fastify's rules, with errors that name the fault (jsonBody.ts).
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(decodeUtf8(body as Buffer)));
     } catch (err) {
       done(err as Error, undefined);
     }
@@ -100,6 +103,15 @@ export default fp(async function envelope(app: FastifyInstance) {
       const errors = formatErrors(error.validation as any);
       const msg = `Invalid ${part}: ${errors.map((e) => e.message).join('; ')}`;
       return reply.status(400).send({ code: Codes.INVALID, msg, data: { errors } });
+    }
+    if (error.statusCode === 413) {
+      const limit = app.initialConfig.bodyLimit;
+      const message = `body: must be at most ${limit} bytes`;
+      return reply.status(413).send({
+        code: 413,
+        msg: error.message,
+        data: { errors: [{ field: '', keyword: 'maxBodyLength', params: { limit }, message }] },
+      });
     }
     if (error.statusCode === 429) {
       return reply.status(429).send({ code: Codes.RATE_LIMITED, msg: error.message, data: null });

@@ -38,6 +38,21 @@ export function forbiddenKeyPath(value: unknown): string | undefined {
   return undefined;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * Decodes a body as UTF-8 (RFC 8259 §8.1: JSON text exchanged between systems is UTF-8), refusing
+ * malformed byte sequences with a 400 naming the body (keyword `encoding`) instead of replacing them by
+ * U+FFFD, which would store text other than what was sent.
+ */
+export function decodeUtf8(body: Buffer): string {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    throw refuse('', 'encoding', { charset: 'utf-8' }, 'the body is not valid UTF-8');
+  }
+}
+
 /**
  * Parses a JSON request body (UTF-8 text); throws the 400 `ApiError`s listed above.
  * @param text the body as received (Fastify `parseAs: 'string'`, already limited to `bodyLimit`)
