@@ -30,13 +30,23 @@ beforeAll(async () => {
   });
   ui = new ConsolePage(page, env.baseUrl);
   // The init script runs on each new document: load one.
-  await page.reload();
+  await reloadConsole();
 });
 
 afterAll(async () => {
   await page?.context().close();
   await env?.stop();
 });
+
+/**
+ * Reloads the page and waits until the console has started (the shell's sidebar is shown and no request
+ * is in flight): navigating while it still restores the session can be overridden by its start-up redirect.
+ */
+async function reloadConsole(): Promise<void> {
+  await page.reload();
+  await page.getByTestId('sidebar').waitFor();
+  await page.waitForLoadState('networkidle');
+}
 
 /** Types `value` into `source` and waits until its helper text is `expected`. */
 async function expectError(source: string, value: string, expected: string): Promise<void> {
@@ -67,7 +77,7 @@ describe('console under a CSP without unsafe-eval (browser)', () => {
   });
 
   it('validates the create forms in English and Chinese without any violation', async () => {
-    await page.reload();
+    await reloadConsole();
     await ui.goto('/authors/create');
     await expectError('authorName', 'A <b>bold</b> name', 'Must not contain < or >');
     await ui.goto('/artworks/create');
