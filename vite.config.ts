@@ -1,19 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { apiPrefixesOf } from './common/apiPrefixes.ts';
 
 /**
- * The API's path prefixes for the dev proxy: the fixed ones and the first segment of every path the
- * schemas' `x-endpoints` declare (the same rule as common/schemaRegistry.ts `apiPrefixes`, read here from
- * the JSON files so the config loads nothing else), so a new section's prefix needs no line here.
+ * The API's path prefixes for the dev proxy, from the schemas' JSON files (common/apiPrefixes.ts, the rule
+ * the server uses too), so a new section's prefix needs no line here.
  */
 function apiPrefixes(): string[] {
-  const out = new Set(['/dev-api', '/artmanager', '/baas-api', '/uploads']);
-  for (const f of readdirSync('schemas').filter((n) => n.endsWith('.schema.json'))) {
-    const endpoints = JSON.stringify(JSON.parse(readFileSync(`schemas/${f}`, 'utf8'))['x-endpoints'] ?? {});
-    for (const m of endpoints.matchAll(/"path":"(\/[^/"]+)/g)) out.add(m[1]);
-  }
-  return [...out];
+  const endpointMaps = readdirSync('schemas')
+    .filter((n) => n.endsWith('.schema.json'))
+    .map((f) => JSON.parse(readFileSync(`schemas/${f}`, 'utf8'))['x-endpoints'] ?? {});
+  return apiPrefixesOf(endpointMaps).map((p) => p.replace(/\/$/, ''));
 }
 
 /** Vite config for the console. In dev, API calls are proxied to the Fastify server (PORT, default 8080). */

@@ -18,6 +18,7 @@
 import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { FieldError } from './envelope';
 import { schemaList } from './generated/schemaIndex';
+import { apiPrefixesOf } from './apiPrefixes';
 import { formValidators } from './generated/formValidators';
 
 /** A verb's endpoint in `x-endpoints`: the HTTP call react-admin's verb maps to. */
@@ -177,27 +178,9 @@ export function resourceSchemas(): ResourceSchema[] {
   return Object.values(schemas).filter((s) => s['x-resource']);
 }
 
-/**
- * The API's path prefixes (`/dev-api/`, ...): the fixed ones (login, uploads, the ledger) and the first
- * segment of every path a schema's `x-endpoints` declares. Read by the server (404 envelope instead of the
- * console's page, server/plugins/external/static.ts) and by Vite's dev proxy (vite.config.ts), so a new
- * section's prefix needs no hand-written line.
- */
+/** The API's path prefixes of the registered schemas (common/apiPrefixes.ts `apiPrefixesOf`). */
 export function apiPrefixes(): string[] {
-  const paths = resourceSchemas()
-    .flatMap((s) => Object.values(s['x-endpoints'] ?? {}))
-    .flatMap((e) =>
-      'path' in e ? [e.path as string] : Object.values(e as Record<string, EndpointSpec>).map((r) => r.path),
-    );
-  return [
-    ...new Set([
-      '/dev-api/',
-      '/artmanager/',
-      '/baas-api/',
-      '/uploads/',
-      ...paths.map((p) => `/${p.split('/')[1]}/`),
-    ]),
-  ];
+  return apiPrefixesOf(resourceSchemas().map((s) => s['x-endpoints'] ?? {}));
 }
 
 /** The schema whose `x-resource.name` is `resource` (react-admin's resource name), or throws. */

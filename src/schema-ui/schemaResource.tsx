@@ -16,9 +16,6 @@ import {
   type SchemaOverrides,
 } from './views';
 
-/** Icons the schemas may name in `x-resource.icon`: the shell's one icon table (src/layout/icons.tsx). */
-export { ICONS };
-
 export interface ResourceConfig {
   name: string;
   list?: ComponentType;
