@@ -79,6 +79,8 @@ export interface PropertySchema {
   [keyword: string]: any;
   type?: string | string[];
   readOnly?: boolean;
+  /** Taken by create/update, never stored as a column nor answered (an account's password). */
+  writeOnly?: boolean;
   enum?: unknown[];
   properties?: Record<string, PropertySchema>;
   items?: PropertySchema;

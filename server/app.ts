@@ -15,7 +15,7 @@ import envelope, { clientErrorHandler } from './plugins/app/envelope';
 import db from './plugins/app/db';
 import auth from './plugins/app/auth';
 import ledger from './plugins/app/ledger';
-import userRoutes from './routes/dev-api/user/index';
+import userRoutes, { accountRoutes } from './routes/dev-api/user/index';
 import resourceRoutes from './routes/resources';
 import artworkRoutes from './routes/artmanager/artwork/index';
 import uploadRoutes from './routes/artmanager/upload/index';
@@ -63,6 +63,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(userRoutes, { prefix: '/dev-api/user' });
   // Every resource's CRUD calls, from the schemas' x-endpoints; then the hand-written calls beside them.
   await app.register(resourceRoutes);
+  await app.register(accountRoutes, { prefix: '/dev-api/user' });
   await app.register(artworkRoutes, { prefix: '/artmanager/artwork' });
   await app.register(uploadRoutes, { prefix: '/artmanager/upload' });
   await app.register(dashboardRoutes, { prefix: '/artmanager/dashboard' });

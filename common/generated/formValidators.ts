@@ -11,14 +11,815 @@ function cjsExports(ns) {
 }
 const cjs0 = cjsExports(cjs0ns);
 
-export const artCategory_create = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
-const func2 = cjs0.default;
-const func3 = keywordRules.maxWidth;
-const func4 = keywordRules.plainText;
-const func5 = keywordRules.text;
+export const account_create = validate10;
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.create","type":"object","properties":{"id":false,"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["username","name","password","roles"],"additionalProperties":false};
+const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{2,31}$", "u");
+const func2 = keywordRules.text;
+const func3 = cjs0.default;
+const func4 = keywordRules.maxWidth;
+const func5 = keywordRules.plainText;
+const func14 = keywordRules.url;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="account.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.username === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.password === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.roles === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "roles"},message:"must have required property '"+"roles"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "username")) || (key0 === "name")) || (key0 === "password")) || (key0 === "roles")) || (key0 === "introduction")) || (key0 === "avatar")) || (key0 === "createTime"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.username !== undefined){
+let data1 = data.username;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{2,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{2,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure0 = func2("line", data1);
+if(failure0 !== null){
+const err7 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(func3(data2) < 1){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const failure1 = func4(40, data2);
+if(failure1 !== null){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func5(true, data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure3 = func2("line", data2);
+if(failure3 !== null){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.password !== undefined){
+let data3 = data.password;
+if(typeof data3 === "string"){
+if(func3(data3) > 256){
+const err14 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(func3(data3) < 8){
+const err15 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure4 = func2("line", data3);
+if(failure4 !== null){
+const err16 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.roles !== undefined){
+let data4 = data.roles;
+if(Array.isArray(data4)){
+if(data4.length > 2){
+const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data4.length < 1){
+const err19 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err20 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!((data5 === "admin") || (data5 === "user"))){
+const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+let i1 = data4.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data4[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err22 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.introduction !== undefined){
+let data6 = data.introduction;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema11.properties.introduction.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+const failure5 = func4(200, data6);
+if(failure5 !== null){
+const err25 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const failure6 = func2("multiline", data6);
+if(failure6 !== null){
+const err26 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data.avatar !== undefined){
+let data7 = data.avatar;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema11.properties.avatar.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func3(data7) > 1000){
+const err28 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const failure7 = func2("line", data7);
+if(failure7 !== null){
+const err29 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const failure8 = func14(true, data7);
+if(failure8 !== null){
+const err30 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.createTime !== undefined){
+const err31 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate10.errors = vErrors;
+return errors === 0;
+}
+
+export const account_update = validate11;
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["id"],"additionalProperties":false};
+
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="account.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "username")) || (key0 === "name")) || (key0 === "password")) || (key0 === "roles")) || (key0 === "introduction")) || (key0 === "avatar")) || (key0 === "createTime"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.username !== undefined){
+let data1 = data.username;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err5 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{2,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{2,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func2("line", data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(func3(data2) < 1){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure1 = func4(40, data2);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const failure2 = func5(true, data2);
+if(failure2 !== null){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure3 = func2("line", data2);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.password !== undefined){
+let data3 = data.password;
+if(typeof data3 === "string"){
+if(func3(data3) > 256){
+const err13 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(func3(data3) < 8){
+const err14 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const failure4 = func2("line", data3);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.roles !== undefined){
+let data4 = data.roles;
+if(Array.isArray(data4)){
+if(data4.length > 2){
+const err17 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data4.length < 1){
+const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((data5 === "admin") || (data5 === "user"))){
+const err20 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+let i1 = data4.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data4[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err21 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.introduction !== undefined){
+let data6 = data.introduction;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err23 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema12.properties.introduction.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+const failure5 = func4(200, data6);
+if(failure5 !== null){
+const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const failure6 = func2("multiline", data6);
+if(failure6 !== null){
+const err25 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.avatar !== undefined){
+let data7 = data.avatar;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err26 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema12.properties.avatar.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func3(data7) > 1000){
+const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const failure7 = func2("line", data7);
+if(failure7 !== null){
+const err28 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const failure8 = func14(true, data7);
+if(failure8 !== null){
+const err29 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data.createTime !== undefined){
+const err30 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+validate11.errors = vErrors;
+return errors === 0;
+}
+
+export const artCategory_create = validate12;
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
+
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.create" */;
 let vErrors = null;
 let errors = 0;
@@ -58,7 +859,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -68,7 +869,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-const failure0 = func3(60, data1);
+const failure0 = func4(60, data1);
 if(failure0 !== null){
 const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -79,7 +880,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-const failure1 = func4(true, data1);
+const failure1 = func5(true, data1);
 if(failure1 !== null){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -90,7 +891,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure2 = func5("line", data1);
+const failure2 = func2("line", data1);
 if(failure2 !== null){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -134,14 +935,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate12.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_update = validate11;
-const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
+export const artCategory_update = validate13;
+const schema14 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.update" */;
 let vErrors = null;
 let errors = 0;
@@ -206,7 +1007,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -216,7 +1017,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func3(60, data1);
+const failure0 = func4(60, data1);
 if(failure0 !== null){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -227,7 +1028,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func4(true, data1);
+const failure1 = func5(true, data1);
 if(failure1 !== null){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -238,7 +1039,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure2 = func5("line", data1);
+const failure2 = func2("line", data1);
 if(failure2 !== null){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -282,21 +1083,20 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate13.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_create = validate12;
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema14 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema15 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const func10 = Object.prototype.hasOwnProperty;
-const func14 = keywordRules.url;
-const func40 = keywordRules.notFuture;
-const func49 = keywordRules.ordered;
-const pattern0 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
+export const artwork_create = validate14;
+const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema16 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema17 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const func36 = Object.prototype.hasOwnProperty;
+const func66 = keywordRules.notFuture;
+const func75 = keywordRules.ordered;
+const pattern2 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.create" */;
 let vErrors = null;
 let errors = 0;
@@ -345,7 +1145,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema13.properties, key0))){
+if(!(func36.call(schema15.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -382,7 +1182,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
-if(func2(data2) > 1000){
+if(func3(data2) > 1000){
 const err7 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -392,7 +1192,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func2(data2) < 1){
+if(func3(data2) < 1){
 const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -402,7 +1202,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure0 = func5("line", data2);
+const failure0 = func2("line", data2);
 if(failure0 !== null){
 const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -450,7 +1250,7 @@ errors++;
 if(data.artWorkName !== undefined){
 let data3 = data.artWorkName;
 if(typeof data3 === "string"){
-if(func2(data3) < 1){
+if(func3(data3) < 1){
 const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -460,7 +1260,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure2 = func3(60, data3);
+const failure2 = func4(60, data3);
 if(failure2 !== null){
 const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -471,7 +1271,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
+const failure3 = func5(true, data3);
 if(failure3 !== null){
 const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -482,7 +1282,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
+const failure4 = func2("line", data3);
 if(failure4 !== null){
 const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -543,7 +1343,7 @@ errors++;
 if(data.classify !== undefined){
 let data5 = data.classify;
 if(typeof data5 === "string"){
-if(func2(data5) < 1){
+if(func3(data5) < 1){
 const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
@@ -553,7 +1353,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure5 = func3(60, data5);
+const failure5 = func4(60, data5);
 if(failure5 !== null){
 const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -564,7 +1364,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure6 = func4(true, data5);
+const failure6 = func5(true, data5);
 if(failure6 !== null){
 const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -575,7 +1375,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure7 = func5("line", data5);
+const failure7 = func2("line", data5);
 if(failure7 !== null){
 const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -601,7 +1401,7 @@ errors++;
 if(data.texture !== undefined){
 let data6 = data.texture;
 if(typeof data6 === "string"){
-if(func2(data6) < 1){
+if(func3(data6) < 1){
 const err26 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
@@ -611,7 +1411,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure8 = func3(60, data6);
+const failure8 = func4(60, data6);
 if(failure8 !== null){
 const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -622,7 +1422,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure9 = func4(true, data6);
+const failure9 = func5(true, data6);
 if(failure9 !== null){
 const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -633,7 +1433,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure10 = func5("line", data6);
+const failure10 = func2("line", data6);
 if(failure10 !== null){
 const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -659,7 +1459,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema13.properties.possessor.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema15.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -669,7 +1469,7 @@ vErrors.push(err31);
 errors++;
 }
 if(typeof data7 === "string"){
-const failure11 = func3(120, data7);
+const failure11 = func4(120, data7);
 if(failure11 !== null){
 const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -680,7 +1480,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure12 = func4(true, data7);
+const failure12 = func5(true, data7);
 if(failure12 !== null){
 const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -691,7 +1491,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure13 = func5("line", data7);
+const failure13 = func2("line", data7);
 if(failure13 !== null){
 const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -707,7 +1507,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema13.properties.bid.type},message:"must be integer,null"};
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema15.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -793,7 +1593,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func10.call(schema13.properties.baseInfo.properties, key1))){
+if(!(func36.call(schema15.properties.baseInfo.properties, key1))){
 const err43 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
@@ -807,7 +1607,7 @@ errors++;
 if(data14.size !== undefined){
 let data15 = data14.size;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -817,7 +1617,7 @@ vErrors.push(err44);
 errors++;
 }
 if(typeof data15 === "string"){
-const failure14 = func3(60, data15);
+const failure14 = func4(60, data15);
 if(failure14 !== null){
 const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -828,7 +1628,7 @@ vErrors.push(err45);
 }
 errors++;
 }
-const failure15 = func4(true, data15);
+const failure15 = func5(true, data15);
 if(failure15 !== null){
 const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -839,7 +1639,7 @@ vErrors.push(err46);
 }
 errors++;
 }
-const failure16 = func5("line", data15);
+const failure16 = func2("line", data15);
 if(failure16 !== null){
 const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
@@ -855,7 +1655,7 @@ errors++;
 if(data14.width !== undefined){
 let data16 = data14.width;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -865,7 +1665,7 @@ vErrors.push(err48);
 errors++;
 }
 if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
+if(!pattern2.test(data16)){
 const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
@@ -875,7 +1675,7 @@ vErrors.push(err49);
 }
 errors++;
 }
-const failure17 = func5("line", data16);
+const failure17 = func2("line", data16);
 if(failure17 !== null){
 const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
@@ -891,7 +1691,7 @@ errors++;
 if(data14.height !== undefined){
 let data17 = data14.height;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -901,7 +1701,7 @@ vErrors.push(err51);
 errors++;
 }
 if(typeof data17 === "string"){
-if(!pattern0.test(data17)){
+if(!pattern2.test(data17)){
 const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
@@ -911,7 +1711,7 @@ vErrors.push(err52);
 }
 errors++;
 }
-const failure18 = func5("line", data17);
+const failure18 = func2("line", data17);
 if(failure18 !== null){
 const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
@@ -927,7 +1727,7 @@ errors++;
 if(data14.depth !== undefined){
 let data18 = data14.depth;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -937,7 +1737,7 @@ vErrors.push(err54);
 errors++;
 }
 if(typeof data18 === "string"){
-if(!pattern0.test(data18)){
+if(!pattern2.test(data18)){
 const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err55];
@@ -947,7 +1747,7 @@ vErrors.push(err55);
 }
 errors++;
 }
-const failure19 = func5("line", data18);
+const failure19 = func2("line", data18);
 if(failure19 !== null){
 const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
@@ -963,7 +1763,7 @@ errors++;
 if(data14.units !== undefined){
 let data19 = data14.units;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -973,7 +1773,7 @@ vErrors.push(err57);
 errors++;
 }
 if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema13.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema15.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -986,7 +1786,7 @@ errors++;
 if(data14.dateText !== undefined){
 let data20 = data14.dateText;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -996,7 +1796,7 @@ vErrors.push(err59);
 errors++;
 }
 if(typeof data20 === "string"){
-if(func2(data20) > 100){
+if(func3(data20) > 100){
 const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err60];
@@ -1006,7 +1806,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-const failure20 = func4(true, data20);
+const failure20 = func5(true, data20);
 if(failure20 !== null){
 const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
 if(vErrors === null){
@@ -1017,7 +1817,7 @@ vErrors.push(err61);
 }
 errors++;
 }
-const failure21 = func5("line", data20);
+const failure21 = func2("line", data20);
 if(failure21 !== null){
 const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
@@ -1033,7 +1833,7 @@ errors++;
 if(data14.startYear !== undefined){
 let data21 = data14.startYear;
 if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err63 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1053,7 +1853,7 @@ vErrors.push(err64);
 }
 errors++;
 }
-const failure22 = func40(true, data21);
+const failure22 = func66(true, data21);
 if(failure22 !== null){
 const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
 if(vErrors === null){
@@ -1069,7 +1869,7 @@ errors++;
 if(data14.endYear !== undefined){
 let data22 = data14.endYear;
 if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err66 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err66 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1089,7 +1889,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-const failure23 = func40(true, data22);
+const failure23 = func66(true, data22);
 if(failure23 !== null){
 const err68 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
 if(vErrors === null){
@@ -1105,7 +1905,7 @@ errors++;
 if(data14.acno !== undefined){
 let data23 = data14.acno;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1115,7 +1915,7 @@ vErrors.push(err69);
 errors++;
 }
 if(typeof data23 === "string"){
-if(func2(data23) > 32){
+if(func3(data23) > 32){
 const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err70];
@@ -1125,7 +1925,7 @@ vErrors.push(err70);
 }
 errors++;
 }
-const failure24 = func5("line", data23);
+const failure24 = func2("line", data23);
 if(failure24 !== null){
 const err71 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
@@ -1141,7 +1941,7 @@ errors++;
 if(data14.url !== undefined){
 let data24 = data14.url;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1151,7 +1951,7 @@ vErrors.push(err72);
 errors++;
 }
 if(typeof data24 === "string"){
-if(func2(data24) > 1000){
+if(func3(data24) > 1000){
 const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err73];
@@ -1161,7 +1961,7 @@ vErrors.push(err73);
 }
 errors++;
 }
-const failure25 = func5("line", data24);
+const failure25 = func2("line", data24);
 if(failure25 !== null){
 const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
@@ -1188,7 +1988,7 @@ errors++;
 if(data14.groupTitle !== undefined){
 let data25 = data14.groupTitle;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema13.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1198,7 +1998,7 @@ vErrors.push(err76);
 errors++;
 }
 if(typeof data25 === "string"){
-if(func2(data25) > 500){
+if(func3(data25) > 500){
 const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err77];
@@ -1208,7 +2008,7 @@ vErrors.push(err77);
 }
 errors++;
 }
-const failure27 = func5("line", data25);
+const failure27 = func2("line", data25);
 if(failure27 !== null){
 const err78 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
@@ -1221,7 +2021,7 @@ errors++;
 }
 }
 }
-const failure28 = func49([["startYear","endYear"]], data14);
+const failure28 = func75([["startYear","endYear"]], data14);
 if(failure28 !== null){
 const err79 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
@@ -1262,7 +2062,7 @@ errors++;
 if(data26.creditLine !== undefined){
 let data27 = data26.creditLine;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1272,7 +2072,7 @@ vErrors.push(err82);
 errors++;
 }
 if(typeof data27 === "string"){
-if(func2(data27) > 1000){
+if(func3(data27) > 1000){
 const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err83];
@@ -1282,7 +2082,7 @@ vErrors.push(err83);
 }
 errors++;
 }
-const failure29 = func5("line", data27);
+const failure29 = func2("line", data27);
 if(failure29 !== null){
 const err84 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
@@ -1298,7 +2098,7 @@ errors++;
 if(data26.acquisitionYear !== undefined){
 let data28 = data26.acquisitionYear;
 if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err85 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err85 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1318,7 +2118,7 @@ vErrors.push(err86);
 }
 errors++;
 }
-const failure30 = func40(true, data28);
+const failure30 = func66(true, data28);
 if(failure30 !== null){
 const err87 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
 if(vErrors === null){
@@ -1334,7 +2134,7 @@ errors++;
 if(data26.price !== undefined){
 let data29 = data26.price;
 if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err88 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err88 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1359,7 +2159,7 @@ errors++;
 if(data26.currency !== undefined){
 let data30 = data26.currency;
 if((typeof data30 !== "string") && (data30 !== null)){
-const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1369,7 +2169,7 @@ vErrors.push(err90);
 errors++;
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema13.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema15.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1382,7 +2182,7 @@ errors++;
 if(data26.dealTime !== undefined){
 let data31 = data26.dealTime;
 if((typeof data31 !== "string") && (data31 !== null)){
-const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema13.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1392,7 +2192,7 @@ vErrors.push(err92);
 errors++;
 }
 if(typeof data31 === "string"){
-if(func2(data31) > 32){
+if(func3(data31) > 32){
 const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err93];
@@ -1402,7 +2202,7 @@ vErrors.push(err93);
 }
 errors++;
 }
-const failure31 = func5("line", data31);
+const failure31 = func2("line", data31);
 if(failure31 !== null){
 const err94 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
@@ -1445,7 +2245,7 @@ errors++;
 if(data32.level !== undefined){
 let data33 = data32.level;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema13.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema15.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1455,7 +2255,7 @@ vErrors.push(err97);
 errors++;
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema13.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema15.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1468,7 +2268,7 @@ errors++;
 if(data32.watermark !== undefined){
 let data34 = data32.watermark;
 if((typeof data34 !== "string") && (data34 !== null)){
-const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1478,7 +2278,7 @@ vErrors.push(err99);
 errors++;
 }
 if(typeof data34 === "string"){
-if(func2(data34) > 200){
+if(func3(data34) > 200){
 const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err100];
@@ -1488,7 +2288,7 @@ vErrors.push(err100);
 }
 errors++;
 }
-const failure32 = func4(true, data34);
+const failure32 = func5(true, data34);
 if(failure32 !== null){
 const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
@@ -1499,7 +2299,7 @@ vErrors.push(err101);
 }
 errors++;
 }
-const failure33 = func5("line", data34);
+const failure33 = func2("line", data34);
 if(failure33 !== null){
 const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
@@ -1515,7 +2315,7 @@ errors++;
 if(data32.rfid !== undefined){
 let data35 = data32.rfid;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1525,7 +2325,7 @@ vErrors.push(err103);
 errors++;
 }
 if(typeof data35 === "string"){
-if(func2(data35) > 200){
+if(func3(data35) > 200){
 const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err104];
@@ -1535,7 +2335,7 @@ vErrors.push(err104);
 }
 errors++;
 }
-const failure34 = func4(true, data35);
+const failure34 = func5(true, data35);
 if(failure34 !== null){
 const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
@@ -1546,7 +2346,7 @@ vErrors.push(err105);
 }
 errors++;
 }
-const failure35 = func5("line", data35);
+const failure35 = func2("line", data35);
 if(failure35 !== null){
 const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
@@ -1589,7 +2389,7 @@ errors++;
 if(data36.certificateNo !== undefined){
 let data37 = data36.certificateNo;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1599,7 +2399,7 @@ vErrors.push(err109);
 errors++;
 }
 if(typeof data37 === "string"){
-if(func2(data37) > 200){
+if(func3(data37) > 200){
 const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err110];
@@ -1609,7 +2409,7 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure36 = func4(true, data37);
+const failure36 = func5(true, data37);
 if(failure36 !== null){
 const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
@@ -1620,7 +2420,7 @@ vErrors.push(err111);
 }
 errors++;
 }
-const failure37 = func5("line", data37);
+const failure37 = func2("line", data37);
 if(failure37 !== null){
 const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
@@ -1636,7 +2436,7 @@ errors++;
 if(data36.issuer !== undefined){
 let data38 = data36.issuer;
 if((typeof data38 !== "string") && (data38 !== null)){
-const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1646,7 +2446,7 @@ vErrors.push(err113);
 errors++;
 }
 if(typeof data38 === "string"){
-if(func2(data38) > 200){
+if(func3(data38) > 200){
 const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err114];
@@ -1656,7 +2456,7 @@ vErrors.push(err114);
 }
 errors++;
 }
-const failure38 = func4(true, data38);
+const failure38 = func5(true, data38);
 if(failure38 !== null){
 const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
@@ -1667,7 +2467,7 @@ vErrors.push(err115);
 }
 errors++;
 }
-const failure39 = func5("line", data38);
+const failure39 = func2("line", data38);
 if(failure39 !== null){
 const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
@@ -1683,7 +2483,7 @@ errors++;
 if(data36.issueDate !== undefined){
 let data39 = data36.issueDate;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema13.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema15.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1693,7 +2493,7 @@ vErrors.push(err117);
 errors++;
 }
 if(typeof data39 === "string"){
-if(func2(data39) > 32){
+if(func3(data39) > 32){
 const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err118];
@@ -1703,7 +2503,7 @@ vErrors.push(err118);
 }
 errors++;
 }
-const failure40 = func5("line", data39);
+const failure40 = func2("line", data39);
 if(failure40 !== null){
 const err119 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
@@ -1780,7 +2580,7 @@ vErrors.push(err124);
 errors++;
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err125 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema13.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err125 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema15.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1793,7 +2593,7 @@ errors++;
 if(data41.result !== undefined){
 let data43 = data41.result;
 if((typeof data43 !== "string") && (data43 !== null)){
-const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1803,7 +2603,7 @@ vErrors.push(err126);
 errors++;
 }
 if(typeof data43 === "string"){
-if(func2(data43) > 200){
+if(func3(data43) > 200){
 const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err127];
@@ -1813,7 +2613,7 @@ vErrors.push(err127);
 }
 errors++;
 }
-const failure41 = func4(true, data43);
+const failure41 = func5(true, data43);
 if(failure41 !== null){
 const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
@@ -1824,7 +2624,7 @@ vErrors.push(err128);
 }
 errors++;
 }
-const failure42 = func5("line", data43);
+const failure42 = func2("line", data43);
 if(failure42 !== null){
 const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
@@ -1840,7 +2640,7 @@ errors++;
 if(data41.operator !== undefined){
 let data44 = data41.operator;
 if((typeof data44 !== "string") && (data44 !== null)){
-const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1850,7 +2650,7 @@ vErrors.push(err130);
 errors++;
 }
 if(typeof data44 === "string"){
-if(func2(data44) > 200){
+if(func3(data44) > 200){
 const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err131];
@@ -1860,7 +2660,7 @@ vErrors.push(err131);
 }
 errors++;
 }
-const failure43 = func4(true, data44);
+const failure43 = func5(true, data44);
 if(failure43 !== null){
 const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
@@ -1871,7 +2671,7 @@ vErrors.push(err132);
 }
 errors++;
 }
-const failure44 = func5("line", data44);
+const failure44 = func2("line", data44);
 if(failure44 !== null){
 const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
@@ -1887,7 +2687,7 @@ errors++;
 if(data41.time !== undefined){
 let data45 = data41.time;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema13.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema15.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1897,7 +2697,7 @@ vErrors.push(err134);
 errors++;
 }
 if(typeof data45 === "string"){
-if(func2(data45) > 32){
+if(func3(data45) > 32){
 const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err135];
@@ -1907,7 +2707,7 @@ vErrors.push(err135);
 }
 errors++;
 }
-const failure45 = func5("line", data45);
+const failure45 = func2("line", data45);
 if(failure45 !== null){
 const err136 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
@@ -1923,7 +2723,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1933,7 +2733,7 @@ vErrors.push(err137);
 errors++;
 }
 if(typeof data46 === "string"){
-if(func2(data46) > 1000){
+if(func3(data46) > 1000){
 const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err138];
@@ -1943,7 +2743,7 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure46 = func5("line", data46);
+const failure46 = func2("line", data46);
 if(failure46 !== null){
 const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
@@ -2009,7 +2809,7 @@ errors++;
 if(data47.ownerIdentity !== undefined){
 let data48 = data47.ownerIdentity;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema15.type},message:"must be string,null"};
+const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -2019,7 +2819,7 @@ vErrors.push(err144);
 errors++;
 }
 if(typeof data48 === "string"){
-if(func2(data48) > 200){
+if(func3(data48) > 200){
 const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err145];
@@ -2029,7 +2829,7 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure48 = func4(true, data48);
+const failure48 = func5(true, data48);
 if(failure48 !== null){
 const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
@@ -2040,7 +2840,7 @@ vErrors.push(err146);
 }
 errors++;
 }
-const failure49 = func5("line", data48);
+const failure49 = func2("line", data48);
 if(failure49 !== null){
 const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
@@ -2056,7 +2856,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2066,7 +2866,7 @@ vErrors.push(err148);
 errors++;
 }
 if(typeof data49 === "string"){
-if(func2(data49) > 1000){
+if(func3(data49) > 1000){
 const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err149];
@@ -2076,7 +2876,7 @@ vErrors.push(err149);
 }
 errors++;
 }
-const failure50 = func5("line", data49);
+const failure50 = func2("line", data49);
 if(failure50 !== null){
 const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
@@ -2103,7 +2903,7 @@ errors++;
 if(data47.creditCheck !== undefined){
 let data50 = data47.creditCheck;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema13.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema15.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2113,7 +2913,7 @@ vErrors.push(err152);
 errors++;
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema13.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema15.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2153,7 +2953,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2163,7 +2963,7 @@ vErrors.push(err156);
 errors++;
 }
 if(typeof data52 === "string"){
-if(func2(data52) > 1000){
+if(func3(data52) > 1000){
 const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
@@ -2173,7 +2973,7 @@ vErrors.push(err157);
 }
 errors++;
 }
-const failure52 = func5("line", data52);
+const failure52 = func2("line", data52);
 if(failure52 !== null){
 const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
@@ -2200,7 +3000,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2210,7 +3010,7 @@ vErrors.push(err160);
 errors++;
 }
 if(typeof data53 === "string"){
-if(func2(data53) > 1000){
+if(func3(data53) > 1000){
 const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err161];
@@ -2220,7 +3020,7 @@ vErrors.push(err161);
 }
 errors++;
 }
-const failure54 = func5("line", data53);
+const failure54 = func2("line", data53);
 if(failure54 !== null){
 const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
@@ -2277,16 +3077,16 @@ vErrors.push(err166);
 }
 errors++;
 }
-validate12.errors = vErrors;
+validate14.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_update = validate13;
-const schema26 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
-const schema27 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema28 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+export const artwork_update = validate15;
+const schema28 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema29 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema30 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
 let vErrors = null;
 let errors = 0;
@@ -2302,7 +3102,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema26.properties, key0))){
+if(!(func36.call(schema28.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2365,7 +3165,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
-if(func2(data2) > 1000){
+if(func3(data2) > 1000){
 const err6 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -2375,7 +3175,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func2(data2) < 1){
+if(func3(data2) < 1){
 const err7 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -2385,7 +3185,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure0 = func5("line", data2);
+const failure0 = func2("line", data2);
 if(failure0 !== null){
 const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -2434,7 +3234,7 @@ errors++;
 if(data.artWorkName !== undefined){
 let data3 = data.artWorkName;
 if(typeof data3 === "string"){
-if(func2(data3) < 1){
+if(func3(data3) < 1){
 const err12 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -2444,7 +3244,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure2 = func3(60, data3);
+const failure2 = func4(60, data3);
 if(failure2 !== null){
 const err13 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -2455,7 +3255,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
+const failure3 = func5(true, data3);
 if(failure3 !== null){
 const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -2466,7 +3266,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
+const failure4 = func2("line", data3);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -2527,7 +3327,7 @@ errors++;
 if(data.classify !== undefined){
 let data5 = data.classify;
 if(typeof data5 === "string"){
-if(func2(data5) < 1){
+if(func3(data5) < 1){
 const err20 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -2537,7 +3337,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure5 = func3(60, data5);
+const failure5 = func4(60, data5);
 if(failure5 !== null){
 const err21 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -2548,7 +3348,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure6 = func4(true, data5);
+const failure6 = func5(true, data5);
 if(failure6 !== null){
 const err22 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -2559,7 +3359,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure7 = func5("line", data5);
+const failure7 = func2("line", data5);
 if(failure7 !== null){
 const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -2585,7 +3385,7 @@ errors++;
 if(data.texture !== undefined){
 let data6 = data.texture;
 if(typeof data6 === "string"){
-if(func2(data6) < 1){
+if(func3(data6) < 1){
 const err25 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
@@ -2595,7 +3395,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure8 = func3(60, data6);
+const failure8 = func4(60, data6);
 if(failure8 !== null){
 const err26 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -2606,7 +3406,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure9 = func4(true, data6);
+const failure9 = func5(true, data6);
 if(failure9 !== null){
 const err27 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -2617,7 +3417,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure10 = func5("line", data6);
+const failure10 = func2("line", data6);
 if(failure10 !== null){
 const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -2643,7 +3443,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema26.properties.possessor.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema28.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2653,7 +3453,7 @@ vErrors.push(err30);
 errors++;
 }
 if(typeof data7 === "string"){
-const failure11 = func3(120, data7);
+const failure11 = func4(120, data7);
 if(failure11 !== null){
 const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -2664,7 +3464,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure12 = func4(true, data7);
+const failure12 = func5(true, data7);
 if(failure12 !== null){
 const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -2675,7 +3475,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure13 = func5("line", data7);
+const failure13 = func2("line", data7);
 if(failure13 !== null){
 const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -2691,7 +3491,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err34 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema26.properties.bid.type},message:"must be integer,null"};
+const err34 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema28.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2777,7 +3577,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func10.call(schema26.properties.baseInfo.properties, key1))){
+if(!(func36.call(schema28.properties.baseInfo.properties, key1))){
 const err42 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
@@ -2791,7 +3591,7 @@ errors++;
 if(data14.size !== undefined){
 let data15 = data14.size;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err43 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err43 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2801,7 +3601,7 @@ vErrors.push(err43);
 errors++;
 }
 if(typeof data15 === "string"){
-const failure14 = func3(60, data15);
+const failure14 = func4(60, data15);
 if(failure14 !== null){
 const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -2812,7 +3612,7 @@ vErrors.push(err44);
 }
 errors++;
 }
-const failure15 = func4(true, data15);
+const failure15 = func5(true, data15);
 if(failure15 !== null){
 const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -2823,7 +3623,7 @@ vErrors.push(err45);
 }
 errors++;
 }
-const failure16 = func5("line", data15);
+const failure16 = func2("line", data15);
 if(failure16 !== null){
 const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
@@ -2839,7 +3639,7 @@ errors++;
 if(data14.width !== undefined){
 let data16 = data14.width;
 if((typeof data16 !== "string") && (data16 !== null)){
-const err47 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err47 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2849,7 +3649,7 @@ vErrors.push(err47);
 errors++;
 }
 if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
+if(!pattern2.test(data16)){
 const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
@@ -2859,7 +3659,7 @@ vErrors.push(err48);
 }
 errors++;
 }
-const failure17 = func5("line", data16);
+const failure17 = func2("line", data16);
 if(failure17 !== null){
 const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
@@ -2875,7 +3675,7 @@ errors++;
 if(data14.height !== undefined){
 let data17 = data14.height;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err50 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err50 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2885,7 +3685,7 @@ vErrors.push(err50);
 errors++;
 }
 if(typeof data17 === "string"){
-if(!pattern0.test(data17)){
+if(!pattern2.test(data17)){
 const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
@@ -2895,7 +3695,7 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure18 = func5("line", data17);
+const failure18 = func2("line", data17);
 if(failure18 !== null){
 const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
@@ -2911,7 +3711,7 @@ errors++;
 if(data14.depth !== undefined){
 let data18 = data14.depth;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err53 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2921,7 +3721,7 @@ vErrors.push(err53);
 errors++;
 }
 if(typeof data18 === "string"){
-if(!pattern0.test(data18)){
+if(!pattern2.test(data18)){
 const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err54];
@@ -2931,7 +3731,7 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure19 = func5("line", data18);
+const failure19 = func2("line", data18);
 if(failure19 !== null){
 const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
@@ -2947,7 +3747,7 @@ errors++;
 if(data14.units !== undefined){
 let data19 = data14.units;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err56 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err56 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2957,7 +3757,7 @@ vErrors.push(err56);
 errors++;
 }
 if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema26.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema28.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2970,7 +3770,7 @@ errors++;
 if(data14.dateText !== undefined){
 let data20 = data14.dateText;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err58 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err58 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2980,7 +3780,7 @@ vErrors.push(err58);
 errors++;
 }
 if(typeof data20 === "string"){
-if(func2(data20) > 100){
+if(func3(data20) > 100){
 const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err59];
@@ -2990,7 +3790,7 @@ vErrors.push(err59);
 }
 errors++;
 }
-const failure20 = func4(true, data20);
+const failure20 = func5(true, data20);
 if(failure20 !== null){
 const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
 if(vErrors === null){
@@ -3001,7 +3801,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-const failure21 = func5("line", data20);
+const failure21 = func2("line", data20);
 if(failure21 !== null){
 const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
@@ -3017,7 +3817,7 @@ errors++;
 if(data14.startYear !== undefined){
 let data21 = data14.startYear;
 if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err62 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err62 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -3037,7 +3837,7 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure22 = func40(true, data21);
+const failure22 = func66(true, data21);
 if(failure22 !== null){
 const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
 if(vErrors === null){
@@ -3053,7 +3853,7 @@ errors++;
 if(data14.endYear !== undefined){
 let data22 = data14.endYear;
 if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err65 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err65 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -3073,7 +3873,7 @@ vErrors.push(err66);
 }
 errors++;
 }
-const failure23 = func40(true, data22);
+const failure23 = func66(true, data22);
 if(failure23 !== null){
 const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
 if(vErrors === null){
@@ -3089,7 +3889,7 @@ errors++;
 if(data14.acno !== undefined){
 let data23 = data14.acno;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err68 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err68 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -3099,7 +3899,7 @@ vErrors.push(err68);
 errors++;
 }
 if(typeof data23 === "string"){
-if(func2(data23) > 32){
+if(func3(data23) > 32){
 const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err69];
@@ -3109,7 +3909,7 @@ vErrors.push(err69);
 }
 errors++;
 }
-const failure24 = func5("line", data23);
+const failure24 = func2("line", data23);
 if(failure24 !== null){
 const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
@@ -3125,7 +3925,7 @@ errors++;
 if(data14.url !== undefined){
 let data24 = data14.url;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err71 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err71 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -3135,7 +3935,7 @@ vErrors.push(err71);
 errors++;
 }
 if(typeof data24 === "string"){
-if(func2(data24) > 1000){
+if(func3(data24) > 1000){
 const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err72];
@@ -3145,7 +3945,7 @@ vErrors.push(err72);
 }
 errors++;
 }
-const failure25 = func5("line", data24);
+const failure25 = func2("line", data24);
 if(failure25 !== null){
 const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
@@ -3172,7 +3972,7 @@ errors++;
 if(data14.groupTitle !== undefined){
 let data25 = data14.groupTitle;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err75 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err75 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -3182,7 +3982,7 @@ vErrors.push(err75);
 errors++;
 }
 if(typeof data25 === "string"){
-if(func2(data25) > 500){
+if(func3(data25) > 500){
 const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err76];
@@ -3192,7 +3992,7 @@ vErrors.push(err76);
 }
 errors++;
 }
-const failure27 = func5("line", data25);
+const failure27 = func2("line", data25);
 if(failure27 !== null){
 const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
@@ -3205,7 +4005,7 @@ errors++;
 }
 }
 }
-const failure28 = func49([["startYear","endYear"]], data14);
+const failure28 = func75([["startYear","endYear"]], data14);
 if(failure28 !== null){
 const err78 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
@@ -3246,7 +4046,7 @@ errors++;
 if(data26.creditLine !== undefined){
 let data27 = data26.creditLine;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err81 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err81 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3256,7 +4056,7 @@ vErrors.push(err81);
 errors++;
 }
 if(typeof data27 === "string"){
-if(func2(data27) > 1000){
+if(func3(data27) > 1000){
 const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err82];
@@ -3266,7 +4066,7 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure29 = func5("line", data27);
+const failure29 = func2("line", data27);
 if(failure29 !== null){
 const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
@@ -3282,7 +4082,7 @@ errors++;
 if(data26.acquisitionYear !== undefined){
 let data28 = data26.acquisitionYear;
 if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err84 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err84 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3302,7 +4102,7 @@ vErrors.push(err85);
 }
 errors++;
 }
-const failure30 = func40(true, data28);
+const failure30 = func66(true, data28);
 if(failure30 !== null){
 const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
 if(vErrors === null){
@@ -3318,7 +4118,7 @@ errors++;
 if(data26.price !== undefined){
 let data29 = data26.price;
 if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err87 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err87 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3343,7 +4143,7 @@ errors++;
 if(data26.currency !== undefined){
 let data30 = data26.currency;
 if((typeof data30 !== "string") && (data30 !== null)){
-const err89 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err89 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3353,7 +4153,7 @@ vErrors.push(err89);
 errors++;
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema26.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema28.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3366,7 +4166,7 @@ errors++;
 if(data26.dealTime !== undefined){
 let data31 = data26.dealTime;
 if((typeof data31 !== "string") && (data31 !== null)){
-const err91 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3376,7 +4176,7 @@ vErrors.push(err91);
 errors++;
 }
 if(typeof data31 === "string"){
-if(func2(data31) > 32){
+if(func3(data31) > 32){
 const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err92];
@@ -3386,7 +4186,7 @@ vErrors.push(err92);
 }
 errors++;
 }
-const failure31 = func5("line", data31);
+const failure31 = func2("line", data31);
 if(failure31 !== null){
 const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
@@ -3429,7 +4229,7 @@ errors++;
 if(data32.level !== undefined){
 let data33 = data32.level;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err96 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema26.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err96 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema28.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -3439,7 +4239,7 @@ vErrors.push(err96);
 errors++;
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema26.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema28.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3452,7 +4252,7 @@ errors++;
 if(data32.watermark !== undefined){
 let data34 = data32.watermark;
 if((typeof data34 !== "string") && (data34 !== null)){
-const err98 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -3462,7 +4262,7 @@ vErrors.push(err98);
 errors++;
 }
 if(typeof data34 === "string"){
-if(func2(data34) > 200){
+if(func3(data34) > 200){
 const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err99];
@@ -3472,7 +4272,7 @@ vErrors.push(err99);
 }
 errors++;
 }
-const failure32 = func4(true, data34);
+const failure32 = func5(true, data34);
 if(failure32 !== null){
 const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
@@ -3483,7 +4283,7 @@ vErrors.push(err100);
 }
 errors++;
 }
-const failure33 = func5("line", data34);
+const failure33 = func2("line", data34);
 if(failure33 !== null){
 const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
@@ -3499,7 +4299,7 @@ errors++;
 if(data32.rfid !== undefined){
 let data35 = data32.rfid;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err102 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err102 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -3509,7 +4309,7 @@ vErrors.push(err102);
 errors++;
 }
 if(typeof data35 === "string"){
-if(func2(data35) > 200){
+if(func3(data35) > 200){
 const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err103];
@@ -3519,7 +4319,7 @@ vErrors.push(err103);
 }
 errors++;
 }
-const failure34 = func4(true, data35);
+const failure34 = func5(true, data35);
 if(failure34 !== null){
 const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
@@ -3530,7 +4330,7 @@ vErrors.push(err104);
 }
 errors++;
 }
-const failure35 = func5("line", data35);
+const failure35 = func2("line", data35);
 if(failure35 !== null){
 const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
@@ -3573,7 +4373,7 @@ errors++;
 if(data36.certificateNo !== undefined){
 let data37 = data36.certificateNo;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err108 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err108 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3583,7 +4383,7 @@ vErrors.push(err108);
 errors++;
 }
 if(typeof data37 === "string"){
-if(func2(data37) > 200){
+if(func3(data37) > 200){
 const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err109];
@@ -3593,7 +4393,7 @@ vErrors.push(err109);
 }
 errors++;
 }
-const failure36 = func4(true, data37);
+const failure36 = func5(true, data37);
 if(failure36 !== null){
 const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
@@ -3604,7 +4404,7 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure37 = func5("line", data37);
+const failure37 = func2("line", data37);
 if(failure37 !== null){
 const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
@@ -3620,7 +4420,7 @@ errors++;
 if(data36.issuer !== undefined){
 let data38 = data36.issuer;
 if((typeof data38 !== "string") && (data38 !== null)){
-const err112 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err112 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3630,7 +4430,7 @@ vErrors.push(err112);
 errors++;
 }
 if(typeof data38 === "string"){
-if(func2(data38) > 200){
+if(func3(data38) > 200){
 const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err113];
@@ -3640,7 +4440,7 @@ vErrors.push(err113);
 }
 errors++;
 }
-const failure38 = func4(true, data38);
+const failure38 = func5(true, data38);
 if(failure38 !== null){
 const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
@@ -3651,7 +4451,7 @@ vErrors.push(err114);
 }
 errors++;
 }
-const failure39 = func5("line", data38);
+const failure39 = func2("line", data38);
 if(failure39 !== null){
 const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
@@ -3667,7 +4467,7 @@ errors++;
 if(data36.issueDate !== undefined){
 let data39 = data36.issueDate;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err116 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema26.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err116 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema28.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -3677,7 +4477,7 @@ vErrors.push(err116);
 errors++;
 }
 if(typeof data39 === "string"){
-if(func2(data39) > 32){
+if(func3(data39) > 32){
 const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err117];
@@ -3687,7 +4487,7 @@ vErrors.push(err117);
 }
 errors++;
 }
-const failure40 = func5("line", data39);
+const failure40 = func2("line", data39);
 if(failure40 !== null){
 const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
@@ -3764,7 +4564,7 @@ vErrors.push(err123);
 errors++;
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err124 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema26.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err124 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema28.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -3777,7 +4577,7 @@ errors++;
 if(data41.result !== undefined){
 let data43 = data41.result;
 if((typeof data43 !== "string") && (data43 !== null)){
-const err125 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err125 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -3787,7 +4587,7 @@ vErrors.push(err125);
 errors++;
 }
 if(typeof data43 === "string"){
-if(func2(data43) > 200){
+if(func3(data43) > 200){
 const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err126];
@@ -3797,7 +4597,7 @@ vErrors.push(err126);
 }
 errors++;
 }
-const failure41 = func4(true, data43);
+const failure41 = func5(true, data43);
 if(failure41 !== null){
 const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
@@ -3808,7 +4608,7 @@ vErrors.push(err127);
 }
 errors++;
 }
-const failure42 = func5("line", data43);
+const failure42 = func2("line", data43);
 if(failure42 !== null){
 const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
@@ -3824,7 +4624,7 @@ errors++;
 if(data41.operator !== undefined){
 let data44 = data41.operator;
 if((typeof data44 !== "string") && (data44 !== null)){
-const err129 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -3834,7 +4634,7 @@ vErrors.push(err129);
 errors++;
 }
 if(typeof data44 === "string"){
-if(func2(data44) > 200){
+if(func3(data44) > 200){
 const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err130];
@@ -3844,7 +4644,7 @@ vErrors.push(err130);
 }
 errors++;
 }
-const failure43 = func4(true, data44);
+const failure43 = func5(true, data44);
 if(failure43 !== null){
 const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
@@ -3855,7 +4655,7 @@ vErrors.push(err131);
 }
 errors++;
 }
-const failure44 = func5("line", data44);
+const failure44 = func2("line", data44);
 if(failure44 !== null){
 const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
@@ -3871,7 +4671,7 @@ errors++;
 if(data41.time !== undefined){
 let data45 = data41.time;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema28.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -3881,7 +4681,7 @@ vErrors.push(err133);
 errors++;
 }
 if(typeof data45 === "string"){
-if(func2(data45) > 32){
+if(func3(data45) > 32){
 const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err134];
@@ -3891,7 +4691,7 @@ vErrors.push(err134);
 }
 errors++;
 }
-const failure45 = func5("line", data45);
+const failure45 = func2("line", data45);
 if(failure45 !== null){
 const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
@@ -3907,7 +4707,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -3917,7 +4717,7 @@ vErrors.push(err136);
 errors++;
 }
 if(typeof data46 === "string"){
-if(func2(data46) > 1000){
+if(func3(data46) > 1000){
 const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err137];
@@ -3927,7 +4727,7 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure46 = func5("line", data46);
+const failure46 = func2("line", data46);
 if(failure46 !== null){
 const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
@@ -3993,7 +4793,7 @@ errors++;
 if(data47.ownerIdentity !== undefined){
 let data48 = data47.ownerIdentity;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err143 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -4003,7 +4803,7 @@ vErrors.push(err143);
 errors++;
 }
 if(typeof data48 === "string"){
-if(func2(data48) > 200){
+if(func3(data48) > 200){
 const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err144];
@@ -4013,7 +4813,7 @@ vErrors.push(err144);
 }
 errors++;
 }
-const failure48 = func4(true, data48);
+const failure48 = func5(true, data48);
 if(failure48 !== null){
 const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
@@ -4024,7 +4824,7 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure49 = func5("line", data48);
+const failure49 = func2("line", data48);
 if(failure49 !== null){
 const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
@@ -4040,7 +4840,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -4050,7 +4850,7 @@ vErrors.push(err147);
 errors++;
 }
 if(typeof data49 === "string"){
-if(func2(data49) > 1000){
+if(func3(data49) > 1000){
 const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err148];
@@ -4060,7 +4860,7 @@ vErrors.push(err148);
 }
 errors++;
 }
-const failure50 = func5("line", data49);
+const failure50 = func2("line", data49);
 if(failure50 !== null){
 const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
@@ -4087,7 +4887,7 @@ errors++;
 if(data47.creditCheck !== undefined){
 let data50 = data47.creditCheck;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err151 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema26.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err151 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema28.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -4097,7 +4897,7 @@ vErrors.push(err151);
 errors++;
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema26.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema28.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -4137,7 +4937,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -4147,7 +4947,7 @@ vErrors.push(err155);
 errors++;
 }
 if(typeof data52 === "string"){
-if(func2(data52) > 1000){
+if(func3(data52) > 1000){
 const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err156];
@@ -4157,7 +4957,7 @@ vErrors.push(err156);
 }
 errors++;
 }
-const failure52 = func5("line", data52);
+const failure52 = func2("line", data52);
 if(failure52 !== null){
 const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
@@ -4184,7 +4984,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -4194,7 +4994,7 @@ vErrors.push(err159);
 errors++;
 }
 if(typeof data53 === "string"){
-if(func2(data53) > 1000){
+if(func3(data53) > 1000){
 const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err160];
@@ -4204,7 +5004,7 @@ vErrors.push(err160);
 }
 errors++;
 }
-const failure54 = func5("line", data53);
+const failure54 = func2("line", data53);
 if(failure54 !== null){
 const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
@@ -4261,14 +5061,299 @@ vErrors.push(err165);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
 
-export const author_create = validate14;
-const schema39 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+export const auditEntry_create = validate16;
+const schema41 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":[],"additionalProperties":false};
 
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="auditEntry.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func36.call(schema41.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.time !== undefined){
+const err2 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.account !== undefined){
+const err3 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.accountId !== undefined){
+const err4 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.call !== undefined){
+const err5 = {instancePath:instancePath+"/call",schemaPath:"#/properties/call/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.resource !== undefined){
+const err6 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.recordId !== undefined){
+const err7 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.before !== undefined){
+const err8 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.after !== undefined){
+const err9 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate16.errors = vErrors;
+return errors === 0;
+}
+
+export const auditEntry_update = validate17;
+const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
+
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="auditEntry.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema42.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.time !== undefined){
+const err5 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.account !== undefined){
+const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.accountId !== undefined){
+const err7 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.call !== undefined){
+const err8 = {instancePath:instancePath+"/call",schemaPath:"#/properties/call/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.resource !== undefined){
+const err9 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.recordId !== undefined){
+const err10 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.before !== undefined){
+const err11 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.after !== undefined){
+const err12 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate17.errors = vErrors;
+return errors === 0;
+}
+
+export const author_create = validate18;
+const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
 let vErrors = null;
 let errors = 0;
@@ -4287,7 +5372,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema39.properties, key0))){
+if(!(func36.call(schema43.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4311,7 +5396,7 @@ errors++;
 if(data.authorName !== undefined){
 let data1 = data.authorName;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err3 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -4321,7 +5406,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-const failure0 = func3(60, data1);
+const failure0 = func4(60, data1);
 if(failure0 !== null){
 const err4 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -4332,7 +5417,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-const failure1 = func4(true, data1);
+const failure1 = func5(true, data1);
 if(failure1 !== null){
 const err5 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -4343,7 +5428,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure2 = func5("line", data1);
+const failure2 = func2("line", data1);
 if(failure2 !== null){
 const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -4369,7 +5454,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema39.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema43.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4379,7 +5464,7 @@ vErrors.push(err8);
 errors++;
 }
 if(typeof data2 === "string"){
-if(func2(data2) > 2000){
+if(func3(data2) > 2000){
 const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -4389,7 +5474,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure3 = func5("multiline", data2);
+const failure3 = func2("multiline", data2);
 if(failure3 !== null){
 const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -4405,7 +5490,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema39.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema43.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4415,7 +5500,7 @@ vErrors.push(err11);
 errors++;
 }
 if(typeof data3 === "string"){
-if(func2(data3) > 1000){
+if(func3(data3) > 1000){
 const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -4425,7 +5510,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
+const failure4 = func2("line", data3);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -4511,7 +5596,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema39.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema43.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4523,7 +5608,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data10 = data.wxCode;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema39.properties.wxCode.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema43.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4533,7 +5618,7 @@ vErrors.push(err22);
 errors++;
 }
 if(typeof data10 === "string"){
-if(func2(data10) > 64){
+if(func3(data10) > 64){
 const err23 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -4543,7 +5628,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure6 = func4(true, data10);
+const failure6 = func5(true, data10);
 if(failure6 !== null){
 const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -4554,7 +5639,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func5("line", data10);
+const failure7 = func2("line", data10);
 if(failure7 !== null){
 const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -4570,7 +5655,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data11 = data.wxUrl;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err26 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema39.properties.wxUrl.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema43.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4580,7 +5665,7 @@ vErrors.push(err26);
 errors++;
 }
 if(typeof data11 === "string"){
-if(func2(data11) > 1000){
+if(func3(data11) > 1000){
 const err27 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -4590,7 +5675,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure8 = func5("line", data11);
+const failure8 = func2("line", data11);
 if(failure8 !== null){
 const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -4645,14 +5730,14 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate14.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
 
-export const author_update = validate15;
-const schema40 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+export const author_update = validate19;
+const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
 
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
 let vErrors = null;
 let errors = 0;
@@ -4668,7 +5753,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema40.properties, key0))){
+if(!(func36.call(schema44.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -4717,7 +5802,7 @@ errors++;
 if(data.authorName !== undefined){
 let data1 = data.authorName;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err5 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -4727,7 +5812,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func3(60, data1);
+const failure0 = func4(60, data1);
 if(failure0 !== null){
 const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -4738,7 +5823,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func4(true, data1);
+const failure1 = func5(true, data1);
 if(failure1 !== null){
 const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -4749,7 +5834,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure2 = func5("line", data1);
+const failure2 = func2("line", data1);
 if(failure2 !== null){
 const err8 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -4775,7 +5860,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema40.properties.introduction.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema44.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4785,7 +5870,7 @@ vErrors.push(err10);
 errors++;
 }
 if(typeof data2 === "string"){
-if(func2(data2) > 2000){
+if(func3(data2) > 2000){
 const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -4795,7 +5880,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure3 = func5("multiline", data2);
+const failure3 = func2("multiline", data2);
 if(failure3 !== null){
 const err12 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -4811,7 +5896,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema40.properties.portrait.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema44.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4821,7 +5906,7 @@ vErrors.push(err13);
 errors++;
 }
 if(typeof data3 === "string"){
-if(func2(data3) > 1000){
+if(func3(data3) > 1000){
 const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -4831,7 +5916,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
+const failure4 = func2("line", data3);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -4918,7 +6003,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema40.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema44.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4931,7 +6016,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data10 = data.wxCode;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema40.properties.wxCode.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema44.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4941,7 +6026,7 @@ vErrors.push(err24);
 errors++;
 }
 if(typeof data10 === "string"){
-if(func2(data10) > 64){
+if(func3(data10) > 64){
 const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err25];
@@ -4951,7 +6036,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure6 = func4(true, data10);
+const failure6 = func5(true, data10);
 if(failure6 !== null){
 const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -4962,7 +6047,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure7 = func5("line", data10);
+const failure7 = func2("line", data10);
 if(failure7 !== null){
 const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -4978,7 +6063,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data11 = data.wxUrl;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema40.properties.wxUrl.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema44.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4988,7 +6073,7 @@ vErrors.push(err28);
 errors++;
 }
 if(typeof data11 === "string"){
-if(func2(data11) > 1000){
+if(func3(data11) > 1000){
 const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -4998,7 +6083,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure8 = func5("line", data11);
+const failure8 = func2("line", data11);
 if(failure8 !== null){
 const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -5053,14 +6138,14 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate15.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_create = validate16;
-const schema41 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const bidUser_create = validate20;
+const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -5076,7 +6161,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema41.properties, key0))){
+if(!(func36.call(schema45.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5110,7 +6195,7 @@ errors++;
 if(data.account !== undefined){
 let data2 = data.account;
 if(typeof data2 === "string"){
-if(func2(data2) > 64){
+if(func3(data2) > 64){
 const err4 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -5120,7 +6205,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func2(data2) < 1){
+if(func3(data2) < 1){
 const err5 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5130,7 +6215,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func4(true, data2);
+const failure0 = func5(true, data2);
 if(failure0 !== null){
 const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -5141,7 +6226,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func5("line", data2);
+const failure1 = func2("line", data2);
 if(failure1 !== null){
 const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -5167,7 +6252,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema41.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema45.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5177,7 +6262,7 @@ vErrors.push(err9);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure2 = func3(60, data3);
+const failure2 = func4(60, data3);
 if(failure2 !== null){
 const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -5188,7 +6273,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
+const failure3 = func5(true, data3);
 if(failure3 !== null){
 const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -5199,7 +6284,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
+const failure4 = func2("line", data3);
 if(failure4 !== null){
 const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -5215,7 +6300,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema41.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema45.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5225,7 +6310,7 @@ vErrors.push(err13);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func2(data4) > 1000){
+if(func3(data4) > 1000){
 const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -5235,7 +6320,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func5("line", data4);
+const failure5 = func2("line", data4);
 if(failure5 !== null){
 const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -5320,14 +6405,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate16.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_update = validate17;
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+export const bidUser_update = validate21;
+const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -5343,7 +6428,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema42.properties, key0))){
+if(!(func36.call(schema46.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5402,7 +6487,7 @@ errors++;
 if(data.account !== undefined){
 let data2 = data.account;
 if(typeof data2 === "string"){
-if(func2(data2) > 64){
+if(func3(data2) > 64){
 const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -5412,7 +6497,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func2(data2) < 1){
+if(func3(data2) < 1){
 const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -5422,7 +6507,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure0 = func4(true, data2);
+const failure0 = func5(true, data2);
 if(failure0 !== null){
 const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -5433,7 +6518,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func5("line", data2);
+const failure1 = func2("line", data2);
 if(failure1 !== null){
 const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -5459,7 +6544,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema42.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema46.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5469,7 +6554,7 @@ vErrors.push(err11);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure2 = func3(60, data3);
+const failure2 = func4(60, data3);
 if(failure2 !== null){
 const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -5480,7 +6565,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
+const failure3 = func5(true, data3);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -5491,7 +6576,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
+const failure4 = func2("line", data3);
 if(failure4 !== null){
 const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -5507,7 +6592,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema42.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema46.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5517,7 +6602,7 @@ vErrors.push(err15);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func2(data4) > 1000){
+if(func3(data4) > 1000){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -5527,7 +6612,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure5 = func5("line", data4);
+const failure5 = func2("line", data4);
 if(failure5 !== null){
 const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -5612,16 +6697,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate17.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
 
-export const block_create = validate18;
-const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern6 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern7 = new RegExp("^[0-9a-f]{64}$", "u");
+export const block_create = validate22;
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const pattern8 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern9 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.create" */;
 let vErrors = null;
 let errors = 0;
@@ -5746,7 +6831,7 @@ errors++;
 if(data.channel !== undefined){
 let data1 = data.channel;
 if(typeof data1 === "string"){
-const failure0 = func5("line", data1);
+const failure0 = func2("line", data1);
 if(failure0 !== null){
 const err11 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -5797,7 +6882,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
+if(!pattern8.test(data3)){
 const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -5807,7 +6892,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure1 = func5("line", data3);
+const failure1 = func2("line", data3);
 if(failure1 !== null){
 const err16 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -5833,7 +6918,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
+if(!pattern9.test(data4)){
 const err18 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -5843,7 +6928,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure2 = func5("line", data4);
+const failure2 = func2("line", data4);
 if(failure2 !== null){
 const err19 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -5869,7 +6954,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
+if(!pattern9.test(data5)){
 const err21 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -5879,7 +6964,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure3 = func5("line", data5);
+const failure3 = func2("line", data5);
 if(failure3 !== null){
 const err22 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -5930,7 +7015,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data7 = data.createdAt;
 if(typeof data7 === "string"){
-const failure4 = func5("line", data7);
+const failure4 = func2("line", data7);
 if(failure4 !== null){
 const err26 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -5964,14 +7049,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate18.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
 
-export const block_update = validate19;
-const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+export const block_update = validate23;
+const schema48 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.update" */;
 let vErrors = null;
 let errors = 0;
@@ -5987,7 +7072,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema44.properties, key0))){
+if(!(func36.call(schema48.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6026,7 +7111,7 @@ errors++;
 if(data.channel !== undefined){
 let data1 = data.channel;
 if(typeof data1 === "string"){
-const failure0 = func5("line", data1);
+const failure0 = func2("line", data1);
 if(failure0 !== null){
 const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -6077,7 +7162,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
+if(!pattern8.test(data3)){
 const err8 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -6087,7 +7172,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func5("line", data3);
+const failure1 = func2("line", data3);
 if(failure1 !== null){
 const err9 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -6113,7 +7198,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
+if(!pattern9.test(data4)){
 const err11 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -6123,7 +7208,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func5("line", data4);
+const failure2 = func2("line", data4);
 if(failure2 !== null){
 const err12 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -6149,7 +7234,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
+if(!pattern9.test(data5)){
 const err14 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -6159,7 +7244,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure3 = func5("line", data5);
+const failure3 = func2("line", data5);
 if(failure3 !== null){
 const err15 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -6210,7 +7295,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data7 = data.createdAt;
 if(typeof data7 === "string"){
-const failure4 = func5("line", data7);
+const failure4 = func2("line", data7);
 if(failure4 !== null){
 const err19 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -6279,17 +7364,17 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate19.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_create = validate20;
-const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
-const pattern12 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern13 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern14 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+export const chaincode_create = validate24;
+const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+const pattern14 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern16 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.create" */;
 let vErrors = null;
 let errors = 0;
@@ -6333,7 +7418,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema45.properties, key0))){
+if(!(func36.call(schema49.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -6356,7 +7441,7 @@ errors++;
 }
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -6366,7 +7451,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-const failure0 = func5("line", data1);
+const failure0 = func2("line", data1);
 if(failure0 !== null){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -6391,7 +7476,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
+if(!pattern15.test(data2)){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -6401,7 +7486,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func5("line", data2);
+const failure1 = func2("line", data2);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -6427,7 +7512,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern16.test(data3)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -6437,7 +7522,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func5("line", data3);
+const failure2 = func2("line", data3);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -6476,7 +7561,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(func2(data5) > 512){
+if(func3(data5) > 512){
 const err14 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -6486,7 +7571,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure3 = func5("line", data5);
+const failure3 = func2("line", data5);
 if(failure3 !== null){
 const err15 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -6536,7 +7621,7 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(typeof data7 === "string"){
-if(func2(data7) > 512){
+if(func3(data7) > 512){
 const err19 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -6546,7 +7631,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure4 = func5("line", data7);
+const failure4 = func2("line", data7);
 if(failure4 !== null){
 const err20 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -6582,7 +7667,7 @@ errors++;
 }
 let data8 = data.policy;
 if(typeof data8 === "string"){
-if(func2(data8) > 512){
+if(func3(data8) > 512){
 const err23 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -6592,7 +7677,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure5 = func5("line", data8);
+const failure5 = func2("line", data8);
 if(failure5 !== null){
 const err24 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -6616,7 +7701,7 @@ errors++;
 }
 let data9 = data.function;
 if(typeof data9 === "string"){
-if(func2(data9) > 64){
+if(func3(data9) > 64){
 const err26 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err26];
@@ -6626,7 +7711,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure6 = func5("line", data9);
+const failure6 = func2("line", data9);
 if(failure6 !== null){
 const err27 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -6660,7 +7745,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema45.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema49.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6760,14 +7845,14 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_update = validate21;
-const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+export const chaincode_update = validate25;
+const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.update" */;
 let vErrors = null;
 let errors = 0;
@@ -6783,7 +7868,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema46.properties, key0))){
+if(!(func36.call(schema50.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6832,7 +7917,7 @@ errors++;
 if(data.channel !== undefined){
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -6842,7 +7927,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func5("line", data1);
+const failure0 = func2("line", data1);
 if(failure0 !== null){
 const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -6868,7 +7953,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
+if(!pattern15.test(data2)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -6878,7 +7963,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func5("line", data2);
+const failure1 = func2("line", data2);
 if(failure1 !== null){
 const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -6904,7 +7989,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern16.test(data3)){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -6914,7 +7999,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func5("line", data3);
+const failure2 = func2("line", data3);
 if(failure2 !== null){
 const err12 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -6954,7 +8039,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-if(func2(data5) > 512){
+if(func3(data5) > 512){
 const err15 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -6964,7 +8049,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure3 = func5("line", data5);
+const failure3 = func2("line", data5);
 if(failure3 !== null){
 const err16 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -7016,7 +8101,7 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(typeof data7 === "string"){
-if(func2(data7) > 512){
+if(func3(data7) > 512){
 const err20 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -7026,7 +8111,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure4 = func5("line", data7);
+const failure4 = func2("line", data7);
 if(failure4 !== null){
 const err21 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -7064,7 +8149,7 @@ errors++;
 if(data.policy !== undefined){
 let data8 = data.policy;
 if(typeof data8 === "string"){
-if(func2(data8) > 512){
+if(func3(data8) > 512){
 const err24 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err24];
@@ -7074,7 +8159,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure5 = func5("line", data8);
+const failure5 = func2("line", data8);
 if(failure5 !== null){
 const err25 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -7100,7 +8185,7 @@ errors++;
 if(data.function !== undefined){
 let data9 = data.function;
 if(typeof data9 === "string"){
-if(func2(data9) > 64){
+if(func3(data9) > 64){
 const err27 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -7110,7 +8195,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure6 = func5("line", data9);
+const failure6 = func2("line", data9);
 if(failure6 !== null){
 const err28 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -7146,7 +8231,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema46.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema50.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -7247,14 +8332,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_create = validate22;
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
+export const channel_create = validate26;
+const schema51 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.create" */;
 let vErrors = null;
 let errors = 0;
@@ -7294,7 +8379,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -7304,7 +8389,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-const failure0 = func5("line", data1);
+const failure0 = func2("line", data1);
 if(failure0 !== null){
 const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -7368,14 +8453,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_update = validate23;
-const schema48 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
+export const channel_update = validate27;
+const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.update" */;
 let vErrors = null;
 let errors = 0;
@@ -7440,7 +8525,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -7450,7 +8535,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func5("line", data1);
+const failure0 = func2("line", data1);
 if(failure0 !== null){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -7514,19 +8599,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
 
-export const company_create = validate24;
-const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func270 = keywordRules.uscc;
-const func285 = keywordRules.distinct;
-const pattern20 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern21 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern22 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+export const company_create = validate28;
+const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const func298 = keywordRules.uscc;
+const func313 = keywordRules.distinct;
+const pattern22 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern23 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern24 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
 let vErrors = null;
 let errors = 0;
@@ -7585,7 +8670,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema49.properties, key0))){
+if(!(func36.call(schema53.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -7609,7 +8694,7 @@ errors++;
 if(data.companyName !== undefined){
 let data1 = data.companyName;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -7619,7 +8704,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure0 = func3(60, data1);
+const failure0 = func4(60, data1);
 if(failure0 !== null){
 const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -7630,7 +8715,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func4(true, data1);
+const failure1 = func5(true, data1);
 if(failure1 !== null){
 const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -7641,7 +8726,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func5("line", data1);
+const failure2 = func2("line", data1);
 if(failure2 !== null){
 const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -7667,7 +8752,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
+if(!pattern22.test(data2)){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -7677,7 +8762,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func270(true, data2);
+const failure3 = func298(true, data2);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -7688,7 +8773,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func5("line", data2);
+const failure4 = func2("line", data2);
 if(failure4 !== null){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -7714,7 +8799,7 @@ errors++;
 if(data.licenseNo !== undefined){
 let data3 = data.licenseNo;
 if(typeof data3 === "string"){
-if(func2(data3) > 40){
+if(func3(data3) > 40){
 const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -7724,7 +8809,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func2(data3) < 1){
+if(func3(data3) < 1){
 const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -7734,7 +8819,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure5 = func4(true, data3);
+const failure5 = func5(true, data3);
 if(failure5 !== null){
 const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -7745,7 +8830,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure6 = func5("line", data3);
+const failure6 = func2("line", data3);
 if(failure6 !== null){
 const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -7771,7 +8856,7 @@ errors++;
 if(data.address !== undefined){
 let data4 = data.address;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema49.properties.address.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema53.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -7781,7 +8866,7 @@ vErrors.push(err21);
 errors++;
 }
 if(typeof data4 === "string"){
-const failure7 = func3(200, data4);
+const failure7 = func4(200, data4);
 if(failure7 !== null){
 const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -7792,7 +8877,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure8 = func4(true, data4);
+const failure8 = func5(true, data4);
 if(failure8 !== null){
 const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -7803,7 +8888,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure9 = func5("line", data4);
+const failure9 = func2("line", data4);
 if(failure9 !== null){
 const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -7819,7 +8904,7 @@ errors++;
 if(data.contactName !== undefined){
 let data5 = data.contactName;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema49.properties.contactName.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema53.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -7829,7 +8914,7 @@ vErrors.push(err25);
 errors++;
 }
 if(typeof data5 === "string"){
-const failure10 = func3(40, data5);
+const failure10 = func4(40, data5);
 if(failure10 !== null){
 const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -7840,7 +8925,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure11 = func4(true, data5);
+const failure11 = func5(true, data5);
 if(failure11 !== null){
 const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -7851,7 +8936,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure12 = func5("line", data5);
+const failure12 = func2("line", data5);
 if(failure12 !== null){
 const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -7867,7 +8952,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data6 = data.contactPhone;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema49.properties.contactPhone.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema53.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7877,7 +8962,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
+if(!pattern23.test(data6)){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -7887,7 +8972,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure13 = func5("line", data6);
+const failure13 = func2("line", data6);
 if(failure13 !== null){
 const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -7903,7 +8988,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern22.test(data7)){
+if(!pattern24.test(data7)){
 const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -7913,7 +8998,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure14 = func5("line", data7);
+const failure14 = func2("line", data7);
 if(failure14 !== null){
 const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -7939,7 +9024,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
+if(!pattern24.test(data8)){
 const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -7949,7 +9034,7 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure15 = func5("line", data8);
+const failure15 = func2("line", data8);
 if(failure15 !== null){
 const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -7984,7 +9069,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema49.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -8013,7 +9098,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure16 = func285([["adminAccount","backupAdminAccount"]], data);
+const failure16 = func313([["adminAccount","backupAdminAccount"]], data);
 if(failure16 !== null){
 const property0 = failure16.property;
 const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
@@ -8036,14 +9121,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
 
-export const company_update = validate25;
-const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+export const company_update = validate29;
+const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
 let vErrors = null;
 let errors = 0;
@@ -8059,7 +9144,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema50.properties, key0))){
+if(!(func36.call(schema54.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -8108,7 +9193,7 @@ errors++;
 if(data.companyName !== undefined){
 let data1 = data.companyName;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err5 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -8118,7 +9203,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func3(60, data1);
+const failure0 = func4(60, data1);
 if(failure0 !== null){
 const err6 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -8129,7 +9214,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func4(true, data1);
+const failure1 = func5(true, data1);
 if(failure1 !== null){
 const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -8140,7 +9225,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure2 = func5("line", data1);
+const failure2 = func2("line", data1);
 if(failure2 !== null){
 const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -8166,7 +9251,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
+if(!pattern22.test(data2)){
 const err10 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -8176,7 +9261,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func270(true, data2);
+const failure3 = func298(true, data2);
 if(failure3 !== null){
 const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -8187,7 +9272,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func5("line", data2);
+const failure4 = func2("line", data2);
 if(failure4 !== null){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -8213,7 +9298,7 @@ errors++;
 if(data.licenseNo !== undefined){
 let data3 = data.licenseNo;
 if(typeof data3 === "string"){
-if(func2(data3) > 40){
+if(func3(data3) > 40){
 const err14 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -8223,7 +9308,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(func2(data3) < 1){
+if(func3(data3) < 1){
 const err15 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -8233,7 +9318,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure5 = func4(true, data3);
+const failure5 = func5(true, data3);
 if(failure5 !== null){
 const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -8244,7 +9329,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure6 = func5("line", data3);
+const failure6 = func2("line", data3);
 if(failure6 !== null){
 const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -8270,7 +9355,7 @@ errors++;
 if(data.address !== undefined){
 let data4 = data.address;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err19 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema50.properties.address.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema54.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8280,7 +9365,7 @@ vErrors.push(err19);
 errors++;
 }
 if(typeof data4 === "string"){
-const failure7 = func3(200, data4);
+const failure7 = func4(200, data4);
 if(failure7 !== null){
 const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -8291,7 +9376,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure8 = func4(true, data4);
+const failure8 = func5(true, data4);
 if(failure8 !== null){
 const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -8302,7 +9387,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure9 = func5("line", data4);
+const failure9 = func2("line", data4);
 if(failure9 !== null){
 const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -8318,7 +9403,7 @@ errors++;
 if(data.contactName !== undefined){
 let data5 = data.contactName;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err23 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema50.properties.contactName.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema54.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8328,7 +9413,7 @@ vErrors.push(err23);
 errors++;
 }
 if(typeof data5 === "string"){
-const failure10 = func3(40, data5);
+const failure10 = func4(40, data5);
 if(failure10 !== null){
 const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -8339,7 +9424,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure11 = func4(true, data5);
+const failure11 = func5(true, data5);
 if(failure11 !== null){
 const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -8350,7 +9435,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure12 = func5("line", data5);
+const failure12 = func2("line", data5);
 if(failure12 !== null){
 const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -8366,7 +9451,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data6 = data.contactPhone;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err27 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema50.properties.contactPhone.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema54.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8376,7 +9461,7 @@ vErrors.push(err27);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
+if(!pattern23.test(data6)){
 const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
@@ -8386,7 +9471,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure13 = func5("line", data6);
+const failure13 = func2("line", data6);
 if(failure13 !== null){
 const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -8402,7 +9487,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern22.test(data7)){
+if(!pattern24.test(data7)){
 const err30 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -8412,7 +9497,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure14 = func5("line", data7);
+const failure14 = func2("line", data7);
 if(failure14 !== null){
 const err31 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -8438,7 +9523,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
+if(!pattern24.test(data8)){
 const err33 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -8448,7 +9533,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure15 = func5("line", data8);
+const failure15 = func2("line", data8);
 if(failure15 !== null){
 const err34 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -8484,7 +9569,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema50.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema54.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -8514,7 +9599,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure16 = func285([["adminAccount","backupAdminAccount"]], data);
+const failure16 = func313([["adminAccount","backupAdminAccount"]], data);
 if(failure16 !== null){
 const property0 = failure16.property;
 const err40 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
@@ -8537,14 +9622,14 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_create = validate26;
-const schema51 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const platformUser_create = validate30;
+const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -8560,7 +9645,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema51.properties, key0))){
+if(!(func36.call(schema55.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -8594,7 +9679,7 @@ errors++;
 if(data.account !== undefined){
 let data2 = data.account;
 if(typeof data2 === "string"){
-if(func2(data2) > 64){
+if(func3(data2) > 64){
 const err4 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -8604,7 +9689,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func2(data2) < 1){
+if(func3(data2) < 1){
 const err5 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -8614,7 +9699,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func4(true, data2);
+const failure0 = func5(true, data2);
 if(failure0 !== null){
 const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -8625,7 +9710,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure1 = func5("line", data2);
+const failure1 = func2("line", data2);
 if(failure1 !== null){
 const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -8651,7 +9736,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema51.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema55.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8661,7 +9746,7 @@ vErrors.push(err9);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure2 = func3(60, data3);
+const failure2 = func4(60, data3);
 if(failure2 !== null){
 const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -8672,7 +9757,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
+const failure3 = func5(true, data3);
 if(failure3 !== null){
 const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -8683,7 +9768,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
+const failure4 = func2("line", data3);
 if(failure4 !== null){
 const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -8699,7 +9784,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema51.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema55.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8709,7 +9794,7 @@ vErrors.push(err13);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func2(data4) > 1000){
+if(func3(data4) > 1000){
 const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -8719,7 +9804,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func5("line", data4);
+const failure5 = func2("line", data4);
 if(failure5 !== null){
 const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -8804,14 +9889,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_update = validate27;
-const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+export const platformUser_update = validate31;
+const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -8827,7 +9912,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema52.properties, key0))){
+if(!(func36.call(schema56.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -8886,7 +9971,7 @@ errors++;
 if(data.account !== undefined){
 let data2 = data.account;
 if(typeof data2 === "string"){
-if(func2(data2) > 64){
+if(func3(data2) > 64){
 const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -8896,7 +9981,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func2(data2) < 1){
+if(func3(data2) < 1){
 const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -8906,7 +9991,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure0 = func4(true, data2);
+const failure0 = func5(true, data2);
 if(failure0 !== null){
 const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -8917,7 +10002,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func5("line", data2);
+const failure1 = func2("line", data2);
 if(failure1 !== null){
 const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -8943,7 +10028,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema52.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema56.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8953,7 +10038,7 @@ vErrors.push(err11);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure2 = func3(60, data3);
+const failure2 = func4(60, data3);
 if(failure2 !== null){
 const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -8964,7 +10049,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
+const failure3 = func5(true, data3);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -8975,7 +10060,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
+const failure4 = func2("line", data3);
 if(failure4 !== null){
 const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -8991,7 +10076,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema52.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema56.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9001,7 +10086,7 @@ vErrors.push(err15);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func2(data4) > 1000){
+if(func3(data4) > 1000){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -9011,7 +10096,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure5 = func5("line", data4);
+const failure5 = func2("line", data4);
 if(failure5 !== null){
 const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -9096,14 +10181,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_create = validate28;
-const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction_create = validate32;
+const schema57 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
 let vErrors = null;
 let errors = 0;
@@ -9189,7 +10274,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema53.properties, key0))){
+if(!(func36.call(schema57.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -9203,7 +10288,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern7.test(data0)){
+if(!pattern9.test(data0)){
 const err9 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -9213,7 +10298,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure0 = func5("line", data0);
+const failure0 = func2("line", data0);
 if(failure0 !== null){
 const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -9239,7 +10324,7 @@ errors++;
 if(data.channel !== undefined){
 let data1 = data.channel;
 if(typeof data1 === "string"){
-const failure1 = func5("line", data1);
+const failure1 = func2("line", data1);
 if(failure1 !== null){
 const err12 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -9265,7 +10350,7 @@ errors++;
 if(data.chaincode !== undefined){
 let data2 = data.chaincode;
 if(typeof data2 === "string"){
-const failure2 = func5("line", data2);
+const failure2 = func2("line", data2);
 if(failure2 !== null){
 const err14 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -9291,7 +10376,7 @@ errors++;
 if(data.function !== undefined){
 let data3 = data.function;
 if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
+const failure3 = func2("line", data3);
 if(failure3 !== null){
 const err16 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -9321,7 +10406,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-const failure4 = func5("line", data5);
+const failure4 = func2("line", data5);
 if(failure4 !== null){
 const err18 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -9359,7 +10444,7 @@ errors++;
 if(data.creator !== undefined){
 let data6 = data.creator;
 if(typeof data6 === "string"){
-const failure5 = func5("line", data6);
+const failure5 = func2("line", data6);
 if(failure5 !== null){
 const err21 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -9385,7 +10470,7 @@ errors++;
 if(data.timestamp !== undefined){
 let data7 = data.timestamp;
 if(typeof data7 === "string"){
-const failure6 = func5("line", data7);
+const failure6 = func2("line", data7);
 if(failure6 !== null){
 const err23 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -9487,7 +10572,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern7.test(data12)){
+if(!pattern9.test(data12)){
 const err31 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -9497,7 +10582,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure7 = func5("line", data12);
+const failure7 = func2("line", data12);
 if(failure7 !== null){
 const err32 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -9523,7 +10608,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data13 = data.blockTime;
 if(typeof data13 === "string"){
-const failure8 = func5("line", data13);
+const failure8 = func2("line", data13);
 if(failure8 !== null){
 const err34 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -9557,14 +10642,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_update = validate29;
-const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+export const transaction_update = validate33;
+const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
 let vErrors = null;
 let errors = 0;
@@ -9580,7 +10665,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func10.call(schema54.properties, key0))){
+if(!(func36.call(schema58.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9594,7 +10679,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern7.test(data0)){
+if(!pattern9.test(data0)){
 const err2 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -9604,7 +10689,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-const failure0 = func5("line", data0);
+const failure0 = func2("line", data0);
 if(failure0 !== null){
 const err3 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -9630,7 +10715,7 @@ errors++;
 if(data.channel !== undefined){
 let data1 = data.channel;
 if(typeof data1 === "string"){
-const failure1 = func5("line", data1);
+const failure1 = func2("line", data1);
 if(failure1 !== null){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -9656,7 +10741,7 @@ errors++;
 if(data.chaincode !== undefined){
 let data2 = data.chaincode;
 if(typeof data2 === "string"){
-const failure2 = func5("line", data2);
+const failure2 = func2("line", data2);
 if(failure2 !== null){
 const err7 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -9682,7 +10767,7 @@ errors++;
 if(data.function !== undefined){
 let data3 = data.function;
 if(typeof data3 === "string"){
-const failure3 = func5("line", data3);
+const failure3 = func2("line", data3);
 if(failure3 !== null){
 const err9 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -9712,7 +10797,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 === "string"){
-const failure4 = func5("line", data5);
+const failure4 = func2("line", data5);
 if(failure4 !== null){
 const err11 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -9750,7 +10835,7 @@ errors++;
 if(data.creator !== undefined){
 let data6 = data.creator;
 if(typeof data6 === "string"){
-const failure5 = func5("line", data6);
+const failure5 = func2("line", data6);
 if(failure5 !== null){
 const err14 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -9776,7 +10861,7 @@ errors++;
 if(data.timestamp !== undefined){
 let data7 = data.timestamp;
 if(typeof data7 === "string"){
-const failure6 = func5("line", data7);
+const failure6 = func2("line", data7);
 if(failure6 !== null){
 const err16 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -9878,7 +10963,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern7.test(data12)){
+if(!pattern9.test(data12)){
 const err24 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -9888,7 +10973,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func5("line", data12);
+const failure7 = func2("line", data12);
 if(failure7 !== null){
 const err25 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -9914,7 +10999,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data13 = data.blockTime;
 if(typeof data13 === "string"){
-const failure8 = func5("line", data13);
+const failure8 = func2("line", data13);
 if(failure8 !== null){
 const err27 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -9983,17 +11068,21 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
 
 
 /** Validation function by schema id (`<id>` or `<id>.<variant>`). */
 export const formValidators: Record<string, SchemaValidator> = {
+  "account.create": account_create,
+  "account.update": account_update,
   "artCategory.create": artCategory_create,
   "artCategory.update": artCategory_update,
   "artwork.create": artwork_create,
   "artwork.update": artwork_update,
+  "auditEntry.create": auditEntry_create,
+  "auditEntry.update": auditEntry_update,
   "author.create": author_create,
   "author.update": author_update,
   "bidUser.create": bidUser_create,

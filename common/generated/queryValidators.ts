@@ -11,15 +11,2398 @@ function cjsExports(ns) {
 }
 const cjs0 = cjsExports(cjs0ns);
 
-export const artCategory = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true,"x-finite":true}},"required":["name"],"additionalProperties":false};
+export const account = validate10;
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
 const func2 = keywordRules.finite;
-const func3 = cjs0.default;
-const func4 = keywordRules.maxWidth;
-const func5 = keywordRules.plainText;
-const func6 = keywordRules.text;
+const func3 = keywordRules.text;
+const func4 = cjs0.default;
+const func5 = keywordRules.maxWidth;
+const func6 = keywordRules.plainText;
+const func15 = keywordRules.url;
+const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{2,31}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="account" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.username === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.password === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.roles === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "roles"},message:"must have required property '"+"roles"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "username")) || (key0 === "name")) || (key0 === "password")) || (key0 === "roles")) || (key0 === "introduction")) || (key0 === "avatar")) || (key0 === "createTime"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.username !== undefined){
+let data1 = data.username;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err7 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["username"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err8 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{2,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{2,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure1 = func3("line", data1);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["name"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) < 1){
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure2 = func5(40, data2);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure3 = func6(true, data2);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure4 = func3("line", data2);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.password !== undefined){
+let data3 = data.password;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err15 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["password"] = coerced3;
+}
+}
+}
+if(typeof data3 === "string"){
+if(func4(data3) > 256){
+const err16 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(func4(data3) < 8){
+const err17 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const failure5 = func3("line", data3);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.roles !== undefined){
+let data4 = data.roles;
+if(Array.isArray(data4)){
+if(data4.length > 2){
+const err19 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data4.length < 1){
+const err20 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+let dataType4 = typeof data5;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data5;
+}
+else if(data5 === null){
+coerced4 = "";
+}
+else {
+const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data5 = coerced4;
+if(data4 !== undefined){
+data4[i0] = coerced4;
+}
+}
+}
+if(!((data5 === "admin") || (data5 === "user"))){
+const err22 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+let i1 = data4.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data4[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err23 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.introduction !== undefined){
+let data6 = data.introduction;
+if((typeof data6 !== "string") && (data6 !== null)){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data6;
+}
+else if(data6 === null){
+coerced5 = "";
+}
+else if(data6 === "" || data6 === 0 || data6 === false){
+coerced5 = null;
+}
+else {
+const err25 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema11.properties.introduction.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data !== undefined){
+data["introduction"] = coerced5;
+}
+}
+}
+if(typeof data6 === "string"){
+const failure6 = func5(200, data6);
+if(failure6 !== null){
+const err26 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+const failure7 = func3("multiline", data6);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.avatar !== undefined){
+let data7 = data.avatar;
+if((typeof data7 !== "string") && (data7 !== null)){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data7;
+}
+else if(data7 === null){
+coerced6 = "";
+}
+else if(data7 === "" || data7 === 0 || data7 === false){
+coerced6 = null;
+}
+else {
+const err28 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema11.properties.avatar.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data !== undefined){
+data["avatar"] = coerced6;
+}
+}
+}
+if(typeof data7 === "string"){
+if(func4(data7) > 1000){
+const err29 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const failure8 = func3("line", data7);
+if(failure8 !== null){
+const err30 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure9 = func15(true, data7);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.createTime !== undefined){
+let data8 = data.createTime;
+if(typeof data8 !== "string"){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else {
+const err32 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data !== undefined){
+data["createTime"] = coerced7;
+}
+}
+}
+if(typeof data8 === "string"){
+const failure10 = func3("line", data8);
+if(failure10 !== null){
+const err33 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+validate10.errors = vErrors;
+return errors === 0;
+}
+
+export const account_create = validate11;
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.create","type":"object","properties":{"id":false,"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["username","name","password","roles"],"additionalProperties":false};
+
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="account.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.username === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.password === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.roles === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "roles"},message:"must have required property '"+"roles"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "username")) || (key0 === "name")) || (key0 === "password")) || (key0 === "roles")) || (key0 === "introduction")) || (key0 === "avatar")) || (key0 === "createTime"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.username !== undefined){
+let data1 = data.username;
+if(typeof data1 !== "string"){
+let dataType0 = typeof data1;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data1;
+}
+else if(data1 === null){
+coerced0 = "";
+}
+else {
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data1 = coerced0;
+if(data !== undefined){
+data["username"] = coerced0;
+}
+}
+}
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err7 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{2,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{2,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func3("line", data1);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 !== "string"){
+let dataType1 = typeof data2;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data2;
+}
+else if(data2 === null){
+coerced1 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data2 = coerced1;
+if(data !== undefined){
+data["name"] = coerced1;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) < 1){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure1 = func5(40, data2);
+if(failure1 !== null){
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure2 = func6(true, data2);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure3 = func3("line", data2);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.password !== undefined){
+let data3 = data.password;
+if(typeof data3 !== "string"){
+let dataType2 = typeof data3;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data3;
+}
+else if(data3 === null){
+coerced2 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data3 = coerced2;
+if(data !== undefined){
+data["password"] = coerced2;
+}
+}
+}
+if(typeof data3 === "string"){
+if(func4(data3) > 256){
+const err15 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(func4(data3) < 8){
+const err16 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure4 = func3("line", data3);
+if(failure4 !== null){
+const err17 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.roles !== undefined){
+let data4 = data.roles;
+if(Array.isArray(data4)){
+if(data4.length > 2){
+const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data4.length < 1){
+const err19 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+let dataType3 = typeof data5;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data5;
+}
+else if(data5 === null){
+coerced3 = "";
+}
+else {
+const err20 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data5 = coerced3;
+if(data4 !== undefined){
+data4[i0] = coerced3;
+}
+}
+}
+if(!((data5 === "admin") || (data5 === "user"))){
+const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+let i1 = data4.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data4[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err22 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.introduction !== undefined){
+let data6 = data.introduction;
+if((typeof data6 !== "string") && (data6 !== null)){
+let dataType4 = typeof data6;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data6;
+}
+else if(data6 === null){
+coerced4 = "";
+}
+else if(data6 === "" || data6 === 0 || data6 === false){
+coerced4 = null;
+}
+else {
+const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema12.properties.introduction.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data6 = coerced4;
+if(data !== undefined){
+data["introduction"] = coerced4;
+}
+}
+}
+if(typeof data6 === "string"){
+const failure5 = func5(200, data6);
+if(failure5 !== null){
+const err25 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const failure6 = func3("multiline", data6);
+if(failure6 !== null){
+const err26 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data.avatar !== undefined){
+let data7 = data.avatar;
+if((typeof data7 !== "string") && (data7 !== null)){
+let dataType5 = typeof data7;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data7;
+}
+else if(data7 === null){
+coerced5 = "";
+}
+else if(data7 === "" || data7 === 0 || data7 === false){
+coerced5 = null;
+}
+else {
+const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema12.properties.avatar.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data7 = coerced5;
+if(data !== undefined){
+data["avatar"] = coerced5;
+}
+}
+}
+if(typeof data7 === "string"){
+if(func4(data7) > 1000){
+const err28 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const failure7 = func3("line", data7);
+if(failure7 !== null){
+const err29 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const failure8 = func15(true, data7);
+if(failure8 !== null){
+const err30 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.createTime !== undefined){
+const err31 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate11.errors = vErrors;
+return errors === 0;
+}
+
+export const account_update = validate12;
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["id"],"additionalProperties":false};
+
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="account.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "username")) || (key0 === "name")) || (key0 === "password")) || (key0 === "roles")) || (key0 === "introduction")) || (key0 === "avatar")) || (key0 === "createTime"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.username !== undefined){
+let data1 = data.username;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["username"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err7 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{2,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{2,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure1 = func3("line", data1);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["name"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) < 1){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func5(40, data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure3 = func6(true, data2);
+if(failure3 !== null){
+const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure4 = func3("line", data2);
+if(failure4 !== null){
+const err13 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.password !== undefined){
+let data3 = data.password;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["password"] = coerced3;
+}
+}
+}
+if(typeof data3 === "string"){
+if(func4(data3) > 256){
+const err15 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(func4(data3) < 8){
+const err16 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure5 = func3("line", data3);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.roles !== undefined){
+let data4 = data.roles;
+if(Array.isArray(data4)){
+if(data4.length > 2){
+const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data4.length < 1){
+const err19 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+let dataType4 = typeof data5;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data5;
+}
+else if(data5 === null){
+coerced4 = "";
+}
+else {
+const err20 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data5 = coerced4;
+if(data4 !== undefined){
+data4[i0] = coerced4;
+}
+}
+}
+if(!((data5 === "admin") || (data5 === "user"))){
+const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema13.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+let i1 = data4.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data4[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err22 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.introduction !== undefined){
+let data6 = data.introduction;
+if((typeof data6 !== "string") && (data6 !== null)){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data6;
+}
+else if(data6 === null){
+coerced5 = "";
+}
+else if(data6 === "" || data6 === 0 || data6 === false){
+coerced5 = null;
+}
+else {
+const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema13.properties.introduction.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data !== undefined){
+data["introduction"] = coerced5;
+}
+}
+}
+if(typeof data6 === "string"){
+const failure6 = func5(200, data6);
+if(failure6 !== null){
+const err25 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const failure7 = func3("multiline", data6);
+if(failure7 !== null){
+const err26 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data.avatar !== undefined){
+let data7 = data.avatar;
+if((typeof data7 !== "string") && (data7 !== null)){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data7;
+}
+else if(data7 === null){
+coerced6 = "";
+}
+else if(data7 === "" || data7 === 0 || data7 === false){
+coerced6 = null;
+}
+else {
+const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema13.properties.avatar.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data !== undefined){
+data["avatar"] = coerced6;
+}
+}
+}
+if(typeof data7 === "string"){
+if(func4(data7) > 1000){
+const err28 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const failure8 = func3("line", data7);
+if(failure8 !== null){
+const err29 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const failure9 = func15(true, data7);
+if(failure9 !== null){
+const err30 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.createTime !== undefined){
+const err31 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate12.errors = vErrors;
+return errors === 0;
+}
+
+export const account_listQuery = validate13;
+const schema14 = {"$id":"account.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const pattern3 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
+
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="account.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!((((data3 === "id") || (data3 === "username")) || (data3 === "name")) || (data3 === "createTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema14.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema14.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["ids"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1100){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern3.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func3("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate13.errors = vErrors;
+return errors === 0;
+}
+
+export const account_listBody = validate14;
+const schema15 = {"$id":"account.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="account.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!((((data3 === "id") || (data3 === "username")) || (data3 === "name")) || (data3 === "createTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema15.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema15.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data5 !== undefined){
+data5[i0] = coerced5;
+}
+}
+}
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+validate14.errors = vErrors;
+return errors === 0;
+}
+
+export const artCategory = validate15;
+const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true,"x-finite":true}},"required":["name"],"additionalProperties":false};
+
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory" */;
 let vErrors = null;
 let errors = 0;
@@ -117,7 +2500,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -127,7 +2510,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func4(60, data1);
+const failure1 = func5(60, data1);
 if(failure1 !== null){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -138,7 +2521,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure2 = func5(true, data1);
+const failure2 = func6(true, data1);
 if(failure2 !== null){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -149,7 +2532,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure3 = func6("line", data1);
+const failure3 = func3("line", data1);
 if(failure3 !== null){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -213,14 +2596,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_create = validate11;
-const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
+export const artCategory_create = validate16;
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.create" */;
 let vErrors = null;
 let errors = 0;
@@ -288,7 +2671,7 @@ data["name"] = coerced0;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -298,7 +2681,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-const failure0 = func4(60, data1);
+const failure0 = func5(60, data1);
 if(failure0 !== null){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -309,7 +2692,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func5(true, data1);
+const failure1 = func6(true, data1);
 if(failure1 !== null){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -320,7 +2703,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure2 = func6("line", data1);
+const failure2 = func3("line", data1);
 if(failure2 !== null){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -354,14 +2737,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate16.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_update = validate12;
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
+export const artCategory_update = validate17;
+const schema18 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.update" */;
 let vErrors = null;
 let errors = 0;
@@ -481,7 +2864,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -491,7 +2874,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func4(60, data1);
+const failure1 = func5(60, data1);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -502,7 +2885,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure2 = func5(true, data1);
+const failure2 = func6(true, data1);
 if(failure2 !== null){
 const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -513,7 +2896,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure3 = func6("line", data1);
+const failure3 = func3("line", data1);
 if(failure3 !== null){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -547,15 +2930,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate12.errors = vErrors;
+validate17.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listQuery = validate13;
-const schema14 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
-const pattern0 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
+export const artCategory_listQuery = validate18;
+const schema19 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -729,7 +3111,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -739,7 +3121,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -783,7 +3165,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema14.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema19.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -824,7 +3206,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema14.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema19.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -865,7 +3247,7 @@ data["ids"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -875,7 +3257,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -885,7 +3267,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -909,14 +3291,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listBody = validate14;
-const schema15 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const artCategory_listBody = validate19;
+const schema20 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -1090,7 +3472,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -1100,7 +3482,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -1144,7 +3526,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema15.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema20.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1185,7 +3567,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema15.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema20.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1294,21 +3676,20 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate14.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork = validate15;
-const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema17 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema18 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const func28 = Object.prototype.hasOwnProperty;
-const func33 = keywordRules.url;
-const func67 = keywordRules.notFuture;
-const func77 = keywordRules.ordered;
-const pattern1 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
+export const artwork = validate20;
+const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema22 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema23 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const func81 = Object.prototype.hasOwnProperty;
+const func120 = keywordRules.notFuture;
+const func130 = keywordRules.ordered;
+const pattern5 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork" */;
 let vErrors = null;
 let errors = 0;
@@ -1363,7 +3744,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema16.properties, key0))){
+if(!(func81.call(schema21.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -1458,7 +3839,7 @@ data1[i0] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 1000){
+if(func4(data2) > 1000){
 const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -1468,7 +3849,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -1478,7 +3859,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure1 = func6("line", data2);
+const failure1 = func3("line", data2);
 if(failure1 !== null){
 const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -1489,7 +3870,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func33(true, data2);
+const failure2 = func15(true, data2);
 if(failure2 !== null){
 const err12 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -1544,7 +3925,7 @@ data["artWorkName"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) < 1){
+if(func4(data3) < 1){
 const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -1554,7 +3935,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure3 = func4(60, data3);
+const failure3 = func5(60, data3);
 if(failure3 !== null){
 const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -1565,7 +3946,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure4 = func5(true, data3);
+const failure4 = func6(true, data3);
 if(failure4 !== null){
 const err17 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -1576,7 +3957,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure5 = func6("line", data3);
+const failure5 = func3("line", data3);
 if(failure5 !== null){
 const err18 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -1682,7 +4063,7 @@ data["classify"] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) < 1){
+if(func4(data5) < 1){
 const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
@@ -1692,7 +4073,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func4(60, data5);
+const failure7 = func5(60, data5);
 if(failure7 !== null){
 const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -1703,7 +4084,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure8 = func5(true, data5);
+const failure8 = func6(true, data5);
 if(failure8 !== null){
 const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -1714,7 +4095,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure9 = func6("line", data5);
+const failure9 = func3("line", data5);
 if(failure9 !== null){
 const err27 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -1758,7 +4139,7 @@ data["texture"] = coerced5;
 }
 }
 if(typeof data6 === "string"){
-if(func3(data6) < 1){
+if(func4(data6) < 1){
 const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -1768,7 +4149,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure10 = func4(60, data6);
+const failure10 = func5(60, data6);
 if(failure10 !== null){
 const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -1779,7 +4160,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure11 = func5(true, data6);
+const failure11 = func6(true, data6);
 if(failure11 !== null){
 const err31 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -1790,7 +4171,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure12 = func6("line", data6);
+const failure12 = func3("line", data6);
 if(failure12 !== null){
 const err32 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -1819,7 +4200,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced6 = null;
 }
 else {
-const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema16.properties.possessor.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema21.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1837,7 +4218,7 @@ data["possessor"] = coerced6;
 }
 }
 if(typeof data7 === "string"){
-const failure13 = func4(120, data7);
+const failure13 = func5(120, data7);
 if(failure13 !== null){
 const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -1848,7 +4229,7 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure14 = func5(true, data7);
+const failure14 = func6(true, data7);
 if(failure14 !== null){
 const err35 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -1859,7 +4240,7 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure15 = func6("line", data7);
+const failure15 = func3("line", data7);
 if(failure15 !== null){
 const err36 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -1886,7 +4267,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced7 = null;
 }
 else {
-const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema16.properties.bid.type},message:"must be integer,null"};
+const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema21.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1965,7 +4346,7 @@ data["status"] = coerced8;
 }
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err42 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema16.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err42 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema21.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2013,7 +4394,7 @@ data["isBlock"] = coerced9;
 }
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err45 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema16.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err45 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema21.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2049,7 +4430,7 @@ else if(data11 === "" || data11 === 0 || data11 === false){
 coerced10 = null;
 }
 else {
-const err47 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema16.properties.chain.type},message:"must be string,null"};
+const err47 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema21.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2067,7 +4448,7 @@ data["chain"] = coerced10;
 }
 }
 if(typeof data11 === "string"){
-const failure19 = func6("line", data11);
+const failure19 = func3("line", data11);
 if(failure19 !== null){
 const err48 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
@@ -2096,7 +4477,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced11 = null;
 }
 else {
-const err49 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema16.properties.blockTime.type},message:"must be string,null"};
+const err49 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema21.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2114,7 +4495,7 @@ data["blockTime"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-const failure20 = func6("line", data12);
+const failure20 = func3("line", data12);
 if(failure20 !== null){
 const err50 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
 if(vErrors === null){
@@ -2158,7 +4539,7 @@ data["createTime"] = coerced12;
 }
 }
 if(typeof data13 === "string"){
-const failure21 = func6("line", data13);
+const failure21 = func3("line", data13);
 if(failure21 !== null){
 const err52 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
@@ -2175,7 +4556,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func28.call(schema16.properties.baseInfo.properties, key1))){
+if(!(func81.call(schema21.properties.baseInfo.properties, key1))){
 const err53 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
@@ -2202,7 +4583,7 @@ else if(data15 === "" || data15 === 0 || data15 === false){
 coerced13 = null;
 }
 else {
-const err54 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err54 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2220,7 +4601,7 @@ data14["size"] = coerced13;
 }
 }
 if(typeof data15 === "string"){
-const failure22 = func4(60, data15);
+const failure22 = func5(60, data15);
 if(failure22 !== null){
 const err55 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure22.params,message:failure22.message};
 if(vErrors === null){
@@ -2231,7 +4612,7 @@ vErrors.push(err55);
 }
 errors++;
 }
-const failure23 = func5(true, data15);
+const failure23 = func6(true, data15);
 if(failure23 !== null){
 const err56 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
 if(vErrors === null){
@@ -2242,7 +4623,7 @@ vErrors.push(err56);
 }
 errors++;
 }
-const failure24 = func6("line", data15);
+const failure24 = func3("line", data15);
 if(failure24 !== null){
 const err57 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
@@ -2271,7 +4652,7 @@ else if(data16 === "" || data16 === 0 || data16 === false){
 coerced14 = null;
 }
 else {
-const err58 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err58 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2289,7 +4670,7 @@ data14["width"] = coerced14;
 }
 }
 if(typeof data16 === "string"){
-if(!pattern1.test(data16)){
+if(!pattern5.test(data16)){
 const err59 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
@@ -2299,7 +4680,7 @@ vErrors.push(err59);
 }
 errors++;
 }
-const failure25 = func6("line", data16);
+const failure25 = func3("line", data16);
 if(failure25 !== null){
 const err60 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
@@ -2328,7 +4709,7 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced15 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2346,7 +4727,7 @@ data14["height"] = coerced15;
 }
 }
 if(typeof data17 === "string"){
-if(!pattern1.test(data17)){
+if(!pattern5.test(data17)){
 const err62 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err62];
@@ -2356,7 +4737,7 @@ vErrors.push(err62);
 }
 errors++;
 }
-const failure26 = func6("line", data17);
+const failure26 = func3("line", data17);
 if(failure26 !== null){
 const err63 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure26.params,message:failure26.message};
 if(vErrors === null){
@@ -2385,7 +4766,7 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced16 = null;
 }
 else {
-const err64 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err64 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2403,7 +4784,7 @@ data14["depth"] = coerced16;
 }
 }
 if(typeof data18 === "string"){
-if(!pattern1.test(data18)){
+if(!pattern5.test(data18)){
 const err65 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err65];
@@ -2413,7 +4794,7 @@ vErrors.push(err65);
 }
 errors++;
 }
-const failure27 = func6("line", data18);
+const failure27 = func3("line", data18);
 if(failure27 !== null){
 const err66 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
@@ -2442,7 +4823,7 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced17 = null;
 }
 else {
-const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2460,7 +4841,7 @@ data14["units"] = coerced17;
 }
 }
 if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err68 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema16.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err68 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema21.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2486,7 +4867,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced18 = null;
 }
 else {
-const err69 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2504,7 +4885,7 @@ data14["dateText"] = coerced18;
 }
 }
 if(typeof data20 === "string"){
-if(func3(data20) > 100){
+if(func4(data20) > 100){
 const err70 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err70];
@@ -2514,7 +4895,7 @@ vErrors.push(err70);
 }
 errors++;
 }
-const failure28 = func5(true, data20);
+const failure28 = func6(true, data20);
 if(failure28 !== null){
 const err71 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure28.params,message:failure28.message};
 if(vErrors === null){
@@ -2525,7 +4906,7 @@ vErrors.push(err71);
 }
 errors++;
 }
-const failure29 = func6("line", data20);
+const failure29 = func3("line", data20);
 if(failure29 !== null){
 const err72 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
@@ -2552,7 +4933,7 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced19 = null;
 }
 else {
-const err73 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err73 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2591,7 +4972,7 @@ vErrors.push(err75);
 }
 errors++;
 }
-const failure31 = func67(true, data21);
+const failure31 = func120(true, data21);
 if(failure31 !== null){
 const err76 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure31.params,message:failure31.message};
 if(vErrors === null){
@@ -2618,7 +4999,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced20 = null;
 }
 else {
-const err77 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err77 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2657,7 +5038,7 @@ vErrors.push(err79);
 }
 errors++;
 }
-const failure33 = func67(true, data22);
+const failure33 = func120(true, data22);
 if(failure33 !== null){
 const err80 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure33.params,message:failure33.message};
 if(vErrors === null){
@@ -2686,7 +5067,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced21 = null;
 }
 else {
-const err81 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err81 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2704,7 +5085,7 @@ data14["acno"] = coerced21;
 }
 }
 if(typeof data23 === "string"){
-if(func3(data23) > 32){
+if(func4(data23) > 32){
 const err82 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err82];
@@ -2714,7 +5095,7 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure34 = func6("line", data23);
+const failure34 = func3("line", data23);
 if(failure34 !== null){
 const err83 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
 if(vErrors === null){
@@ -2743,7 +5124,7 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced22 = null;
 }
 else {
-const err84 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err84 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2761,7 +5142,7 @@ data14["url"] = coerced22;
 }
 }
 if(typeof data24 === "string"){
-if(func3(data24) > 1000){
+if(func4(data24) > 1000){
 const err85 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err85];
@@ -2771,7 +5152,7 @@ vErrors.push(err85);
 }
 errors++;
 }
-const failure35 = func6("line", data24);
+const failure35 = func3("line", data24);
 if(failure35 !== null){
 const err86 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
@@ -2782,7 +5163,7 @@ vErrors.push(err86);
 }
 errors++;
 }
-const failure36 = func33(true, data24);
+const failure36 = func15(true, data24);
 if(failure36 !== null){
 const err87 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure36.params,message:failure36.message};
 if(vErrors === null){
@@ -2811,7 +5192,7 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced23 = null;
 }
 else {
-const err88 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema16.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err88 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -2829,7 +5210,7 @@ data14["groupTitle"] = coerced23;
 }
 }
 if(typeof data25 === "string"){
-if(func3(data25) > 500){
+if(func4(data25) > 500){
 const err89 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err89];
@@ -2839,7 +5220,7 @@ vErrors.push(err89);
 }
 errors++;
 }
-const failure37 = func6("line", data25);
+const failure37 = func3("line", data25);
 if(failure37 !== null){
 const err90 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
@@ -2852,7 +5233,7 @@ errors++;
 }
 }
 }
-const failure38 = func77([["startYear","endYear"]], data14);
+const failure38 = func130([["startYear","endYear"]], data14);
 if(failure38 !== null){
 const err91 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure38.params,message:failure38.message};
 if(vErrors === null){
@@ -2906,7 +5287,7 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced24 = null;
 }
 else {
-const err94 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err94 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2924,7 +5305,7 @@ data26["creditLine"] = coerced24;
 }
 }
 if(typeof data27 === "string"){
-if(func3(data27) > 1000){
+if(func4(data27) > 1000){
 const err95 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err95];
@@ -2934,7 +5315,7 @@ vErrors.push(err95);
 }
 errors++;
 }
-const failure39 = func6("line", data27);
+const failure39 = func3("line", data27);
 if(failure39 !== null){
 const err96 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
@@ -2961,7 +5342,7 @@ else if(data28 === "" || data28 === 0 || data28 === false){
 coerced25 = null;
 }
 else {
-const err97 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err97 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3000,7 +5381,7 @@ vErrors.push(err99);
 }
 errors++;
 }
-const failure41 = func67(true, data28);
+const failure41 = func120(true, data28);
 if(failure41 !== null){
 const err100 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure41.params,message:failure41.message};
 if(vErrors === null){
@@ -3027,7 +5408,7 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced26 = null;
 }
 else {
-const err101 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err101 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -3084,7 +5465,7 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced27 = null;
 }
 else {
-const err104 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err104 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -3102,7 +5483,7 @@ data26["currency"] = coerced27;
 }
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err105 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema16.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err105 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema21.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -3128,7 +5509,7 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced28 = null;
 }
 else {
-const err106 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema16.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err106 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -3146,7 +5527,7 @@ data26["dealTime"] = coerced28;
 }
 }
 if(typeof data31 === "string"){
-if(func3(data31) > 32){
+if(func4(data31) > 32){
 const err107 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err107];
@@ -3156,7 +5537,7 @@ vErrors.push(err107);
 }
 errors++;
 }
-const failure43 = func6("line", data31);
+const failure43 = func3("line", data31);
 if(failure43 !== null){
 const err108 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
 if(vErrors === null){
@@ -3212,7 +5593,7 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced29 = null;
 }
 else {
-const err111 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema16.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema21.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -3230,7 +5611,7 @@ data32["level"] = coerced29;
 }
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err112 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema16.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err112 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema21.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3256,7 +5637,7 @@ else if(data34 === "" || data34 === 0 || data34 === false){
 coerced30 = null;
 }
 else {
-const err113 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err113 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -3274,7 +5655,7 @@ data32["watermark"] = coerced30;
 }
 }
 if(typeof data34 === "string"){
-if(func3(data34) > 200){
+if(func4(data34) > 200){
 const err114 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err114];
@@ -3284,7 +5665,7 @@ vErrors.push(err114);
 }
 errors++;
 }
-const failure44 = func5(true, data34);
+const failure44 = func6(true, data34);
 if(failure44 !== null){
 const err115 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
 if(vErrors === null){
@@ -3295,7 +5676,7 @@ vErrors.push(err115);
 }
 errors++;
 }
-const failure45 = func6("line", data34);
+const failure45 = func3("line", data34);
 if(failure45 !== null){
 const err116 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
@@ -3324,7 +5705,7 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced31 = null;
 }
 else {
-const err117 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err117 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -3342,7 +5723,7 @@ data32["rfid"] = coerced31;
 }
 }
 if(typeof data35 === "string"){
-if(func3(data35) > 200){
+if(func4(data35) > 200){
 const err118 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err118];
@@ -3352,7 +5733,7 @@ vErrors.push(err118);
 }
 errors++;
 }
-const failure46 = func5(true, data35);
+const failure46 = func6(true, data35);
 if(failure46 !== null){
 const err119 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
 if(vErrors === null){
@@ -3363,7 +5744,7 @@ vErrors.push(err119);
 }
 errors++;
 }
-const failure47 = func6("line", data35);
+const failure47 = func3("line", data35);
 if(failure47 !== null){
 const err120 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
 if(vErrors === null){
@@ -3419,7 +5800,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced32 = null;
 }
 else {
-const err123 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err123 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -3437,7 +5818,7 @@ data36["certificateNo"] = coerced32;
 }
 }
 if(typeof data37 === "string"){
-if(func3(data37) > 200){
+if(func4(data37) > 200){
 const err124 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err124];
@@ -3447,7 +5828,7 @@ vErrors.push(err124);
 }
 errors++;
 }
-const failure48 = func5(true, data37);
+const failure48 = func6(true, data37);
 if(failure48 !== null){
 const err125 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
@@ -3458,7 +5839,7 @@ vErrors.push(err125);
 }
 errors++;
 }
-const failure49 = func6("line", data37);
+const failure49 = func3("line", data37);
 if(failure49 !== null){
 const err126 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
@@ -3487,7 +5868,7 @@ else if(data38 === "" || data38 === 0 || data38 === false){
 coerced33 = null;
 }
 else {
-const err127 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err127 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -3505,7 +5886,7 @@ data36["issuer"] = coerced33;
 }
 }
 if(typeof data38 === "string"){
-if(func3(data38) > 200){
+if(func4(data38) > 200){
 const err128 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err128];
@@ -3515,7 +5896,7 @@ vErrors.push(err128);
 }
 errors++;
 }
-const failure50 = func5(true, data38);
+const failure50 = func6(true, data38);
 if(failure50 !== null){
 const err129 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
 if(vErrors === null){
@@ -3526,7 +5907,7 @@ vErrors.push(err129);
 }
 errors++;
 }
-const failure51 = func6("line", data38);
+const failure51 = func3("line", data38);
 if(failure51 !== null){
 const err130 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
@@ -3555,7 +5936,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced34 = null;
 }
 else {
-const err131 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema16.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err131 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema21.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -3573,7 +5954,7 @@ data36["issueDate"] = coerced34;
 }
 }
 if(typeof data39 === "string"){
-if(func3(data39) > 32){
+if(func4(data39) > 32){
 const err132 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err132];
@@ -3583,7 +5964,7 @@ vErrors.push(err132);
 }
 errors++;
 }
-const failure52 = func6("line", data39);
+const failure52 = func3("line", data39);
 if(failure52 !== null){
 const err133 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
@@ -3678,7 +6059,7 @@ data41["step"] = coerced35;
 }
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema16.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema21.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3704,7 +6085,7 @@ else if(data43 === "" || data43 === 0 || data43 === false){
 coerced36 = null;
 }
 else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -3722,7 +6103,7 @@ data41["result"] = coerced36;
 }
 }
 if(typeof data43 === "string"){
-if(func3(data43) > 200){
+if(func4(data43) > 200){
 const err141 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err141];
@@ -3732,7 +6113,7 @@ vErrors.push(err141);
 }
 errors++;
 }
-const failure53 = func5(true, data43);
+const failure53 = func6(true, data43);
 if(failure53 !== null){
 const err142 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure53.params,message:failure53.message};
 if(vErrors === null){
@@ -3743,7 +6124,7 @@ vErrors.push(err142);
 }
 errors++;
 }
-const failure54 = func6("line", data43);
+const failure54 = func3("line", data43);
 if(failure54 !== null){
 const err143 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
@@ -3772,7 +6153,7 @@ else if(data44 === "" || data44 === 0 || data44 === false){
 coerced37 = null;
 }
 else {
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -3790,7 +6171,7 @@ data41["operator"] = coerced37;
 }
 }
 if(typeof data44 === "string"){
-if(func3(data44) > 200){
+if(func4(data44) > 200){
 const err145 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err145];
@@ -3800,7 +6181,7 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure55 = func5(true, data44);
+const failure55 = func6(true, data44);
 if(failure55 !== null){
 const err146 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
 if(vErrors === null){
@@ -3811,7 +6192,7 @@ vErrors.push(err146);
 }
 errors++;
 }
-const failure56 = func6("line", data44);
+const failure56 = func3("line", data44);
 if(failure56 !== null){
 const err147 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
@@ -3840,7 +6221,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced38 = null;
 }
 else {
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema16.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema21.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -3858,7 +6239,7 @@ data41["time"] = coerced38;
 }
 }
 if(typeof data45 === "string"){
-if(func3(data45) > 32){
+if(func4(data45) > 32){
 const err149 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err149];
@@ -3868,7 +6249,7 @@ vErrors.push(err149);
 }
 errors++;
 }
-const failure57 = func6("line", data45);
+const failure57 = func3("line", data45);
 if(failure57 !== null){
 const err150 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
@@ -3897,7 +6278,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced39 = null;
 }
 else {
-const err151 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err151 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -3915,7 +6296,7 @@ data41["attachment"] = coerced39;
 }
 }
 if(typeof data46 === "string"){
-if(func3(data46) > 1000){
+if(func4(data46) > 1000){
 const err152 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err152];
@@ -3925,7 +6306,7 @@ vErrors.push(err152);
 }
 errors++;
 }
-const failure58 = func6("line", data46);
+const failure58 = func3("line", data46);
 if(failure58 !== null){
 const err153 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
@@ -3936,7 +6317,7 @@ vErrors.push(err153);
 }
 errors++;
 }
-const failure59 = func33(true, data46);
+const failure59 = func15(true, data46);
 if(failure59 !== null){
 const err154 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
@@ -4004,7 +6385,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced40 = null;
 }
 else {
-const err158 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
+const err158 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -4022,7 +6403,7 @@ data47["ownerIdentity"] = coerced40;
 }
 }
 if(typeof data48 === "string"){
-if(func3(data48) > 200){
+if(func4(data48) > 200){
 const err159 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err159];
@@ -4032,7 +6413,7 @@ vErrors.push(err159);
 }
 errors++;
 }
-const failure60 = func5(true, data48);
+const failure60 = func6(true, data48);
 if(failure60 !== null){
 const err160 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure60.params,message:failure60.message};
 if(vErrors === null){
@@ -4043,7 +6424,7 @@ vErrors.push(err160);
 }
 errors++;
 }
-const failure61 = func6("line", data48);
+const failure61 = func3("line", data48);
 if(failure61 !== null){
 const err161 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
 if(vErrors === null){
@@ -4072,7 +6453,7 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced41 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -4090,7 +6471,7 @@ data47["ownershipProof"] = coerced41;
 }
 }
 if(typeof data49 === "string"){
-if(func3(data49) > 1000){
+if(func4(data49) > 1000){
 const err163 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err163];
@@ -4100,7 +6481,7 @@ vErrors.push(err163);
 }
 errors++;
 }
-const failure62 = func6("line", data49);
+const failure62 = func3("line", data49);
 if(failure62 !== null){
 const err164 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
 if(vErrors === null){
@@ -4111,7 +6492,7 @@ vErrors.push(err164);
 }
 errors++;
 }
-const failure63 = func33(true, data49);
+const failure63 = func15(true, data49);
 if(failure63 !== null){
 const err165 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure63.params,message:failure63.message};
 if(vErrors === null){
@@ -4140,7 +6521,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced42 = null;
 }
 else {
-const err166 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema16.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err166 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema21.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -4158,7 +6539,7 @@ data47["creditCheck"] = coerced42;
 }
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err167 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema16.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err167 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema21.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -4211,7 +6592,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced43 = null;
 }
 else {
-const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -4229,7 +6610,7 @@ data51["appraisalCertificate"] = coerced43;
 }
 }
 if(typeof data52 === "string"){
-if(func3(data52) > 1000){
+if(func4(data52) > 1000){
 const err171 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err171];
@@ -4239,7 +6620,7 @@ vErrors.push(err171);
 }
 errors++;
 }
-const failure64 = func6("line", data52);
+const failure64 = func3("line", data52);
 if(failure64 !== null){
 const err172 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
 if(vErrors === null){
@@ -4250,7 +6631,7 @@ vErrors.push(err172);
 }
 errors++;
 }
-const failure65 = func33(true, data52);
+const failure65 = func15(true, data52);
 if(failure65 !== null){
 const err173 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
 if(vErrors === null){
@@ -4279,7 +6660,7 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced44 = null;
 }
 else {
-const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -4297,7 +6678,7 @@ data51["otherCertificate"] = coerced44;
 }
 }
 if(typeof data53 === "string"){
-if(func3(data53) > 1000){
+if(func4(data53) > 1000){
 const err175 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err175];
@@ -4307,7 +6688,7 @@ vErrors.push(err175);
 }
 errors++;
 }
-const failure66 = func6("line", data53);
+const failure66 = func3("line", data53);
 if(failure66 !== null){
 const err176 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
 if(vErrors === null){
@@ -4318,7 +6699,7 @@ vErrors.push(err176);
 }
 errors++;
 }
-const failure67 = func33(true, data53);
+const failure67 = func15(true, data53);
 if(failure67 !== null){
 const err177 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
 if(vErrors === null){
@@ -4359,7 +6740,7 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced45 = null;
 }
 else {
-const err179 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema16.properties.sourceId.type},message:"must be string,null"};
+const err179 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema21.properties.sourceId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -4377,7 +6758,7 @@ data["sourceId"] = coerced45;
 }
 }
 if(typeof data54 === "string"){
-const failure68 = func6("line", data54);
+const failure68 = func3("line", data54);
 if(failure68 !== null){
 const err180 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure68.params,message:failure68.message};
 if(vErrors === null){
@@ -4401,16 +6782,16 @@ vErrors.push(err181);
 }
 errors++;
 }
-validate15.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_create = validate16;
-const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema30 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema31 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+export const artwork_create = validate21;
+const schema34 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema35 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema36 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.create" */;
 let vErrors = null;
 let errors = 0;
@@ -4459,7 +6840,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema29.properties, key0))){
+if(!(func81.call(schema34.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -4524,7 +6905,7 @@ data1[i0] = coerced0;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 1000){
+if(func4(data2) > 1000){
 const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -4534,7 +6915,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -4544,7 +6925,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure0 = func6("line", data2);
+const failure0 = func3("line", data2);
 if(failure0 !== null){
 const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -4555,7 +6936,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure1 = func33(true, data2);
+const failure1 = func15(true, data2);
 if(failure1 !== null){
 const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -4610,7 +6991,7 @@ data["artWorkName"] = coerced1;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) < 1){
+if(func4(data3) < 1){
 const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -4620,7 +7001,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure2 = func4(60, data3);
+const failure2 = func5(60, data3);
 if(failure2 !== null){
 const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -4631,7 +7012,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure3 = func5(true, data3);
+const failure3 = func6(true, data3);
 if(failure3 !== null){
 const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -4642,7 +7023,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure4 = func6("line", data3);
+const failure4 = func3("line", data3);
 if(failure4 !== null){
 const err17 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -4748,7 +7129,7 @@ data["classify"] = coerced3;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) < 1){
+if(func4(data5) < 1){
 const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -4758,7 +7139,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure6 = func4(60, data5);
+const failure6 = func5(60, data5);
 if(failure6 !== null){
 const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -4769,7 +7150,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func5(true, data5);
+const failure7 = func6(true, data5);
 if(failure7 !== null){
 const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -4780,7 +7161,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure8 = func6("line", data5);
+const failure8 = func3("line", data5);
 if(failure8 !== null){
 const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -4824,7 +7205,7 @@ data["texture"] = coerced4;
 }
 }
 if(typeof data6 === "string"){
-if(func3(data6) < 1){
+if(func4(data6) < 1){
 const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err28];
@@ -4834,7 +7215,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func4(60, data6);
+const failure9 = func5(60, data6);
 if(failure9 !== null){
 const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -4845,7 +7226,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure10 = func5(true, data6);
+const failure10 = func6(true, data6);
 if(failure10 !== null){
 const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -4856,7 +7237,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure11 = func6("line", data6);
+const failure11 = func3("line", data6);
 if(failure11 !== null){
 const err31 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -4885,7 +7266,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced5 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema29.properties.possessor.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema34.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4903,7 +7284,7 @@ data["possessor"] = coerced5;
 }
 }
 if(typeof data7 === "string"){
-const failure12 = func4(120, data7);
+const failure12 = func5(120, data7);
 if(failure12 !== null){
 const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -4914,7 +7295,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure13 = func5(true, data7);
+const failure13 = func6(true, data7);
 if(failure13 !== null){
 const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -4925,7 +7306,7 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure14 = func6("line", data7);
+const failure14 = func3("line", data7);
 if(failure14 !== null){
 const err35 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -4952,7 +7333,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced6 = null;
 }
 else {
-const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema29.properties.bid.type},message:"must be integer,null"};
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema34.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5057,7 +7438,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func28.call(schema29.properties.baseInfo.properties, key1))){
+if(!(func81.call(schema34.properties.baseInfo.properties, key1))){
 const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
@@ -5084,7 +7465,7 @@ else if(data15 === "" || data15 === 0 || data15 === false){
 coerced7 = null;
 }
 else {
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5102,7 +7483,7 @@ data14["size"] = coerced7;
 }
 }
 if(typeof data15 === "string"){
-const failure16 = func4(60, data15);
+const failure16 = func5(60, data15);
 if(failure16 !== null){
 const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure16.params,message:failure16.message};
 if(vErrors === null){
@@ -5113,7 +7494,7 @@ vErrors.push(err47);
 }
 errors++;
 }
-const failure17 = func5(true, data15);
+const failure17 = func6(true, data15);
 if(failure17 !== null){
 const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure17.params,message:failure17.message};
 if(vErrors === null){
@@ -5124,7 +7505,7 @@ vErrors.push(err48);
 }
 errors++;
 }
-const failure18 = func6("line", data15);
+const failure18 = func3("line", data15);
 if(failure18 !== null){
 const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
@@ -5153,7 +7534,7 @@ else if(data16 === "" || data16 === 0 || data16 === false){
 coerced8 = null;
 }
 else {
-const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5171,7 +7552,7 @@ data14["width"] = coerced8;
 }
 }
 if(typeof data16 === "string"){
-if(!pattern1.test(data16)){
+if(!pattern5.test(data16)){
 const err51 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
@@ -5181,7 +7562,7 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure19 = func6("line", data16);
+const failure19 = func3("line", data16);
 if(failure19 !== null){
 const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
@@ -5210,7 +7591,7 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced9 = null;
 }
 else {
-const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5228,7 +7609,7 @@ data14["height"] = coerced9;
 }
 }
 if(typeof data17 === "string"){
-if(!pattern1.test(data17)){
+if(!pattern5.test(data17)){
 const err54 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err54];
@@ -5238,7 +7619,7 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure20 = func6("line", data17);
+const failure20 = func3("line", data17);
 if(failure20 !== null){
 const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
 if(vErrors === null){
@@ -5267,7 +7648,7 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced10 = null;
 }
 else {
-const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5285,7 +7666,7 @@ data14["depth"] = coerced10;
 }
 }
 if(typeof data18 === "string"){
-if(!pattern1.test(data18)){
+if(!pattern5.test(data18)){
 const err57 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
@@ -5295,7 +7676,7 @@ vErrors.push(err57);
 }
 errors++;
 }
-const failure21 = func6("line", data18);
+const failure21 = func3("line", data18);
 if(failure21 !== null){
 const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
@@ -5324,7 +7705,7 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced11 = null;
 }
 else {
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5342,7 +7723,7 @@ data14["units"] = coerced11;
 }
 }
 if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema29.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema34.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -5368,7 +7749,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced12 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5386,7 +7767,7 @@ data14["dateText"] = coerced12;
 }
 }
 if(typeof data20 === "string"){
-if(func3(data20) > 100){
+if(func4(data20) > 100){
 const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err62];
@@ -5396,7 +7777,7 @@ vErrors.push(err62);
 }
 errors++;
 }
-const failure22 = func5(true, data20);
+const failure22 = func6(true, data20);
 if(failure22 !== null){
 const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure22.params,message:failure22.message};
 if(vErrors === null){
@@ -5407,7 +7788,7 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure23 = func6("line", data20);
+const failure23 = func3("line", data20);
 if(failure23 !== null){
 const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
 if(vErrors === null){
@@ -5434,7 +7815,7 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced13 = null;
 }
 else {
-const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -5473,7 +7854,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-const failure25 = func67(true, data21);
+const failure25 = func120(true, data21);
 if(failure25 !== null){
 const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure25.params,message:failure25.message};
 if(vErrors === null){
@@ -5500,7 +7881,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced14 = null;
 }
 else {
-const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -5539,7 +7920,7 @@ vErrors.push(err71);
 }
 errors++;
 }
-const failure27 = func67(true, data22);
+const failure27 = func120(true, data22);
 if(failure27 !== null){
 const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
 if(vErrors === null){
@@ -5568,7 +7949,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced15 = null;
 }
 else {
-const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -5586,7 +7967,7 @@ data14["acno"] = coerced15;
 }
 }
 if(typeof data23 === "string"){
-if(func3(data23) > 32){
+if(func4(data23) > 32){
 const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err74];
@@ -5596,7 +7977,7 @@ vErrors.push(err74);
 }
 errors++;
 }
-const failure28 = func6("line", data23);
+const failure28 = func3("line", data23);
 if(failure28 !== null){
 const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
 if(vErrors === null){
@@ -5625,7 +8006,7 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced16 = null;
 }
 else {
-const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -5643,7 +8024,7 @@ data14["url"] = coerced16;
 }
 }
 if(typeof data24 === "string"){
-if(func3(data24) > 1000){
+if(func4(data24) > 1000){
 const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err77];
@@ -5653,7 +8034,7 @@ vErrors.push(err77);
 }
 errors++;
 }
-const failure29 = func6("line", data24);
+const failure29 = func3("line", data24);
 if(failure29 !== null){
 const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
@@ -5664,7 +8045,7 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure30 = func33(true, data24);
+const failure30 = func15(true, data24);
 if(failure30 !== null){
 const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
 if(vErrors === null){
@@ -5693,7 +8074,7 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced17 = null;
 }
 else {
-const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema29.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -5711,7 +8092,7 @@ data14["groupTitle"] = coerced17;
 }
 }
 if(typeof data25 === "string"){
-if(func3(data25) > 500){
+if(func4(data25) > 500){
 const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err81];
@@ -5721,7 +8102,7 @@ vErrors.push(err81);
 }
 errors++;
 }
-const failure31 = func6("line", data25);
+const failure31 = func3("line", data25);
 if(failure31 !== null){
 const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
@@ -5734,7 +8115,7 @@ errors++;
 }
 }
 }
-const failure32 = func77([["startYear","endYear"]], data14);
+const failure32 = func130([["startYear","endYear"]], data14);
 if(failure32 !== null){
 const err83 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
 if(vErrors === null){
@@ -5788,7 +8169,7 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced18 = null;
 }
 else {
-const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -5806,7 +8187,7 @@ data26["creditLine"] = coerced18;
 }
 }
 if(typeof data27 === "string"){
-if(func3(data27) > 1000){
+if(func4(data27) > 1000){
 const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err87];
@@ -5816,7 +8197,7 @@ vErrors.push(err87);
 }
 errors++;
 }
-const failure33 = func6("line", data27);
+const failure33 = func3("line", data27);
 if(failure33 !== null){
 const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
@@ -5843,7 +8224,7 @@ else if(data28 === "" || data28 === 0 || data28 === false){
 coerced19 = null;
 }
 else {
-const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -5882,7 +8263,7 @@ vErrors.push(err91);
 }
 errors++;
 }
-const failure35 = func67(true, data28);
+const failure35 = func120(true, data28);
 if(failure35 !== null){
 const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
 if(vErrors === null){
@@ -5909,7 +8290,7 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced20 = null;
 }
 else {
-const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -5966,7 +8347,7 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced21 = null;
 }
 else {
-const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -5984,7 +8365,7 @@ data26["currency"] = coerced21;
 }
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema29.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema34.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -6010,7 +8391,7 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced22 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema29.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -6028,7 +8409,7 @@ data26["dealTime"] = coerced22;
 }
 }
 if(typeof data31 === "string"){
-if(func3(data31) > 32){
+if(func4(data31) > 32){
 const err99 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err99];
@@ -6038,7 +8419,7 @@ vErrors.push(err99);
 }
 errors++;
 }
-const failure37 = func6("line", data31);
+const failure37 = func3("line", data31);
 if(failure37 !== null){
 const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
@@ -6094,7 +8475,7 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced23 = null;
 }
 else {
-const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema29.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema34.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -6112,7 +8493,7 @@ data32["level"] = coerced23;
 }
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err104 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema29.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err104 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema34.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -6138,7 +8519,7 @@ else if(data34 === "" || data34 === 0 || data34 === false){
 coerced24 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -6156,7 +8537,7 @@ data32["watermark"] = coerced24;
 }
 }
 if(typeof data34 === "string"){
-if(func3(data34) > 200){
+if(func4(data34) > 200){
 const err106 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err106];
@@ -6166,7 +8547,7 @@ vErrors.push(err106);
 }
 errors++;
 }
-const failure38 = func5(true, data34);
+const failure38 = func6(true, data34);
 if(failure38 !== null){
 const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
@@ -6177,7 +8558,7 @@ vErrors.push(err107);
 }
 errors++;
 }
-const failure39 = func6("line", data34);
+const failure39 = func3("line", data34);
 if(failure39 !== null){
 const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
@@ -6206,7 +8587,7 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced25 = null;
 }
 else {
-const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -6224,7 +8605,7 @@ data32["rfid"] = coerced25;
 }
 }
 if(typeof data35 === "string"){
-if(func3(data35) > 200){
+if(func4(data35) > 200){
 const err110 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err110];
@@ -6234,7 +8615,7 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure40 = func5(true, data35);
+const failure40 = func6(true, data35);
 if(failure40 !== null){
 const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
 if(vErrors === null){
@@ -6245,7 +8626,7 @@ vErrors.push(err111);
 }
 errors++;
 }
-const failure41 = func6("line", data35);
+const failure41 = func3("line", data35);
 if(failure41 !== null){
 const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
 if(vErrors === null){
@@ -6301,7 +8682,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced26 = null;
 }
 else {
-const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -6319,7 +8700,7 @@ data36["certificateNo"] = coerced26;
 }
 }
 if(typeof data37 === "string"){
-if(func3(data37) > 200){
+if(func4(data37) > 200){
 const err116 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err116];
@@ -6329,7 +8710,7 @@ vErrors.push(err116);
 }
 errors++;
 }
-const failure42 = func5(true, data37);
+const failure42 = func6(true, data37);
 if(failure42 !== null){
 const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
 if(vErrors === null){
@@ -6340,7 +8721,7 @@ vErrors.push(err117);
 }
 errors++;
 }
-const failure43 = func6("line", data37);
+const failure43 = func3("line", data37);
 if(failure43 !== null){
 const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
 if(vErrors === null){
@@ -6369,7 +8750,7 @@ else if(data38 === "" || data38 === 0 || data38 === false){
 coerced27 = null;
 }
 else {
-const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -6387,7 +8768,7 @@ data36["issuer"] = coerced27;
 }
 }
 if(typeof data38 === "string"){
-if(func3(data38) > 200){
+if(func4(data38) > 200){
 const err120 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err120];
@@ -6397,7 +8778,7 @@ vErrors.push(err120);
 }
 errors++;
 }
-const failure44 = func5(true, data38);
+const failure44 = func6(true, data38);
 if(failure44 !== null){
 const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
 if(vErrors === null){
@@ -6408,7 +8789,7 @@ vErrors.push(err121);
 }
 errors++;
 }
-const failure45 = func6("line", data38);
+const failure45 = func3("line", data38);
 if(failure45 !== null){
 const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
@@ -6437,7 +8818,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced28 = null;
 }
 else {
-const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema29.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema34.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -6455,7 +8836,7 @@ data36["issueDate"] = coerced28;
 }
 }
 if(typeof data39 === "string"){
-if(func3(data39) > 32){
+if(func4(data39) > 32){
 const err124 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err124];
@@ -6465,7 +8846,7 @@ vErrors.push(err124);
 }
 errors++;
 }
-const failure46 = func6("line", data39);
+const failure46 = func3("line", data39);
 if(failure46 !== null){
 const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
@@ -6560,7 +8941,7 @@ data41["step"] = coerced29;
 }
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema29.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema34.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -6586,7 +8967,7 @@ else if(data43 === "" || data43 === 0 || data43 === false){
 coerced30 = null;
 }
 else {
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -6604,7 +8985,7 @@ data41["result"] = coerced30;
 }
 }
 if(typeof data43 === "string"){
-if(func3(data43) > 200){
+if(func4(data43) > 200){
 const err133 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err133];
@@ -6614,7 +8995,7 @@ vErrors.push(err133);
 }
 errors++;
 }
-const failure47 = func5(true, data43);
+const failure47 = func6(true, data43);
 if(failure47 !== null){
 const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
 if(vErrors === null){
@@ -6625,7 +9006,7 @@ vErrors.push(err134);
 }
 errors++;
 }
-const failure48 = func6("line", data43);
+const failure48 = func3("line", data43);
 if(failure48 !== null){
 const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
 if(vErrors === null){
@@ -6654,7 +9035,7 @@ else if(data44 === "" || data44 === 0 || data44 === false){
 coerced31 = null;
 }
 else {
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -6672,7 +9053,7 @@ data41["operator"] = coerced31;
 }
 }
 if(typeof data44 === "string"){
-if(func3(data44) > 200){
+if(func4(data44) > 200){
 const err137 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err137];
@@ -6682,7 +9063,7 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure49 = func5(true, data44);
+const failure49 = func6(true, data44);
 if(failure49 !== null){
 const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure49.params,message:failure49.message};
 if(vErrors === null){
@@ -6693,7 +9074,7 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure50 = func6("line", data44);
+const failure50 = func3("line", data44);
 if(failure50 !== null){
 const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
@@ -6722,7 +9103,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced32 = null;
 }
 else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema29.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema34.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -6740,7 +9121,7 @@ data41["time"] = coerced32;
 }
 }
 if(typeof data45 === "string"){
-if(func3(data45) > 32){
+if(func4(data45) > 32){
 const err141 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err141];
@@ -6750,7 +9131,7 @@ vErrors.push(err141);
 }
 errors++;
 }
-const failure51 = func6("line", data45);
+const failure51 = func3("line", data45);
 if(failure51 !== null){
 const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
@@ -6779,7 +9160,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced33 = null;
 }
 else {
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -6797,7 +9178,7 @@ data41["attachment"] = coerced33;
 }
 }
 if(typeof data46 === "string"){
-if(func3(data46) > 1000){
+if(func4(data46) > 1000){
 const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err144];
@@ -6807,7 +9188,7 @@ vErrors.push(err144);
 }
 errors++;
 }
-const failure52 = func6("line", data46);
+const failure52 = func3("line", data46);
 if(failure52 !== null){
 const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
@@ -6818,7 +9199,7 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure53 = func33(true, data46);
+const failure53 = func15(true, data46);
 if(failure53 !== null){
 const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
@@ -6886,7 +9267,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced34 = null;
 }
 else {
-const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
+const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -6904,7 +9285,7 @@ data47["ownerIdentity"] = coerced34;
 }
 }
 if(typeof data48 === "string"){
-if(func3(data48) > 200){
+if(func4(data48) > 200){
 const err151 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err151];
@@ -6914,7 +9295,7 @@ vErrors.push(err151);
 }
 errors++;
 }
-const failure54 = func5(true, data48);
+const failure54 = func6(true, data48);
 if(failure54 !== null){
 const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure54.params,message:failure54.message};
 if(vErrors === null){
@@ -6925,7 +9306,7 @@ vErrors.push(err152);
 }
 errors++;
 }
-const failure55 = func6("line", data48);
+const failure55 = func3("line", data48);
 if(failure55 !== null){
 const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
 if(vErrors === null){
@@ -6954,7 +9335,7 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced35 = null;
 }
 else {
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -6972,7 +9353,7 @@ data47["ownershipProof"] = coerced35;
 }
 }
 if(typeof data49 === "string"){
-if(func3(data49) > 1000){
+if(func4(data49) > 1000){
 const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err155];
@@ -6982,7 +9363,7 @@ vErrors.push(err155);
 }
 errors++;
 }
-const failure56 = func6("line", data49);
+const failure56 = func3("line", data49);
 if(failure56 !== null){
 const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
@@ -6993,7 +9374,7 @@ vErrors.push(err156);
 }
 errors++;
 }
-const failure57 = func33(true, data49);
+const failure57 = func15(true, data49);
 if(failure57 !== null){
 const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
 if(vErrors === null){
@@ -7022,7 +9403,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced36 = null;
 }
 else {
-const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema29.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema34.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -7040,7 +9421,7 @@ data47["creditCheck"] = coerced36;
 }
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err159 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema29.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err159 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema34.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -7093,7 +9474,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced37 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -7111,7 +9492,7 @@ data51["appraisalCertificate"] = coerced37;
 }
 }
 if(typeof data52 === "string"){
-if(func3(data52) > 1000){
+if(func4(data52) > 1000){
 const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err163];
@@ -7121,7 +9502,7 @@ vErrors.push(err163);
 }
 errors++;
 }
-const failure58 = func6("line", data52);
+const failure58 = func3("line", data52);
 if(failure58 !== null){
 const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
@@ -7132,7 +9513,7 @@ vErrors.push(err164);
 }
 errors++;
 }
-const failure59 = func33(true, data52);
+const failure59 = func15(true, data52);
 if(failure59 !== null){
 const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
@@ -7161,7 +9542,7 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced38 = null;
 }
 else {
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -7179,7 +9560,7 @@ data51["otherCertificate"] = coerced38;
 }
 }
 if(typeof data53 === "string"){
-if(func3(data53) > 1000){
+if(func4(data53) > 1000){
 const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err167];
@@ -7189,7 +9570,7 @@ vErrors.push(err167);
 }
 errors++;
 }
-const failure60 = func6("line", data53);
+const failure60 = func3("line", data53);
 if(failure60 !== null){
 const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
 if(vErrors === null){
@@ -7200,7 +9581,7 @@ vErrors.push(err168);
 }
 errors++;
 }
-const failure61 = func33(true, data53);
+const failure61 = func15(true, data53);
 if(failure61 !== null){
 const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
 if(vErrors === null){
@@ -7246,16 +9627,16 @@ vErrors.push(err172);
 }
 errors++;
 }
-validate16.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_update = validate17;
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
-const schema43 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema44 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+export const artwork_update = validate22;
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema48 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema49 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
 let vErrors = null;
 let errors = 0;
@@ -7271,7 +9652,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema42.properties, key0))){
+if(!(func81.call(schema47.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7389,7 +9770,7 @@ data1[i0] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 1000){
+if(func4(data2) > 1000){
 const err8 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -7399,7 +9780,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err9 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -7409,7 +9790,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure1 = func6("line", data2);
+const failure1 = func3("line", data2);
 if(failure1 !== null){
 const err10 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -7420,7 +9801,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func33(true, data2);
+const failure2 = func15(true, data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -7476,7 +9857,7 @@ data["artWorkName"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) < 1){
+if(func4(data3) < 1){
 const err14 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -7486,7 +9867,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure3 = func4(60, data3);
+const failure3 = func5(60, data3);
 if(failure3 !== null){
 const err15 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -7497,7 +9878,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure4 = func5(true, data3);
+const failure4 = func6(true, data3);
 if(failure4 !== null){
 const err16 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -7508,7 +9889,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure5 = func6("line", data3);
+const failure5 = func3("line", data3);
 if(failure5 !== null){
 const err17 = {instancePath:instancePath+"/artWorkName",schemaPath:"#/properties/artWorkName/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -7614,7 +9995,7 @@ data["classify"] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) < 1){
+if(func4(data5) < 1){
 const err23 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -7624,7 +10005,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure7 = func4(60, data5);
+const failure7 = func5(60, data5);
 if(failure7 !== null){
 const err24 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -7635,7 +10016,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure8 = func5(true, data5);
+const failure8 = func6(true, data5);
 if(failure8 !== null){
 const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -7646,7 +10027,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure9 = func6("line", data5);
+const failure9 = func3("line", data5);
 if(failure9 !== null){
 const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -7690,7 +10071,7 @@ data["texture"] = coerced5;
 }
 }
 if(typeof data6 === "string"){
-if(func3(data6) < 1){
+if(func4(data6) < 1){
 const err28 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err28];
@@ -7700,7 +10081,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure10 = func4(60, data6);
+const failure10 = func5(60, data6);
 if(failure10 !== null){
 const err29 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -7711,7 +10092,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure11 = func5(true, data6);
+const failure11 = func6(true, data6);
 if(failure11 !== null){
 const err30 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -7722,7 +10103,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure12 = func6("line", data6);
+const failure12 = func3("line", data6);
 if(failure12 !== null){
 const err31 = {instancePath:instancePath+"/texture",schemaPath:"#/properties/texture/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -7751,7 +10132,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced6 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema42.properties.possessor.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema47.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7769,7 +10150,7 @@ data["possessor"] = coerced6;
 }
 }
 if(typeof data7 === "string"){
-const failure13 = func4(120, data7);
+const failure13 = func5(120, data7);
 if(failure13 !== null){
 const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-maxWidth",keyword:"x-maxWidth",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -7780,7 +10161,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure14 = func5(true, data7);
+const failure14 = func6(true, data7);
 if(failure14 !== null){
 const err34 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-plainText",keyword:"x-plainText",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -7791,7 +10172,7 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure15 = func6("line", data7);
+const failure15 = func3("line", data7);
 if(failure15 !== null){
 const err35 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -7818,7 +10199,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced7 = null;
 }
 else {
-const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema42.properties.bid.type},message:"must be integer,null"};
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema47.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -7923,7 +10304,7 @@ if(data.baseInfo !== undefined){
 let data14 = data.baseInfo;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
-if(!(func28.call(schema42.properties.baseInfo.properties, key1))){
+if(!(func81.call(schema47.properties.baseInfo.properties, key1))){
 const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
@@ -7950,7 +10331,7 @@ else if(data15 === "" || data15 === 0 || data15 === false){
 coerced8 = null;
 }
 else {
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -7968,7 +10349,7 @@ data14["size"] = coerced8;
 }
 }
 if(typeof data15 === "string"){
-const failure17 = func4(60, data15);
+const failure17 = func5(60, data15);
 if(failure17 !== null){
 const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
 if(vErrors === null){
@@ -7979,7 +10360,7 @@ vErrors.push(err47);
 }
 errors++;
 }
-const failure18 = func5(true, data15);
+const failure18 = func6(true, data15);
 if(failure18 !== null){
 const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
 if(vErrors === null){
@@ -7990,7 +10371,7 @@ vErrors.push(err48);
 }
 errors++;
 }
-const failure19 = func6("line", data15);
+const failure19 = func3("line", data15);
 if(failure19 !== null){
 const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
@@ -8019,7 +10400,7 @@ else if(data16 === "" || data16 === 0 || data16 === false){
 coerced9 = null;
 }
 else {
-const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -8037,7 +10418,7 @@ data14["width"] = coerced9;
 }
 }
 if(typeof data16 === "string"){
-if(!pattern1.test(data16)){
+if(!pattern5.test(data16)){
 const err51 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
@@ -8047,7 +10428,7 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure20 = func6("line", data16);
+const failure20 = func3("line", data16);
 if(failure20 !== null){
 const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
 if(vErrors === null){
@@ -8076,7 +10457,7 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced10 = null;
 }
 else {
-const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -8094,7 +10475,7 @@ data14["height"] = coerced10;
 }
 }
 if(typeof data17 === "string"){
-if(!pattern1.test(data17)){
+if(!pattern5.test(data17)){
 const err54 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err54];
@@ -8104,7 +10485,7 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure21 = func6("line", data17);
+const failure21 = func3("line", data17);
 if(failure21 !== null){
 const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
@@ -8133,7 +10514,7 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced11 = null;
 }
 else {
-const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -8151,7 +10532,7 @@ data14["depth"] = coerced11;
 }
 }
 if(typeof data18 === "string"){
-if(!pattern1.test(data18)){
+if(!pattern5.test(data18)){
 const err57 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
@@ -8161,7 +10542,7 @@ vErrors.push(err57);
 }
 errors++;
 }
-const failure22 = func6("line", data18);
+const failure22 = func3("line", data18);
 if(failure22 !== null){
 const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
 if(vErrors === null){
@@ -8190,7 +10571,7 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced12 = null;
 }
 else {
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -8208,7 +10589,7 @@ data14["units"] = coerced12;
 }
 }
 if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema42.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema47.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -8234,7 +10615,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced13 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -8252,7 +10633,7 @@ data14["dateText"] = coerced13;
 }
 }
 if(typeof data20 === "string"){
-if(func3(data20) > 100){
+if(func4(data20) > 100){
 const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err62];
@@ -8262,7 +10643,7 @@ vErrors.push(err62);
 }
 errors++;
 }
-const failure23 = func5(true, data20);
+const failure23 = func6(true, data20);
 if(failure23 !== null){
 const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
 if(vErrors === null){
@@ -8273,7 +10654,7 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure24 = func6("line", data20);
+const failure24 = func3("line", data20);
 if(failure24 !== null){
 const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
@@ -8300,7 +10681,7 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced14 = null;
 }
 else {
-const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -8339,7 +10720,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-const failure26 = func67(true, data21);
+const failure26 = func120(true, data21);
 if(failure26 !== null){
 const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
 if(vErrors === null){
@@ -8366,7 +10747,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced15 = null;
 }
 else {
-const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -8405,7 +10786,7 @@ vErrors.push(err71);
 }
 errors++;
 }
-const failure28 = func67(true, data22);
+const failure28 = func120(true, data22);
 if(failure28 !== null){
 const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure28.params,message:failure28.message};
 if(vErrors === null){
@@ -8434,7 +10815,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced16 = null;
 }
 else {
-const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -8452,7 +10833,7 @@ data14["acno"] = coerced16;
 }
 }
 if(typeof data23 === "string"){
-if(func3(data23) > 32){
+if(func4(data23) > 32){
 const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err74];
@@ -8462,7 +10843,7 @@ vErrors.push(err74);
 }
 errors++;
 }
-const failure29 = func6("line", data23);
+const failure29 = func3("line", data23);
 if(failure29 !== null){
 const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
@@ -8491,7 +10872,7 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced17 = null;
 }
 else {
-const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -8509,7 +10890,7 @@ data14["url"] = coerced17;
 }
 }
 if(typeof data24 === "string"){
-if(func3(data24) > 1000){
+if(func4(data24) > 1000){
 const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err77];
@@ -8519,7 +10900,7 @@ vErrors.push(err77);
 }
 errors++;
 }
-const failure30 = func6("line", data24);
+const failure30 = func3("line", data24);
 if(failure30 !== null){
 const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
 if(vErrors === null){
@@ -8530,7 +10911,7 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure31 = func33(true, data24);
+const failure31 = func15(true, data24);
 if(failure31 !== null){
 const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure31.params,message:failure31.message};
 if(vErrors === null){
@@ -8559,7 +10940,7 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced18 = null;
 }
 else {
-const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema42.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -8577,7 +10958,7 @@ data14["groupTitle"] = coerced18;
 }
 }
 if(typeof data25 === "string"){
-if(func3(data25) > 500){
+if(func4(data25) > 500){
 const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err81];
@@ -8587,7 +10968,7 @@ vErrors.push(err81);
 }
 errors++;
 }
-const failure32 = func6("line", data25);
+const failure32 = func3("line", data25);
 if(failure32 !== null){
 const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
 if(vErrors === null){
@@ -8600,7 +10981,7 @@ errors++;
 }
 }
 }
-const failure33 = func77([["startYear","endYear"]], data14);
+const failure33 = func130([["startYear","endYear"]], data14);
 if(failure33 !== null){
 const err83 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
 if(vErrors === null){
@@ -8654,7 +11035,7 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced19 = null;
 }
 else {
-const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -8672,7 +11053,7 @@ data26["creditLine"] = coerced19;
 }
 }
 if(typeof data27 === "string"){
-if(func3(data27) > 1000){
+if(func4(data27) > 1000){
 const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err87];
@@ -8682,7 +11063,7 @@ vErrors.push(err87);
 }
 errors++;
 }
-const failure34 = func6("line", data27);
+const failure34 = func3("line", data27);
 if(failure34 !== null){
 const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
 if(vErrors === null){
@@ -8709,7 +11090,7 @@ else if(data28 === "" || data28 === 0 || data28 === false){
 coerced20 = null;
 }
 else {
-const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -8748,7 +11129,7 @@ vErrors.push(err91);
 }
 errors++;
 }
-const failure36 = func67(true, data28);
+const failure36 = func120(true, data28);
 if(failure36 !== null){
 const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure36.params,message:failure36.message};
 if(vErrors === null){
@@ -8775,7 +11156,7 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced21 = null;
 }
 else {
-const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -8832,7 +11213,7 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced22 = null;
 }
 else {
-const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -8850,7 +11231,7 @@ data26["currency"] = coerced22;
 }
 }
 if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema42.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema47.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -8876,7 +11257,7 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced23 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema42.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -8894,7 +11275,7 @@ data26["dealTime"] = coerced23;
 }
 }
 if(typeof data31 === "string"){
-if(func3(data31) > 32){
+if(func4(data31) > 32){
 const err99 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err99];
@@ -8904,7 +11285,7 @@ vErrors.push(err99);
 }
 errors++;
 }
-const failure38 = func6("line", data31);
+const failure38 = func3("line", data31);
 if(failure38 !== null){
 const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
 if(vErrors === null){
@@ -8960,7 +11341,7 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced24 = null;
 }
 else {
-const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema42.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema47.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -8978,7 +11359,7 @@ data32["level"] = coerced24;
 }
 }
 if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err104 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema42.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err104 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema47.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -9004,7 +11385,7 @@ else if(data34 === "" || data34 === 0 || data34 === false){
 coerced25 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -9022,7 +11403,7 @@ data32["watermark"] = coerced25;
 }
 }
 if(typeof data34 === "string"){
-if(func3(data34) > 200){
+if(func4(data34) > 200){
 const err106 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err106];
@@ -9032,7 +11413,7 @@ vErrors.push(err106);
 }
 errors++;
 }
-const failure39 = func5(true, data34);
+const failure39 = func6(true, data34);
 if(failure39 !== null){
 const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure39.params,message:failure39.message};
 if(vErrors === null){
@@ -9043,7 +11424,7 @@ vErrors.push(err107);
 }
 errors++;
 }
-const failure40 = func6("line", data34);
+const failure40 = func3("line", data34);
 if(failure40 !== null){
 const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
@@ -9072,7 +11453,7 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced26 = null;
 }
 else {
-const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -9090,7 +11471,7 @@ data32["rfid"] = coerced26;
 }
 }
 if(typeof data35 === "string"){
-if(func3(data35) > 200){
+if(func4(data35) > 200){
 const err110 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err110];
@@ -9100,7 +11481,7 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure41 = func5(true, data35);
+const failure41 = func6(true, data35);
 if(failure41 !== null){
 const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
@@ -9111,7 +11492,7 @@ vErrors.push(err111);
 }
 errors++;
 }
-const failure42 = func6("line", data35);
+const failure42 = func3("line", data35);
 if(failure42 !== null){
 const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
@@ -9167,7 +11548,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced27 = null;
 }
 else {
-const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -9185,7 +11566,7 @@ data36["certificateNo"] = coerced27;
 }
 }
 if(typeof data37 === "string"){
-if(func3(data37) > 200){
+if(func4(data37) > 200){
 const err116 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err116];
@@ -9195,7 +11576,7 @@ vErrors.push(err116);
 }
 errors++;
 }
-const failure43 = func5(true, data37);
+const failure43 = func6(true, data37);
 if(failure43 !== null){
 const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
@@ -9206,7 +11587,7 @@ vErrors.push(err117);
 }
 errors++;
 }
-const failure44 = func6("line", data37);
+const failure44 = func3("line", data37);
 if(failure44 !== null){
 const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
@@ -9235,7 +11616,7 @@ else if(data38 === "" || data38 === 0 || data38 === false){
 coerced28 = null;
 }
 else {
-const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -9253,7 +11634,7 @@ data36["issuer"] = coerced28;
 }
 }
 if(typeof data38 === "string"){
-if(func3(data38) > 200){
+if(func4(data38) > 200){
 const err120 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err120];
@@ -9263,7 +11644,7 @@ vErrors.push(err120);
 }
 errors++;
 }
-const failure45 = func5(true, data38);
+const failure45 = func6(true, data38);
 if(failure45 !== null){
 const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
 if(vErrors === null){
@@ -9274,7 +11655,7 @@ vErrors.push(err121);
 }
 errors++;
 }
-const failure46 = func6("line", data38);
+const failure46 = func3("line", data38);
 if(failure46 !== null){
 const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
@@ -9303,7 +11684,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced29 = null;
 }
 else {
-const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema42.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema47.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -9321,7 +11702,7 @@ data36["issueDate"] = coerced29;
 }
 }
 if(typeof data39 === "string"){
-if(func3(data39) > 32){
+if(func4(data39) > 32){
 const err124 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err124];
@@ -9331,7 +11712,7 @@ vErrors.push(err124);
 }
 errors++;
 }
-const failure47 = func6("line", data39);
+const failure47 = func3("line", data39);
 if(failure47 !== null){
 const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
 if(vErrors === null){
@@ -9426,7 +11807,7 @@ data41["step"] = coerced30;
 }
 }
 if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema42.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema47.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -9452,7 +11833,7 @@ else if(data43 === "" || data43 === 0 || data43 === false){
 coerced31 = null;
 }
 else {
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -9470,7 +11851,7 @@ data41["result"] = coerced31;
 }
 }
 if(typeof data43 === "string"){
-if(func3(data43) > 200){
+if(func4(data43) > 200){
 const err133 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err133];
@@ -9480,7 +11861,7 @@ vErrors.push(err133);
 }
 errors++;
 }
-const failure48 = func5(true, data43);
+const failure48 = func6(true, data43);
 if(failure48 !== null){
 const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
@@ -9491,7 +11872,7 @@ vErrors.push(err134);
 }
 errors++;
 }
-const failure49 = func6("line", data43);
+const failure49 = func3("line", data43);
 if(failure49 !== null){
 const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
@@ -9520,7 +11901,7 @@ else if(data44 === "" || data44 === 0 || data44 === false){
 coerced32 = null;
 }
 else {
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -9538,7 +11919,7 @@ data41["operator"] = coerced32;
 }
 }
 if(typeof data44 === "string"){
-if(func3(data44) > 200){
+if(func4(data44) > 200){
 const err137 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err137];
@@ -9548,7 +11929,7 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure50 = func5(true, data44);
+const failure50 = func6(true, data44);
 if(failure50 !== null){
 const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
 if(vErrors === null){
@@ -9559,7 +11940,7 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure51 = func6("line", data44);
+const failure51 = func3("line", data44);
 if(failure51 !== null){
 const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
@@ -9588,7 +11969,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced33 = null;
 }
 else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema42.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema47.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -9606,7 +11987,7 @@ data41["time"] = coerced33;
 }
 }
 if(typeof data45 === "string"){
-if(func3(data45) > 32){
+if(func4(data45) > 32){
 const err141 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err141];
@@ -9616,7 +11997,7 @@ vErrors.push(err141);
 }
 errors++;
 }
-const failure52 = func6("line", data45);
+const failure52 = func3("line", data45);
 if(failure52 !== null){
 const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
@@ -9645,7 +12026,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced34 = null;
 }
 else {
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -9663,7 +12044,7 @@ data41["attachment"] = coerced34;
 }
 }
 if(typeof data46 === "string"){
-if(func3(data46) > 1000){
+if(func4(data46) > 1000){
 const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err144];
@@ -9673,7 +12054,7 @@ vErrors.push(err144);
 }
 errors++;
 }
-const failure53 = func6("line", data46);
+const failure53 = func3("line", data46);
 if(failure53 !== null){
 const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
@@ -9684,7 +12065,7 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure54 = func33(true, data46);
+const failure54 = func15(true, data46);
 if(failure54 !== null){
 const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
 if(vErrors === null){
@@ -9752,7 +12133,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced35 = null;
 }
 else {
-const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema44.type},message:"must be string,null"};
+const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -9770,7 +12151,7 @@ data47["ownerIdentity"] = coerced35;
 }
 }
 if(typeof data48 === "string"){
-if(func3(data48) > 200){
+if(func4(data48) > 200){
 const err151 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err151];
@@ -9780,7 +12161,7 @@ vErrors.push(err151);
 }
 errors++;
 }
-const failure55 = func5(true, data48);
+const failure55 = func6(true, data48);
 if(failure55 !== null){
 const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
 if(vErrors === null){
@@ -9791,7 +12172,7 @@ vErrors.push(err152);
 }
 errors++;
 }
-const failure56 = func6("line", data48);
+const failure56 = func3("line", data48);
 if(failure56 !== null){
 const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
@@ -9820,7 +12201,7 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced36 = null;
 }
 else {
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -9838,7 +12219,7 @@ data47["ownershipProof"] = coerced36;
 }
 }
 if(typeof data49 === "string"){
-if(func3(data49) > 1000){
+if(func4(data49) > 1000){
 const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err155];
@@ -9848,7 +12229,7 @@ vErrors.push(err155);
 }
 errors++;
 }
-const failure57 = func6("line", data49);
+const failure57 = func3("line", data49);
 if(failure57 !== null){
 const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
@@ -9859,7 +12240,7 @@ vErrors.push(err156);
 }
 errors++;
 }
-const failure58 = func33(true, data49);
+const failure58 = func15(true, data49);
 if(failure58 !== null){
 const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
 if(vErrors === null){
@@ -9888,7 +12269,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced37 = null;
 }
 else {
-const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema42.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema47.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -9906,7 +12287,7 @@ data47["creditCheck"] = coerced37;
 }
 }
 if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err159 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema42.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err159 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema47.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -9959,7 +12340,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced38 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -9977,7 +12358,7 @@ data51["appraisalCertificate"] = coerced38;
 }
 }
 if(typeof data52 === "string"){
-if(func3(data52) > 1000){
+if(func4(data52) > 1000){
 const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err163];
@@ -9987,7 +12368,7 @@ vErrors.push(err163);
 }
 errors++;
 }
-const failure59 = func6("line", data52);
+const failure59 = func3("line", data52);
 if(failure59 !== null){
 const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
 if(vErrors === null){
@@ -9998,7 +12379,7 @@ vErrors.push(err164);
 }
 errors++;
 }
-const failure60 = func33(true, data52);
+const failure60 = func15(true, data52);
 if(failure60 !== null){
 const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure60.params,message:failure60.message};
 if(vErrors === null){
@@ -10027,7 +12408,7 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced39 = null;
 }
 else {
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema43.type},message:"must be string,null"};
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -10045,7 +12426,7 @@ data51["otherCertificate"] = coerced39;
 }
 }
 if(typeof data53 === "string"){
-if(func3(data53) > 1000){
+if(func4(data53) > 1000){
 const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err167];
@@ -10055,7 +12436,7 @@ vErrors.push(err167);
 }
 errors++;
 }
-const failure61 = func6("line", data53);
+const failure61 = func3("line", data53);
 if(failure61 !== null){
 const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
 if(vErrors === null){
@@ -10066,7 +12447,7 @@ vErrors.push(err168);
 }
 errors++;
 }
-const failure62 = func33(true, data53);
+const failure62 = func15(true, data53);
 if(failure62 !== null){
 const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
 if(vErrors === null){
@@ -10112,14 +12493,14 @@ vErrors.push(err172);
 }
 errors++;
 }
-validate17.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listQuery = validate18;
-const schema55 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const artwork_listQuery = validate23;
+const schema60 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -10131,7 +12512,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func28.call(schema55.properties, key0))){
+if(!(func81.call(schema60.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10293,7 +12674,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -10303,7 +12684,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -10347,7 +12728,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema55.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema60.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10388,7 +12769,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema55.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10429,7 +12810,7 @@ data["ids"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -10439,7 +12820,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -10449,7 +12830,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -10555,7 +12936,7 @@ data["classify"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-if(func3(data7) > 200){
+if(func4(data7) > 200){
 const err25 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err25];
@@ -10565,7 +12946,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure5 = func6("line", data7);
+const failure5 = func3("line", data7);
 if(failure5 !== null){
 const err26 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -10609,7 +12990,7 @@ data["possessor"] = coerced8;
 }
 }
 if(typeof data8 === "string"){
-if(func3(data8) > 200){
+if(func4(data8) > 200){
 const err28 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err28];
@@ -10619,7 +13000,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure6 = func6("line", data8);
+const failure6 = func3("line", data8);
 if(failure6 !== null){
 const err29 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -10661,7 +13042,7 @@ data["status"] = coerced9;
 }
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema60.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -10711,7 +13092,7 @@ data["isBlock"] = coerced10;
 }
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err34 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema55.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err34 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema60.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -10743,14 +13124,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate18.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listBody = validate19;
-const schema56 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const artwork_listBody = validate24;
+const schema61 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -10762,7 +13143,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func28.call(schema56.properties, key0))){
+if(!(func81.call(schema61.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -10924,7 +13305,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -10934,7 +13315,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -10978,7 +13359,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema56.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema61.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11019,7 +13400,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema56.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema61.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11210,7 +13591,7 @@ data["classify"] = coerced7;
 }
 }
 if(typeof data8 === "string"){
-if(func3(data8) > 200){
+if(func4(data8) > 200){
 const err27 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -11220,7 +13601,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure5 = func6("line", data8);
+const failure5 = func3("line", data8);
 if(failure5 !== null){
 const err28 = {instancePath:instancePath+"/classify",schemaPath:"#/properties/classify/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -11264,7 +13645,7 @@ data["possessor"] = coerced8;
 }
 }
 if(typeof data9 === "string"){
-if(func3(data9) > 200){
+if(func4(data9) > 200){
 const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err30];
@@ -11274,7 +13655,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure6 = func6("line", data9);
+const failure6 = func3("line", data9);
 if(failure6 !== null){
 const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -11316,7 +13697,7 @@ data["status"] = coerced9;
 }
 }
 if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema61.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11366,7 +13747,7 @@ data["isBlock"] = coerced10;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema56.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema61.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11398,14 +13779,1878 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate19.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-export const author = validate20;
-const schema57 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
+export const auditEntry = validate25;
+const schema62 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="auditEntry" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.time === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.account === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.call === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call"},message:"must have required property '"+"call"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.resource === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.recordId === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recordId"},message:"must have required property '"+"recordId"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func81.call(schema62.properties, key0))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data1 = data.time;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err8 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["time"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+const failure1 = func3("line", data1);
+if(failure1 !== null){
+const err9 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.account !== undefined){
+let data2 = data.account;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["account"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.accountId !== undefined){
+let data3 = data.accountId;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 === "boolean" || data3 === null
+              || (dataType3 === "string" && data3 && data3 == +data3 && !(data3 % 1))){
+coerced3 = +data3;
+}
+else if(data3 === "" || data3 === 0 || data3 === false){
+coerced3 = null;
+}
+else {
+const err12 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema62.properties.accountId.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["accountId"] = coerced3;
+}
+}
+}
+const failure3 = func2(true, data3);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.call !== undefined){
+let data4 = data.call;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/call",schemaPath:"#/properties/call/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["call"] = coerced4;
+}
+}
+}
+if(typeof data4 === "string"){
+const failure4 = func3("line", data4);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/call",schemaPath:"#/properties/call/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.resource !== undefined){
+let data5 = data.resource;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["resource"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+const failure5 = func3("line", data5);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.recordId !== undefined){
+let data6 = data.recordId;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+const err18 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["recordId"] = coerced6;
+}
+}
+}
+if(typeof data6 === "string"){
+const failure6 = func3("line", data6);
+if(failure6 !== null){
+const err19 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.before !== undefined){
+let data7 = data.before;
+if((typeof data7 !== "string") && (data7 !== null)){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else if(data7 === "" || data7 === 0 || data7 === false){
+coerced7 = null;
+}
+else {
+const err20 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema62.properties.before.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["before"] = coerced7;
+}
+}
+}
+if(typeof data7 === "string"){
+const failure7 = func3("line", data7);
+if(failure7 !== null){
+const err21 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data.after !== undefined){
+let data8 = data.after;
+if((typeof data8 !== "string") && (data8 !== null)){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else if(data8 === "" || data8 === 0 || data8 === false){
+coerced8 = null;
+}
+else {
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema62.properties.after.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["after"] = coerced8;
+}
+}
+}
+if(typeof data8 === "string"){
+const failure8 = func3("line", data8);
+if(failure8 !== null){
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+
+export const auditEntry_create = validate26;
+const schema63 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":[],"additionalProperties":false};
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="auditEntry.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func81.call(schema63.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.time !== undefined){
+const err2 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.account !== undefined){
+const err3 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.accountId !== undefined){
+const err4 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.call !== undefined){
+const err5 = {instancePath:instancePath+"/call",schemaPath:"#/properties/call/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.resource !== undefined){
+const err6 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.recordId !== undefined){
+const err7 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.before !== undefined){
+const err8 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.after !== undefined){
+const err9 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+
+export const auditEntry_update = validate27;
+const schema64 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="auditEntry.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func81.call(schema64.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.time !== undefined){
+const err6 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.account !== undefined){
+const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.accountId !== undefined){
+const err8 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.call !== undefined){
+const err9 = {instancePath:instancePath+"/call",schemaPath:"#/properties/call/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.resource !== undefined){
+const err10 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.recordId !== undefined){
+const err11 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.before !== undefined){
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.after !== undefined){
+const err13 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+
+export const auditEntry_listQuery = validate28;
+const schema65 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="auditEntry.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(func81.call(schema65.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema65.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["ids"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1100){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern3.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func3("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.account !== undefined){
+let data6 = data.account;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+const err20 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["account"] = coerced6;
+}
+}
+}
+if(typeof data6 === "string"){
+if(func4(data6) > 200){
+const err21 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const failure4 = func3("line", data6);
+if(failure4 !== null){
+const err22 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.resource !== undefined){
+let data7 = data.resource;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+const err23 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["resource"] = coerced7;
+}
+}
+}
+if(typeof data7 === "string"){
+if(func4(data7) > 200){
+const err24 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const failure5 = func3("line", data7);
+if(failure5 !== null){
+const err25 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.recordId !== undefined){
+let data8 = data.recordId;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+const err26 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["recordId"] = coerced8;
+}
+}
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 200){
+const err27 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const failure6 = func3("line", data8);
+if(failure6 !== null){
+const err28 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+
+export const auditEntry_listBody = validate29;
+const schema66 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="auditEntry.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(func81.call(schema66.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema66.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data5 !== undefined){
+data5[i0] = coerced5;
+}
+}
+}
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.account !== undefined){
+let data7 = data.account;
+if(typeof data7 !== "string"){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data7;
+}
+else if(data7 === null){
+coerced6 = "";
+}
+else {
+const err22 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data !== undefined){
+data["account"] = coerced6;
+}
+}
+}
+if(typeof data7 === "string"){
+if(func4(data7) > 200){
+const err23 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+const failure4 = func3("line", data7);
+if(failure4 !== null){
+const err24 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data.resource !== undefined){
+let data8 = data.resource;
+if(typeof data8 !== "string"){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else {
+const err25 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data !== undefined){
+data["resource"] = coerced7;
+}
+}
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 200){
+const err26 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+const failure5 = func3("line", data8);
+if(failure5 !== null){
+const err27 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.recordId !== undefined){
+let data9 = data.recordId;
+if(typeof data9 !== "string"){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data9;
+}
+else if(data9 === null){
+coerced8 = "";
+}
+else {
+const err28 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["recordId"] = coerced8;
+}
+}
+}
+if(typeof data9 === "string"){
+if(func4(data9) > 200){
+const err29 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const failure6 = func3("line", data9);
+if(failure6 !== null){
+const err30 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+
+export const author = validate30;
+const schema67 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
 let vErrors = null;
 let errors = 0;
@@ -11427,7 +15672,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema57.properties, key0))){
+if(!(func81.call(schema67.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -11509,7 +15754,7 @@ data["authorName"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err5 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -11519,7 +15764,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func4(60, data1);
+const failure1 = func5(60, data1);
 if(failure1 !== null){
 const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -11530,7 +15775,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure2 = func5(true, data1);
+const failure2 = func6(true, data1);
 if(failure2 !== null){
 const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -11541,7 +15786,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure3 = func6("line", data1);
+const failure3 = func3("line", data1);
 if(failure3 !== null){
 const err8 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -11570,7 +15815,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced2 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema57.properties.introduction.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema67.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11588,7 +15833,7 @@ data["introduction"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 2000){
+if(func4(data2) > 2000){
 const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -11598,7 +15843,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure4 = func6("multiline", data2);
+const failure4 = func3("multiline", data2);
 if(failure4 !== null){
 const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -11627,7 +15872,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema57.properties.portrait.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema67.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11645,7 +15890,7 @@ data["portrait"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) > 1000){
+if(func4(data3) > 1000){
 const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -11655,7 +15900,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure5 = func6("line", data3);
+const failure5 = func3("line", data3);
 if(failure5 !== null){
 const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -11666,7 +15911,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure6 = func33(true, data3);
+const failure6 = func15(true, data3);
 if(failure6 !== null){
 const err15 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -11759,7 +16004,7 @@ data["isBlock"] = coerced5;
 }
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema57.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema67.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11795,7 +16040,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err22 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema57.properties.chain.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema67.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11813,7 +16058,7 @@ data["chain"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-const failure9 = func6("line", data6);
+const failure9 = func3("line", data6);
 if(failure9 !== null){
 const err23 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -11842,7 +16087,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced7 = null;
 }
 else {
-const err24 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema57.properties.blockTime.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema67.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11860,7 +16105,7 @@ data["blockTime"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-const failure10 = func6("line", data7);
+const failure10 = func3("line", data7);
 if(failure10 !== null){
 const err25 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -11904,7 +16149,7 @@ data["createTime"] = coerced8;
 }
 }
 if(typeof data8 === "string"){
-const failure11 = func6("line", data8);
+const failure11 = func3("line", data8);
 if(failure11 !== null){
 const err27 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -11945,7 +16190,7 @@ data["wxIsEnable"] = coerced9;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err29 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema57.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema67.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11981,7 +16226,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced10 = null;
 }
 else {
-const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema57.properties.wxCode.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema67.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11999,7 +16244,7 @@ data["wxCode"] = coerced10;
 }
 }
 if(typeof data10 === "string"){
-if(func3(data10) > 64){
+if(func4(data10) > 64){
 const err32 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err32];
@@ -12009,7 +16254,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure13 = func5(true, data10);
+const failure13 = func6(true, data10);
 if(failure13 !== null){
 const err33 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -12020,7 +16265,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure14 = func6("line", data10);
+const failure14 = func3("line", data10);
 if(failure14 !== null){
 const err34 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -12049,7 +16294,7 @@ else if(data11 === "" || data11 === 0 || data11 === false){
 coerced11 = null;
 }
 else {
-const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema57.properties.wxUrl.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema67.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12067,7 +16312,7 @@ data["wxUrl"] = coerced11;
 }
 }
 if(typeof data11 === "string"){
-if(func3(data11) > 1000){
+if(func4(data11) > 1000){
 const err36 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err36];
@@ -12077,7 +16322,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure15 = func6("line", data11);
+const failure15 = func3("line", data11);
 if(failure15 !== null){
 const err37 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -12088,7 +16333,7 @@ vErrors.push(err37);
 }
 errors++;
 }
-const failure16 = func33(true, data11);
+const failure16 = func15(true, data11);
 if(failure16 !== null){
 const err38 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure16.params,message:failure16.message};
 if(vErrors === null){
@@ -12117,7 +16362,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced12 = null;
 }
 else {
-const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema57.properties.wxCreateTime.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema67.properties.wxCreateTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12135,7 +16380,7 @@ data["wxCreateTime"] = coerced12;
 }
 }
 if(typeof data12 === "string"){
-const failure17 = func6("line", data12);
+const failure17 = func3("line", data12);
 if(failure17 !== null){
 const err40 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
@@ -12162,7 +16407,7 @@ else if(data13 === "" || data13 === 0 || data13 === false){
 coerced13 = null;
 }
 else {
-const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema57.properties.sourceId.type},message:"must be integer,null"};
+const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema67.properties.sourceId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -12202,14 +16447,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
 
-export const author_create = validate21;
-const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+export const author_create = validate31;
+const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
 let vErrors = null;
 let errors = 0;
@@ -12228,7 +16473,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema58.properties, key0))){
+if(!(func81.call(schema68.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -12280,7 +16525,7 @@ data["authorName"] = coerced0;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err4 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -12290,7 +16535,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-const failure0 = func4(60, data1);
+const failure0 = func5(60, data1);
 if(failure0 !== null){
 const err5 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -12301,7 +16546,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure1 = func5(true, data1);
+const failure1 = func6(true, data1);
 if(failure1 !== null){
 const err6 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -12312,7 +16557,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure2 = func6("line", data1);
+const failure2 = func3("line", data1);
 if(failure2 !== null){
 const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -12341,7 +16586,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced1 = null;
 }
 else {
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema58.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema68.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12359,7 +16604,7 @@ data["introduction"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 2000){
+if(func4(data2) > 2000){
 const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -12369,7 +16614,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure3 = func6("multiline", data2);
+const failure3 = func3("multiline", data2);
 if(failure3 !== null){
 const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -12398,7 +16643,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema58.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema68.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12416,7 +16661,7 @@ data["portrait"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) > 1000){
+if(func4(data3) > 1000){
 const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -12426,7 +16671,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func6("line", data3);
+const failure4 = func3("line", data3);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -12437,7 +16682,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure5 = func33(true, data3);
+const failure5 = func15(true, data3);
 if(failure5 !== null){
 const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -12528,7 +16773,7 @@ data["wxIsEnable"] = coerced3;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema58.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema68.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12564,7 +16809,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced4 = null;
 }
 else {
-const err23 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema58.properties.wxCode.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema68.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12582,7 +16827,7 @@ data["wxCode"] = coerced4;
 }
 }
 if(typeof data10 === "string"){
-if(func3(data10) > 64){
+if(func4(data10) > 64){
 const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err24];
@@ -12592,7 +16837,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func5(true, data10);
+const failure7 = func6(true, data10);
 if(failure7 !== null){
 const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -12603,7 +16848,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure8 = func6("line", data10);
+const failure8 = func3("line", data10);
 if(failure8 !== null){
 const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -12632,7 +16877,7 @@ else if(data11 === "" || data11 === 0 || data11 === false){
 coerced5 = null;
 }
 else {
-const err27 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema58.properties.wxUrl.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema68.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12650,7 +16895,7 @@ data["wxUrl"] = coerced5;
 }
 }
 if(typeof data11 === "string"){
-if(func3(data11) > 1000){
+if(func4(data11) > 1000){
 const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err28];
@@ -12660,7 +16905,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func6("line", data11);
+const failure9 = func3("line", data11);
 if(failure9 !== null){
 const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -12671,7 +16916,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure10 = func33(true, data11);
+const failure10 = func15(true, data11);
 if(failure10 !== null){
 const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -12715,14 +16960,14 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
 
-export const author_update = validate22;
-const schema59 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+export const author_update = validate32;
+const schema69 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
 let vErrors = null;
 let errors = 0;
@@ -12738,7 +16983,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema59.properties, key0))){
+if(!(func81.call(schema69.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -12842,7 +17087,7 @@ data["authorName"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err7 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -12852,7 +17097,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func4(60, data1);
+const failure1 = func5(60, data1);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -12863,7 +17108,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure2 = func5(true, data1);
+const failure2 = func6(true, data1);
 if(failure2 !== null){
 const err9 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -12874,7 +17119,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure3 = func6("line", data1);
+const failure3 = func3("line", data1);
 if(failure3 !== null){
 const err10 = {instancePath:instancePath+"/authorName",schemaPath:"#/properties/authorName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -12903,7 +17148,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced2 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema59.properties.introduction.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema69.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12921,7 +17166,7 @@ data["introduction"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 2000){
+if(func4(data2) > 2000){
 const err12 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -12931,7 +17176,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func6("multiline", data2);
+const failure4 = func3("multiline", data2);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -12960,7 +17205,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema59.properties.portrait.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema69.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12978,7 +17223,7 @@ data["portrait"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) > 1000){
+if(func4(data3) > 1000){
 const err15 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -12988,7 +17233,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure5 = func6("line", data3);
+const failure5 = func3("line", data3);
 if(failure5 !== null){
 const err16 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -12999,7 +17244,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure6 = func33(true, data3);
+const failure6 = func15(true, data3);
 if(failure6 !== null){
 const err17 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -13091,7 +17336,7 @@ data["wxIsEnable"] = coerced4;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema59.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema69.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13128,7 +17373,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced5 = null;
 }
 else {
-const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema59.properties.wxCode.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema69.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13146,7 +17391,7 @@ data["wxCode"] = coerced5;
 }
 }
 if(typeof data10 === "string"){
-if(func3(data10) > 64){
+if(func4(data10) > 64){
 const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -13156,7 +17401,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure8 = func5(true, data10);
+const failure8 = func6(true, data10);
 if(failure8 !== null){
 const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -13167,7 +17412,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func6("line", data10);
+const failure9 = func3("line", data10);
 if(failure9 !== null){
 const err29 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -13196,7 +17441,7 @@ else if(data11 === "" || data11 === 0 || data11 === false){
 coerced6 = null;
 }
 else {
-const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema59.properties.wxUrl.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema69.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -13214,7 +17459,7 @@ data["wxUrl"] = coerced6;
 }
 }
 if(typeof data11 === "string"){
-if(func3(data11) > 1000){
+if(func4(data11) > 1000){
 const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err31];
@@ -13224,7 +17469,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure10 = func6("line", data11);
+const failure10 = func3("line", data11);
 if(failure10 !== null){
 const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -13235,7 +17480,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure11 = func33(true, data11);
+const failure11 = func15(true, data11);
 if(failure11 !== null){
 const err33 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -13279,14 +17524,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listQuery = validate23;
-const schema60 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const author_listQuery = validate33;
+const schema70 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -13460,7 +17705,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -13470,7 +17715,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -13514,7 +17759,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema60.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema70.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13555,7 +17800,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema70.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13596,7 +17841,7 @@ data["ids"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -13606,7 +17851,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -13616,7 +17861,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -13658,7 +17903,7 @@ data["isBlock"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema60.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema70.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13690,14 +17935,14 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listBody = validate24;
-const schema61 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const author_listBody = validate34;
+const schema71 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -13871,7 +18116,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -13881,7 +18126,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -13925,7 +18170,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema61.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema71.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13966,7 +18211,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema61.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14093,7 +18338,7 @@ data["isBlock"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema61.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema71.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14125,14 +18370,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser = validate25;
-const schema62 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+export const bidUser = validate35;
+const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
 let vErrors = null;
 let errors = 0;
@@ -14154,7 +18399,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema62.properties, key0))){
+if(!(func81.call(schema72.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -14236,7 +18481,7 @@ data["uid"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -14280,7 +18525,7 @@ data["account"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 64){
+if(func4(data2) > 64){
 const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -14290,7 +18535,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -14300,7 +18545,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure2 = func5(true, data2);
+const failure2 = func6(true, data2);
 if(failure2 !== null){
 const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -14311,7 +18556,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure3 = func6("line", data2);
+const failure3 = func3("line", data2);
 if(failure3 !== null){
 const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -14340,7 +18585,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema62.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema72.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14358,7 +18603,7 @@ data["nickname"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-const failure4 = func4(60, data3);
+const failure4 = func5(60, data3);
 if(failure4 !== null){
 const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -14369,7 +18614,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure5 = func5(true, data3);
+const failure5 = func6(true, data3);
 if(failure5 !== null){
 const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -14380,7 +18625,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure6 = func6("line", data3);
+const failure6 = func3("line", data3);
 if(failure6 !== null){
 const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -14409,7 +18654,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema62.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema72.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14427,7 +18672,7 @@ data["avatar"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
+if(func4(data4) > 1000){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -14437,7 +18682,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure7 = func6("line", data4);
+const failure7 = func3("line", data4);
 if(failure7 !== null){
 const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -14448,7 +18693,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure8 = func33(true, data4);
+const failure8 = func15(true, data4);
 if(failure8 !== null){
 const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -14492,7 +18737,7 @@ data["registerTime"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-const failure9 = func6("line", data5);
+const failure9 = func3("line", data5);
 if(failure9 !== null){
 const err20 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -14521,7 +18766,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema62.properties.chainId.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema72.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14539,7 +18784,7 @@ data["chainId"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-const failure10 = func6("line", data6);
+const failure10 = func3("line", data6);
 if(failure10 !== null){
 const err22 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -14668,7 +18913,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced9 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema62.properties.lastLoginTime.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema72.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -14686,7 +18931,7 @@ data["lastLoginTime"] = coerced9;
 }
 }
 if(typeof data9 === "string"){
-const failure13 = func6("line", data9);
+const failure13 = func3("line", data9);
 if(failure13 !== null){
 const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -14710,14 +18955,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_create = validate26;
-const schema63 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const bidUser_create = validate36;
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -14733,7 +18978,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema63.properties, key0))){
+if(!(func81.call(schema73.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -14795,7 +19040,7 @@ data["account"] = coerced0;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 64){
+if(func4(data2) > 64){
 const err5 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -14805,7 +19050,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -14815,7 +19060,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure0 = func5(true, data2);
+const failure0 = func6(true, data2);
 if(failure0 !== null){
 const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -14826,7 +19071,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func6("line", data2);
+const failure1 = func3("line", data2);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -14855,7 +19100,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced1 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema63.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema73.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14873,7 +19118,7 @@ data["nickname"] = coerced1;
 }
 }
 if(typeof data3 === "string"){
-const failure2 = func4(60, data3);
+const failure2 = func5(60, data3);
 if(failure2 !== null){
 const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -14884,7 +19129,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func5(true, data3);
+const failure3 = func6(true, data3);
 if(failure3 !== null){
 const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -14895,7 +19140,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func6("line", data3);
+const failure4 = func3("line", data3);
 if(failure4 !== null){
 const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -14924,7 +19169,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced2 = null;
 }
 else {
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema63.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema73.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14942,7 +19187,7 @@ data["avatar"] = coerced2;
 }
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
+if(func4(data4) > 1000){
 const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -14952,7 +19197,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func6("line", data4);
+const failure5 = func3("line", data4);
 if(failure5 !== null){
 const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -14963,7 +19208,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func33(true, data4);
+const failure6 = func15(true, data4);
 if(failure6 !== null){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -15037,14 +19282,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_update = validate27;
-const schema64 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+export const bidUser_update = validate37;
+const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -15060,7 +19305,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema64.properties, key0))){
+if(!(func81.call(schema74.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -15174,7 +19419,7 @@ data["account"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 64){
+if(func4(data2) > 64){
 const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -15184,7 +19429,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -15194,7 +19439,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure1 = func5(true, data2);
+const failure1 = func6(true, data2);
 if(failure1 !== null){
 const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -15205,7 +19450,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -15234,7 +19479,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema64.properties.nickname.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema74.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15252,7 +19497,7 @@ data["nickname"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-const failure3 = func4(60, data3);
+const failure3 = func5(60, data3);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -15263,7 +19508,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func5(true, data3);
+const failure4 = func6(true, data3);
 if(failure4 !== null){
 const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -15274,7 +19519,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func6("line", data3);
+const failure5 = func3("line", data3);
 if(failure5 !== null){
 const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -15303,7 +19548,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema64.properties.avatar.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema74.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15321,7 +19566,7 @@ data["avatar"] = coerced3;
 }
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
+if(func4(data4) > 1000){
 const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -15331,7 +19576,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure6 = func6("line", data4);
+const failure6 = func3("line", data4);
 if(failure6 !== null){
 const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -15342,7 +19587,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func33(true, data4);
+const failure7 = func15(true, data4);
 if(failure7 !== null){
 const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -15416,14 +19661,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listQuery = validate28;
-const schema65 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const bidUser_listQuery = validate38;
+const schema75 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -15597,7 +19842,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -15607,7 +19852,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -15651,7 +19896,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema65.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15692,7 +19937,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15733,7 +19978,7 @@ data["ids"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -15743,7 +19988,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -15753,7 +19998,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -15777,14 +20022,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listBody = validate29;
-const schema66 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const bidUser_listBody = validate39;
+const schema76 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -15958,7 +20203,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -15968,7 +20213,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -16012,7 +20257,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema66.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema76.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16053,7 +20298,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema76.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16162,16 +20407,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
-export const block = validate30;
-const schema67 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern13 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern14 = new RegExp("^[0-9a-f]{64}$", "u");
+export const block = validate40;
+const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const pattern18 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern19 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
 let vErrors = null;
 let errors = 0;
@@ -16351,7 +20596,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err13 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -16447,7 +20692,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern13.test(data3)){
+if(!pattern18.test(data3)){
 const err18 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -16457,7 +20702,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data3);
+const failure3 = func3("line", data3);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -16501,7 +20746,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern14.test(data4)){
+if(!pattern19.test(data4)){
 const err21 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -16511,7 +20756,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure4 = func6("line", data4);
+const failure4 = func3("line", data4);
 if(failure4 !== null){
 const err22 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -16555,7 +20800,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern14.test(data5)){
+if(!pattern19.test(data5)){
 const err24 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -16565,7 +20810,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure5 = func6("line", data5);
+const failure5 = func3("line", data5);
 if(failure5 !== null){
 const err25 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -16661,7 +20906,7 @@ data["createdAt"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-const failure7 = func6("line", data7);
+const failure7 = func3("line", data7);
 if(failure7 !== null){
 const err30 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -16685,14 +20930,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const block_create = validate31;
-const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+export const block_create = validate41;
+const schema78 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.create" */;
 let vErrors = null;
 let errors = 0;
@@ -16872,7 +21117,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err13 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -16968,7 +21213,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern13.test(data3)){
+if(!pattern18.test(data3)){
 const err18 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -16978,7 +21223,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data3);
+const failure3 = func3("line", data3);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -17022,7 +21267,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern14.test(data4)){
+if(!pattern19.test(data4)){
 const err21 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -17032,7 +21277,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure4 = func6("line", data4);
+const failure4 = func3("line", data4);
 if(failure4 !== null){
 const err22 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -17076,7 +21321,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern14.test(data5)){
+if(!pattern19.test(data5)){
 const err24 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -17086,7 +21331,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure5 = func6("line", data5);
+const failure5 = func3("line", data5);
 if(failure5 !== null){
 const err25 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -17182,7 +21427,7 @@ data["createdAt"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-const failure7 = func6("line", data7);
+const failure7 = func3("line", data7);
 if(failure7 !== null){
 const err30 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -17206,14 +21451,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 
-export const block_update = validate32;
-const schema69 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+export const block_update = validate42;
+const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.update" */;
 let vErrors = null;
 let errors = 0;
@@ -17229,7 +21474,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema69.properties, key0))){
+if(!(func81.call(schema79.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -17323,7 +21568,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -17419,7 +21664,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern13.test(data3)){
+if(!pattern18.test(data3)){
 const err11 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -17429,7 +21674,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure3 = func6("line", data3);
+const failure3 = func3("line", data3);
 if(failure3 !== null){
 const err12 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -17473,7 +21718,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern14.test(data4)){
+if(!pattern19.test(data4)){
 const err14 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -17483,7 +21728,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func6("line", data4);
+const failure4 = func3("line", data4);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -17527,7 +21772,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern14.test(data5)){
+if(!pattern19.test(data5)){
 const err17 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -17537,7 +21782,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure5 = func6("line", data5);
+const failure5 = func3("line", data5);
 if(failure5 !== null){
 const err18 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -17633,7 +21878,7 @@ data["createdAt"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-const failure7 = func6("line", data7);
+const failure7 = func3("line", data7);
 if(failure7 !== null){
 const err23 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -17719,14 +21964,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listQuery = validate33;
-const schema70 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const block_listQuery = validate43;
+const schema80 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -17900,7 +22145,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -17910,7 +22155,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -17964,7 +22209,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema70.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18005,7 +22250,7 @@ data["ids"] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -18015,7 +22260,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -18025,7 +22270,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -18049,14 +22294,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listBody = validate34;
-const schema71 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const block_listBody = validate44;
+const schema81 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -18230,7 +22475,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -18240,7 +22485,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -18294,7 +22539,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18403,17 +22648,17 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode = validate35;
-const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
-const pattern23 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern24 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern25 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+export const chaincode = validate45;
+const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
+const pattern28 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern29 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern30 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
 let vErrors = null;
 let errors = 0;
@@ -18457,7 +22702,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema72.properties, key0))){
+if(!(func81.call(schema82.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -18550,7 +22795,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern28.test(data1)){
 const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -18560,7 +22805,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -18603,7 +22848,7 @@ data["name"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
+if(!pattern29.test(data2)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -18613,7 +22858,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -18657,7 +22902,7 @@ data["version"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern25.test(data3)){
+if(!pattern30.test(data3)){
 const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -18667,7 +22912,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func6("line", data3);
+const failure3 = func3("line", data3);
 if(failure3 !== null){
 const err14 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -18724,7 +22969,7 @@ data4[i0] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 512){
+if(func4(data5) > 512){
 const err17 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -18734,7 +22979,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure4 = func6("line", data5);
+const failure4 = func3("line", data5);
 if(failure4 !== null){
 const err18 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -18802,7 +23047,7 @@ data6[i1] = coerced5;
 }
 }
 if(typeof data7 === "string"){
-if(func3(data7) > 512){
+if(func4(data7) > 512){
 const err22 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -18812,7 +23057,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure5 = func6("line", data7);
+const failure5 = func3("line", data7);
 if(failure5 !== null){
 const err23 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -18866,7 +23111,7 @@ data["policy"] = coerced6;
 }
 }
 if(typeof data8 === "string"){
-if(func3(data8) > 512){
+if(func4(data8) > 512){
 const err26 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err26];
@@ -18876,7 +23121,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure6 = func6("line", data8);
+const failure6 = func3("line", data8);
 if(failure6 !== null){
 const err27 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -18918,7 +23163,7 @@ data["function"] = coerced7;
 }
 }
 if(typeof data9 === "string"){
-if(func3(data9) > 64){
+if(func4(data9) > 64){
 const err29 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -18928,7 +23173,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure7 = func6("line", data9);
+const failure7 = func3("line", data9);
 if(failure7 !== null){
 const err30 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -18970,7 +23215,7 @@ data["functionType"] = coerced8;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema72.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema82.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19010,7 +23255,7 @@ data["fileName"] = coerced9;
 }
 }
 if(typeof data11 === "string"){
-const failure8 = func6("line", data11);
+const failure8 = func3("line", data11);
 if(failure8 !== null){
 const err34 = {instancePath:instancePath+"/fileName",schemaPath:"#/properties/fileName/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -19054,7 +23299,7 @@ data["code"] = coerced10;
 }
 }
 if(typeof data12 === "string"){
-const failure9 = func6("line", data12);
+const failure9 = func3("line", data12);
 if(failure9 !== null){
 const err36 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -19098,7 +23343,7 @@ data["codeHash"] = coerced11;
 }
 }
 if(typeof data13 === "string"){
-const failure10 = func6("line", data13);
+const failure10 = func3("line", data13);
 if(failure10 !== null){
 const err38 = {instancePath:instancePath+"/codeHash",schemaPath:"#/properties/codeHash/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -19142,7 +23387,7 @@ data["status"] = coerced12;
 }
 }
 if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -19232,7 +23477,7 @@ data16["status"] = coerced13;
 }
 }
 if(typeof data17 === "string"){
-const failure11 = func6("line", data17);
+const failure11 = func3("line", data17);
 if(failure11 !== null){
 const err46 = {instancePath:instancePath+"/history/" + i2+"/status",schemaPath:"#/properties/history/items/properties/status/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -19276,7 +23521,7 @@ data16["txId"] = coerced14;
 }
 }
 if(typeof data18 === "string"){
-const failure12 = func6("line", data18);
+const failure12 = func3("line", data18);
 if(failure12 !== null){
 const err48 = {instancePath:instancePath+"/history/" + i2+"/txId",schemaPath:"#/properties/history/items/properties/txId/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -19320,7 +23565,7 @@ data16["time"] = coerced15;
 }
 }
 if(typeof data19 === "string"){
-const failure13 = func6("line", data19);
+const failure13 = func3("line", data19);
 if(failure13 !== null){
 const err50 = {instancePath:instancePath+"/history/" + i2+"/time",schemaPath:"#/properties/history/items/properties/time/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -19388,7 +23633,7 @@ data["createdBy"] = coerced16;
 }
 }
 if(typeof data20 === "string"){
-const failure14 = func6("line", data20);
+const failure14 = func3("line", data20);
 if(failure14 !== null){
 const err54 = {instancePath:instancePath+"/createdBy",schemaPath:"#/properties/createdBy/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -19432,7 +23677,7 @@ data["createTime"] = coerced17;
 }
 }
 if(typeof data21 === "string"){
-const failure15 = func6("line", data21);
+const failure15 = func3("line", data21);
 if(failure15 !== null){
 const err56 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -19476,7 +23721,7 @@ data["updateTime"] = coerced18;
 }
 }
 if(typeof data22 === "string"){
-const failure16 = func6("line", data22);
+const failure16 = func3("line", data22);
 if(failure16 !== null){
 const err58 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
@@ -19500,14 +23745,14 @@ vErrors.push(err59);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_create = validate36;
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+export const chaincode_create = validate46;
+const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.create" */;
 let vErrors = null;
 let errors = 0;
@@ -19551,7 +23796,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema73.properties, key0))){
+if(!(func81.call(schema83.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -19602,7 +23847,7 @@ data["channel"] = coerced0;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern28.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -19612,7 +23857,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-const failure0 = func6("line", data1);
+const failure0 = func3("line", data1);
 if(failure0 !== null){
 const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -19655,7 +23900,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
+if(!pattern29.test(data2)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -19665,7 +23910,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func6("line", data2);
+const failure1 = func3("line", data2);
 if(failure1 !== null){
 const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -19709,7 +23954,7 @@ data["version"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern25.test(data3)){
+if(!pattern30.test(data3)){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -19719,7 +23964,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure2 = func6("line", data3);
+const failure2 = func3("line", data3);
 if(failure2 !== null){
 const err12 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -19776,7 +24021,7 @@ data4[i0] = coerced3;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 512){
+if(func4(data5) > 512){
 const err15 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -19786,7 +24031,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err16 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -19854,7 +24099,7 @@ data6[i1] = coerced4;
 }
 }
 if(typeof data7 === "string"){
-if(func3(data7) > 512){
+if(func4(data7) > 512){
 const err20 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -19864,7 +24109,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure4 = func6("line", data7);
+const failure4 = func3("line", data7);
 if(failure4 !== null){
 const err21 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -19918,7 +24163,7 @@ data["policy"] = coerced5;
 }
 }
 if(typeof data8 === "string"){
-if(func3(data8) > 512){
+if(func4(data8) > 512){
 const err24 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err24];
@@ -19928,7 +24173,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure5 = func6("line", data8);
+const failure5 = func3("line", data8);
 if(failure5 !== null){
 const err25 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -19970,7 +24215,7 @@ data["function"] = coerced6;
 }
 }
 if(typeof data9 === "string"){
-if(func3(data9) > 64){
+if(func4(data9) > 64){
 const err27 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -19980,7 +24225,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure6 = func6("line", data9);
+const failure6 = func3("line", data9);
 if(failure6 !== null){
 const err28 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -20022,7 +24267,7 @@ data["functionType"] = coerced7;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema73.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema83.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20122,14 +24367,14 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_update = validate37;
-const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+export const chaincode_update = validate47;
+const schema84 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.update" */;
 let vErrors = null;
 let errors = 0;
@@ -20145,7 +24390,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema74.properties, key0))){
+if(!(func81.call(schema84.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -20249,7 +24494,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern28.test(data1)){
 const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -20259,7 +24504,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -20303,7 +24548,7 @@ data["name"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
+if(!pattern29.test(data2)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -20313,7 +24558,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -20357,7 +24602,7 @@ data["version"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern25.test(data3)){
+if(!pattern30.test(data3)){
 const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -20367,7 +24612,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func6("line", data3);
+const failure3 = func3("line", data3);
 if(failure3 !== null){
 const err14 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -20425,7 +24670,7 @@ data4[i0] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 512){
+if(func4(data5) > 512){
 const err17 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -20435,7 +24680,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure4 = func6("line", data5);
+const failure4 = func3("line", data5);
 if(failure4 !== null){
 const err18 = {instancePath:instancePath+"/initArgs/" + i0,schemaPath:"#/properties/initArgs/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -20505,7 +24750,7 @@ data6[i1] = coerced5;
 }
 }
 if(typeof data7 === "string"){
-if(func3(data7) > 512){
+if(func4(data7) > 512){
 const err22 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -20515,7 +24760,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure5 = func6("line", data7);
+const failure5 = func3("line", data7);
 if(failure5 !== null){
 const err23 = {instancePath:instancePath+"/args/" + i1,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -20571,7 +24816,7 @@ data["policy"] = coerced6;
 }
 }
 if(typeof data8 === "string"){
-if(func3(data8) > 512){
+if(func4(data8) > 512){
 const err26 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err26];
@@ -20581,7 +24826,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure6 = func6("line", data8);
+const failure6 = func3("line", data8);
 if(failure6 !== null){
 const err27 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -20625,7 +24870,7 @@ data["function"] = coerced7;
 }
 }
 if(typeof data9 === "string"){
-if(func3(data9) > 64){
+if(func4(data9) > 64){
 const err29 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -20635,7 +24880,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure7 = func6("line", data9);
+const failure7 = func3("line", data9);
 if(failure7 !== null){
 const err30 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -20679,7 +24924,7 @@ data["functionType"] = coerced8;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema74.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema84.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20780,14 +25025,14 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_listQuery = validate38;
-const schema75 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const chaincode_listQuery = validate48;
+const schema85 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -20961,7 +25206,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -20971,7 +25216,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -21015,7 +25260,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema85.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21056,7 +25301,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21097,7 +25342,7 @@ data["ids"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -21107,7 +25352,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -21117,7 +25362,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -21141,14 +25386,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_listBody = validate39;
-const schema76 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const chaincode_listBody = validate49;
+const schema86 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -21322,7 +25567,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -21332,7 +25577,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -21376,7 +25621,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema76.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema86.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21417,7 +25662,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema76.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21526,14 +25771,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
-export const channel = validate40;
-const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"txCount":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
+export const channel = validate50;
+const schema87 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"txCount":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel" */;
 let vErrors = null;
 let errors = 0;
@@ -21683,7 +25928,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern28.test(data1)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -21693,7 +25938,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -21841,7 +26086,7 @@ data["createdAt"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-const failure4 = func6("line", data4);
+const failure4 = func3("line", data4);
 if(failure4 !== null){
 const err19 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -21865,14 +26110,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_create = validate41;
-const schema78 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
+export const channel_create = validate51;
+const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.create" */;
 let vErrors = null;
 let errors = 0;
@@ -21940,7 +26185,7 @@ data["name"] = coerced0;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern28.test(data1)){
 const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -21950,7 +26195,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-const failure0 = func6("line", data1);
+const failure0 = func3("line", data1);
 if(failure0 !== null){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -22004,14 +26249,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_update = validate42;
-const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
+export const channel_update = validate52;
+const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.update" */;
 let vErrors = null;
 let errors = 0;
@@ -22131,7 +26376,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern23.test(data1)){
+if(!pattern28.test(data1)){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -22141,7 +26386,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -22195,14 +26440,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listQuery = validate43;
-const schema80 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const channel_listQuery = validate53;
+const schema90 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -22376,7 +26621,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -22386,7 +26631,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -22430,7 +26675,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema90.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -22471,7 +26716,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -22512,7 +26757,7 @@ data["ids"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -22522,7 +26767,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -22532,7 +26777,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -22556,14 +26801,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listBody = validate44;
-const schema81 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const channel_listBody = validate54;
+const schema91 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -22737,7 +26982,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -22747,7 +26992,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -22791,7 +27036,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema91.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -22832,7 +27077,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema91.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -22941,19 +27186,19 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
-export const company = validate45;
-const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func572 = keywordRules.uscc;
-const func590 = keywordRules.distinct;
-const pattern37 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern38 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern39 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+export const company = validate55;
+const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const func663 = keywordRules.uscc;
+const func681 = keywordRules.distinct;
+const pattern42 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern43 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern44 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
 let vErrors = null;
 let errors = 0;
@@ -23012,7 +27257,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema82.properties, key0))){
+if(!(func81.call(schema92.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -23094,7 +27339,7 @@ data["companyName"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -23104,7 +27349,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure1 = func4(60, data1);
+const failure1 = func5(60, data1);
 if(failure1 !== null){
 const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -23115,7 +27360,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func5(true, data1);
+const failure2 = func6(true, data1);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -23126,7 +27371,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure3 = func6("line", data1);
+const failure3 = func3("line", data1);
 if(failure3 !== null){
 const err12 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -23170,7 +27415,7 @@ data["creditCode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern37.test(data2)){
+if(!pattern42.test(data2)){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -23180,7 +27425,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func572(true, data2);
+const failure4 = func663(true, data2);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -23191,7 +27436,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure5 = func6("line", data2);
+const failure5 = func3("line", data2);
 if(failure5 !== null){
 const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -23235,7 +27480,7 @@ data["licenseNo"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) > 40){
+if(func4(data3) > 40){
 const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err18];
@@ -23245,7 +27490,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(func3(data3) < 1){
+if(func4(data3) < 1){
 const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -23255,7 +27500,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure6 = func5(true, data3);
+const failure6 = func6(true, data3);
 if(failure6 !== null){
 const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -23266,7 +27511,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure7 = func6("line", data3);
+const failure7 = func3("line", data3);
 if(failure7 !== null){
 const err21 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -23295,7 +27540,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema82.properties.address.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema92.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -23313,7 +27558,7 @@ data["address"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-const failure8 = func4(200, data4);
+const failure8 = func5(200, data4);
 if(failure8 !== null){
 const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -23324,7 +27569,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure9 = func5(true, data4);
+const failure9 = func6(true, data4);
 if(failure9 !== null){
 const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -23335,7 +27580,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure10 = func6("line", data4);
+const failure10 = func3("line", data4);
 if(failure10 !== null){
 const err25 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -23364,7 +27609,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema82.properties.contactName.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema92.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -23382,7 +27627,7 @@ data["contactName"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-const failure11 = func4(40, data5);
+const failure11 = func5(40, data5);
 if(failure11 !== null){
 const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -23393,7 +27638,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure12 = func5(true, data5);
+const failure12 = func6(true, data5);
 if(failure12 !== null){
 const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -23404,7 +27649,7 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure13 = func6("line", data5);
+const failure13 = func3("line", data5);
 if(failure13 !== null){
 const err29 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -23433,7 +27678,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema82.properties.contactPhone.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema92.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -23451,7 +27696,7 @@ data["contactPhone"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
+if(!pattern43.test(data6)){
 const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -23461,7 +27706,7 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure14 = func6("line", data6);
+const failure14 = func3("line", data6);
 if(failure14 !== null){
 const err32 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -23505,7 +27750,7 @@ data["adminAccount"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern39.test(data7)){
+if(!pattern44.test(data7)){
 const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -23515,7 +27760,7 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure15 = func6("line", data7);
+const failure15 = func3("line", data7);
 if(failure15 !== null){
 const err35 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -23559,7 +27804,7 @@ data["backupAdminAccount"] = coerced8;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern39.test(data8)){
+if(!pattern44.test(data8)){
 const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
@@ -23569,7 +27814,7 @@ vErrors.push(err37);
 }
 errors++;
 }
-const failure16 = func6("line", data8);
+const failure16 = func3("line", data8);
 if(failure16 !== null){
 const err38 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
@@ -23610,7 +27855,7 @@ data["status"] = coerced9;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema92.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -23661,7 +27906,7 @@ data["createTime"] = coerced10;
 }
 }
 if(typeof data10 === "string"){
-const failure18 = func6("line", data10);
+const failure18 = func3("line", data10);
 if(failure18 !== null){
 const err43 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
@@ -23705,7 +27950,7 @@ data["updateTime"] = coerced11;
 }
 }
 if(typeof data11 === "string"){
-const failure19 = func6("line", data11);
+const failure19 = func3("line", data11);
 if(failure19 !== null){
 const err45 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
@@ -23718,7 +27963,7 @@ errors++;
 }
 }
 }
-const failure20 = func590([["adminAccount","backupAdminAccount"]], data);
+const failure20 = func681([["adminAccount","backupAdminAccount"]], data);
 if(failure20 !== null){
 const property0 = failure20.property;
 const err46 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure20.params,message:failure20.message};
@@ -23741,14 +27986,14 @@ vErrors.push(err47);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
-export const company_create = validate46;
-const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+export const company_create = validate56;
+const schema93 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
 let vErrors = null;
 let errors = 0;
@@ -23807,7 +28052,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema83.properties, key0))){
+if(!(func81.call(schema93.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -23859,7 +28104,7 @@ data["companyName"] = coerced0;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -23869,7 +28114,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure0 = func4(60, data1);
+const failure0 = func5(60, data1);
 if(failure0 !== null){
 const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -23880,7 +28125,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure1 = func5(true, data1);
+const failure1 = func6(true, data1);
 if(failure1 !== null){
 const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -23891,7 +28136,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data1);
+const failure2 = func3("line", data1);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -23935,7 +28180,7 @@ data["creditCode"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern37.test(data2)){
+if(!pattern42.test(data2)){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -23945,7 +28190,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func572(true, data2);
+const failure3 = func663(true, data2);
 if(failure3 !== null){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -23956,7 +28201,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func6("line", data2);
+const failure4 = func3("line", data2);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -24000,7 +28245,7 @@ data["licenseNo"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) > 40){
+if(func4(data3) > 40){
 const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -24010,7 +28255,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(func3(data3) < 1){
+if(func4(data3) < 1){
 const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err18];
@@ -24020,7 +28265,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure5 = func5(true, data3);
+const failure5 = func6(true, data3);
 if(failure5 !== null){
 const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -24031,7 +28276,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure6 = func6("line", data3);
+const failure6 = func3("line", data3);
 if(failure6 !== null){
 const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -24060,7 +28305,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema83.properties.address.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema93.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -24078,7 +28323,7 @@ data["address"] = coerced3;
 }
 }
 if(typeof data4 === "string"){
-const failure7 = func4(200, data4);
+const failure7 = func5(200, data4);
 if(failure7 !== null){
 const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -24089,7 +28334,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure8 = func5(true, data4);
+const failure8 = func6(true, data4);
 if(failure8 !== null){
 const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -24100,7 +28345,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure9 = func6("line", data4);
+const failure9 = func3("line", data4);
 if(failure9 !== null){
 const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -24129,7 +28374,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced4 = null;
 }
 else {
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema83.properties.contactName.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema93.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -24147,7 +28392,7 @@ data["contactName"] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-const failure10 = func4(40, data5);
+const failure10 = func5(40, data5);
 if(failure10 !== null){
 const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -24158,7 +28403,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure11 = func5(true, data5);
+const failure11 = func6(true, data5);
 if(failure11 !== null){
 const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -24169,7 +28414,7 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure12 = func6("line", data5);
+const failure12 = func3("line", data5);
 if(failure12 !== null){
 const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -24198,7 +28443,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced5 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema83.properties.contactPhone.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema93.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -24216,7 +28461,7 @@ data["contactPhone"] = coerced5;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
+if(!pattern43.test(data6)){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -24226,7 +28471,7 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure13 = func6("line", data6);
+const failure13 = func3("line", data6);
 if(failure13 !== null){
 const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -24270,7 +28515,7 @@ data["adminAccount"] = coerced6;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern39.test(data7)){
+if(!pattern44.test(data7)){
 const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -24280,7 +28525,7 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure14 = func6("line", data7);
+const failure14 = func3("line", data7);
 if(failure14 !== null){
 const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -24324,7 +28569,7 @@ data["backupAdminAccount"] = coerced7;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern39.test(data8)){
+if(!pattern44.test(data8)){
 const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -24334,7 +28579,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure15 = func6("line", data8);
+const failure15 = func3("line", data8);
 if(failure15 !== null){
 const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -24375,7 +28620,7 @@ data["status"] = coerced8;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema83.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema93.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -24415,7 +28660,7 @@ vErrors.push(err42);
 }
 errors++;
 }
-const failure17 = func590([["adminAccount","backupAdminAccount"]], data);
+const failure17 = func681([["adminAccount","backupAdminAccount"]], data);
 if(failure17 !== null){
 const property0 = failure17.property;
 const err43 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure17.params,message:failure17.message};
@@ -24438,14 +28683,14 @@ vErrors.push(err44);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-export const company_update = validate47;
-const schema84 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+export const company_update = validate57;
+const schema94 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
 let vErrors = null;
 let errors = 0;
@@ -24461,7 +28706,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema84.properties, key0))){
+if(!(func81.call(schema94.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -24565,7 +28810,7 @@ data["companyName"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
+if(func4(data1) < 1){
 const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -24575,7 +28820,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func4(60, data1);
+const failure1 = func5(60, data1);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -24586,7 +28831,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure2 = func5(true, data1);
+const failure2 = func6(true, data1);
 if(failure2 !== null){
 const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -24597,7 +28842,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure3 = func6("line", data1);
+const failure3 = func3("line", data1);
 if(failure3 !== null){
 const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -24641,7 +28886,7 @@ data["creditCode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern37.test(data2)){
+if(!pattern42.test(data2)){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -24651,7 +28896,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func572(true, data2);
+const failure4 = func663(true, data2);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -24662,7 +28907,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure5 = func6("line", data2);
+const failure5 = func3("line", data2);
 if(failure5 !== null){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -24706,7 +28951,7 @@ data["licenseNo"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(func3(data3) > 40){
+if(func4(data3) > 40){
 const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -24716,7 +28961,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func3(data3) < 1){
+if(func4(data3) < 1){
 const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -24726,7 +28971,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure6 = func5(true, data3);
+const failure6 = func6(true, data3);
 if(failure6 !== null){
 const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -24737,7 +28982,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func6("line", data3);
+const failure7 = func3("line", data3);
 if(failure7 !== null){
 const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -24766,7 +29011,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema84.properties.address.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema94.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -24784,7 +29029,7 @@ data["address"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-const failure8 = func4(200, data4);
+const failure8 = func5(200, data4);
 if(failure8 !== null){
 const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -24795,7 +29040,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure9 = func5(true, data4);
+const failure9 = func6(true, data4);
 if(failure9 !== null){
 const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -24806,7 +29051,7 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure10 = func6("line", data4);
+const failure10 = func3("line", data4);
 if(failure10 !== null){
 const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -24835,7 +29080,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema84.properties.contactName.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema94.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -24853,7 +29098,7 @@ data["contactName"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-const failure11 = func4(40, data5);
+const failure11 = func5(40, data5);
 if(failure11 !== null){
 const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -24864,7 +29109,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure12 = func5(true, data5);
+const failure12 = func6(true, data5);
 if(failure12 !== null){
 const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -24875,7 +29120,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure13 = func6("line", data5);
+const failure13 = func3("line", data5);
 if(failure13 !== null){
 const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -24904,7 +29149,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema84.properties.contactPhone.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema94.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -24922,7 +29167,7 @@ data["contactPhone"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
+if(!pattern43.test(data6)){
 const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -24932,7 +29177,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure14 = func6("line", data6);
+const failure14 = func3("line", data6);
 if(failure14 !== null){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
@@ -24976,7 +29221,7 @@ data["adminAccount"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern39.test(data7)){
+if(!pattern44.test(data7)){
 const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -24986,7 +29231,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure15 = func6("line", data7);
+const failure15 = func3("line", data7);
 if(failure15 !== null){
 const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
@@ -25030,7 +29275,7 @@ data["backupAdminAccount"] = coerced8;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern39.test(data8)){
+if(!pattern44.test(data8)){
 const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -25040,7 +29285,7 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure16 = func6("line", data8);
+const failure16 = func3("line", data8);
 if(failure16 !== null){
 const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
@@ -25082,7 +29327,7 @@ data["status"] = coerced9;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema84.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -25123,7 +29368,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure18 = func590([["adminAccount","backupAdminAccount"]], data);
+const failure18 = func681([["adminAccount","backupAdminAccount"]], data);
 if(failure18 !== null){
 const property0 = failure18.property;
 const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
@@ -25146,14 +29391,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listQuery = validate48;
-const schema85 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const company_listQuery = validate58;
+const schema95 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -25327,7 +29572,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -25337,7 +29582,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -25381,7 +29626,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema85.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema95.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25422,7 +29667,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema95.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -25463,7 +29708,7 @@ data["ids"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -25473,7 +29718,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -25483,7 +29728,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -25525,7 +29770,7 @@ data["status"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema85.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -25557,14 +29802,14 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listBody = validate49;
-const schema86 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const company_listBody = validate59;
+const schema96 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -25738,7 +29983,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -25748,7 +29993,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -25792,7 +30037,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema86.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema96.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -25833,7 +30078,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema96.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -25960,7 +30205,7 @@ data["status"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema96.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -25992,14 +30237,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser = validate50;
-const schema87 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+export const platformUser = validate60;
+const schema97 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
@@ -26021,7 +30266,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema87.properties, key0))){
+if(!(func81.call(schema97.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -26103,7 +30348,7 @@ data["uid"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -26147,7 +30392,7 @@ data["account"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 64){
+if(func4(data2) > 64){
 const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -26157,7 +30402,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -26167,7 +30412,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure2 = func5(true, data2);
+const failure2 = func6(true, data2);
 if(failure2 !== null){
 const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -26178,7 +30423,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure3 = func6("line", data2);
+const failure3 = func3("line", data2);
 if(failure3 !== null){
 const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -26207,7 +30452,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema87.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema97.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -26225,7 +30470,7 @@ data["nickname"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-const failure4 = func4(60, data3);
+const failure4 = func5(60, data3);
 if(failure4 !== null){
 const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -26236,7 +30481,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure5 = func5(true, data3);
+const failure5 = func6(true, data3);
 if(failure5 !== null){
 const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -26247,7 +30492,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure6 = func6("line", data3);
+const failure6 = func3("line", data3);
 if(failure6 !== null){
 const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -26276,7 +30521,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema87.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema97.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -26294,7 +30539,7 @@ data["avatar"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
+if(func4(data4) > 1000){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -26304,7 +30549,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure7 = func6("line", data4);
+const failure7 = func3("line", data4);
 if(failure7 !== null){
 const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -26315,7 +30560,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure8 = func33(true, data4);
+const failure8 = func15(true, data4);
 if(failure8 !== null){
 const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
 if(vErrors === null){
@@ -26359,7 +30604,7 @@ data["registerTime"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-const failure9 = func6("line", data5);
+const failure9 = func3("line", data5);
 if(failure9 !== null){
 const err20 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
@@ -26388,7 +30633,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema87.properties.chainId.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema97.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -26406,7 +30651,7 @@ data["chainId"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-const failure10 = func6("line", data6);
+const failure10 = func3("line", data6);
 if(failure10 !== null){
 const err22 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
@@ -26535,7 +30780,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced9 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema87.properties.lastLoginTime.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema97.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -26553,7 +30798,7 @@ data["lastLoginTime"] = coerced9;
 }
 }
 if(typeof data9 === "string"){
-const failure13 = func6("line", data9);
+const failure13 = func3("line", data9);
 if(failure13 !== null){
 const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
@@ -26577,14 +30822,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_create = validate51;
-const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const platformUser_create = validate61;
+const schema98 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -26600,7 +30845,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema88.properties, key0))){
+if(!(func81.call(schema98.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -26662,7 +30907,7 @@ data["account"] = coerced0;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 64){
+if(func4(data2) > 64){
 const err5 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -26672,7 +30917,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err6 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -26682,7 +30927,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-const failure0 = func5(true, data2);
+const failure0 = func6(true, data2);
 if(failure0 !== null){
 const err7 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -26693,7 +30938,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure1 = func6("line", data2);
+const failure1 = func3("line", data2);
 if(failure1 !== null){
 const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -26722,7 +30967,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced1 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema88.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema98.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -26740,7 +30985,7 @@ data["nickname"] = coerced1;
 }
 }
 if(typeof data3 === "string"){
-const failure2 = func4(60, data3);
+const failure2 = func5(60, data3);
 if(failure2 !== null){
 const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -26751,7 +30996,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func5(true, data3);
+const failure3 = func6(true, data3);
 if(failure3 !== null){
 const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -26762,7 +31007,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func6("line", data3);
+const failure4 = func3("line", data3);
 if(failure4 !== null){
 const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -26791,7 +31036,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced2 = null;
 }
 else {
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema88.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema98.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -26809,7 +31054,7 @@ data["avatar"] = coerced2;
 }
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
+if(func4(data4) > 1000){
 const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -26819,7 +31064,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func6("line", data4);
+const failure5 = func3("line", data4);
 if(failure5 !== null){
 const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -26830,7 +31075,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func33(true, data4);
+const failure6 = func15(true, data4);
 if(failure6 !== null){
 const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -26904,14 +31149,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_update = validate52;
-const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+export const platformUser_update = validate62;
+const schema99 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -26927,7 +31172,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema89.properties, key0))){
+if(!(func81.call(schema99.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -27041,7 +31286,7 @@ data["account"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 64){
+if(func4(data2) > 64){
 const err8 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -27051,7 +31296,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(func3(data2) < 1){
+if(func4(data2) < 1){
 const err9 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
@@ -27061,7 +31306,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure1 = func5(true, data2);
+const failure1 = func6(true, data2);
 if(failure1 !== null){
 const err10 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -27072,7 +31317,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/account",schemaPath:"#/properties/account/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -27101,7 +31346,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema89.properties.nickname.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema99.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -27119,7 +31364,7 @@ data["nickname"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-const failure3 = func4(60, data3);
+const failure3 = func5(60, data3);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -27130,7 +31375,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func5(true, data3);
+const failure4 = func6(true, data3);
 if(failure4 !== null){
 const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -27141,7 +31386,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func6("line", data3);
+const failure5 = func3("line", data3);
 if(failure5 !== null){
 const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -27170,7 +31415,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema89.properties.avatar.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema99.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -27188,7 +31433,7 @@ data["avatar"] = coerced3;
 }
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
+if(func4(data4) > 1000){
 const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -27198,7 +31443,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure6 = func6("line", data4);
+const failure6 = func3("line", data4);
 if(failure6 !== null){
 const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -27209,7 +31454,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func33(true, data4);
+const failure7 = func15(true, data4);
 if(failure7 !== null){
 const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
@@ -27283,14 +31528,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listQuery = validate53;
-const schema90 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const platformUser_listQuery = validate63;
+const schema100 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -27464,7 +31709,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -27474,7 +31719,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -27518,7 +31763,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema90.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema100.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -27559,7 +31804,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema100.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -27600,7 +31845,7 @@ data["ids"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -27610,7 +31855,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -27620,7 +31865,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -27644,14 +31889,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listBody = validate54;
-const schema91 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const platformUser_listBody = validate64;
+const schema101 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -27825,7 +32070,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -27835,7 +32080,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -27879,7 +32124,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema91.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema101.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -27920,7 +32165,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema91.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema101.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -28029,14 +32274,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction = validate55;
-const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction = validate65;
+const schema102 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
 let vErrors = null;
 let errors = 0;
@@ -28122,7 +32367,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema92.properties, key0))){
+if(!(func81.call(schema102.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -28164,7 +32409,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
+if(!pattern19.test(data0)){
 const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -28174,7 +32419,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure0 = func6("line", data0);
+const failure0 = func3("line", data0);
 if(failure0 !== null){
 const err11 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -28218,7 +32463,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err13 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -28262,7 +32507,7 @@ data["chaincode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -28306,7 +32551,7 @@ data["function"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
+const failure3 = func3("line", data3);
 if(failure3 !== null){
 const err17 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -28354,7 +32599,7 @@ data4[i0] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-const failure4 = func6("line", data5);
+const failure4 = func3("line", data5);
 if(failure4 !== null){
 const err19 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -28410,7 +32655,7 @@ data["creator"] = coerced5;
 }
 }
 if(typeof data6 === "string"){
-const failure5 = func6("line", data6);
+const failure5 = func3("line", data6);
 if(failure5 !== null){
 const err22 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -28454,7 +32699,7 @@ data["timestamp"] = coerced6;
 }
 }
 if(typeof data7 === "string"){
-const failure6 = func6("line", data7);
+const failure6 = func3("line", data7);
 if(failure6 !== null){
 const err24 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -28682,7 +32927,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern14.test(data12)){
+if(!pattern19.test(data12)){
 const err36 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -28692,7 +32937,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure11 = func6("line", data12);
+const failure11 = func3("line", data12);
 if(failure11 !== null){
 const err37 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -28736,7 +32981,7 @@ data["blockTime"] = coerced12;
 }
 }
 if(typeof data13 === "string"){
-const failure12 = func6("line", data13);
+const failure12 = func3("line", data13);
 if(failure12 !== null){
 const err39 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -28760,14 +33005,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_create = validate56;
-const schema93 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction_create = validate66;
+const schema103 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
 let vErrors = null;
 let errors = 0;
@@ -28853,7 +33098,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema93.properties, key0))){
+if(!(func81.call(schema103.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -28895,7 +33140,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
+if(!pattern19.test(data0)){
 const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -28905,7 +33150,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure0 = func6("line", data0);
+const failure0 = func3("line", data0);
 if(failure0 !== null){
 const err11 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -28949,7 +33194,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err13 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -28993,7 +33238,7 @@ data["chaincode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -29037,7 +33282,7 @@ data["function"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
+const failure3 = func3("line", data3);
 if(failure3 !== null){
 const err17 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -29085,7 +33330,7 @@ data4[i0] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-const failure4 = func6("line", data5);
+const failure4 = func3("line", data5);
 if(failure4 !== null){
 const err19 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -29141,7 +33386,7 @@ data["creator"] = coerced5;
 }
 }
 if(typeof data6 === "string"){
-const failure5 = func6("line", data6);
+const failure5 = func3("line", data6);
 if(failure5 !== null){
 const err22 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -29185,7 +33430,7 @@ data["timestamp"] = coerced6;
 }
 }
 if(typeof data7 === "string"){
-const failure6 = func6("line", data7);
+const failure6 = func3("line", data7);
 if(failure6 !== null){
 const err24 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -29413,7 +33658,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern14.test(data12)){
+if(!pattern19.test(data12)){
 const err36 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -29423,7 +33668,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure11 = func6("line", data12);
+const failure11 = func3("line", data12);
 if(failure11 !== null){
 const err37 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -29467,7 +33712,7 @@ data["blockTime"] = coerced12;
 }
 }
 if(typeof data13 === "string"){
-const failure12 = func6("line", data13);
+const failure12 = func3("line", data13);
 if(failure12 !== null){
 const err39 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -29491,14 +33736,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_update = validate57;
-const schema94 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+export const transaction_update = validate67;
+const schema104 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
 let vErrors = null;
 let errors = 0;
@@ -29514,7 +33759,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func28.call(schema94.properties, key0))){
+if(!(func81.call(schema104.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -29556,7 +33801,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
+if(!pattern19.test(data0)){
 const err3 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -29566,7 +33811,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-const failure0 = func6("line", data0);
+const failure0 = func3("line", data0);
 if(failure0 !== null){
 const err4 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
 if(vErrors === null){
@@ -29610,7 +33855,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-const failure1 = func6("line", data1);
+const failure1 = func3("line", data1);
 if(failure1 !== null){
 const err6 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
 if(vErrors === null){
@@ -29654,7 +33899,7 @@ data["chaincode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err8 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -29698,7 +33943,7 @@ data["function"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-const failure3 = func6("line", data3);
+const failure3 = func3("line", data3);
 if(failure3 !== null){
 const err10 = {instancePath:instancePath+"/function",schemaPath:"#/properties/function/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -29746,7 +33991,7 @@ data4[i0] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-const failure4 = func6("line", data5);
+const failure4 = func3("line", data5);
 if(failure4 !== null){
 const err12 = {instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -29802,7 +34047,7 @@ data["creator"] = coerced5;
 }
 }
 if(typeof data6 === "string"){
-const failure5 = func6("line", data6);
+const failure5 = func3("line", data6);
 if(failure5 !== null){
 const err15 = {instancePath:instancePath+"/creator",schemaPath:"#/properties/creator/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
@@ -29846,7 +34091,7 @@ data["timestamp"] = coerced6;
 }
 }
 if(typeof data7 === "string"){
-const failure6 = func6("line", data7);
+const failure6 = func3("line", data7);
 if(failure6 !== null){
 const err17 = {instancePath:instancePath+"/timestamp",schemaPath:"#/properties/timestamp/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
@@ -30074,7 +34319,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern14.test(data12)){
+if(!pattern19.test(data12)){
 const err29 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -30084,7 +34329,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure11 = func6("line", data12);
+const failure11 = func3("line", data12);
 if(failure11 !== null){
 const err30 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
@@ -30128,7 +34373,7 @@ data["blockTime"] = coerced12;
 }
 }
 if(typeof data13 === "string"){
-const failure12 = func6("line", data13);
+const failure12 = func3("line", data13);
 if(failure12 !== null){
 const err32 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
@@ -30214,14 +34459,14 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listQuery = validate58;
-const schema95 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const transaction_listQuery = validate68;
+const schema105 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -30395,7 +34640,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -30405,7 +34650,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -30459,7 +34704,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema95.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -30500,7 +34745,7 @@ data["ids"] = coerced4;
 }
 }
 if(typeof data5 === "string"){
-if(func3(data5) > 1100){
+if(func4(data5) > 1100){
 const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -30510,7 +34755,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(!pattern0.test(data5)){
+if(!pattern3.test(data5)){
 const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -30520,7 +34765,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure3 = func6("line", data5);
+const failure3 = func3("line", data5);
 if(failure3 !== null){
 const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -30544,14 +34789,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listBody = validate59;
-const schema96 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const transaction_listBody = validate69;
+const schema106 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -30725,7 +34970,7 @@ data["q"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(func3(data2) > 200){
+if(func4(data2) > 200){
 const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -30735,7 +34980,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func6("line", data2);
+const failure2 = func3("line", data2);
 if(failure2 !== null){
 const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
@@ -30789,7 +35034,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema96.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema106.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -30898,13 +35143,18 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
 
 
 /** Validation function by schema id (`<id>` or `<id>.<variant>`). */
 export const queryValidators: Record<string, SchemaValidator> = {
+  "account": account,
+  "account.create": account_create,
+  "account.update": account_update,
+  "account.listQuery": account_listQuery,
+  "account.listBody": account_listBody,
   "artCategory": artCategory,
   "artCategory.create": artCategory_create,
   "artCategory.update": artCategory_update,
@@ -30915,6 +35165,11 @@ export const queryValidators: Record<string, SchemaValidator> = {
   "artwork.update": artwork_update,
   "artwork.listQuery": artwork_listQuery,
   "artwork.listBody": artwork_listBody,
+  "auditEntry": auditEntry,
+  "auditEntry.create": auditEntry_create,
+  "auditEntry.update": auditEntry_update,
+  "auditEntry.listQuery": auditEntry_listQuery,
+  "auditEntry.listBody": auditEntry_listBody,
   "author": author,
   "author.create": author_create,
   "author.update": author_update,

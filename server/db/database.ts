@@ -6,19 +6,6 @@
 import type { Generated, Selectable } from 'kysely';
 import type { ResourceTables } from './generated/tables';
 
-export interface AccountTable {
-  id: Generated<number>;
-  account: string;
-  name: string;
-  /** scrypt hash, `scrypt$N$r$p$saltB64$hashB64` (server/plugins/app/password.ts). */
-  passwordHash: string;
-  /** JSON array of role names, e.g. ["admin"]. */
-  roles: string;
-  avatar: string | null;
-  introduction: string | null;
-  createTime: string;
-}
-
 export interface TokenTable {
   /** SHA-256 (hex) of the bearer token; the token itself is never stored. */
   tokenHash: string;
@@ -31,15 +18,15 @@ export interface TokenTable {
 }
 
 /**
- * The database: the login tables above, and the resource tables generated from the schemas'
+ * The database: the tokens table above, and the resource tables (accounts among them) generated from the schemas'
  * storage model (server/db/generated/tables.ts, `npm run codegen`).
  */
 export interface Database extends ResourceTables {
-  accounts: AccountTable;
   tokens: TokenTable;
 }
 
-export type Account = Selectable<AccountTable>;
+/** A stored console account (table `accounts`, generated from schemas/account.schema.json). */
+export type Account = Selectable<ResourceTables['accounts']>;
 
 /** The artwork columns that hold JSON text. */
 export const ARTWORK_JSON_COLUMNS = [

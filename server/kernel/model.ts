@@ -3,7 +3,7 @@
  * common/keywords.ts): the table, its columns (every property that is not computed, plus `x-storage.columns`),
  * which hold JSON text (objects and arrays), unique fields (`x-unique`), references (`x-references`),
  * computed counts (`x-count`), display joins (`x-storage.display`), the free-text `q` columns and the
- * search index, and the timestamps. Pure: used by the generic repository (repository.ts), the routes
+ * search index, and the timestamps. `writeOnly` properties are not stored (the hooks take them). Pure: used by the generic repository (repository.ts), the routes
  * (server/routes/resources.ts) and the storage codegen (scripts/codegen/storage.ts).
  */
 import { resourceSchemas, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
@@ -124,6 +124,9 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
   const counts: CountModel[] = [];
   const qColumns: string[] = [];
   for (const [name, p] of Object.entries(schema.properties)) {
+    // A write-only property (JSON Schema `writeOnly`, e.g. an account's password) is taken by the create
+    // and update calls and handled by the resource's hooks; it is neither a column nor answered.
+    if (p.writeOnly) continue;
     if (p['x-count']) {
       const c = p['x-count'] as { resource: string; field: string; key?: string };
       counts.push({ name, table: tableOf(c.resource, all), field: c.field, key: c.key ?? 'id' });

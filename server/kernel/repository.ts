@@ -15,6 +15,8 @@
  *   constraint violation the checks could not see (a concurrent write) is 409 (dbErrors.ts).
  * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`).
+ * With a `WriteActor` (the API's calls pass one), create/update/deleteMany add one audit row per record
+ * written, in the write's own transaction (server/kernel/audit.ts): a refused write leaves none.
  * Plain-text strings (`x-plainText`) are stored NFC-normalised (at any depth, {@link nfcPlainText}); the
  * top-level ones also trimmed, and a nullable one left empty as null.
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
@@ -25,6 +27,7 @@ import { formatErrors, schemas, type PropertySchema, type ResourceSchema } from 
 import { validatorFor } from '../../common/validators';
 import { nowText } from '../db/database';
 import { ApiError, conflict, invalidField, notFound } from '../plugins/app/errors';
+import { recordAudit, storedRow, type WriteActor } from './audit';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { direction, filtersOf, paging, parseIds, textMatch, type ListQuery } from './listQuery';
 import type { ResourceModel } from './model';
@@ -48,10 +51,21 @@ export interface WriteContext {
   current?: RecordOut;
 }
 
+/** What a hook sees of a delete. */
+export interface DeleteContext {
+  /** The transaction of the delete. */
+  db: Db;
+  dialect: Dialect;
+  /** The ids about to be deleted (all exist, none is referenced). */
+  ids: number[];
+}
+
 /** Per-resource behaviour a schema cannot say (see server/kernel/hooks.ts for the list). */
 export interface ResourceHooks {
   /** Runs in the write's transaction after every check, just before the insert or update. */
   beforeWrite?(ctx: WriteContext): Promise<void> | void;
+  /** Runs in the delete's transaction after every check, just before the delete; may refuse it. */
+  beforeDelete?(ctx: DeleteContext): Promise<void> | void;
 }
 
 /**
@@ -327,8 +341,8 @@ export class Repository<R extends object = RecordOut> {
       if (op === 'create' || when === 'write') values[column] = now;
   }
 
-  /** Inserts a record (validated `<id>.create` body) and answers it as stored. */
-  async create(db: Db, record: Partial<R>): Promise<R> {
+  /** Inserts a record (validated `<id>.create` body) and answers it as stored; audited when `actor` is given. */
+  async create(db: Db, record: Partial<R>, actor?: WriteActor): Promise<R> {
     const body = record as Record<string, unknown>;
     const values = this.valuesOf(body);
     try {
@@ -342,6 +356,12 @@ export class Repository<R extends object = RecordOut> {
           .values(values)
           .returning('id')
           .executeTakeFirstOrThrow();
+        if (actor)
+          await recordAudit(trx, actor, {
+            resource: this.model.name,
+            recordId: Number(id),
+            after: await storedRow(trx, this.model.table, Number(id)),
+          });
         return this.getOne(trx, Number(id));
       });
     } catch (e) {
@@ -350,12 +370,13 @@ export class Repository<R extends object = RecordOut> {
   }
 
   /** Updates exactly the fields `body` names besides `id` (validated `<id>.update`); 404 for an unknown id. */
-  async update(db: Db, body: Partial<R> & { id: number }): Promise<R> {
+  async update(db: Db, body: Partial<R> & { id: number }, actor?: WriteActor): Promise<R> {
     const { id, ...patch } = body as Record<string, unknown> & { id: number };
     const values = this.valuesOf(patch);
     try {
       return await db.transaction().execute(async (trx) => {
         const current = await this.getRecord(trx, id);
+        const before = actor && (await storedRow(trx, this.model.table, id));
         this.checkMerged(current, patch);
         await this.checkReferences(trx, values);
         const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => current[k] !== v));
@@ -364,6 +385,13 @@ export class Repository<R extends object = RecordOut> {
         await this.hooks.beforeWrite?.({ db: trx, dialect: this.dialect, values, body: patch, current });
         if (Object.keys(values).length)
           await trx.updateTable(this.model.table).set(values).where('id', '=', id).execute();
+        if (actor)
+          await recordAudit(trx, actor, {
+            resource: this.model.name,
+            recordId: id,
+            before,
+            after: await storedRow(trx, this.model.table, id),
+          });
         return this.getOne(trx, id);
       });
     } catch (e) {
@@ -371,8 +399,8 @@ export class Repository<R extends object = RecordOut> {
     }
   }
 
-  /** Deletes records, all-or-nothing (see the module doc). */
-  async deleteMany(db: Db, ids: number[]): Promise<{ ids: number[] }> {
+  /** Deletes records, all-or-nothing (see the module doc); audited when `actor` is given. */
+  async deleteMany(db: Db, ids: number[], actor?: WriteActor): Promise<{ ids: number[] }> {
     const { table, representation, label, name } = this.model;
     try {
       return await db.transaction().execute(async (trx) => {
@@ -402,7 +430,12 @@ export class Repository<R extends object = RecordOut> {
               { ids: used.map((u) => Number(u.ref)) },
             );
           }
+        await this.hooks.beforeDelete?.({ db: trx, dialect: this.dialect, ids });
+        const before = actor ? await Promise.all(ids.map((id) => storedRow(trx, table, id))) : [];
         await trx.deleteFrom(table).where('id', 'in', ids).execute();
+        if (actor)
+          for (const [i, id] of ids.entries())
+            await recordAudit(trx, actor, { resource: name, recordId: id, before: before[i] });
         return { ids };
       });
     } catch (e) {

@@ -8,7 +8,9 @@
  * - the request's schema: `<id>.listQuery` (GET) / `.listBody` (POST), `<id>.create`, `<id>.update`, an id
  *   query/body, the delete body; getManyReference takes the target's id plus the list query;
  * - a response schema (the envelope around the record or `{list, total}`), serialized by
- *   fast-json-stringify: the schema's properties plus its display fields, nothing else.
+ *   fast-json-stringify: the schema's properties (not `writeOnly` ones) plus its display fields, nothing else;
+ * - writes (create, update, delete) audited in their transaction, with the signed-in account and the call
+ *   (server/kernel/audit.ts).
  * Also decorates `app.resources`: the repository of each resource by name, for hand-written routes
  * (put on chain, dashboard). Hand-written routes beside their resource handle what is not CRUD.
  */
@@ -23,6 +25,7 @@ import {
   type ResourceSchema,
 } from '../../common/schemaRegistry';
 import { ok } from '../plugins/app/envelope';
+import { actorOf } from '../kernel/audit';
 import { resourceHooks } from '../kernel/hooks';
 import type { ListQuery } from '../kernel/listQuery';
 import { resourceModels, type ResourceModel } from '../kernel/model';
@@ -71,7 +74,8 @@ function serialized(p: PropertySchema): Json {
 /** The record as the API answers it: every property and display field, nothing else. */
 function recordSchema(schema: ResourceSchema, model: ResourceModel): Json {
   const properties: Json = {};
-  for (const [name, p] of Object.entries(schema.properties)) properties[name] = serialized(p);
+  for (const [name, p] of Object.entries(schema.properties))
+    if (!p.writeOnly) properties[name] = serialized(p);
   for (const d of model.display) {
     const target = resourceSchemas().find((s) => s['x-storage']?.table === d.table);
     const p = target?.properties[d.field];
@@ -178,7 +182,7 @@ function registerResource<R extends object>(
         url: path,
         onRequest,
         schema: { body: { $ref: `${id}.create` }, response: envelope(record) },
-        handler: async (req) => ok(await repo.create(db, req.body as Partial<R>)),
+        handler: async (req) => ok(await repo.create(db, req.body as Partial<R>, actorOf(req))),
       });
     } else if (names.length === 1 && names[0] === 'update') {
       app.route<{ Body: Json & { id: number } }>({
@@ -186,7 +190,8 @@ function registerResource<R extends object>(
         url: path,
         onRequest,
         schema: { body: { $ref: `${id}.update` }, response: envelope(record) },
-        handler: async (req) => ok(await repo.update(db, req.body as Partial<R> & { id: number })),
+        handler: async (req) =>
+          ok(await repo.update(db, req.body as Partial<R> & { id: number }, actorOf(req))),
       });
     } else if (names.every((v) => v === 'delete' || v === 'deleteMany')) {
       const one = verbs.get('delete');
@@ -207,7 +212,7 @@ function registerResource<R extends object>(
         handler: async (req) => {
           const params = method === 'GET' ? req.query : req.body;
           const ids = params[manyName] ?? params[oneName];
-          return ok(await repo.deleteMany(db, Array.isArray(ids) ? ids : [ids]));
+          return ok(await repo.deleteMany(db, Array.isArray(ids) ? ids : [ids], actorOf(req)));
         },
       });
     } else {

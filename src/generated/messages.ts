@@ -3,6 +3,25 @@
 /** Resource names, field labels (dotted keys for nested fields) and enum labels, per language. */
 export const generatedMessages = {
   en: {
+    accounts: {
+      name: 'Account |||| Accounts',
+      fields: {
+        id: 'ID',
+        username: 'Username',
+        name: 'Name',
+        password: 'Password',
+        roles: 'Roles',
+        introduction: 'Introduction',
+        avatar: 'Avatar',
+        createTime: 'Created',
+      },
+      enums: {
+        roles: {
+          admin: 'Administrator',
+          user: 'Operator',
+        },
+      },
+    },
     artCategories: {
       name: 'Category |||| Categories',
       fields: {
@@ -86,6 +105,21 @@ export const generatedMessages = {
           digitalWatermark: 'Digital watermark',
         },
       },
+    },
+    auditEntries: {
+      name: 'Audit entry |||| Audit entries',
+      fields: {
+        id: 'ID',
+        time: 'Time',
+        account: 'Account',
+        accountId: 'Account ID',
+        call: 'Call',
+        resource: 'Resource',
+        recordId: 'Record ID',
+        before: 'Digest before',
+        after: 'Digest after',
+      },
+      enums: {},
     },
     authors: {
       name: 'Author |||| Authors',
@@ -254,6 +288,25 @@ export const generatedMessages = {
     },
   },
   zh: {
+    accounts: {
+      name: '账号 |||| 账号',
+      fields: {
+        id: '编号',
+        username: '用户名',
+        name: '姓名',
+        password: '密码',
+        roles: '角色',
+        introduction: '简介',
+        avatar: '头像',
+        createTime: '创建时间',
+      },
+      enums: {
+        roles: {
+          admin: '管理员',
+          user: '操作员',
+        },
+      },
+    },
     artCategories: {
       name: '作品分类 |||| 作品分类',
       fields: {
@@ -337,6 +390,21 @@ export const generatedMessages = {
           digitalWatermark: '数字水印',
         },
       },
+    },
+    auditEntries: {
+      name: '审计记录 |||| 审计记录',
+      fields: {
+        id: '编号',
+        time: '时间',
+        account: '账号',
+        accountId: '账号编号',
+        call: '调用',
+        resource: '资源',
+        recordId: '记录编号',
+        before: '变更前摘要',
+        after: '变更后摘要',
+      },
+      enums: {},
     },
     authors: {
       name: '作者 |||| 作者',

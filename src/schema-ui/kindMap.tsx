@@ -5,17 +5,19 @@
  * (see schemaResource.tsx), never this map.
  */
 import type { ComponentType } from 'react';
-import { Stack, Typography } from '@mui/material';
+import { Chip, Stack, Typography } from '@mui/material';
 import {
   ArrayField,
   ArrayInput,
   AutocompleteInput,
   BooleanField,
   BooleanInput,
+  CheckboxGroupInput,
   Datagrid,
   Labeled,
   NumberField,
   NumberInput,
+  PasswordInput,
   ReferenceField,
   ReferenceInput,
   SelectInput,
@@ -259,6 +261,27 @@ function StringListField({ source }: KindProps) {
   return <Typography variant="body2">{Array.isArray(v) ? v.join(', ') : ''}</Typography>;
 }
 
+/** The values of an array of enum values (an account's roles), as labelled chips. */
+function EnumListField({ source }: KindProps) {
+  const record = useRecordContext();
+  const label = useEnumLabel(source);
+  const v = getPath(record, source);
+  if (!Array.isArray(v)) return null;
+  return (
+    <Stack direction="row" spacing={0.5} useFlexGap flexWrap="wrap">
+      {v.map((x) => (
+        <Chip key={String(x)} size="small" label={label(x)} />
+      ))}
+    </Stack>
+  );
+}
+
+/** Checkboxes over the items' enum, labelled from the property's x-enumLabels. */
+function EnumListInput({ source, prop, label }: KindProps) {
+  const choices = useEnumChoices(source, prop.items ?? {});
+  return <CheckboxGroupInput source={source} label={label} choices={choices} />;
+}
+
 function LongTextField({ source, inList }: KindProps) {
   const record = useRecordContext();
   const translate = useTranslate();
@@ -333,6 +356,14 @@ export const kindMap: Record<Kind, KindComponents> = {
   object: { Field: ObjectField, Input: ObjectInput },
   objectList: { Field: ObjectListField, Input: ObjectListInput },
   stringList: { Field: StringListField, Input: StringListInput },
+  enumList: { Field: EnumListField, Input: EnumListInput },
+  // A write-only secret: never shown; typed in a masked input (autocomplete off: it is another account's).
+  password: {
+    Field: () => null,
+    Input: (p) => (
+      <PasswordInput source={p.source} label={p.label} autoComplete="new-password" {...fullWidth} />
+    ),
+  },
 };
 
 /** The components of `kind`; throws for a kind the map lacks. */

@@ -31,6 +31,8 @@ export const KINDS = [
   'object',
   'objectList',
   'stringList',
+  'enumList',
+  'password',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -47,6 +49,7 @@ export const WIDGETS: Record<string, Kind> = {
   url: 'url',
   category: 'category',
   steps: 'steps',
+  password: 'password',
 };
 
 /** JSON Schema `format` values and their kind. */
@@ -112,6 +115,7 @@ export function resolveKind(prop: PropertySchema, where: string): Kind {
       return 'object';
     case 'array': {
       const items = typesOf(prop.items ?? {});
+      if (Array.isArray(prop.items?.enum)) return 'enumList';
       if (items[0] === 'string') return 'stringList';
       if (items[0] === 'object') return 'objectList';
       throw new Error(

@@ -38,7 +38,7 @@ describe('login: one password verification whether or not the account exists', (
     const stored = await t.app.db
       .selectFrom('accounts')
       .select('passwordHash')
-      .where('account', '=', 'admin')
+      .where('username', '=', 'admin')
       .executeTakeFirstOrThrow();
     expect(verify.mock.calls[0]).toEqual(['wrong-password', stored.passwordHash]);
   });
@@ -52,7 +52,7 @@ describe('login: one password verification whether or not the account exists', (
     const stored = await t.app.db
       .selectFrom('accounts')
       .select('passwordHash')
-      .where('account', '=', 'admin')
+      .where('username', '=', 'admin')
       .executeTakeFirstOrThrow();
     expect(params(dummy)).toBe(params(stored.passwordHash));
     expect(await verify.mock.results[0].value).toBe(false);

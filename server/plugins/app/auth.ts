@@ -74,7 +74,7 @@ export async function accountForToken(db: Kysely<Database>, token: string): Prom
     .innerJoin('accounts', 'accounts.id', 'tokens.accountId')
     .select([
       'accounts.id',
-      'accounts.account',
+      'accounts.username as account',
       'accounts.name',
       'tokens.roles',
       'tokens.expireTime',
@@ -108,7 +108,7 @@ export async function ensureAccounts(
     const existing = await db
       .selectFrom('accounts')
       .selectAll()
-      .where('account', '=', w.account)
+      .where('username', '=', w.account)
       .executeTakeFirst();
     if (existing) {
       if (w.password && !(await verifyPassword(w.password, existing.passwordHash))) {
@@ -130,7 +130,7 @@ export async function ensureAccounts(
     await db
       .insertInto('accounts')
       .values({
-        account: w.account,
+        username: w.account,
         name: w.name,
         passwordHash: await hashPassword(password),
         roles: JSON.stringify(w.roles),

@@ -1,5 +1,7 @@
 /**
- * `/dev-api/user/*`: the console's login calls (docs/api.md).
+ * `/dev-api/user/*`: the console's login and account calls (docs/api.md). The account CRUD calls
+ * (list, detail, add, update, delete) are the accounts schema's (schemas/account.schema.json, registered
+ * by server/routes/resources.ts, hooks in ./hooks.ts); here are the calls that are not CRUD:
  * - POST login `{username, password}` → `{token}` (username trimmed; rate-limited per IP). An unknown
  *   account's password is verified against a dummy hash (password.ts `dummyPasswordHash`), so it takes
  *   as long as a wrong password for an existing account (no account enumeration by timing).
@@ -8,16 +10,53 @@
  * - POST switchRole `{role}` → a fresh token scoped to one of the account's own roles (an admin
  *   may take any known role, since admin holds every permission); the old token is
  *   revoked. A role the account does not have is refused (403); a guessable role-name token never works.
+ * - POST addAuth / delAuth `{id, role}` (admin) → the account with the role granted / revoked: an update
+ *   of `roles` through the repository (audited; the last admin keeps admin; the account's sessions end).
+ *   Revoking an account's only role is refused (roles are a non-empty array).
+ * - POST password `{oldPassword, newPassword}` (any signed-in account) → changes the caller's own password
+ *   when `oldPassword` is right (400 naming `oldPassword` otherwise); ends the caller's other sessions,
+ *   keeps this one; audited.
+ * - GET roles (admin) → `{roles: [{role, calls: [{method, path, summary}]}]}`: every guarded call each role
+ *   opens, read from the routes' role gates (the OpenAPI document's `security`, server/plugins/external/swagger.ts),
+ *   i.e. the schemas' `x-roles` and the hand-written routes' `requireRoles`.
  */
 import type { FastifyInstance } from 'fastify';
 import { Codes } from '../../../../common/envelope';
 import { nowText } from '../../../db/database';
 import { ok } from '../../../plugins/app/envelope';
 import { ApiError } from '../../../plugins/app/errors';
-import { dummyPasswordHash, verifyPassword } from '../../../plugins/app/password';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
+import { schemas } from '../../../../common/schemaRegistry';
+import { actorOf, recordAudit, storedRow } from '../../../kernel/audit';
+import { TOKEN_SCHEME } from '../../../plugins/external/swagger';
 
-/** Roles the product knows (schemas' x-roles and the blockchain section's `user`). */
-export const KNOWN_ROLES = ['admin', 'user'];
+/** Roles the product knows: the accounts schema's `roles` enum (admin, and the blockchain section's `user`). */
+export const KNOWN_ROLES: string[] = schemas.account.properties.roles.items!.enum as string[];
+
+const roleBody = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    role: { type: 'string', enum: KNOWN_ROLES },
+  },
+  required: ['id', 'role'],
+  additionalProperties: false,
+};
+
+const passwordBody = {
+  type: 'object',
+  properties: {
+    oldPassword: { type: 'string', minLength: 1, maxLength: 256 },
+    newPassword: schemas.account.properties.password as Record<string, unknown>,
+  },
+  required: ['oldPassword', 'newPassword'],
+  additionalProperties: false,
+};
+
+interface RoleCalls {
+  role: string;
+  calls: { method: string; path: string; summary: string }[];
+}
 
 const loginBody = {
   type: 'object',
@@ -43,7 +82,7 @@ export default async function userRoutes(app: FastifyInstance) {
       const account = await app.db
         .selectFrom('accounts')
         .selectAll()
-        .where('account', '=', username.trim())
+        .where('username', '=', username.trim())
         .executeTakeFirst();
       // One scrypt run whether or not the account exists (see above).
       const matches = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
@@ -77,7 +116,7 @@ export default async function userRoutes(app: FastifyInstance) {
         roles: me.roles,
         availableRoles: JSON.parse(account.roles) as string[],
         name: account.name,
-        account: account.account,
+        account: account.username,
         avatar: account.avatar ?? '',
         introduction: account.introduction ?? '',
       });
@@ -128,4 +167,111 @@ export default async function userRoutes(app: FastifyInstance) {
       return ok({ token, roles: [role] });
     },
   );
+}
+
+/** Registers addAuth, delAuth, password and roles (see the module doc). */
+export async function accountRoutes(app: FastifyInstance) {
+  const grant = (add: boolean) => async (request: import('fastify').FastifyRequest) => {
+    const { id, role } = request.body as { id: number; role: string };
+    const repo = app.resources.accounts;
+    const current = await repo.getOne(app.db, id); // 404 for an unknown id
+    type Role = (typeof current.roles)[number];
+    const roles = current.roles;
+    const next = add ? [...new Set([...roles, role as Role])] : roles.filter((r) => r !== role);
+    if (!add && !next.length)
+      throw new ApiError(
+        Codes.INVALID,
+        400,
+        `role: "${role}" is the only role of "${current.username}"; an account keeps at least one role`,
+        {
+          errors: [
+            {
+              field: 'role',
+              keyword: 'minItems',
+              params: { limit: 1 },
+              message: `role: an account keeps at least one role`,
+            },
+          ],
+        },
+      );
+    return ok(await repo.update(app.db, { id, roles: next }, actorOf(request)));
+  };
+  const guard = app.requireRoles(['admin']);
+  app.post('/addAuth', { onRequest: guard, schema: { body: roleBody } }, grant(true));
+  app.post('/delAuth', { onRequest: guard, schema: { body: roleBody } }, grant(false));
+
+  app.post(
+    '/password',
+    { onRequest: app.requireRoles(), schema: { body: passwordBody } },
+    async (request) => {
+      const { oldPassword, newPassword } = request.body as { oldPassword: string; newPassword: string };
+      const me = request.account!;
+      const row = await app.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', '=', me.id)
+        .executeTakeFirstOrThrow();
+      if (!(await verifyPassword(oldPassword, row.passwordHash)))
+        throw new ApiError(Codes.INVALID, 400, 'oldPassword: the current password is not right', {
+          errors: [
+            {
+              field: 'oldPassword',
+              keyword: 'password',
+              params: {},
+              message: 'oldPassword: the current password is not right',
+            },
+          ],
+        });
+      const passwordHash = await hashPassword(newPassword);
+      await app.db.transaction().execute(async (trx) => {
+        const before = await storedRow(trx, 'accounts', me.id);
+        await trx.updateTable('accounts').set({ passwordHash }).where('id', '=', me.id).execute();
+        // The other sessions end; this one (which proved the current password) stays.
+        await trx
+          .deleteFrom('tokens')
+          .where('accountId', '=', me.id)
+          .where('tokenHash', '!=', me.tokenHash)
+          .execute();
+        await recordAudit(trx, actorOf(request), {
+          resource: 'accounts',
+          recordId: me.id,
+          before,
+          after: await storedRow(trx, 'accounts', me.id),
+        });
+      });
+      return ok(null, 'password changed');
+    },
+  );
+
+  let matrix: RoleCalls[] | undefined;
+  app.get('/roles', { onRequest: guard }, async () => {
+    matrix ??= roleMatrix(
+      app.swagger() as unknown as {
+        paths: Record<string, Record<string, { summary?: string; security?: Record<string, string[]>[] }>>;
+      },
+    );
+    return ok({ roles: matrix });
+  });
+}
+
+/**
+ * Every guarded call each known role opens, from the OpenAPI document's `security` (the roles of each
+ * route's `requireRoles` guard, admin always among them; `[]` = any signed-in account). Sorted by path.
+ */
+export function roleMatrix(doc: {
+  paths: Record<string, Record<string, { summary?: string; security?: Record<string, string[]>[] }>>;
+}): RoleCalls[] {
+  return KNOWN_ROLES.map((role) => {
+    const calls: RoleCalls['calls'] = [];
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops)) {
+        const scheme = op.security?.find((s) => s[TOKEN_SCHEME]);
+        if (!scheme) continue;
+        const roles = scheme[TOKEN_SCHEME];
+        if (roles.length === 0 || roles.includes(role))
+          calls.push({ method: method.toUpperCase(), path, summary: op.summary ?? '' });
+      }
+    calls.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    return { role, calls };
+  });
 }
