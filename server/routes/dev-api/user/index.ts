@@ -28,6 +28,7 @@ import { ApiError } from '../../../plugins/app/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
 import { schemas } from '../../../../common/schemaRegistry';
 import { actorOf, recordAudit, storedRow } from '../../../kernel/audit';
+import { ensureAnotherAdmin } from './hooks';
 import { TOKEN_SCHEME } from '../../../plugins/external/swagger';
 
 /** Roles the product knows: the accounts schema's `roles` enum (admin, and the blockchain section's `user`). */
@@ -178,6 +179,9 @@ export async function accountRoutes(app: FastifyInstance) {
     type Role = (typeof current.roles)[number];
     const roles = current.roles;
     const next = add ? [...new Set([...roles, role as Role])] : roles.filter((r) => r !== role);
+    // The last admin is named first (the hook checks it again inside the write's transaction).
+    if (!add && role === 'admin' && roles.includes('admin'))
+      await ensureAnotherAdmin(app.db, app.dialect, [id], 'roles');
     if (!add && !next.length)
       throw new ApiError(
         Codes.INVALID,
