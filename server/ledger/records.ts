@@ -9,6 +9,7 @@ import type { Database } from '../db/database';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { digestFields, type RecordKind } from '../../common/ledger/recordFields';
 import { sha256Hex } from './tx';
+import { recordAudit, storedRow } from '../kernel/audit';
 import type { CommitHook, CommittedTx, Ledger } from '../../common/ledger/types';
 
 /** The channel records are put on. */
@@ -19,6 +20,11 @@ export type { RecordKind };
 
 const FUNCTION: Record<RecordKind, string> = { author: 'putAuthor', artwork: 'putArtwork' };
 const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };
+/** The API call that submits a record's put-on-chain transaction (the audit row's `call`). */
+const CALL: Record<RecordKind, string> = {
+  author: 'POST /artmanager/authors/blockChain',
+  artwork: 'POST /artmanager/artwork/blockChain',
+};
 
 /** SHA-256 hex of the canonical JSON of `digestFields(kind, record)`. */
 export function recordDigest(kind: RecordKind, record: object): string {
@@ -40,7 +46,8 @@ export function recordOfTx(tx: {
 /**
  * Commit hook: for every record transaction of the block, mark the record on chain (isBlock 1, artwork
  * status 2, blockTime = block time, chain = tx id, chainDigest, chainVersion), unless a later version is
- * already recorded. Runs inside the block's database transaction.
+ * already recorded. Runs inside the block's database transaction; each record it changes gets its audit
+ * row there too (server/kernel/audit.ts; the account is the transaction's creator).
  */
 export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
   const db = trx as Kysely<Database>;
@@ -55,12 +62,24 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
       chainVersion: r.version,
       ...(r.kind === 'artwork' ? { status: 2 } : {}),
     };
-    await db
+    const before = await storedRow(db, TABLE[r.kind], r.id);
+    const { numUpdatedRows } = await db
       .updateTable(TABLE[r.kind])
       .set(set)
       .where('id', '=', r.id)
       .where('chainVersion', '<=', r.version)
-      .execute();
+      .executeTakeFirst();
+    if (!Number(numUpdatedRows)) continue;
+    const account = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('username', '=', tx.creator)
+      .executeTakeFirst();
+    await recordAudit(
+      db,
+      { accountId: account?.id ?? null, account: tx.creator, call: CALL[r.kind] },
+      { resource: TABLE[r.kind], recordId: r.id, before, after: await storedRow(db, TABLE[r.kind], r.id) },
+    );
   }
 };
 

@@ -149,6 +149,34 @@ describe('audit rows of the kernel writes', () => {
   });
 });
 
+describe('audit rows of the hand-written writes', () => {
+  it('put on chain: one row when the block marks the author on chain, none when repeated unchanged', async () => {
+    const id = (
+      await t.call({
+        method: 'POST',
+        url: '/artmanager/authors/addAuthors',
+        payload: { authorName: 'Chained' },
+      })
+    ).body.data.id as number;
+    const before = await row('authors', id);
+    const n0 = await auditCount();
+    const res = await t.call({ method: 'POST', url: '/artmanager/authors/blockChain', payload: { id } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await auditCount()).toBe(n0 + 1);
+    expect(await lastAudit()).toMatchObject({
+      account: 'admin',
+      call: 'POST /artmanager/authors/blockChain',
+      resource: 'authors',
+      recordId: String(id),
+      before: sha(before),
+      after: sha(await row('authors', id)),
+    });
+    const again = await t.call({ method: 'POST', url: '/artmanager/authors/blockChain', payload: { id } });
+    expect(again.body.data.repeated).toBe(true);
+    expect(await auditCount()).toBe(n0 + 1);
+  });
+});
+
 describe('no audit row for a refused write', () => {
   it.each([
     ['invalid input (400)', { authorName: '' }, undefined],
