@@ -6,6 +6,13 @@
  *
  * | resource | verb | call |
  * |---|---|---|
+ * | accounts | getList | GET /dev-api/user/list |
+ * | accounts | getMany | GET /dev-api/user/list?ids= |
+ * | accounts | getOne | GET /dev-api/user/detail?id= |
+ * | accounts | create | POST /dev-api/user/add |
+ * | accounts | update | POST /dev-api/user/update |
+ * | accounts | delete | POST /dev-api/user/delete {id} |
+ * | accounts | deleteMany | POST /dev-api/user/delete {ids} |
  * | artCategories | getList | GET /artmanager/artSort/artcateList |
  * | artworks | getList | POST /artmanager/artwork/searchArtworkList |
  * | artworks | getOne | GET /artmanager/artwork/ArtInfoByArtId?artId= |
@@ -15,6 +22,9 @@
  * | artworks | update | POST /artmanager/artwork/baseInfo |
  * | artworks | delete | POST /artmanager/artwork/deleteArt {id} |
  * | artworks | deleteMany | POST /artmanager/artwork/deleteArt {ids} |
+ * | auditEntries | getList | GET /dev-api/audit/list |
+ * | auditEntries | getOne | GET /dev-api/audit/detail?id= |
+ * | auditEntries | getMany | GET /dev-api/audit/list?ids= |
  * | authors | getList | GET /artmanager/authors/getList |
  * | authors | search | POST /artmanager/authors/authorSearch |
  * | authors | getOne | GET /artmanager/authors/getInfo?id= |

@@ -16,6 +16,8 @@ import { Dashboard } from './dashboard/Dashboard';
 import { NotAvailable, Page401, Page404 } from './pages/ErrorPages';
 import { Profile } from './pages/Profile';
 import { SwitchRoles } from './pages/SwitchRoles';
+import { RoleMatrix } from './pages/RoleMatrix';
+import { ChangePassword } from './pages/ChangePassword';
 import { AuthRedirect, RedirectPage } from './pages/Redirect';
 
 /** A resource's views, as in the resource config objects App.tsx spreads into `<Resource>`. */
@@ -49,6 +51,8 @@ const PAGES: Record<ShellPage, ComponentType | null> = {
   page404: Page404,
   redirect: RedirectPage,
   switchRoles: SwitchRoles,
+  roleMatrix: RoleMatrix,
+  password: ChangePassword,
   authRedirect: null,
 };
 

@@ -59,7 +59,15 @@ export type Screen =
 
 /** The shell's own pages (`src/layout/pages/`). */
 export type ShellPage =
-  'dashboard' | 'profile' | 'page401' | 'page404' | 'redirect' | 'authRedirect' | 'switchRoles';
+  | 'dashboard'
+  | 'profile'
+  | 'page401'
+  | 'page404'
+  | 'redirect'
+  | 'authRedirect'
+  | 'switchRoles'
+  | 'roleMatrix'
+  | 'password';
 
 /** The ledger section's screens, exported by `src/resources/blockchain/index.tsx`. */
 export type LedgerScreen =
@@ -213,12 +221,12 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         name: 'permissionNotifications',
         meta: { title: 'notifications', icon: 'Notifications' },
       },
-      { path: 'user', name: 'permissionUser', meta: { title: 'permissionUser', icon: 'ManageAccounts' } },
+      // Permission > User is the accounts resource (x-resource group "permission"): see resourceRoutes.ts.
       {
         path: 'role',
         name: 'permissionRole',
         meta: { title: 'permissionRole', icon: 'AdminPanelSettings' },
-        screen: { page: 'switchRoles' },
+        screen: { page: 'roleMatrix' },
       },
     ],
   },
@@ -230,7 +238,7 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     meta: { title: 'audit', icon: 'Policy', roles: ['admin'] },
     children: [
       { path: 'distributed', name: 'auditDistributed', meta: { title: 'distributed', icon: 'AccountTree' } },
-      { path: 'system', name: 'auditSystem', meta: { title: 'system', icon: 'Computer' } },
+      // Audit > System is the auditEntries resource (x-resource group "audit"): see resourceRoutes.ts.
     ],
   },
   {
@@ -375,7 +383,12 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     alwaysShow: true,
     meta: { title: 'set', icon: 'Settings', roles: ['user'] },
     children: [
-      { path: 'password', name: 'password', meta: { title: 'password', icon: 'Password' } },
+      {
+        path: 'password',
+        name: 'password',
+        meta: { title: 'password', icon: 'Password' },
+        screen: { page: 'password' },
+      },
       { path: 'qkCorrelation', name: 'qkCorrelation', meta: { title: 'qkCorrelation', icon: 'Key' } },
       { path: 'secret', name: 'secret', meta: { title: 'secret', icon: 'VpnKey' } },
       {

@@ -9,11 +9,13 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
+import { schemaForResource } from '../../../common/schemaRegistry';
 import { cookieTokenStore } from '../../authProvider';
 import { httpClient } from '../../dataProvider/httpClient';
 import { useShell } from '../ShellContext';
 
-const KNOWN_ROLES = ['admin', 'user'];
+/** The roles the server knows: the accounts schema's `roles` enum. */
+const KNOWN_ROLES = schemaForResource('accounts').properties.roles.items!.enum as string[];
 
 /** The switch-roles page. */
 export function SwitchRoles() {
