@@ -33,7 +33,8 @@
  * - `x-roles`: roles that may see and use the resource (root).
  * - `x-resource`: { name, recordRepresentation, icon, group, path, order, roles, hidden, titles, routes }
  *   (root): the resource, its menu entry and routes (scripts/codegen/resources.ts).
- * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom? } (root), see docs/api.md;
+ * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom?, also? } (root), see docs/api.md;
+ *   `also: [{method, path}]` are further paths the server registers for the same call;
  *   `sort: false` and `idFrom` are read by src/dataProvider/index.ts (its header says how).
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).

@@ -29,6 +29,11 @@ export interface EndpointSpec {
   id?: string;
   /** Name of the parameter that carries several ids (getMany, deleteMany). */
   ids?: string;
+  /**
+   * Other paths the same call also answers on (one implementation; e.g. the product's path beside the
+   * console's former one). The server registers each; the console calls `method`/`path`.
+   */
+  also?: { method: 'GET' | 'POST'; path: string }[];
 }
 
 /** react-admin verbs plus `search` (an alternative list call the product also exposes). */

@@ -1,6 +1,7 @@
 /**
  * Routes from the schemas: for every resource schema with `x-storage`, every call its `x-endpoints`
- * declares is registered, path and method exactly as declared (docs/api.md), and answered by the generic
+ * declares is registered, path and method exactly as declared (docs/api.md; and each path in its `also`),
+ * and answered by the generic
  * repository (server/kernel/repository.ts). Verbs sharing a call are registered once: getList, getMany
  * and search are one list call (`ids` selects getMany); delete and deleteMany one call taking `{<id>}` or
  * `{<ids>: [...]}`. Each route has
@@ -125,10 +126,14 @@ function registerResource<R extends object>(
     call.verbs.set(verb, spec);
     calls.set(key, call);
   };
+  const addWithAliases = (verb: string, spec: EndpointSpec) => {
+    add(verb, spec);
+    for (const a of spec.also ?? []) add(verb, { ...spec, method: a.method, path: a.path, also: undefined });
+  };
   for (const [verb, spec] of Object.entries(endpoints))
     if (verb === 'getManyReference')
       for (const [target, s] of Object.entries(spec as Record<string, EndpointSpec>)) add(`ref:${target}`, s);
-    else if (verb !== 'updateMany') add(verb, spec as EndpointSpec);
+    else if (verb !== 'updateMany') addWithAliases(verb, spec as EndpointSpec);
 
   for (const { method, path, verbs } of calls.values()) {
     const names = [...verbs.keys()];

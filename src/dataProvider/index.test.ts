@@ -136,13 +136,13 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     });
   });
 
-  it('getOne bidUsers / platformUsers: GET getInfo?id=', async () => {
+  it("getOne bidUsers: GET getInfo?id=; platformUsers: the product's POST getUerById {id}", async () => {
     const { calls, dp } = fake(() => ({ id: 3 }));
     await dp.getOne('bidUsers', { id: 3 });
     await dp.getOne('platformUsers', { id: 4 });
-    expect(calls.map((c) => c.url)).toEqual([
-      '/artmanager/bidUser/getInfo?id=3',
-      '/artmanager/user/getInfo?id=4',
+    expect(calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      ['GET', '/artmanager/bidUser/getInfo?id=3', undefined],
+      ['POST', '/artmanager/admin/user/getUerById', { id: 4 }],
     ]);
   });
 

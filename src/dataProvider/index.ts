@@ -49,9 +49,9 @@
  * | companies | update | POST /medicine-api/company/updateCompany |
  * | companies | delete | POST /medicine-api/company/deleteCompany {id} |
  * | companies | deleteMany | POST /medicine-api/company/deleteCompany {ids} |
- * | platformUsers | getList | GET /artmanager/user/getList |
- * | platformUsers | getOne | GET /artmanager/user/getInfo?id= |
- * | platformUsers | getMany | GET /artmanager/user/getList?ids= |
+ * | platformUsers | getList | POST /artmanager/admin/user/selectPageUser |
+ * | platformUsers | getOne | POST /artmanager/admin/user/getUerById {id} |
+ * | platformUsers | getMany | POST /artmanager/admin/user/selectPageUser {ids} |
  * | transactions | getList | GET /baas-api/transactions |
  * | transactions | getOne | GET /baas-api/transaction?txId= |
  *

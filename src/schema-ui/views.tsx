@@ -20,6 +20,7 @@ import {
   Edit,
   EditButton,
   ExportButton,
+  FilterButton,
   List,
   ListButton,
   ReferenceInput,
@@ -150,6 +151,8 @@ function BulkDeleteWithConfirm() {
 function ListActions({ canCreate }: { canCreate: boolean }) {
   return (
     <TopToolbar>
+      {/* The filters that are not always shown (x-ui.filter: true); absent when there are none. */}
+      <FilterButton />
       {canCreate && <CreateButton />}
       <ExportButton maxResults={1000} />
     </TopToolbar>

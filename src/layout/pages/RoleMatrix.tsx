@@ -15,6 +15,7 @@ import {
   Card,
   CardContent,
   Chip,
+  Grid,
   Stack,
   Table,
   TableBody,
@@ -44,7 +45,7 @@ function RoleCard({ role, calls }: RoleCalls) {
   const translate = useTranslate();
   const sections = sectionsFor(role);
   return (
-    <Card elevation={0} data-testid={`role-${role}`}>
+    <Card elevation={0} data-testid={`role-${role}`} sx={{ height: '100%' }}>
       <CardContent>
         <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
           {translate(`resources.accounts.enums.roles.${role}`, { _: role })}{' '}
