@@ -3,7 +3,7 @@
  * `migrations/` (the resource tables' interfaces are generated from the schemas, see below). Times are text `YYYY-MM-DD HH:mm:ss` (UTC); flags are integers 0/1; JSON columns hold
  * text (parse with `parseJson`). Nullable columns are `T | null`; generated ids are `Generated<number>`.
  */
-import type { Generated, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { ResourceTables } from './generated/tables';
 
 export interface TokenTable {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectAdminOnly, type TestApp } from './helpers';
 
 let t: TestApp;
-let ids: number[] = [];
+const ids: number[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   for (const [i, nickname] of ['Alice', 'Bob', '张三'].entries()) {

@@ -113,9 +113,13 @@ export function RoleMatrix() {
       </Typography>
       <Typography sx={{ color: 'text.secondary' }}>{translate('shell.roleMatrix.explain')}</Typography>
       {error && <Alert severity="error">{error}</Alert>}
-      {roles?.map((r) => (
-        <RoleCard key={r.role} {...r} />
-      ))}
+      <Grid container spacing={2}>
+        {roles?.map((r) => (
+          <Grid key={r.role} size={{ xs: 12, lg: 6 }}>
+            <RoleCard {...r} />
+          </Grid>
+        ))}
+      </Grid>
       <SwitchRoles />
     </Stack>
   );
