@@ -271,7 +271,9 @@ function sectionContent(
       ? fields[0]
       : undefined;
   const list = only ? fieldSpecs(schema, only.prop.properties ?? {}, only.source) : fields;
-  if (as === 'display') return list.map((f) => displayOf(f, schema, overrides));
+  // A write-only property (an account's password) is typed in forms, never shown.
+  if (as === 'display')
+    return list.filter((f) => !f.prop.writeOnly).map((f) => displayOf(f, schema, overrides));
   return list.filter((f) => !f.prop.readOnly).map((f) => inputOf(f, schema, overrides));
 }
 
