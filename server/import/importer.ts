@@ -22,7 +22,7 @@
  * not Tate's numeric id); within one run it is.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { nowText, type Database } from '../db/database';
 import { primaryArtistId, type MappedArtwork, type MappedAuthor, sourceDigest } from './mapping';
 import { readRows, type RowRead } from './readRows';
@@ -113,6 +113,43 @@ async function* batches(
     }
   }
   if (batch.length) yield batch;
+}
+
+/** Rows per INSERT statement: one statement text (prepared once) serves every full chunk of a table. */
+const INSERT_CHUNK = 100;
+/** SQL of `INSERT INTO <table> (<columns>) VALUES (...) × n`, by table, columns and n. */
+const insertSql = new Map<string, string>();
+
+/**
+ * Inserts `rows` (all with the same keys, in the same order) into `table` with multi-row INSERTs of
+ * {@link INSERT_CHUNK} rows whose SQL is compiled once per table and size (SQLite prepares each text once,
+ * server/db/connect.ts), instead of building a new statement for every batch.
+ */
+async function insertRows(
+  db: Kysely<Database>,
+  table: 'authors' | 'artworks',
+  rows: Record<string, unknown>[],
+) {
+  const columns = Object.keys(rows[0]);
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const key = `${table}|${columns.join(',')}|${chunk.length}`;
+    let text = insertSql.get(key);
+    if (!text) {
+      const placeholder = Object.fromEntries(columns.map((c) => [c, null]));
+      text = db
+        .insertInto(table)
+        .values(chunk.map(() => placeholder) as never)
+        .compile().sql;
+      insertSql.set(key, text);
+    }
+    await db.executeQuery(
+      CompiledQuery.raw(
+        text,
+        chunk.flatMap((r) => columns.map((c) => r[c] ?? null)),
+      ),
+    );
+  }
 }
 
 const jsonReason = (error: string): Reason => ({ field: 'row', keyword: 'json', message: `row: ${error}` });
@@ -213,18 +250,17 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
       if (toInsert.length) {
         try {
           await db.transaction().execute(async (trx) => {
-            await trx
-              .insertInto('authors')
-              .values(
-                toInsert.map(({ sourceId, author }) => ({
-                  authorName: author.authorName as string,
-                  introduction: author.introduction,
-                  createTime: time,
-                  updateTime: time,
-                  sourceId,
-                })),
-              )
-              .execute();
+            await insertRows(
+              trx,
+              'authors',
+              toInsert.map(({ sourceId, author }) => ({
+                authorName: author.authorName as string,
+                introduction: author.introduction,
+                createTime: time,
+                updateTime: time,
+                sourceId,
+              })),
+            );
           });
         } catch (e) {
           for (const { sourceId } of toInsert) seen.delete(sourceId);
@@ -358,25 +394,24 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
                 .values([...newCategories].map((name) => ({ name })))
                 .onConflict((oc) => oc.column('name').doNothing())
                 .execute();
-            await trx
-              .insertInto('artworks')
-              .values(
-                toInsert.map(({ acno, digest, record }) => ({
-                  artWorkName: record.artWorkName as string,
-                  author: record.author,
-                  possessor: record.possessor,
-                  classify: record.classify as string,
-                  texture: record.texture as string,
-                  images: JSON.stringify(record.images),
-                  baseInfo: JSON.stringify(record.baseInfo),
-                  dealInfo: JSON.stringify(record.dealInfo),
-                  createTime: time,
-                  updateTime: time,
-                  sourceId: acno,
-                  sourceDigest: digest,
-                })),
-              )
-              .execute();
+            await insertRows(
+              trx,
+              'artworks',
+              toInsert.map(({ acno, digest, record }) => ({
+                artWorkName: record.artWorkName as string,
+                author: record.author,
+                possessor: record.possessor,
+                classify: record.classify as string,
+                texture: record.texture as string,
+                images: JSON.stringify(record.images),
+                baseInfo: JSON.stringify(record.baseInfo),
+                dealInfo: JSON.stringify(record.dealInfo),
+                createTime: time,
+                updateTime: time,
+                sourceId: acno,
+                sourceDigest: digest,
+              })),
+            );
           });
         } catch (e) {
           for (const { acno, tateId } of toInsert) {
