@@ -19,6 +19,8 @@
  * same file with its own `scripts/import.ts` into its own DATA_DIR, starts its server, and loads it with
  * the same calls, so the figures of both versions come side by side from one run on one machine.
  *
+ * `npm run bench -- --scale 10` runs the scale bench instead (bench/scale.ts: 1×, 3× and 10× the data).
+ *
  * Environment: TATE_DIR (default ../shared/data/tate from the repo root), BENCH_DURATION (seconds,
  * default 10), BENCH_CONNECTIONS (default 20), BENCH_KEEP=1 to keep the temp dir, BENCH_BASELINE (above), BENCH_LEDGER=0 to skip step 5.
  * Calls compared (ours → json-server):
@@ -427,7 +429,8 @@ process.once('SIGINT', () => {
   process.exit(130);
 });
 
-main().then(
+// `npm run bench -- --scale N`: the scale bench instead (bench/scale.ts).
+(process.argv.includes('--scale') ? import('./scale').then((m) => m.main(process.argv)) : main()).then(
   () => process.exit(0),
   (e: unknown) => {
     console.error(e);
