@@ -35,7 +35,9 @@ function printSummary(s: ImportSummary): void {
   if (s.reportFile && s.artists.rejected + s.artworks.rejected > 0)
     console.log(`rejected rows: ${s.reportFile}`);
   const rows = s.artists.read + s.artworks.read;
-  console.log(`time: ${s.seconds.toFixed(1)} s (${Math.round(rows / s.seconds)} rows/s, ${rows} rows read)`);
+  console.log(
+    `time: ${s.seconds.toFixed(1)} s (${Math.round(rows / s.seconds)} rows/s, ${rows} rows read${s.worker ? '; parsed and validated in a worker thread' : ''})`,
+  );
 }
 
 async function main(): Promise<void> {
