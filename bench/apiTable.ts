@@ -39,11 +39,12 @@ export function floorCalls(words: string[], ids: number[]): Record<string, Reque
   };
 }
 
-/** `ours / other` as a percentage below 10× ("67%"), else as a factor ("310×"); "—" when missing. */
+/** `ours / other` as a percentage below 1.5× ("67%"), else as a factor ("7.6×", "310×"); "—" when missing. */
 export function ratio(ours: number | undefined, other: number | undefined): string {
   if (!ours || !other) return '—';
   const r = ours / other;
-  return r < 10 ? `${Math.round(r * 100)}%` : `${Math.round(r)}×`;
+  if (r < 1.5) return `${Math.round(r * 100)}%`;
+  return r < 10 ? `${r.toFixed(1)}×` : `${Math.round(r)}×`;
 }
 
 /**
