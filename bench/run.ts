@@ -10,12 +10,16 @@
  * 4. Loads each with autocannon (bounded: BENCH_DURATION s per case after a 2 s warm-up,
  *    BENCH_CONNECTIONS connections) on three calls: list (page 1 of 20), free-text search (rotating
  *    words, 20 per page) and detail (random ids), and prints requests/s, p50 and p99 latency side by side.
+ *    The floor (bench/floor.ts: bare node:http + better-sqlite3 on the same file) answers the same three
+ *    calls in the same run; a last table gives ours, floor, json-server, ours/floor and ours/json-server.
  * 5. Calls `run(context)` of bench/ledger.ts when that module exists (the ledger's own benchmark).
  *
  * With `BENCH_BASELINE=<git revision>` (e.g. the commit before a refactoring), the same run also checks
  * that revision out (`git worktree add --detach` in the temp dir, sharing this node_modules), imports the
  * same file with its own `scripts/import.ts` into its own DATA_DIR, starts its server, and loads it with
  * the same calls, so the figures of both versions come side by side from one run on one machine.
+ *
+ * `npm run bench -- --scale 10` runs the scale bench instead (bench/scale.ts: 1×, 3× and 10× the data).
  *
  * Environment: TATE_DIR (default ../shared/data/tate from the repo root), BENCH_DURATION (seconds,
  * default 10), BENCH_CONNECTIONS (default 20), BENCH_KEEP=1 to keep the temp dir, BENCH_BASELINE (above), BENCH_LEDGER=0 to skip step 5.
@@ -36,6 +40,7 @@ import { connect } from '../server/db/connect';
 import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrator';
 import { importTate, summaryLine } from '../server/import/importer';
+import { FLOOR, floorCalls, printApiTable, type LoadRow } from './apiTable';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tateDir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
@@ -107,15 +112,7 @@ async function waitFor(what: string, probe: () => Promise<boolean>, seconds = 12
   throw new Error(`${what} did not answer within ${seconds} s`);
 }
 
-interface Row {
-  case: string;
-  target: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  ok: number;
-  bad: number;
-}
+type Row = LoadRow;
 
 async function load(url: string, request: RequestSpec, seconds: number) {
   return autocannon({ url, connections, duration: seconds, requests: [request], timeout: 30 });
@@ -159,7 +156,7 @@ async function main(): Promise<void> {
     console.log(`  artists:  ${summaryLine(summary.artists)} (of ${summary.artists.read})`);
     console.log(`  artworks: ${summaryLine(summary.artworks)} (of ${summary.artworks.read})`);
     console.log(
-      `  import time: ${summary.seconds.toFixed(1)} s (${Math.round(summary.artworks.read / summary.seconds)} artwork rows/s incl. artists)`,
+      `  import time: ${summary.seconds.toFixed(1)} s (${Math.round((summary.artworks.read + summary.artists.read) / summary.seconds)} rows/s, artists and artworks read)`,
     );
 
     // 2. export the same records for json-server
@@ -191,7 +188,7 @@ async function main(): Promise<void> {
     );
 
     // 3. start both servers (and the baseline revision's, when asked)
-    const [ourPort, jsPort] = [await freePort(), await freePort()];
+    const [ourPort, jsPort, floorPort] = [await freePort(), await freePort(), await freePort()];
     const password = randomBytes(12).toString('hex');
     const baselineRev = process.env.BENCH_BASELINE;
     let baseline: string | undefined;
@@ -262,6 +259,14 @@ async function main(): Promise<void> {
       process.env,
       join(tmp, 'json-server.log'),
     );
+    start(
+      'floor',
+      'npx',
+      ['tsx', 'bench/floor.ts', join(dataDir, 'baas.sqlite'), String(floorPort)],
+      process.env,
+      join(tmp, 'floor.log'),
+    );
+    const floor = `http://127.0.0.1:${floorPort}`;
     const ours = `http://127.0.0.1:${ourPort}`;
     const theirs = `http://127.0.0.1:${jsPort}`;
     const login = async (base: string, what: string) => {
@@ -281,6 +286,7 @@ async function main(): Promise<void> {
     const token = await login(ours, 'server');
     const baseToken = baseline ? await login(baseline, 'baseline server') : '';
     await waitFor('json-server', async () => (await fetch(`${theirs}/artworks/${ids[0]}`)).ok);
+    await waitFor('floor', async () => (await fetch(`${floor}/detail?artId=${ids[0]}`)).ok);
 
     // 4. load
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
@@ -330,6 +336,7 @@ async function main(): Promise<void> {
             },
           ]
         : []),
+      { name: FLOOR, url: floor, calls: floorCalls(SEARCH_WORDS, ids) },
       { name: 'json-server 0.17', url: theirs, calls: theirCalls },
     ];
 
@@ -351,7 +358,9 @@ async function main(): Promise<void> {
     const probe = (t: (typeof targets)[number]): [string, Record<string, string>] =>
       t.token
         ? [`${t.url}/artmanager/artwork/ArtInfoByArtId?artId=${ids[0]}`, { 'X-Token': t.token }]
-        : [`${t.url}/artworks/${ids[0]}`, {}];
+        : t.url === floor
+          ? [`${floor}/detail?artId=${ids[0]}`, {}]
+          : [`${t.url}/artworks/${ids[0]}`, {}];
     for (const name of ['list', 'search', 'detail'])
       for (const t of targets) {
         const req = t.calls[name];
@@ -386,6 +395,7 @@ async function main(): Promise<void> {
         ' index (LIKE under 3 characters), with a total count;' +
         ' json-server q: substring over every field of every record)',
     );
+    printApiTable(rows, 'baas-admin server', 'json-server 0.17');
 
     // 5. the ledger helper's benchmark, when present
     const ledgerBench = join(root, 'bench/ledger.ts');
@@ -419,7 +429,8 @@ process.once('SIGINT', () => {
   process.exit(130);
 });
 
-main().then(
+// `npm run bench -- --scale N`: the scale bench instead (bench/scale.ts).
+(process.argv.includes('--scale') ? import('./scale').then((m) => m.main(process.argv)) : main()).then(
   () => process.exit(0),
   (e: unknown) => {
     console.error(e);

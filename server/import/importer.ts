@@ -1,7 +1,9 @@
 /**
  * The Tate import pipeline, shared by `npm run import` (scripts/import.ts) and the first-start seed
  * (seed.ts): artists first, then artworks, each read as a stream (readRows.ts), validated
- * (validate.ts), and written in batches, one database transaction per batch.
+ * (validate.ts), and written in batches, one database transaction per batch. Reading, parsing, the source
+ * digest and validation run in a worker thread beside the writing thread (prepare.ts), a few batches
+ * ahead; the writing thread does the lookups, the conflict rules and the inserts.
  *
  * Outcomes per row:
  * - imported: valid and new; stored with `sourceId` (artist id / acno) and, for artworks,
@@ -22,11 +24,11 @@
  * not Tate's numeric id); within one run it is.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { nowText, type Database } from '../db/database';
-import { primaryArtistId, type MappedArtwork, type MappedAuthor, sourceDigest } from './mapping';
-import { readRows, type RowRead } from './readRows';
-import { checkArtist, checkArtwork, type Reason } from './validate';
+import type { MappedArtwork, MappedAuthor } from './mapping';
+import { prepared, preparedInThread } from './prepare';
+import type { Reason } from './validate';
 
 /** Counts of one phase (artists or artworks). `read` = rows in the file. */
 export interface PhaseSummary {
@@ -44,6 +46,8 @@ export interface ImportSummary {
   /** Wall time of the whole import, in seconds. */
   seconds: number;
   reportFile?: string;
+  /** Rows were parsed and validated in a worker thread (else in the importing thread). */
+  worker: boolean;
 }
 
 /** One line of the report file (JSON Lines). */
@@ -75,6 +79,8 @@ export interface ImportOptions {
   /** Rows per transaction (default 500). */
   batchSize?: number;
   onProgress?: (p: ImportProgress) => void;
+  /** Parse and validate in a worker thread beside the writing one (default true; see prepare.ts). */
+  worker?: boolean;
 }
 
 /** A batch's transaction failed; it was rolled back, earlier batches stay committed. */
@@ -96,23 +102,42 @@ export class ImportBatchError extends Error {
 }
 
 const emptyPhase = (): PhaseSummary => ({ read: 0, imported: 0, rejected: 0, skipped: 0 });
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
-async function* batches(
-  file: string,
-  size: number,
-  onBytes: (read: number, total: number) => void,
-): AsyncGenerator<RowRead[]> {
-  let batch: RowRead[] = [];
-  for await (const r of readRows(file, (p) => onBytes(p.bytesRead, p.bytesTotal))) {
-    batch.push(r);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
+/** Rows per INSERT statement: one statement text (prepared once) serves every full chunk of a table. */
+const INSERT_CHUNK = 100;
+/** SQL of `INSERT INTO <table> (<columns>) VALUES (...) × n`, by table, columns and n. */
+const insertSql = new Map<string, string>();
+
+/**
+ * Inserts `rows` (all with the same keys, in the same order) into `table` with multi-row INSERTs of
+ * {@link INSERT_CHUNK} rows whose SQL is compiled once per table and size (SQLite prepares each text once,
+ * server/db/connect.ts), instead of building a new statement for every batch.
+ */
+async function insertRows(
+  db: Kysely<Database>,
+  table: 'authors' | 'artworks',
+  rows: Record<string, unknown>[],
+) {
+  const columns = Object.keys(rows[0]);
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const key = `${table}|${columns.join(',')}|${chunk.length}`;
+    let text = insertSql.get(key);
+    if (!text) {
+      const placeholder = Object.fromEntries(columns.map((c) => [c, null]));
+      text = db
+        .insertInto(table)
+        .values(chunk.map(() => placeholder) as never)
+        .compile().sql;
+      insertSql.set(key, text);
     }
+    await db.executeQuery(
+      CompiledQuery.raw(
+        text,
+        chunk.flatMap((r) => columns.map((c) => r[c] ?? null)),
+      ),
+    );
   }
-  if (batch.length) yield batch;
 }
 
 const jsonReason = (error: string): Reason => ({ field: 'row', keyword: 'json', message: `row: ${error}` });
@@ -125,12 +150,18 @@ const jsonReason = (error: string): Reason => ({ field: 'row', keyword: 'json', 
 export async function importTate(db: Kysely<Database>, opts: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
   const batchSize = opts.batchSize ?? 500;
+  const inWorker = () => void (summary.worker = true);
+  const batches: typeof prepared = (file, kind, size, onBytes) =>
+    opts.worker === false
+      ? preparedInThread(file, kind, size, onBytes)
+      : prepared(file, kind, size, onBytes, inWorker);
   const summary: ImportSummary = {
     artists: emptyPhase(),
     artworks: emptyPhase(),
     categoriesAdded: [],
     seconds: 0,
     reportFile: opts.reportFile,
+    worker: false,
   };
   const time = nowText();
   if (opts.reportFile) await writeFile(opts.reportFile, '');
@@ -149,15 +180,13 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
     const phase = summary.artists;
     /** artist id → the mapped author kept in this run (to tell a duplicate from a conflict). */
     const seen = new Map<number, string>();
-    for await (const batch of batches(opts.artistsFile, batchSize, (read, total) => {
+    for await (const batch of batches(opts.artistsFile, 'artists', batchSize, (read, total) => {
       bytes = { read, total };
       progress('artists');
     })) {
       const rejected: ReportEntry[] = [];
       const toInsert: { sourceId: number; author: MappedAuthor }[] = [];
-      const ids = batch
-        .map((r) => (isObj(r.row) ? r.row.id : undefined))
-        .filter(Number.isInteger) as number[];
+      const ids = batch.map((r) => (r.isObject ? r.id : undefined)).filter(Number.isInteger) as number[];
       const existing = new Map<number, string>();
       if (ids.length)
         for (const a of await db
@@ -168,7 +197,7 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
           existing.set(a.sourceId!, authorKey(a));
       for (const r of batch) {
         phase.read++;
-        const sourceId = isObj(r.row) && Number.isInteger(r.row.id) ? (r.row.id as number) : null;
+        const sourceId = r.isObject && Number.isInteger(r.id) ? (r.id as number) : null;
         const reject = (reasons: Reason[]) => {
           rejected.push({ kind: 'artist', sourceId, line: r.line, reasons });
           if (sourceId !== null && !seen.has(sourceId) && !existing.has(sourceId))
@@ -178,7 +207,8 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
           reject([jsonReason(r.error)]);
           continue;
         }
-        const { record, reasons } = checkArtist(r.row);
+        const record = r.record as MappedAuthor | null;
+        const { reasons } = r;
         if (!record || sourceId === null) {
           reject(reasons);
           continue;
@@ -213,18 +243,17 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
       if (toInsert.length) {
         try {
           await db.transaction().execute(async (trx) => {
-            await trx
-              .insertInto('authors')
-              .values(
-                toInsert.map(({ sourceId, author }) => ({
-                  authorName: author.authorName as string,
-                  introduction: author.introduction,
-                  createTime: time,
-                  updateTime: time,
-                  sourceId,
-                })),
-              )
-              .execute();
+            await insertRows(
+              trx,
+              'authors',
+              toInsert.map(({ sourceId, author }) => ({
+                authorName: author.authorName as string,
+                introduction: author.introduction,
+                createTime: time,
+                updateTime: time,
+                sourceId,
+              })),
+            );
           });
         } catch (e) {
           for (const { sourceId } of toInsert) seen.delete(sourceId);
@@ -248,14 +277,14 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
     const categories = new Set(
       (await db.selectFrom('art_categories').select('name').execute()).map((c) => c.name),
     );
-    for await (const batch of batches(opts.artworksFile, batchSize, (read, total) => {
+    for await (const batch of batches(opts.artworksFile, 'artworks', batchSize, (read, total) => {
       bytes = { read, total };
       progress('artworks');
     })) {
-      const rows = batch.map((r) => (isObj(r.row) ? r.row : undefined));
-      const wanted = [
-        ...new Set(rows.map((r) => (r ? primaryArtistId(r) : undefined)).filter((id) => id !== undefined)),
-      ].filter((id) => !authorBySource.has(id));
+      const rows = batch.map((r) => (r.isObject ? r : undefined));
+      const wanted = [...new Set(rows.map((r) => r?.artistId).filter((id) => id !== undefined))].filter(
+        (id) => !authorBySource.has(id),
+      );
       if (wanted.length) {
         for (const id of wanted) authorBySource.set(id, null);
         for (const a of await db
@@ -289,26 +318,26 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
         const entry = (reasons: Reason[]): ReportEntry => ({
           kind: 'artwork',
           sourceId: acno,
-          ...(row && 'id' in row ? { tateId: row.id } : {}),
+          ...(row?.hasId ? { tateId: row.id } : {}),
           line: r.line,
           reasons,
         });
         if (r.error !== undefined || !row) {
-          rejected.push(
-            entry(r.error !== undefined ? [jsonReason(r.error)] : checkArtwork(r.row, 1).reasons),
-          );
+          rejected.push(entry(r.error !== undefined ? [jsonReason(r.error)] : r.reasons));
           return;
         }
-        const digest = sourceDigest(row);
+        const digest = row.digest!;
         const storedDigest =
           acno !== null ? (existing.has(acno) ? existing.get(acno) : acnoSeen.get(acno)) : undefined;
         if (acno !== null && storedDigest === digest) {
           phase.skipped++;
           return;
         }
-        const artistId = primaryArtistId(row);
+        const artistId = row.artistId;
         const authorId = artistId === undefined ? undefined : (authorBySource.get(artistId) ?? undefined);
-        const { record, reasons } = checkArtwork(row, authorId);
+        const reasons = [...row.reasons];
+        const record = row.record as MappedArtwork | null;
+        if (record) record.author = authorId ?? 1;
         if (artistId !== undefined && authorId === undefined) {
           const why = rejectedArtists.get(artistId);
           reasons.push({
@@ -358,25 +387,24 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
                 .values([...newCategories].map((name) => ({ name })))
                 .onConflict((oc) => oc.column('name').doNothing())
                 .execute();
-            await trx
-              .insertInto('artworks')
-              .values(
-                toInsert.map(({ acno, digest, record }) => ({
-                  artWorkName: record.artWorkName as string,
-                  author: record.author,
-                  possessor: record.possessor,
-                  classify: record.classify as string,
-                  texture: record.texture as string,
-                  images: JSON.stringify(record.images),
-                  baseInfo: JSON.stringify(record.baseInfo),
-                  dealInfo: JSON.stringify(record.dealInfo),
-                  createTime: time,
-                  updateTime: time,
-                  sourceId: acno,
-                  sourceDigest: digest,
-                })),
-              )
-              .execute();
+            await insertRows(
+              trx,
+              'artworks',
+              toInsert.map(({ acno, digest, record }) => ({
+                artWorkName: record.artWorkName as string,
+                author: record.author,
+                possessor: record.possessor,
+                classify: record.classify as string,
+                texture: record.texture as string,
+                images: JSON.stringify(record.images),
+                baseInfo: JSON.stringify(record.baseInfo),
+                dealInfo: JSON.stringify(record.dealInfo),
+                createTime: time,
+                updateTime: time,
+                sourceId: acno,
+                sourceDigest: digest,
+              })),
+            );
           });
         } catch (e) {
           for (const { acno, tateId } of toInsert) {

@@ -143,4 +143,28 @@ describe('sourceDigest', () => {
     expect(sourceDigest({ a: 1 })).not.toBe(sourceDigest({ a: 2 }));
     expect(sourceDigest(artwork('A00006'))).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it('is the text earlier imports hashed (JSON.stringify of a key-sorted copy), so their digests still match', () => {
+    const sortedCopy = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(sortedCopy)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, sortedCopy((v as Record<string, unknown>)[k])]),
+            )
+          : v;
+    const tricky = {
+      z: 'line\nquote"\\ \u0001 汉字 \ud800',
+      10: [1, -0, 1.5, 1e21, 0.000001, null, { b: [], a: {} }],
+      2: true,
+      é: 'x',
+      B: false,
+      a: { '01': 1, '1': 2, '4294967295': 3, '4294967294': 4 },
+      u: undefined,
+    };
+    const rows = [tricky, ...artworks, ...artists];
+    for (const row of rows) expect(canonicalJson(row)).toBe(JSON.stringify(sortedCopy(row)));
+  });
 });

@@ -38,20 +38,46 @@ export function foldLines<T>(value: T): T | string {
     .join('; ');
 }
 
-/** JSON with object keys sorted at every level (arrays keep their order): a stable text for hashing. */
+/**
+ * JSON with object keys sorted at every level (arrays keep their order): a stable text for hashing.
+ * Exactly `JSON.stringify` of a copy whose keys were inserted in sorted order (the text digests of
+ * earlier imports were made with), so keys that are array indexes ("2", "10") come first in numeric
+ * order, as JavaScript orders such keys; written directly (no copy) since it runs on every imported row.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  return canonical(value, false) ?? 'null';
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (isObj(value))
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sortKeys(value[k])]),
-    );
-  return value;
+const isIndexKey = (k: string) => /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
+
+/** `JSON.stringify` of one value; undefined for what an object drops (undefined, functions, symbols). */
+function canonical(value: unknown, inArray: boolean): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'object':
+      break;
+    default:
+      return inArray ? 'null' : undefined;
+  }
+  const v = value as Record<string, unknown> & { toJSON?: unknown };
+  if (typeof v.toJSON === 'function') return canonical(JSON.parse(JSON.stringify(v)), inArray);
+  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, true)).join(',')}]`;
+  const keys = Object.keys(v).sort();
+  const ints = keys.filter(isIndexKey);
+  const ordered = ints.length
+    ? [...ints.sort((x, y) => Number(x) - Number(y)), ...keys.filter((k) => !isIndexKey(k))]
+    : keys;
+  let out = '';
+  for (const k of ordered) {
+    const text = canonical(v[k], false);
+    if (text === undefined) continue;
+    out += `${out ? ',' : ''}${JSON.stringify(k)}:${text}`;
+  }
+  return `{${out}}`;
 }
 
 /** SHA-256 (lowercase hex) of the row's {@link canonicalJson}: the artwork's `sourceDigest`. */

@@ -3,7 +3,8 @@
  * declares `x-storage` (model.ts). Records come back in the schema's shape: the stored properties (JSON
  * columns parsed), computed counts (`x-count`) and display joins (`x-storage.display`).
  *
- * - `list(db, query, extra?)`: one page and the total. `query` is a validated `<id>.listQuery` /
+ * - `list(db, query, extra?)`: one page and the total (remembered per distinct query until the database
+ *   changes, countCache.ts; never a full count on every page). `query` is a validated `<id>.listQuery` /
  *   `.listBody` (page, pageSize, q, sort, order, ids, filters); `extra` adds equality filters
  *   (getManyReference). `q` matches the search columns (model.search) with LIKE/ILIKE; on SQLite a text of
  *   3 or more characters uses the FTS5 trigram table `<table>_fts` when the schema declares the index.
@@ -28,6 +29,7 @@ import { validatorFor } from '../../common/validators';
 import { nowText } from '../db/database';
 import { ApiError, conflict, invalidField, notFound } from '../plugins/app/errors';
 import { recordAudit, storedRow, type WriteActor } from './audit';
+import { CountCache } from './countCache';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { direction, filtersOf, paging, parseIds, textMatch, type ListQuery } from './listQuery';
 import type { ResourceModel } from './model';
@@ -95,6 +97,8 @@ const CROSS_FIELD = new Set(['x-ordered', 'x-distinct']);
 
 export class Repository<R extends object = RecordOut> {
   private readonly alias = new Map<string, string>();
+  /** Totals of list queries (countCache.ts); cleared after each write of this repository. */
+  readonly totals: CountCache;
 
   /**
    * @param model the resource (model.ts)
@@ -109,6 +113,7 @@ export class Repository<R extends object = RecordOut> {
     readonly hooks: ResourceHooks = {},
   ) {
     model.display.forEach((d, i) => this.alias.set(d.name, `display_${i}`));
+    this.totals = new CountCache(dialect);
   }
 
   private col(name: string): string {
@@ -211,11 +216,13 @@ export class Repository<R extends object = RecordOut> {
     if (ids) where = where.where(this.col('id'), 'in', ids.length ? ids : [-1]);
     const text = query.q?.trim();
     if (text) where = where.where(this.freeText(db, text));
-    for (const [field, value] of Object.entries({ ...filtersOf(query), ...extra }))
-      where = where.where(this.col(field), '=', value);
-    const { total } = await where
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
+    const filters = { ...filtersOf(query), ...extra };
+    for (const [field, value] of Object.entries(filters)) where = where.where(this.col(field), '=', value);
+    const key = JSON.stringify([ids ?? null, text ?? '', Object.entries(filters).sort()]);
+    const total = await this.totals.total(db, key, async () => {
+      const row = await where.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      return Number(row.total);
+    });
     const { limit, offset } = paging(query);
     const sort = query.sort ?? 'id';
     const computed = this.model.counts.some((c) => c.name === sort);
@@ -230,7 +237,7 @@ export class Repository<R extends object = RecordOut> {
       .limit(limit)
       .offset(offset)
       .execute();
-    return { list: rows.map((r: Record<string, unknown>) => this.toRecord(r) as R), total: Number(total) };
+    return { list: rows.map((r: Record<string, unknown>) => this.toRecord(r) as R), total };
   }
 
   /** The SQL of getOne, compiled once (the dialect of a repository never changes). */
@@ -366,6 +373,8 @@ export class Repository<R extends object = RecordOut> {
       });
     } catch (e) {
       throw mapConstraintError(e, 'write', values, this.referenceFields());
+    } finally {
+      this.totals.clear();
     }
   }
 
@@ -396,6 +405,8 @@ export class Repository<R extends object = RecordOut> {
       });
     } catch (e) {
       throw mapConstraintError(e, 'write', values, this.referenceFields());
+    } finally {
+      this.totals.clear();
     }
   }
 
@@ -440,6 +451,8 @@ export class Repository<R extends object = RecordOut> {
       });
     } catch (e) {
       throw mapConstraintError(e, 'delete');
+    } finally {
+      this.totals.clear();
     }
   }
 }

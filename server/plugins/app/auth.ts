@@ -14,9 +14,9 @@
 import fp from 'fastify-plugin';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
-import { nowText, type Database } from '../../db/database';
+import { nowText, type Account, type Database, type TokenTable } from '../../db/database';
 import { ApiError } from './errors';
 import { generatePassword, hashPassword, verifyPassword } from './password';
 
@@ -66,22 +66,34 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return typeof q === 'string' && q ? q : undefined;
 }
 
+/** The token lookup's SQL, compiled once per database (Kysely would rebuild it on every request). */
+const tokenQueries = new WeakMap<Kysely<Database>, string>();
+
 /** Resolves a token to its account, or throws code 2 (unknown, expired or revoked). */
 export async function accountForToken(db: Kysely<Database>, token: string): Promise<RequestAccount> {
   const hash = tokenHash(token);
-  const row = await db
-    .selectFrom('tokens')
-    .innerJoin('accounts', 'accounts.id', 'tokens.accountId')
-    .select([
-      'accounts.id',
-      'accounts.username as account',
-      'accounts.name',
-      'tokens.roles',
-      'tokens.expireTime',
-      'tokens.revokeTime',
-    ])
-    .where('tokens.tokenHash', '=', hash)
-    .executeTakeFirst();
+  let text = tokenQueries.get(db);
+  if (!text) {
+    text = db
+      .selectFrom('tokens')
+      .innerJoin('accounts', 'accounts.id', 'tokens.accountId')
+      .select([
+        'accounts.id',
+        'accounts.username as account',
+        'accounts.name',
+        'tokens.roles',
+        'tokens.expireTime',
+        'tokens.revokeTime',
+      ])
+      .where('tokens.tokenHash', '=', '')
+      .compile().sql;
+    tokenQueries.set(db, text);
+  }
+  const row = (
+    await db.executeQuery<
+      Pick<Account, 'id' | 'name'> & { account: string } & Pick<TokenTable, 'roles' | 'expireTime' | 'revokeTime'>
+    >(CompiledQuery.raw(text, [hash]))
+  ).rows[0];
   if (!row || row.revokeTime || row.expireTime <= nowText())
     throw new ApiError(
       Codes.TOKEN_INVALID,

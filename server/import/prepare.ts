@@ -1,0 +1,158 @@
+/**
+ * The per-row work of the import that needs no database: JSON parsing (readRows.ts), the source digest,
+ * mapping and validation (validate.ts). It runs in a worker thread beside the writing thread when it can
+ * (prepareWorker.ts), else in the importing thread; both give the same {@link PreparedRow}s in file order.
+ *
+ * An artwork is checked with a placeholder author id (1): the registry rules on `author` (an integer
+ * 1..2147483647) hold for every stored author id, so the outcome is the same; the importer puts the real
+ * id into the record.
+ */
+import { Worker } from 'node:worker_threads';
+import { primaryArtistId, sourceDigest, type MappedArtwork, type MappedAuthor } from './mapping';
+import { readRows, type RowRead } from './readRows';
+import { checkArtist, checkArtwork, type Reason } from './validate';
+
+/** What the importer needs of one source row. */
+export interface PreparedRow {
+  /** 1-based line (0 for whole-document reads). */
+  line: number;
+  /** The JSON error of an unparsable row. */
+  error?: string;
+  /** The row is a JSON object. */
+  isObject: boolean;
+  /** The row's `id` (artist id / Tate artwork id), when it has the key. */
+  id?: unknown;
+  hasId: boolean;
+  /** Artworks: the row's `acno`, `contributors[0].id` and source digest. */
+  acno?: unknown;
+  artistId?: number;
+  digest?: string;
+  /** The mapped record when valid, and every reason otherwise. */
+  record: MappedArtwork | MappedAuthor | null;
+  reasons: Reason[];
+}
+
+export type ImportKind = 'artists' | 'artworks';
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Prepares one row read from a file of `kind`. */
+export function prepareRow(kind: ImportKind, r: RowRead): PreparedRow {
+  const row = r.row;
+  const base = { line: r.line, isObject: isObj(row), record: null, reasons: [] };
+  if (r.error !== undefined) return { ...base, error: r.error, hasId: false };
+  if (!isObj(row)) {
+    const { reasons } = kind === 'artists' ? checkArtist(row) : checkArtwork(row, 1);
+    return { ...base, hasId: false, reasons };
+  }
+  const out: PreparedRow = { ...base, id: row.id, hasId: 'id' in row };
+  if (kind === 'artists') return { ...out, ...checkArtist(row) };
+  return {
+    ...out,
+    acno: row.acno,
+    artistId: primaryArtistId(row),
+    digest: sourceDigest(row),
+    ...checkArtwork(row, 1),
+  };
+}
+
+/** Byte progress of the file being read. */
+export type OnBytes = (read: number, total: number) => void;
+
+/** Batches of prepared rows of `file`, prepared in this thread. */
+export async function* preparedInThread(
+  file: string,
+  kind: ImportKind,
+  size: number,
+  onBytes: OnBytes,
+): AsyncGenerator<PreparedRow[]> {
+  let batch: PreparedRow[] = [];
+  for await (const r of readRows(file, (p) => onBytes(p.bytesRead, p.bytesTotal))) {
+    batch.push(prepareRow(kind, r));
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/** Messages of prepareWorker.ts. */
+export type WorkerMessage =
+  | { type: 'batch'; rows: PreparedRow[]; read: number; total: number }
+  | { type: 'done' }
+  | { type: 'error'; message: string };
+
+/** Batches the worker may prepare ahead of the writer. */
+const AHEAD = 4;
+
+/**
+ * Batches of prepared rows of `file`, prepared by a worker thread (prepareWorker.ts) at most
+ * {@link AHEAD} batches ahead of the consumer; in this thread when no worker can start (e.g. a runner
+ * that cannot load TypeScript in a worker).
+ */
+export async function* prepared(
+  file: string,
+  kind: ImportKind,
+  size: number,
+  onBytes: OnBytes,
+  onWorker?: () => void,
+): AsyncGenerator<PreparedRow[]> {
+  let worker: Worker;
+  try {
+    // The server runs TypeScript through tsx (no build step), whose loader a worker does not inherit:
+    // the worker registers it first (tsx/esm/api), then loads prepareWorker.ts.
+    const url = new URL('./prepareWorker.ts', import.meta.url).href;
+    const boot = `import('tsx/esm/api').then((m) => m.register(), () => {}).then(() => import(${JSON.stringify(url)}))`;
+    worker = new Worker(boot, { eval: true, workerData: { file, kind, size, ahead: AHEAD } });
+  } catch {
+    yield* preparedInThread(file, kind, size, onBytes);
+    return;
+  }
+  const queue: WorkerMessage[] = [];
+  let wake: (() => void) | undefined;
+  let failure: Error | undefined;
+  let started = false;
+  let exited = false;
+  let reported = false;
+  worker.on('message', (m: WorkerMessage) => {
+    started = true;
+    queue.push(m);
+    wake?.();
+  });
+  worker.on('error', (e) => {
+    failure = e;
+    wake?.();
+  });
+  worker.on('exit', () => {
+    exited = true;
+    wake?.();
+  });
+  try {
+    for (;;) {
+      while (!queue.length && !failure && !exited) await new Promise<void>((r) => (wake = r));
+      if (!queue.length) {
+        failure ??= new Error('the import worker stopped before the end of the file');
+        if (!started) {
+          // The worker could not load: prepare here instead.
+          yield* preparedInThread(file, kind, size, onBytes);
+          return;
+        }
+        throw failure;
+      }
+      const m = queue.shift()!;
+      if (m.type === 'done') return;
+      if (m.type === 'error') throw new Error(m.message);
+      onBytes(m.read, m.total);
+      if (!reported) {
+        reported = true;
+        onWorker?.();
+      }
+      worker.postMessage('next');
+      yield m.rows;
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
