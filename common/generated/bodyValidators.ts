@@ -147,7 +147,7 @@ return errors === 0;
 
 export const artCategory_listQuery = validate31;
 const schema56 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
-const pattern32 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
+const pattern34 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listQuery" */;
@@ -333,7 +333,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -632,9 +632,10 @@ return errors === 0;
 }
 
 export const artwork = validate33;
-const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema59 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema60 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema66 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func10 = Object.prototype.hasOwnProperty;
 const func14 = keywordRules.url;
 const func40 = keywordRules.notFuture;
@@ -2347,7 +2348,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -2358,7 +2359,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func2(data46) > 1000){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -2369,7 +2370,7 @@ errors++;
 }
 const failure49 = func5("line", data46);
 if(failure49 !== null){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -2380,7 +2381,7 @@ errors++;
 }
 const failure50 = func14(true, data46);
 if(failure50 !== null){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure50.params,message:failure50.message};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -2480,7 +2481,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
+const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2491,7 +2492,7 @@ errors++;
 }
 if(typeof data49 === "string"){
 if(func2(data49) > 1000){
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2502,7 +2503,7 @@ errors++;
 }
 const failure53 = func5("line", data49);
 if(failure53 !== null){
-const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2513,7 +2514,7 @@ errors++;
 }
 const failure54 = func14(true, data49);
 if(failure54 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2577,7 +2578,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
+const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2588,7 +2589,7 @@ errors++;
 }
 if(typeof data52 === "string"){
 if(func2(data52) > 1000){
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2599,7 +2600,7 @@ errors++;
 }
 const failure55 = func5("line", data52);
 if(failure55 !== null){
-const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2610,7 +2611,7 @@ errors++;
 }
 const failure56 = func14(true, data52);
 if(failure56 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure56.params,message:failure56.message};
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2624,7 +2625,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema59.type},message:"must be string,null"};
+const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2635,7 +2636,7 @@ errors++;
 }
 if(typeof data53 === "string"){
 if(func2(data53) > 1000){
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2646,7 +2647,7 @@ errors++;
 }
 const failure57 = func5("line", data53);
 if(failure57 !== null){
-const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
+const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2657,7 +2658,7 @@ errors++;
 }
 const failure58 = func14(true, data53);
 if(failure58 !== null){
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2908,7 +2909,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -3996,7 +3997,7 @@ return errors === 0;
 }
 
 export const author_listQuery = validate37;
-const schema74 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+const schema74 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
@@ -4010,7 +4011,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock"))){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock")) || (key0 === "wxIsEnable"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4182,7 +4183,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -4238,9 +4239,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wxIsEnable !== undefined){
+let data7 = data.wxIsEnable;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err20 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4249,12 +4251,34 @@ vErrors.push(err20);
 }
 errors++;
 }
+if(!((data7 === 0) || (data7 === 1))){
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema74.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
 validate37.errors = vErrors;
 return errors === 0;
 }
 
 export const author_listBody = validate38;
-const schema75 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+const schema75 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
@@ -4268,7 +4292,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock"))){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock")) || (key0 === "wxIsEnable"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4511,9 +4535,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wxIsEnable !== undefined){
+let data8 = data.wxIsEnable;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4522,12 +4547,35 @@ vErrors.push(err21);
 }
 errors++;
 }
+if(!((data8 === 0) || (data8 === 1))){
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema75.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
 validate38.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser = validate39;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true}},"required":["phone"],"additionalProperties":false};
+const pattern6 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
@@ -4540,8 +4588,11 @@ data.bidNumber = 0;
 if(data.loginCount === undefined){
 data.loginCount = 0;
 }
-if(data.account === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
+if(data.mustChangePassword === undefined){
+data.mustChangePassword = 1;
+}
+if(data.phone === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4658,10 +4709,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema76.properties.nickname.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema76.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4671,9 +4722,8 @@ vErrors.push(err10);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure3 = func3(60, data3);
-if(failure3 !== null){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(func2(data3) > 16){
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4682,9 +4732,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func4(true, data3);
-if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+if(!pattern6.test(data3)){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4693,9 +4742,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure5 = func5("line", data3);
-if(failure5 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const failure3 = func5("line", data3);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4706,10 +4755,10 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema76.properties.avatar.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema76.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4719,8 +4768,9 @@ vErrors.push(err14);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func3(60, data4);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4729,9 +4779,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func5("line", data4);
-if(failure6 !== null){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+const failure5 = func4(true, data4);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4740,9 +4790,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure7 = func14(true, data4);
-if(failure7 !== null){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
+const failure6 = func5("line", data4);
+if(failure6 !== null){
+const err17 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4753,12 +4803,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-let data5 = data.registerTime;
-if(typeof data5 === "string"){
-const failure8 = func5("line", data5);
-if(failure8 !== null){
-const err18 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema76.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4767,9 +4815,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data5 === "string"){
+if(func2(data5) > 1000){
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4778,11 +4826,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.chainId !== undefined){
-let data6 = data.chainId;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema76.properties.chainId.type},message:"must be string,null"};
+const failure7 = func5("line", data5);
+if(failure7 !== null){
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4791,10 +4837,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-const failure9 = func5("line", data6);
-if(failure9 !== null){
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+const failure8 = func14(true, data5);
+if(failure8 !== null){
+const err21 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4805,9 +4850,12 @@ errors++;
 }
 }
 }
-let data7 = data.bidNumber;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err22 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.registerTime !== undefined){
+let data6 = data.registerTime;
+if(typeof data6 === "string"){
+const failure9 = func5("line", data6);
+if(failure9 !== null){
+const err22 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4816,9 +4864,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err23 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4828,9 +4876,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-let data8 = data.loginCount;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err24 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.chainId !== undefined){
+let data7 = data.chainId;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema76.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4839,9 +4888,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data7 === "string"){
+const failure10 = func5("line", data7);
+if(failure10 !== null){
+const err25 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4851,10 +4901,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.lastLoginTime !== undefined){
-let data9 = data.lastLoginTime;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema76.properties.lastLoginTime.type},message:"must be string,null"};
+}
+let data8 = data.bidNumber;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err26 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4863,10 +4913,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data9 === "string"){
-const failure10 = func5("line", data9);
-if(failure10 !== null){
-const err27 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err27 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4876,15 +4925,84 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data9 = data.loginCount;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err28 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err29 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.lastLoginTime !== undefined){
+let data10 = data.lastLoginTime;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema76.properties.lastLoginTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+const failure11 = func5("line", data10);
+if(failure11 !== null){
+const err31 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+let data11 = data.mustChangePassword;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err32 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!((data11 === 0) || (data11 === 1))){
+const err33 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema76.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
 }
 errors++;
 }
@@ -5079,7 +5197,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -5379,8 +5497,8 @@ return errors === 0;
 
 export const block = validate42;
 const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern6 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern7 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern8 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern9 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
@@ -5558,7 +5676,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
+if(!pattern8.test(data3)){
 const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -5594,7 +5712,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
+if(!pattern9.test(data4)){
 const err18 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -5630,7 +5748,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
+if(!pattern9.test(data5)){
 const err21 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -5903,7 +6021,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -6190,9 +6308,9 @@ return errors === 0;
 
 export const chaincode = validate45;
 const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
-const pattern12 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern13 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern14 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+const pattern14 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern16 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
@@ -6276,7 +6394,7 @@ errors++;
 }
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -6311,7 +6429,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
+if(!pattern15.test(data2)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -6347,7 +6465,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern16.test(data3)){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -7121,7 +7239,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -7517,7 +7635,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -7828,7 +7946,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -8128,11 +8246,11 @@ return errors === 0;
 
 export const company = validate51;
 const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func270 = keywordRules.uscc;
-const func285 = keywordRules.distinct;
-const pattern20 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern21 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern22 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+const func274 = keywordRules.uscc;
+const func289 = keywordRules.distinct;
+const pattern22 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern23 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern24 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
@@ -8278,7 +8396,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
+if(!pattern22.test(data2)){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -8288,7 +8406,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func270(true, data2);
+const failure3 = func274(true, data2);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -8488,7 +8606,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
+if(!pattern23.test(data6)){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -8514,7 +8632,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern22.test(data7)){
+if(!pattern24.test(data7)){
 const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -8550,7 +8668,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
+if(!pattern24.test(data8)){
 const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -8656,7 +8774,7 @@ vErrors.push(err43);
 errors++;
 }
 }
-const failure18 = func285([["adminAccount","backupAdminAccount"]], data);
+const failure18 = func289([["adminAccount","backupAdminAccount"]], data);
 if(failure18 !== null){
 const property0 = failure18.property;
 const err44 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
@@ -8870,7 +8988,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -9767,7 +9885,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -10168,7 +10286,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern7.test(data0)){
+if(!pattern9.test(data0)){
 const err9 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -10452,7 +10570,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern7.test(data12)){
+if(!pattern9.test(data12)){
 const err31 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -10700,7 +10818,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern32.test(data5)){
+if(!pattern34.test(data5)){
 const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];

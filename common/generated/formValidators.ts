@@ -287,9 +287,10 @@ return errors === 0;
 }
 
 export const artwork_create = validate12;
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema14 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema15 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema21 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func10 = Object.prototype.hasOwnProperty;
 const func14 = keywordRules.url;
 const func40 = keywordRules.notFuture;
@@ -1923,7 +1924,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema21.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1934,7 +1935,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func2(data46) > 1000){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1945,7 +1946,7 @@ errors++;
 }
 const failure46 = func5("line", data46);
 if(failure46 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1956,7 +1957,7 @@ errors++;
 }
 const failure47 = func14(true, data46);
 if(failure47 !== null){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -2056,7 +2057,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema21.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2067,7 +2068,7 @@ errors++;
 }
 if(typeof data49 === "string"){
 if(func2(data49) > 1000){
-const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2078,7 +2079,7 @@ errors++;
 }
 const failure50 = func5("line", data49);
 if(failure50 !== null){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2089,7 +2090,7 @@ errors++;
 }
 const failure51 = func14(true, data49);
 if(failure51 !== null){
-const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2153,7 +2154,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema21.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2164,7 +2165,7 @@ errors++;
 }
 if(typeof data52 === "string"){
 if(func2(data52) > 1000){
-const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2175,7 +2176,7 @@ errors++;
 }
 const failure52 = func5("line", data52);
 if(failure52 !== null){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2186,7 +2187,7 @@ errors++;
 }
 const failure53 = func14(true, data52);
 if(failure53 !== null){
-const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2200,7 +2201,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema14.type},message:"must be string,null"};
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema21.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2211,7 +2212,7 @@ errors++;
 }
 if(typeof data53 === "string"){
 if(func2(data53) > 1000){
-const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2222,7 +2223,7 @@ errors++;
 }
 const failure54 = func5("line", data53);
 if(failure54 !== null){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2233,7 +2234,7 @@ errors++;
 }
 const failure55 = func14(true, data53);
 if(failure55 !== null){
-const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2282,9 +2283,10 @@ return errors === 0;
 }
 
 export const artwork_update = validate13;
-const schema26 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema26 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
 const schema27 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema28 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema34 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
@@ -3907,7 +3909,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -3918,7 +3920,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func2(data46) > 1000){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -3929,7 +3931,7 @@ errors++;
 }
 const failure46 = func5("line", data46);
 if(failure46 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -3940,7 +3942,7 @@ errors++;
 }
 const failure47 = func14(true, data46);
 if(failure47 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -4040,7 +4042,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -4051,7 +4053,7 @@ errors++;
 }
 if(typeof data49 === "string"){
 if(func2(data49) > 1000){
-const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -4062,7 +4064,7 @@ errors++;
 }
 const failure50 = func5("line", data49);
 if(failure50 !== null){
-const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -4073,7 +4075,7 @@ errors++;
 }
 const failure51 = func14(true, data49);
 if(failure51 !== null){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -4137,7 +4139,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -4148,7 +4150,7 @@ errors++;
 }
 if(typeof data52 === "string"){
 if(func2(data52) > 1000){
-const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -4159,7 +4161,7 @@ errors++;
 }
 const failure52 = func5("line", data52);
 if(failure52 !== null){
-const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -4170,7 +4172,7 @@ errors++;
 }
 const failure53 = func14(true, data52);
 if(failure53 !== null){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -4184,7 +4186,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
+const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -4195,7 +4197,7 @@ errors++;
 }
 if(typeof data53 === "string"){
 if(func2(data53) > 1000){
-const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -4206,7 +4208,7 @@ errors++;
 }
 const failure54 = func5("line", data53);
 if(failure54 !== null){
-const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -4217,7 +4219,7 @@ errors++;
 }
 const failure55 = func14(true, data53);
 if(failure55 !== null){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -5058,15 +5060,16 @@ return errors === 0;
 }
 
 export const bidUser_create = validate16;
-const schema41 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+const schema41 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
+const pattern6 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.account === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
+if(data.phone === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5164,10 +5167,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema41.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema41.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5177,9 +5180,8 @@ vErrors.push(err9);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure2 = func3(60, data3);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(func2(data3) > 16){
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5188,9 +5190,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
-if(failure3 !== null){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(!pattern6.test(data3)){
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5199,9 +5200,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
-if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure2 = func5("line", data3);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5212,10 +5213,10 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema41.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema41.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5225,8 +5226,9 @@ vErrors.push(err13);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure3 = func3(60, data4);
+if(failure3 !== null){
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5235,9 +5237,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func5("line", data4);
-if(failure5 !== null){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const failure4 = func4(true, data4);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5246,9 +5248,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func14(true, data4);
-if(failure6 !== null){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
+const failure5 = func5("line", data4);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5259,8 +5261,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err17 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema41.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5269,8 +5273,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err18 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data5 === "string"){
+if(func2(data5) > 1000){
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5279,8 +5284,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err19 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func5("line", data5);
+if(failure6 !== null){
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5289,8 +5295,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err20 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure7 = func14(true, data5);
+if(failure7 !== null){
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5299,8 +5306,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err21 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err21 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5309,9 +5318,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err22 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5320,12 +5328,63 @@ vErrors.push(err22);
 }
 errors++;
 }
+if(data.bidNumber !== undefined){
+const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err24 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err25 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.mustChangePassword !== undefined){
+const err26 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate16.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_update = validate17;
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["id"],"additionalProperties":false};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
@@ -5456,10 +5515,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema42.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema42.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5469,9 +5528,8 @@ vErrors.push(err11);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure2 = func3(60, data3);
-if(failure2 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(func2(data3) > 16){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5480,9 +5538,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func4(true, data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(!pattern6.test(data3)){
+const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5491,9 +5548,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func5("line", data3);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure2 = func5("line", data3);
+if(failure2 !== null){
+const err14 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5504,10 +5561,10 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema42.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema42.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5517,8 +5574,9 @@ vErrors.push(err15);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func2(data4) > 1000){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure3 = func3(60, data4);
+if(failure3 !== null){
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5527,9 +5585,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure5 = func5("line", data4);
-if(failure5 !== null){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const failure4 = func4(true, data4);
+if(failure4 !== null){
+const err17 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5538,9 +5596,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure6 = func14(true, data4);
-if(failure6 !== null){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
+const failure5 = func5("line", data4);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5551,8 +5609,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema42.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5561,8 +5621,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data5 === "string"){
+if(func2(data5) > 1000){
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5571,8 +5632,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err21 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func5("line", data5);
+if(failure6 !== null){
+const err21 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5581,8 +5643,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err22 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure7 = func14(true, data5);
+if(failure7 !== null){
+const err22 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5591,8 +5654,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err23 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err23 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5601,14 +5666,64 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
+}
+errors++;
+}
+if(data.bidNumber !== undefined){
+const err25 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err26 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err27 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data.mustChangePassword !== undefined){
+const err28 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -5618,8 +5733,8 @@ return errors === 0;
 
 export const block_create = validate18;
 const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern6 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern7 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern8 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern9 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.create" */;
@@ -5797,7 +5912,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
+if(!pattern8.test(data3)){
 const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -5833,7 +5948,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
+if(!pattern9.test(data4)){
 const err18 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -5869,7 +5984,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
+if(!pattern9.test(data5)){
 const err21 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -6077,7 +6192,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
+if(!pattern8.test(data3)){
 const err8 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -6113,7 +6228,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
+if(!pattern9.test(data4)){
 const err11 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -6149,7 +6264,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
+if(!pattern9.test(data5)){
 const err14 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -6285,9 +6400,9 @@ return errors === 0;
 
 export const chaincode_create = validate20;
 const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
-const pattern12 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern13 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern14 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+const pattern14 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern16 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.create" */;
@@ -6356,7 +6471,7 @@ errors++;
 }
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -6391,7 +6506,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
+if(!pattern15.test(data2)){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -6427,7 +6542,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern16.test(data3)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -6832,7 +6947,7 @@ errors++;
 if(data.channel !== undefined){
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -6868,7 +6983,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
+if(!pattern15.test(data2)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -6904,7 +7019,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
+if(!pattern16.test(data3)){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -7294,7 +7409,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -7440,7 +7555,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
+if(!pattern14.test(data1)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -7520,11 +7635,11 @@ return errors === 0;
 
 export const company_create = validate24;
 const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func270 = keywordRules.uscc;
-const func285 = keywordRules.distinct;
-const pattern20 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern21 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern22 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+const func274 = keywordRules.uscc;
+const func289 = keywordRules.distinct;
+const pattern22 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern23 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern24 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
@@ -7667,7 +7782,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
+if(!pattern22.test(data2)){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -7677,7 +7792,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func270(true, data2);
+const failure3 = func274(true, data2);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -7877,7 +7992,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
+if(!pattern23.test(data6)){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -7903,7 +8018,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern22.test(data7)){
+if(!pattern24.test(data7)){
 const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -7939,7 +8054,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
+if(!pattern24.test(data8)){
 const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -8013,7 +8128,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure16 = func285([["adminAccount","backupAdminAccount"]], data);
+const failure16 = func289([["adminAccount","backupAdminAccount"]], data);
 if(failure16 !== null){
 const property0 = failure16.property;
 const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
@@ -8166,7 +8281,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
+if(!pattern22.test(data2)){
 const err10 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -8176,7 +8291,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func270(true, data2);
+const failure3 = func274(true, data2);
 if(failure3 !== null){
 const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -8376,7 +8491,7 @@ vErrors.push(err27);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern21.test(data6)){
+if(!pattern23.test(data6)){
 const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
@@ -8402,7 +8517,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern22.test(data7)){
+if(!pattern24.test(data7)){
 const err30 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -8438,7 +8553,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern22.test(data8)){
+if(!pattern24.test(data8)){
 const err33 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -8514,7 +8629,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure16 = func285([["adminAccount","backupAdminAccount"]], data);
+const failure16 = func289([["adminAccount","backupAdminAccount"]], data);
 if(failure16 !== null){
 const property0 = failure16.property;
 const err40 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
@@ -9203,7 +9318,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern7.test(data0)){
+if(!pattern9.test(data0)){
 const err9 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -9487,7 +9602,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern7.test(data12)){
+if(!pattern9.test(data12)){
 const err31 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -9594,7 +9709,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern7.test(data0)){
+if(!pattern9.test(data0)){
 const err2 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -9878,7 +9993,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern7.test(data12)){
+if(!pattern9.test(data12)){
 const err24 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];

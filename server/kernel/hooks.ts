@@ -2,15 +2,18 @@
  * The per-resource hooks, by resource name: behaviour a schema cannot say, kept next to the resource's
  * other hand-written routes. What remains:
  * - authors (server/routes/artmanager/authors/hooks.ts): `wxCreateTime` follows changes of `wxCode`;
- * - artworks (server/routes/artmanager/artwork/hooks.ts): a new `classify` is registered in art_categories.
+ * - artworks (server/routes/artmanager/artwork/hooks.ts): a new `classify` is registered in art_categories;
+ * - bidUsers (server/routes/artmanager/subjects/hooks.ts): the initial password (the phone number, hashed).
  * Everything else (counts, the authorName join, references, uniqueness, search, timestamps) is declared in
  * the schemas. On-chain fields are read-only and written by the ledger (server/ledger/records.ts).
  */
 import type { ResourceHooks } from './repository';
 import { authorHooks } from '../routes/artmanager/authors/hooks';
 import { artworkHooks } from '../routes/artmanager/artwork/hooks';
+import { bidUserHooks } from '../routes/artmanager/subjects/hooks';
 
 export const resourceHooks: Record<string, ResourceHooks> = {
   authors: authorHooks,
   artworks: artworkHooks,
+  bidUsers: bidUserHooks,
 };

@@ -192,7 +192,7 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     expect(r).toEqual({ data: [{ id: 1 }], total: 1 });
   });
 
-  it('getManyReference on a target without its own endpoint filters the list call', async () => {
+  it('getManyReference(bid): the product call GET subjects/artworkListByCurrentUserId with the id', async () => {
     const { calls, dp } = fake(() => page([]));
     await dp.getManyReference('artworks', {
       target: 'bid',
@@ -202,9 +202,25 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
       filter: {},
     });
     expect(calls[0]).toEqual({
+      url: '/artmanager/subjects/artworkListByCurrentUserId?id=3&page=1&pageSize=5&sort=id&order=ASC',
+      method: 'GET',
+      body: undefined,
+    });
+  });
+
+  it('getManyReference on a target without its own endpoint filters the list call', async () => {
+    const { calls, dp } = fake(() => page([]));
+    await dp.getManyReference('artworks', {
+      target: 'classify',
+      id: 3,
+      pagination: { page: 1, perPage: 5 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
+    expect(calls[0]).toEqual({
       url: '/artmanager/artwork/searchArtworkList',
       method: 'POST',
-      body: { page: 1, pageSize: 5, sort: 'id', order: 'ASC', bid: 3 },
+      body: { page: 1, pageSize: 5, sort: 'id', order: 'ASC', classify: 3 },
     });
   });
 
@@ -308,9 +324,9 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
 
   it('a verb the schema does not declare rejects with a message naming resource and verb, without calling', async () => {
     const { calls, dp } = fake(() => ({}));
-    await expect(dp.create('bidUsers', { data: { account: 'a' } })).rejects.toThrow(
-      'Resource "bidUsers" declares no x-endpoints.create',
-    );
+    await expect(
+      dp.update('bidUsers', { id: 1, data: { account: 'a' }, previousData: { id: 1 } }),
+    ).rejects.toThrow('Resource "bidUsers" declares no x-endpoints.update');
     await expect(dp.delete('platformUsers', { id: 1 })).rejects.toThrow(/x-endpoints\.delete/);
     await expect(dp.getOne('nope', { id: 1 })).rejects.toThrow(/nope/);
     expect(calls).toEqual([]);

@@ -11,6 +11,7 @@
  * | artworks | getOne | GET /artmanager/artwork/ArtInfoByArtId?artId= |
  * | artworks | getMany | POST /artmanager/artwork/searchArtworkList {ids} |
  * | artworks | getManyReference(author) | GET /artmanager/authors/getArtworkList?id= |
+ * | artworks | getManyReference(bid) | GET /artmanager/subjects/artworkListByCurrentUserId?id= |
  * | artworks | create | POST /artmanager/artwork/addArtwork |
  * | artworks | update | POST /artmanager/artwork/baseInfo |
  * | artworks | delete | POST /artmanager/artwork/deleteArt {id} |
@@ -23,9 +24,11 @@
  * | authors | update | POST /artmanager/authors/updateInfo |
  * | authors | delete | POST /artmanager/authors/deleteAuthors {id} |
  * | authors | deleteMany | POST /artmanager/authors/deleteAuthors {ids} |
- * | bidUsers | getList | GET /artmanager/bidUser/getList |
+ * | bidUsers | getList | GET /artmanager/subjects/getUserList |
+ * | bidUsers | search | POST /artmanager/subjects/searchUserList |
  * | bidUsers | getOne | GET /artmanager/bidUser/getInfo?id= |
- * | bidUsers | getMany | GET /artmanager/bidUser/getList?ids= |
+ * | bidUsers | getMany | GET /artmanager/subjects/getUserList?ids= |
+ * | bidUsers | create | POST /artmanager/subjects/insertUser |
  * | blocks | getList | GET /baas-api/blocks |
  * | blocks | getOne | GET /baas-api/block?channelId=&number= |
  * | chaincodes | getList | GET /baas-api/chaincodes |
