@@ -334,13 +334,25 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
 
   it('upload: POST /artmanager/upload multipart with the file under "file"', async () => {
     const { calls, dp } = fake(() => ({ url: '/uploads/x.png' }));
-    const r = await dp.upload(new Blob(['png'], { type: 'image/png' }), 'x.png');
+    const r = await dp.upload(new Blob(['png'], { type: 'image/png' }), undefined, 'x.png');
     expect(calls[0].url).toBe('/artmanager/upload');
     expect(calls[0].method).toBe('POST');
     const form = calls[0].body as FormData;
     expect(form).toBeInstanceOf(FormData);
     expect((form.get('file') as File).name).toBe('x.png');
     expect(r).toEqual({ url: '/uploads/x.png' });
+  });
+
+  it('upload with a target asks for the schema limits of that field (array indexes dropped)', async () => {
+    const { calls, dp } = fake(() => ({ url: '/uploads/x.pdf' }));
+    await dp.upload(new Blob(['%PDF-']), { resource: 'artworks', field: 'traceability.2.attachment' }, 'x.pdf');
+    expect(calls[0].url).toBe('/artmanager/upload?resource=artworks&field=traceability.attachment');
+  });
+
+  it('createWx: POST /artmanager/authors/createWx {id}', async () => {
+    const { calls, dp } = fake(() => ({ id: 4, wxCode: 'WX1' }));
+    expect(await dp.createWx('4')).toEqual({ id: 4, wxCode: 'WX1' });
+    expect(calls).toEqual([{ url: '/artmanager/authors/createWx', method: 'POST', body: { id: 4 } }]);
   });
 
   it('toQuery leaves out empty values and joins arrays', () => {

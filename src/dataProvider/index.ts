@@ -70,7 +70,10 @@
  *   tx id; `["channelId", "number"]` → `"1:42"`); every record of the answer gets that `id`. A call that
  *   sends an id (getOne) without an `id` parameter name sends the id split at `:` into these fields
  *   (`GET /baas-api/block?channelId=1&number=42`); an id with the wrong number of parts is an Error.
- * - `upload(file)`: `POST /artmanager/upload` multipart (field `file`) → `{ url }` (not a react-admin verb).
+ * - `upload(file, target?)`: `POST /artmanager/upload` multipart (field `file`) → `{ url }` (not a react-admin
+ *   verb); `target` `{resource, field}` asks for that schema property's `x-upload` limits
+ *   (`?resource=&field=`, the field path without array indexes).
+ * - `createWx(id)`: `POST /artmanager/authors/createWx {id}` → the author with its new mini-program code.
  *
  * Failures are the transport's: an `HttpError` carrying the envelope's `msg` (see httpClient.ts).
  */
@@ -153,7 +156,12 @@ const endpointless: EndpointOptions = { method: 'GET', path: '' };
 /** The DataProvider plus the console's upload call. */
 export interface BaasDataProvider extends DataProvider {
   /** Uploads one image (jpeg/png/webp/gif, at most 5 MB); resolves its served URL. */
-  upload(file: File | Blob, filename?: string): Promise<{ url: string }>;
+  upload(
+    file: File | Blob,
+    target?: { resource: string; field: string },
+    filename?: string,
+  ): Promise<{ url: string }>;
+  createWx(id: Identifier): Promise<RaRecord>;
 }
 
 function endpoint(schema: ResourceSchema, verb: Verb): EndpointOptions {
@@ -366,12 +374,23 @@ export function createDataProvider(
       return { data: params.ids };
     },
 
-    async upload(file: File | Blob, filename?: string) {
+    async upload(file: File | Blob, target?: { resource: string; field: string }, filename?: string) {
       const form = new FormData();
       form.append('file', file, filename ?? (file as File).name ?? 'upload');
-      const { json } = await httpClient<{ url: string }>(`${apiUrl}${UPLOAD_PATH}`, {
+      const query = target
+        ? `?${new URLSearchParams({ resource: target.resource, field: target.field.replace(/\.\d+(?=\.|$)/g, '') })}`
+        : '';
+      const { json } = await httpClient<{ url: string }>(`${apiUrl}${UPLOAD_PATH}${query}`, {
         method: 'POST',
         body: form,
+      });
+      return json.data;
+    },
+
+    async createWx(id: Identifier) {
+      const { json } = await httpClient<RaRecord>(`${apiUrl}/artmanager/authors/createWx`, {
+        method: 'POST',
+        body: JSON.stringify({ id: Number(id) }),
       });
       return json.data;
     },

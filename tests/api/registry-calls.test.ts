@@ -578,7 +578,7 @@ describe('POST /artmanager/traceability/addTraceabilityCert', () => {
 });
 
 describe('oss/sign: a signed, expiring upload policy the upload call honours; oss/dir lists', () => {
-  const sign = (payload: unknown) => t.call({ method: 'POST', url: '/artmanager/oss/sign', payload });
+  const sign = (payload: Record<string, unknown>) => t.call({ method: 'POST', url: '/artmanager/oss/sign', payload });
 
   it('sign → upload with the policy stores under its dir; oss/dir lists it', async () => {
     const s = await sign({ dir: 'contracts', types: ['pdf'], maxSize: 1000, expiresIn: 60 });
