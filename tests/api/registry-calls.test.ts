@@ -578,7 +578,8 @@ describe('POST /artmanager/traceability/addTraceabilityCert', () => {
 });
 
 describe('oss/sign: a signed, expiring upload policy the upload call honours; oss/dir lists', () => {
-  const sign = (payload: Record<string, unknown>) => t.call({ method: 'POST', url: '/artmanager/oss/sign', payload });
+  const sign = (payload: Record<string, unknown>) =>
+    t.call({ method: 'POST', url: '/artmanager/oss/sign', payload });
 
   it('sign → upload with the policy stores under its dir; oss/dir lists it', async () => {
     const s = await sign({ dir: 'contracts', types: ['pdf'], maxSize: 1000, expiresIn: 60 });
@@ -707,5 +708,21 @@ describe('list filters the filter button sends', () => {
     expect((await t.call({ method: 'GET', url: '/artmanager/authors/getList?wxIsEnable=2' })).status).toBe(
       400,
     );
+  });
+});
+
+describe('docs/registry-calls.md lists every call, and the server answers each', () => {
+  it('no listed call (or alias) is missing from the server', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../docs/registry-calls.md', import.meta.url), 'utf8');
+    const calls = [...doc.matchAll(/`(GET|POST) (\/artmanager\/[^`{]+)(\{suffix\})?`/g)].map(
+      (m) => [m[1], m[2]] as const,
+    );
+    expect(calls.length).toBeGreaterThanOrEqual(15);
+    for (const [method, path] of calls) {
+      const r = await t.call({ method, url: path, token: t.userToken });
+      // role user: 403 from the call's role gate; a path the server lacks would answer 404.
+      expect(r.status, `${method} ${path}`).toBe(403);
+    }
   });
 });
