@@ -23,6 +23,7 @@ import {
   useRecordContext,
   useResourceContext,
   useTranslate,
+  useWrappedSource,
 } from 'react-admin';
 import { acceptOf, formatBytes, type UploadSpec } from '../../common/fileTypes';
 import type { PropertySchema } from '../../common/schemaRegistry';
@@ -76,6 +77,8 @@ export function FileField({ source }: KindProps) {
 export function FileUploadInput({ source, prop, label }: KindProps) {
   const spec = uploadSpecOf(prop);
   const { field, fieldState, isRequired } = useInput({ source, parse: (v) => v });
+  // Inside an array input (a traceability step) the full path, e.g. `traceability.0.attachment`.
+  const path = useWrappedSource(source);
   const resource = useResourceContext() ?? '';
   const translate = useTranslate();
   const notify = useNotify();
@@ -97,7 +100,7 @@ export function FileUploadInput({ source, prop, label }: KindProps) {
     }
     setBusy(true);
     try {
-      set((await dataProvider.upload(file, { resource, field: source })).url);
+      set((await dataProvider.upload(file, { resource, field: path })).url);
     } catch (e) {
       notify('registry.upload.failed', { type: 'error', messageArgs: { message: (e as Error).message } });
     } finally {
@@ -107,7 +110,7 @@ export function FileUploadInput({ source, prop, label }: KindProps) {
   };
 
   return (
-    <Box sx={{ mb: 2, width: '100%' }} data-testid={`file-input-${source}`}>
+    <Box sx={{ mb: 2, width: '100%' }} data-testid={`file-input-${path}`}>
       <Typography variant="caption" color="text.secondary" component="div">
         <FieldTitle label={label} source={source} resource={resource} isRequired={isRequired} />
       </Typography>
