@@ -345,7 +345,11 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
 
   it('upload with a target asks for the schema limits of that field (array indexes dropped)', async () => {
     const { calls, dp } = fake(() => ({ url: '/uploads/x.pdf' }));
-    await dp.upload(new Blob(['%PDF-']), { resource: 'artworks', field: 'traceability.2.attachment' }, 'x.pdf');
+    await dp.upload(
+      new Blob(['%PDF-']),
+      { resource: 'artworks', field: 'traceability.2.attachment' },
+      'x.pdf',
+    );
     expect(calls[0].url).toBe('/artmanager/upload?resource=artworks&field=traceability.attachment');
   });
 

@@ -55,6 +55,7 @@ const T = {
     works: 'Artworks',
     stepOne: 'Main information and images',
     stepTwo: 'Sections',
+    expert: 'Expert assessment',
   },
   zh: {
     tooMany: /最多 9 张图片：.+ 未添加/,
@@ -63,6 +64,7 @@ const T = {
     works: '艺术品列表',
     stepOne: '主要信息与图片',
     stepTwo: '详细信息',
+    expert: '专家鉴定',
   },
 } as const;
 
@@ -73,6 +75,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
   let ui: RegistryPage;
   let authorId = 0;
   let artId = 0;
+  let bidUserId = 0;
 
   beforeAll(async () => {
     const author = await api('/artmanager/authors/addAuthors', { authorName: `Registry author ${stamp}` });
@@ -115,7 +118,10 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
       .poll(async () => (await api(`/artmanager/artwork/ArtInfoByArtId?artId=${artId}`)).bid)
       .toBe(bidId);
 
+    bidUserId = bidId;
     await ui.goto(`/bidUsers/${bidId}/show/works`);
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: join(screenshotDir(), `bid-user-works.${lang}.1440.png`) });
     await page.locator('table').getByText(`Registry work ${stamp}`).first().waitFor();
   });
 
@@ -158,7 +164,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
     await ui.goto(`/artworks/${artId}/traceability`);
     await page.locator('.RaSimpleFormIterator-add button, button.button-add').first().click();
     await page.locator('[name="traceability.0.step"]').locator('xpath=..').getByRole('combobox').click();
-    await page.getByRole('option').nth(1).click();
+    await page.getByRole('option', { name: t.expert }).click();
     await ui.uploadFile('traceability.0.attachment', pdfFile('expert-report.pdf'));
     await ui.save();
     await page.waitForURL(/#\/artworks\/\d+\/show/);
@@ -195,7 +201,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
     await ui.input('texture').fill('Ink');
     await ui.save();
     await page.waitForURL(/#\/artworks\/\d+\/baseInfo/);
-    expect(await ui.activeStep()).toContain(t.stepTwo);
+    await expect.poll(() => ui.activeStep()).toContain(t.stepTwo);
     await ui.input('baseInfo.size').waitFor();
   });
 
@@ -229,6 +235,11 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
         ],
         ['author-mini-program', `/authors/${authorId}/show/wechat`, () => p.getByTestId('wx-qr').waitFor()],
         ['bid-user-create', '/bidUsers/create', () => c.fileInput('avatar').waitFor()],
+        [
+          'bid-user-show',
+          `/bidUsers/${bidUserId}/show`,
+          () => p.getByText(`Bidder ${stamp}`).first().waitFor(),
+        ],
         ['artwork-create-step-one', '/artworks/create', () => p.getByTestId('two-step').waitFor()],
       ];
       for (const [name, route, ready] of shots) {

@@ -114,15 +114,12 @@ export class RegistryPage extends ConsolePage {
    * none came), dismissing it (stay) unless `accept`.
    */
   async leaveDirtyForm(navigate: () => Promise<void>, accept = false): Promise<string | null> {
-    let message: string | null = null;
-    const onDialog = (d: Dialog) => {
-      message = d.message();
-      void (accept ? d.accept() : d.dismiss());
-    };
-    this.page.once('dialog', onDialog);
+    const dialog = this.page.waitForEvent('dialog', { timeout: 15_000 }).catch(() => null);
     await navigate();
-    await this.page.waitForTimeout(500);
-    this.page.off('dialog', onDialog);
+    const d: Dialog | null = await dialog;
+    if (!d) return null;
+    const message = d.message();
+    await (accept ? d.accept() : d.dismiss());
     return message;
   }
 }

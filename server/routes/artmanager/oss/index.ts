@@ -61,7 +61,8 @@ export default async function ossRoutes(app: FastifyInstance) {
       if (target && (b.types || b.maxSize || b.dir))
         throw invalidField('types', 'not', 'resource + field fix the types, maxSize and dir; send neither');
       const dir = target?.dir ?? b.dir?.replace(/\/+$/, '') ?? 'oss';
-      if (!isValidKey(dir, { prefix: true })) throw invalidField('dir', 'pattern', 'is not a valid directory');
+      if (!isValidKey(dir, { prefix: true }))
+        throw invalidField('dir', 'pattern', 'is not a valid directory');
       const types = target?.spec.types ?? b.types ?? ['image'];
       const maxSize = target?.spec.maxSize ?? b.maxSize ?? app.config.uploadLimitBytes;
       const expire = Math.floor(Date.now() / 1000) + (b.expiresIn ?? 600);

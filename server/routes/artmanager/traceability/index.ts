@@ -49,8 +49,7 @@ export default async function traceabilityRoutes(app: FastifyInstance) {
           next.push({ step: fields.step });
           at = next.length - 1;
         }
-        for (const k of ['result', 'operator', 'time'])
-          if (fields[k] !== undefined) next[at][k] = fields[k];
+        for (const k of ['result', 'operator', 'time']) if (fields[k] !== undefined) next[at][k] = fields[k];
         const validate = validatorFor('artwork.update');
         if (!validate({ id, traceability: next })) {
           const errors = formatErrors(validate.errors);
