@@ -33,12 +33,18 @@
  * - `x-roles`: roles that may see and use the resource (root).
  * - `x-resource`: { name, recordRepresentation, icon, group, path, order, roles, hidden, titles, routes }
  *   (root): the resource, its menu entry and routes (scripts/codegen/resources.ts).
- * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom?, also? } (root), see docs/api.md;
- *   `also: [{method, path}]` are further paths the server registers for the same call;
- *   `sort: false` and `idFrom` are read by src/dataProvider/index.ts (its header says how).
+ * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom?, aliases? } (root), see
+ *   docs/api.md; `sort: false` and `idFrom` are read by src/dataProvider/index.ts (its header says how);
+ *   `aliases: [{ method, path, properties? }]`: the same call also answers on these paths (the product's
+ *   own paths beside today's), one implementation; on an update, `properties` narrows the body to `id` plus
+ *   those properties (a section's call, e.g. `artwork/ArtSecurity`).
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).
+ * - `x-upload`: { types: [group...], maxSize: bytes } (property holding an uploaded file's URL, or an array
+ *   of them): the file type groups of common/fileTypes.ts the upload accepts, checked by content, and the
+ *   largest file. The server's upload calls read it (server/routes/artmanager/upload), the console's upload
+ *   inputs build their `accept` and limit messages from it. A list's count limit is its `maxItems`.
  *
  * Storage keywords (annotation only; read by the server's kernel, server/kernel/model.ts, and by the
  * storage codegen, scripts/codegen/storage.ts, which turns a change into a new migration):
@@ -77,6 +83,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-unique',
   'x-references',
   'x-count',
+  'x-upload',
 ] as const;
 
 /**

@@ -29,11 +29,8 @@ export interface EndpointSpec {
   id?: string;
   /** Name of the parameter that carries several ids (getMany, deleteMany). */
   ids?: string;
-  /**
-   * Other paths the same call also answers on (one implementation; e.g. the product's path beside the
-   * console's former one). The server registers each; the console calls `method`/`path`.
-   */
-  also?: { method: 'GET' | 'POST'; path: string }[];
+  /** The same call on other paths (common/keywords.ts `x-endpoints`); `properties` narrows an update. */
+  aliases?: { method: 'GET' | 'POST'; path: string; properties?: string[] }[];
 }
 
 /** react-admin verbs plus `search` (an alternative list call the product also exposes). */
@@ -75,6 +72,8 @@ export interface ResourceSchema {
     hidden?: boolean;
     titles?: Record<string, string>;
     routes?: unknown[];
+    /** Create shows the main section only, then leads to the edit page's sections (step two). */
+    twoStep?: boolean;
   };
   'x-endpoints'?: EndpointMap;
   'x-i18n'?: { en: string; zh: string };

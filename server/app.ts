@@ -15,6 +15,7 @@ import envelope, { clientErrorHandler } from './plugins/app/envelope';
 import db from './plugins/app/db';
 import auth from './plugins/app/auth';
 import ledger from './plugins/app/ledger';
+import storage from './plugins/app/storage';
 import userRoutes, { accountRoutes } from './routes/dev-api/user/index';
 import resourceRoutes from './routes/resources';
 import artworkRoutes from './routes/artmanager/artwork/index';
@@ -23,6 +24,10 @@ import dashboardRoutes from './routes/artmanager/dashboard/index';
 import authorBlockChainRoute from './routes/artmanager/authors/blockChain';
 import artworkBlockChainRoute from './routes/artmanager/artwork/blockChain';
 import baasApiRoutes from './routes/baas-api/index';
+import authorRegistryRoutes from './routes/artmanager/authors/registry';
+import pictureRoutes from './routes/artmanager/artwork/pictures';
+import traceabilityRoutes from './routes/artmanager/traceability/index';
+import ossRoutes from './routes/artmanager/oss/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,6 +62,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(db);
   await app.register(auth);
   await app.register(ledger);
+  await app.register(storage);
   await app.register(staticFiles);
   await app.register(swagger);
 
@@ -70,5 +76,10 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(authorBlockChainRoute, { prefix: '/artmanager/authors' });
   await app.register(artworkBlockChainRoute, { prefix: '/artmanager/artwork' });
   await app.register(baasApiRoutes, { prefix: '/baas-api' });
+  // The registry's product calls beyond CRUD (issue 8): portrait, mini-program code, pictures, traceability, oss.
+  await app.register(authorRegistryRoutes, { prefix: '/artmanager/authors' });
+  await app.register(pictureRoutes, { prefix: '/artmanager/artwork' });
+  await app.register(traceabilityRoutes, { prefix: '/artmanager/traceability' });
+  await app.register(ossRoutes, { prefix: '/artmanager/oss' });
   return app;
 }

@@ -441,7 +441,7 @@ return errors === 0;
 
 export const account_listQuery = validate35;
 const schema60 = {"$id":"account.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
-const pattern35 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
+const pattern37 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.listQuery" */;
@@ -627,7 +627,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -1241,7 +1241,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -1540,9 +1540,10 @@ return errors === 0;
 }
 
 export const artwork = validate40;
-const schema65 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema65 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema66 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema67 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema73 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func36 = Object.prototype.hasOwnProperty;
 const func66 = keywordRules.notFuture;
 const func75 = keywordRules.ordered;
@@ -3254,7 +3255,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -3265,7 +3266,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 1000){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -3276,7 +3277,7 @@ errors++;
 }
 const failure49 = func2("line", data46);
 if(failure49 !== null){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -3287,7 +3288,7 @@ errors++;
 }
 const failure50 = func14(true, data46);
 if(failure50 !== null){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure50.params,message:failure50.message};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -3387,7 +3388,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
+const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -3398,7 +3399,7 @@ errors++;
 }
 if(typeof data49 === "string"){
 if(func3(data49) > 1000){
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -3409,7 +3410,7 @@ errors++;
 }
 const failure53 = func2("line", data49);
 if(failure53 !== null){
-const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -3420,7 +3421,7 @@ errors++;
 }
 const failure54 = func14(true, data49);
 if(failure54 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -3484,7 +3485,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
+const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -3495,7 +3496,7 @@ errors++;
 }
 if(typeof data52 === "string"){
 if(func3(data52) > 1000){
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -3506,7 +3507,7 @@ errors++;
 }
 const failure55 = func2("line", data52);
 if(failure55 !== null){
-const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -3517,7 +3518,7 @@ errors++;
 }
 const failure56 = func14(true, data52);
 if(failure56 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure56.params,message:failure56.message};
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -3531,7 +3532,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
+const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -3542,7 +3543,7 @@ errors++;
 }
 if(typeof data53 === "string"){
 if(func3(data53) > 1000){
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -3553,7 +3554,7 @@ errors++;
 }
 const failure57 = func2("line", data53);
 if(failure57 !== null){
-const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
+const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -3564,7 +3565,7 @@ errors++;
 }
 const failure58 = func14(true, data53);
 if(failure58 !== null){
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -3815,7 +3816,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -4899,7 +4900,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -5897,7 +5898,7 @@ return errors === 0;
 }
 
 export const author_listQuery = validate47;
-const schema84 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+const schema84 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
@@ -5911,7 +5912,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock"))){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock")) || (key0 === "wxIsEnable"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6083,7 +6084,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -6139,9 +6140,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wxIsEnable !== undefined){
+let data7 = data.wxIsEnable;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err20 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6150,12 +6152,34 @@ vErrors.push(err20);
 }
 errors++;
 }
+if(!((data7 === 0) || (data7 === 1))){
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema84.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
 validate47.errors = vErrors;
 return errors === 0;
 }
 
 export const author_listBody = validate48;
-const schema85 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+const schema85 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
@@ -6169,7 +6193,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock"))){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock")) || (key0 === "wxIsEnable"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -6412,9 +6436,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.wxIsEnable !== undefined){
+let data8 = data.wxIsEnable;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6423,12 +6448,35 @@ vErrors.push(err21);
 }
 errors++;
 }
+if(!((data8 === 0) || (data8 === 1))){
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema85.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
 validate48.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser = validate49;
-const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true}},"required":["phone"],"additionalProperties":false};
+const pattern8 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
@@ -6441,8 +6489,11 @@ data.bidNumber = 0;
 if(data.loginCount === undefined){
 data.loginCount = 0;
 }
-if(data.account === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
+if(data.mustChangePassword === undefined){
+data.mustChangePassword = 1;
+}
+if(data.phone === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6559,10 +6610,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema86.properties.nickname.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema86.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6572,9 +6623,8 @@ vErrors.push(err10);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure3 = func4(60, data3);
-if(failure3 !== null){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(func3(data3) > 16){
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6583,9 +6633,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func5(true, data3);
-if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+if(!pattern8.test(data3)){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6594,9 +6643,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure5 = func2("line", data3);
-if(failure5 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const failure3 = func2("line", data3);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6607,10 +6656,10 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema86.properties.avatar.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema86.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6620,8 +6669,9 @@ vErrors.push(err14);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func4(60, data4);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6630,9 +6680,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func2("line", data4);
-if(failure6 !== null){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+const failure5 = func5(true, data4);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6641,9 +6691,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure7 = func14(true, data4);
-if(failure7 !== null){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
+const failure6 = func2("line", data4);
+if(failure6 !== null){
+const err17 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6654,12 +6704,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-let data5 = data.registerTime;
-if(typeof data5 === "string"){
-const failure8 = func2("line", data5);
-if(failure8 !== null){
-const err18 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema86.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6668,9 +6716,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data5 === "string"){
+if(func3(data5) > 1000){
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6679,11 +6727,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.chainId !== undefined){
-let data6 = data.chainId;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema86.properties.chainId.type},message:"must be string,null"};
+const failure7 = func2("line", data5);
+if(failure7 !== null){
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6692,10 +6738,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-const failure9 = func2("line", data6);
-if(failure9 !== null){
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+const failure8 = func14(true, data5);
+if(failure8 !== null){
+const err21 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6706,9 +6751,12 @@ errors++;
 }
 }
 }
-let data7 = data.bidNumber;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err22 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.registerTime !== undefined){
+let data6 = data.registerTime;
+if(typeof data6 === "string"){
+const failure9 = func2("line", data6);
+if(failure9 !== null){
+const err22 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6717,9 +6765,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err23 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6729,9 +6777,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-let data8 = data.loginCount;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err24 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.chainId !== undefined){
+let data7 = data.chainId;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema86.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6740,9 +6789,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data7 === "string"){
+const failure10 = func2("line", data7);
+if(failure10 !== null){
+const err25 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6752,10 +6802,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.lastLoginTime !== undefined){
-let data9 = data.lastLoginTime;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema86.properties.lastLoginTime.type},message:"must be string,null"};
+}
+let data8 = data.bidNumber;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err26 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6764,10 +6814,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data9 === "string"){
-const failure10 = func2("line", data9);
-if(failure10 !== null){
-const err27 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err27 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6777,15 +6826,84 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data9 = data.loginCount;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err28 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err29 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.lastLoginTime !== undefined){
+let data10 = data.lastLoginTime;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema86.properties.lastLoginTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+const failure11 = func2("line", data10);
+if(failure11 !== null){
+const err31 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+let data11 = data.mustChangePassword;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err32 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!((data11 === 0) || (data11 === 1))){
+const err33 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema86.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
 }
 errors++;
 }
@@ -6980,7 +7098,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -7280,8 +7398,8 @@ return errors === 0;
 
 export const block = validate52;
 const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern8 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern9 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern10 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern11 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
@@ -7459,7 +7577,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
+if(!pattern10.test(data3)){
 const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -7495,7 +7613,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern9.test(data4)){
+if(!pattern11.test(data4)){
 const err18 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -7531,7 +7649,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern9.test(data5)){
+if(!pattern11.test(data5)){
 const err21 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -7804,7 +7922,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -8091,9 +8209,9 @@ return errors === 0;
 
 export const chaincode = validate55;
 const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
-const pattern14 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern16 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+const pattern16 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern18 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
@@ -8177,7 +8295,7 @@ errors++;
 }
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern14.test(data1)){
+if(!pattern16.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -8212,7 +8330,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern15.test(data2)){
+if(!pattern17.test(data2)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -8248,7 +8366,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern16.test(data3)){
+if(!pattern18.test(data3)){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -9022,7 +9140,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -9418,7 +9536,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern14.test(data1)){
+if(!pattern16.test(data1)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -9729,7 +9847,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -10029,11 +10147,11 @@ return errors === 0;
 
 export const company = validate61;
 const schema98 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func298 = keywordRules.uscc;
-const func313 = keywordRules.distinct;
-const pattern22 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern23 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern24 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+const func302 = keywordRules.uscc;
+const func317 = keywordRules.distinct;
+const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
@@ -10179,7 +10297,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern22.test(data2)){
+if(!pattern24.test(data2)){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -10189,7 +10307,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func298(true, data2);
+const failure3 = func302(true, data2);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -10389,7 +10507,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern23.test(data6)){
+if(!pattern25.test(data6)){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -10415,7 +10533,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern24.test(data7)){
+if(!pattern26.test(data7)){
 const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -10451,7 +10569,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern24.test(data8)){
+if(!pattern26.test(data8)){
 const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -10557,7 +10675,7 @@ vErrors.push(err43);
 errors++;
 }
 }
-const failure18 = func313([["adminAccount","backupAdminAccount"]], data);
+const failure18 = func317([["adminAccount","backupAdminAccount"]], data);
 if(failure18 !== null){
 const property0 = failure18.property;
 const err44 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
@@ -10771,7 +10889,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -11668,7 +11786,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -12069,7 +12187,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern9.test(data0)){
+if(!pattern11.test(data0)){
 const err9 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -12353,7 +12471,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern9.test(data12)){
+if(!pattern11.test(data12)){
 const err31 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -12601,7 +12719,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern35.test(data5)){
+if(!pattern37.test(data5)){
 const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];

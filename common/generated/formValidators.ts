@@ -1088,9 +1088,10 @@ return errors === 0;
 }
 
 export const artwork_create = validate14;
-const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema16 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema17 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema23 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func36 = Object.prototype.hasOwnProperty;
 const func66 = keywordRules.notFuture;
 const func75 = keywordRules.ordered;
@@ -2723,7 +2724,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -2734,7 +2735,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 1000){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -2745,7 +2746,7 @@ errors++;
 }
 const failure46 = func2("line", data46);
 if(failure46 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -2756,7 +2757,7 @@ errors++;
 }
 const failure47 = func14(true, data46);
 if(failure47 !== null){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -2856,7 +2857,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2867,7 +2868,7 @@ errors++;
 }
 if(typeof data49 === "string"){
 if(func3(data49) > 1000){
-const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2878,7 +2879,7 @@ errors++;
 }
 const failure50 = func2("line", data49);
 if(failure50 !== null){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2889,7 +2890,7 @@ errors++;
 }
 const failure51 = func14(true, data49);
 if(failure51 !== null){
-const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2953,7 +2954,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2964,7 +2965,7 @@ errors++;
 }
 if(typeof data52 === "string"){
 if(func3(data52) > 1000){
-const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2975,7 +2976,7 @@ errors++;
 }
 const failure52 = func2("line", data52);
 if(failure52 !== null){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2986,7 +2987,7 @@ errors++;
 }
 const failure53 = func14(true, data52);
 if(failure53 !== null){
-const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -3000,7 +3001,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -3011,7 +3012,7 @@ errors++;
 }
 if(typeof data53 === "string"){
 if(func3(data53) > 1000){
-const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -3022,7 +3023,7 @@ errors++;
 }
 const failure54 = func2("line", data53);
 if(failure54 !== null){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -3033,7 +3034,7 @@ errors++;
 }
 const failure55 = func14(true, data53);
 if(failure55 !== null){
-const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -3082,9 +3083,10 @@ return errors === 0;
 }
 
 export const artwork_update = validate15;
-const schema28 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema28 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
 const schema29 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema30 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema36 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
@@ -4707,7 +4709,7 @@ errors++;
 if(data41.attachment !== undefined){
 let data46 = data41.attachment;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -4718,7 +4720,7 @@ errors++;
 }
 if(typeof data46 === "string"){
 if(func3(data46) > 1000){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -4729,7 +4731,7 @@ errors++;
 }
 const failure46 = func2("line", data46);
 if(failure46 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -4740,7 +4742,7 @@ errors++;
 }
 const failure47 = func14(true, data46);
 if(failure47 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -4840,7 +4842,7 @@ errors++;
 if(data47.ownershipProof !== undefined){
 let data49 = data47.ownershipProof;
 if((typeof data49 !== "string") && (data49 !== null)){
-const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -4851,7 +4853,7 @@ errors++;
 }
 if(typeof data49 === "string"){
 if(func3(data49) > 1000){
-const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -4862,7 +4864,7 @@ errors++;
 }
 const failure50 = func2("line", data49);
 if(failure50 !== null){
-const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -4873,7 +4875,7 @@ errors++;
 }
 const failure51 = func14(true, data49);
 if(failure51 !== null){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -4937,7 +4939,7 @@ errors++;
 if(data51.appraisalCertificate !== undefined){
 let data52 = data51.appraisalCertificate;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -4948,7 +4950,7 @@ errors++;
 }
 if(typeof data52 === "string"){
 if(func3(data52) > 1000){
-const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -4959,7 +4961,7 @@ errors++;
 }
 const failure52 = func2("line", data52);
 if(failure52 !== null){
-const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -4970,7 +4972,7 @@ errors++;
 }
 const failure53 = func14(true, data52);
 if(failure53 !== null){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -4984,7 +4986,7 @@ errors++;
 if(data51.otherCertificate !== undefined){
 let data53 = data51.otherCertificate;
 if((typeof data53 !== "string") && (data53 !== null)){
-const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -4995,7 +4997,7 @@ errors++;
 }
 if(typeof data53 === "string"){
 if(func3(data53) > 1000){
-const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -5006,7 +5008,7 @@ errors++;
 }
 const failure54 = func2("line", data53);
 if(failure54 !== null){
-const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -5017,7 +5019,7 @@ errors++;
 }
 const failure55 = func14(true, data53);
 if(failure55 !== null){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -6143,15 +6145,16 @@ return errors === 0;
 }
 
 export const bidUser_create = validate20;
-const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
+const pattern8 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.account === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
+if(data.phone === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6249,10 +6252,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema45.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema45.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6262,9 +6265,8 @@ vErrors.push(err9);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure2 = func4(60, data3);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(func3(data3) > 16){
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6273,9 +6275,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func5(true, data3);
-if(failure3 !== null){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(!pattern8.test(data3)){
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6284,9 +6285,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func2("line", data3);
-if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure2 = func2("line", data3);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6297,10 +6298,10 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema45.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema45.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6310,8 +6311,9 @@ vErrors.push(err13);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure3 = func4(60, data4);
+if(failure3 !== null){
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6320,9 +6322,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func2("line", data4);
-if(failure5 !== null){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const failure4 = func5(true, data4);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6331,9 +6333,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func14(true, data4);
-if(failure6 !== null){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
+const failure5 = func2("line", data4);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6344,8 +6346,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err17 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema45.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6354,8 +6358,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err18 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data5 === "string"){
+if(func3(data5) > 1000){
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6364,8 +6369,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err19 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func2("line", data5);
+if(failure6 !== null){
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6374,8 +6380,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err20 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure7 = func14(true, data5);
+if(failure7 !== null){
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6384,8 +6391,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err21 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err21 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6394,9 +6403,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err22 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6405,12 +6413,63 @@ vErrors.push(err22);
 }
 errors++;
 }
+if(data.bidNumber !== undefined){
+const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err24 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err25 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.mustChangePassword !== undefined){
+const err26 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_update = validate21;
-const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["id"],"additionalProperties":false};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
@@ -6541,10 +6600,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema46.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema46.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6554,9 +6613,8 @@ vErrors.push(err11);
 errors++;
 }
 if(typeof data3 === "string"){
-const failure2 = func4(60, data3);
-if(failure2 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(func3(data3) > 16){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6565,9 +6623,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func5(true, data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(!pattern8.test(data3)){
+const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6576,9 +6633,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func2("line", data3);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure2 = func2("line", data3);
+if(failure2 !== null){
+const err14 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6589,10 +6646,10 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema46.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema46.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6602,8 +6659,9 @@ vErrors.push(err15);
 errors++;
 }
 if(typeof data4 === "string"){
-if(func3(data4) > 1000){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure3 = func4(60, data4);
+if(failure3 !== null){
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6612,9 +6670,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure5 = func2("line", data4);
-if(failure5 !== null){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const failure4 = func5(true, data4);
+if(failure4 !== null){
+const err17 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6623,9 +6681,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure6 = func14(true, data4);
-if(failure6 !== null){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
+const failure5 = func2("line", data4);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6636,8 +6694,10 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema46.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6646,8 +6706,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data5 === "string"){
+if(func3(data5) > 1000){
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6656,8 +6717,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err21 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func2("line", data5);
+if(failure6 !== null){
+const err21 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6666,8 +6728,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err22 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure7 = func14(true, data5);
+if(failure7 !== null){
+const err22 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6676,8 +6739,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err23 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err23 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6686,14 +6751,64 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
+}
+errors++;
+}
+if(data.bidNumber !== undefined){
+const err25 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err26 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err27 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data.mustChangePassword !== undefined){
+const err28 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -6703,8 +6818,8 @@ return errors === 0;
 
 export const block_create = validate22;
 const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern8 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern9 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern10 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern11 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.create" */;
@@ -6882,7 +6997,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
+if(!pattern10.test(data3)){
 const err15 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -6918,7 +7033,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern9.test(data4)){
+if(!pattern11.test(data4)){
 const err18 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -6954,7 +7069,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern9.test(data5)){
+if(!pattern11.test(data5)){
 const err21 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -7162,7 +7277,7 @@ errors++;
 if(data.previousHash !== undefined){
 let data3 = data.previousHash;
 if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
+if(!pattern10.test(data3)){
 const err8 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -7198,7 +7313,7 @@ errors++;
 if(data.dataHash !== undefined){
 let data4 = data.dataHash;
 if(typeof data4 === "string"){
-if(!pattern9.test(data4)){
+if(!pattern11.test(data4)){
 const err11 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -7234,7 +7349,7 @@ errors++;
 if(data.blockHash !== undefined){
 let data5 = data.blockHash;
 if(typeof data5 === "string"){
-if(!pattern9.test(data5)){
+if(!pattern11.test(data5)){
 const err14 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -7370,9 +7485,9 @@ return errors === 0;
 
 export const chaincode_create = validate24;
 const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
-const pattern14 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern15 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern16 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+const pattern16 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern18 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.create" */;
@@ -7441,7 +7556,7 @@ errors++;
 }
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern14.test(data1)){
+if(!pattern16.test(data1)){
 const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -7476,7 +7591,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern15.test(data2)){
+if(!pattern17.test(data2)){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -7512,7 +7627,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern16.test(data3)){
+if(!pattern18.test(data3)){
 const err10 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -7917,7 +8032,7 @@ errors++;
 if(data.channel !== undefined){
 let data1 = data.channel;
 if(typeof data1 === "string"){
-if(!pattern14.test(data1)){
+if(!pattern16.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -7953,7 +8068,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(!pattern15.test(data2)){
+if(!pattern17.test(data2)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -7989,7 +8104,7 @@ errors++;
 if(data.version !== undefined){
 let data3 = data.version;
 if(typeof data3 === "string"){
-if(!pattern16.test(data3)){
+if(!pattern18.test(data3)){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -8379,7 +8494,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern14.test(data1)){
+if(!pattern16.test(data1)){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -8525,7 +8640,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(!pattern14.test(data1)){
+if(!pattern16.test(data1)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -8605,11 +8720,11 @@ return errors === 0;
 
 export const company_create = validate28;
 const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func298 = keywordRules.uscc;
-const func313 = keywordRules.distinct;
-const pattern22 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern23 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern24 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+const func302 = keywordRules.uscc;
+const func317 = keywordRules.distinct;
+const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
@@ -8752,7 +8867,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern22.test(data2)){
+if(!pattern24.test(data2)){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -8762,7 +8877,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func298(true, data2);
+const failure3 = func302(true, data2);
 if(failure3 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -8962,7 +9077,7 @@ vErrors.push(err29);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern23.test(data6)){
+if(!pattern25.test(data6)){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -8988,7 +9103,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern24.test(data7)){
+if(!pattern26.test(data7)){
 const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -9024,7 +9139,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern24.test(data8)){
+if(!pattern26.test(data8)){
 const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -9098,7 +9213,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure16 = func313([["adminAccount","backupAdminAccount"]], data);
+const failure16 = func317([["adminAccount","backupAdminAccount"]], data);
 if(failure16 !== null){
 const property0 = failure16.property;
 const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
@@ -9251,7 +9366,7 @@ errors++;
 if(data.creditCode !== undefined){
 let data2 = data.creditCode;
 if(typeof data2 === "string"){
-if(!pattern22.test(data2)){
+if(!pattern24.test(data2)){
 const err10 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -9261,7 +9376,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func298(true, data2);
+const failure3 = func302(true, data2);
 if(failure3 !== null){
 const err11 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -9461,7 +9576,7 @@ vErrors.push(err27);
 errors++;
 }
 if(typeof data6 === "string"){
-if(!pattern23.test(data6)){
+if(!pattern25.test(data6)){
 const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
@@ -9487,7 +9602,7 @@ errors++;
 if(data.adminAccount !== undefined){
 let data7 = data.adminAccount;
 if(typeof data7 === "string"){
-if(!pattern24.test(data7)){
+if(!pattern26.test(data7)){
 const err30 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -9523,7 +9638,7 @@ errors++;
 if(data.backupAdminAccount !== undefined){
 let data8 = data.backupAdminAccount;
 if(typeof data8 === "string"){
-if(!pattern24.test(data8)){
+if(!pattern26.test(data8)){
 const err33 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -9599,7 +9714,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure16 = func313([["adminAccount","backupAdminAccount"]], data);
+const failure16 = func317([["adminAccount","backupAdminAccount"]], data);
 if(failure16 !== null){
 const property0 = failure16.property;
 const err40 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
@@ -10288,7 +10403,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern9.test(data0)){
+if(!pattern11.test(data0)){
 const err9 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -10572,7 +10687,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern9.test(data12)){
+if(!pattern11.test(data12)){
 const err31 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -10679,7 +10794,7 @@ errors++;
 if(data.txId !== undefined){
 let data0 = data.txId;
 if(typeof data0 === "string"){
-if(!pattern9.test(data0)){
+if(!pattern11.test(data0)){
 const err2 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -10963,7 +11078,7 @@ errors++;
 if(data.leafHash !== undefined){
 let data12 = data.leafHash;
 if(typeof data12 === "string"){
-if(!pattern9.test(data12)){
+if(!pattern11.test(data12)){
 const err24 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];

@@ -3681,9 +3681,10 @@ return errors === 0;
 }
 
 export const artwork = validate20;
-const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema22 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema23 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema29 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func81 = Object.prototype.hasOwnProperty;
 const func120 = keywordRules.notFuture;
 const func130 = keywordRules.ordered;
@@ -6278,7 +6279,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced39 = null;
 }
 else {
-const err151 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
+const err151 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -6297,7 +6298,7 @@ data41["attachment"] = coerced39;
 }
 if(typeof data46 === "string"){
 if(func4(data46) > 1000){
-const err152 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err152 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -6308,7 +6309,7 @@ errors++;
 }
 const failure58 = func3("line", data46);
 if(failure58 !== null){
-const err153 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+const err153 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -6319,7 +6320,7 @@ errors++;
 }
 const failure59 = func15(true, data46);
 if(failure59 !== null){
-const err154 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
+const err154 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -6453,7 +6454,7 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced41 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -6472,7 +6473,7 @@ data47["ownershipProof"] = coerced41;
 }
 if(typeof data49 === "string"){
 if(func4(data49) > 1000){
-const err163 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err163 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -6483,7 +6484,7 @@ errors++;
 }
 const failure62 = func3("line", data49);
 if(failure62 !== null){
-const err164 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
+const err164 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -6494,7 +6495,7 @@ errors++;
 }
 const failure63 = func15(true, data49);
 if(failure63 !== null){
-const err165 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure63.params,message:failure63.message};
+const err165 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure63.params,message:failure63.message};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -6592,7 +6593,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced43 = null;
 }
 else {
-const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
+const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -6611,7 +6612,7 @@ data51["appraisalCertificate"] = coerced43;
 }
 if(typeof data52 === "string"){
 if(func4(data52) > 1000){
-const err171 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err171 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -6622,7 +6623,7 @@ errors++;
 }
 const failure64 = func3("line", data52);
 if(failure64 !== null){
-const err172 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
+const err172 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -6633,7 +6634,7 @@ errors++;
 }
 const failure65 = func15(true, data52);
 if(failure65 !== null){
-const err173 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
+const err173 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -6660,7 +6661,7 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced44 = null;
 }
 else {
-const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
+const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -6679,7 +6680,7 @@ data51["otherCertificate"] = coerced44;
 }
 if(typeof data53 === "string"){
 if(func4(data53) > 1000){
-const err175 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err175 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -6690,7 +6691,7 @@ errors++;
 }
 const failure66 = func3("line", data53);
 if(failure66 !== null){
-const err176 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
+const err176 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -6701,7 +6702,7 @@ errors++;
 }
 const failure67 = func15(true, data53);
 if(failure67 !== null){
-const err177 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
+const err177 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -6787,9 +6788,10 @@ return errors === 0;
 }
 
 export const artwork_create = validate21;
-const schema34 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema34 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema35 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema36 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema42 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.create" */;
@@ -9160,7 +9162,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced33 = null;
 }
 else {
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -9179,7 +9181,7 @@ data41["attachment"] = coerced33;
 }
 if(typeof data46 === "string"){
 if(func4(data46) > 1000){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -9190,7 +9192,7 @@ errors++;
 }
 const failure52 = func3("line", data46);
 if(failure52 !== null){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -9201,7 +9203,7 @@ errors++;
 }
 const failure53 = func15(true, data46);
 if(failure53 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -9335,7 +9337,7 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced35 = null;
 }
 else {
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -9354,7 +9356,7 @@ data47["ownershipProof"] = coerced35;
 }
 if(typeof data49 === "string"){
 if(func4(data49) > 1000){
-const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -9365,7 +9367,7 @@ errors++;
 }
 const failure56 = func3("line", data49);
 if(failure56 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -9376,7 +9378,7 @@ errors++;
 }
 const failure57 = func15(true, data49);
 if(failure57 !== null){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -9474,7 +9476,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced37 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -9493,7 +9495,7 @@ data51["appraisalCertificate"] = coerced37;
 }
 if(typeof data52 === "string"){
 if(func4(data52) > 1000){
-const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -9504,7 +9506,7 @@ errors++;
 }
 const failure58 = func3("line", data52);
 if(failure58 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -9515,7 +9517,7 @@ errors++;
 }
 const failure59 = func15(true, data52);
 if(failure59 !== null){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -9542,7 +9544,7 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced38 = null;
 }
 else {
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -9561,7 +9563,7 @@ data51["otherCertificate"] = coerced38;
 }
 if(typeof data53 === "string"){
 if(func4(data53) > 1000){
-const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -9572,7 +9574,7 @@ errors++;
 }
 const failure60 = func3("line", data53);
 if(failure60 !== null){
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -9583,7 +9585,7 @@ errors++;
 }
 const failure61 = func15(true, data53);
 if(failure61 !== null){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -9632,9 +9634,10 @@ return errors === 0;
 }
 
 export const artwork_update = validate22;
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/url"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/url"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/url"},"otherCertificate":{"$ref":"#/definitions/url"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
 const schema48 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema49 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema55 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
@@ -12026,7 +12029,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced34 = null;
 }
 else {
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -12045,7 +12048,7 @@ data41["attachment"] = coerced34;
 }
 if(typeof data46 === "string"){
 if(func4(data46) > 1000){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -12056,7 +12059,7 @@ errors++;
 }
 const failure53 = func3("line", data46);
 if(failure53 !== null){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -12067,7 +12070,7 @@ errors++;
 }
 const failure54 = func15(true, data46);
 if(failure54 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -12201,7 +12204,7 @@ else if(data49 === "" || data49 === 0 || data49 === false){
 coerced36 = null;
 }
 else {
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
+const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -12220,7 +12223,7 @@ data47["ownershipProof"] = coerced36;
 }
 if(typeof data49 === "string"){
 if(func4(data49) > 1000){
-const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -12231,7 +12234,7 @@ errors++;
 }
 const failure57 = func3("line", data49);
 if(failure57 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -12242,7 +12245,7 @@ errors++;
 }
 const failure58 = func15(true, data49);
 if(failure58 !== null){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -12340,7 +12343,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced38 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -12359,7 +12362,7 @@ data51["appraisalCertificate"] = coerced38;
 }
 if(typeof data52 === "string"){
 if(func4(data52) > 1000){
-const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -12370,7 +12373,7 @@ errors++;
 }
 const failure59 = func3("line", data52);
 if(failure59 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -12381,7 +12384,7 @@ errors++;
 }
 const failure60 = func15(true, data52);
 if(failure60 !== null){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure60.params,message:failure60.message};
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure60.params,message:failure60.message};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -12408,7 +12411,7 @@ else if(data53 === "" || data53 === 0 || data53 === false){
 coerced39 = null;
 }
 else {
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
+const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -12427,7 +12430,7 @@ data51["otherCertificate"] = coerced39;
 }
 if(typeof data53 === "string"){
 if(func4(data53) > 1000){
-const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -12438,7 +12441,7 @@ errors++;
 }
 const failure61 = func3("line", data53);
 if(failure61 !== null){
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -12449,7 +12452,7 @@ errors++;
 }
 const failure62 = func15(true, data53);
 if(failure62 !== null){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -17529,7 +17532,7 @@ return errors === 0;
 }
 
 export const author_listQuery = validate33;
-const schema70 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema70 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
@@ -17543,7 +17546,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock"))){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock")) || (key0 === "wxIsEnable"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -17924,9 +17927,18 @@ vErrors.push(err22);
 errors++;
 }
 }
+if(data.wxIsEnable !== undefined){
+let data7 = data.wxIsEnable;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data7 === null
+              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced7 = +data7;
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17935,12 +17947,53 @@ vErrors.push(err23);
 }
 errors++;
 }
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["wxIsEnable"] = coerced7;
+}
+}
+}
+if(!((data7 === 0) || (data7 === 1))){
+const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema70.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const failure5 = func2(true, data7);
+if(failure5 !== null){
+const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
 validate33.errors = vErrors;
 return errors === 0;
 }
 
 export const author_listBody = validate34;
-const schema71 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema71 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
@@ -17954,7 +18007,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock"))){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "isBlock")) || (key0 === "wxIsEnable"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -18359,9 +18412,18 @@ vErrors.push(err24);
 errors++;
 }
 }
+if(data.wxIsEnable !== undefined){
+let data8 = data.wxIsEnable;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data8 === null
+              || (dataType7 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
+coerced7 = +data8;
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -18370,12 +18432,54 @@ vErrors.push(err25);
 }
 errors++;
 }
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data !== undefined){
+data["wxIsEnable"] = coerced7;
+}
+}
+}
+if(!((data8 === 0) || (data8 === 1))){
+const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema71.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+const failure5 = func2(true, data8);
+if(failure5 !== null){
+const err27 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
 validate34.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser = validate35;
-const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true,"x-finite":true}},"required":["phone"],"additionalProperties":false};
+const pattern17 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
@@ -18388,8 +18492,11 @@ data.bidNumber = 0;
 if(data.loginCount === undefined){
 data.loginCount = 0;
 }
-if(data.account === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
+if(data.mustChangePassword === undefined){
+data.mustChangePassword = 1;
+}
+if(data.phone === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18569,8 +18676,8 @@ errors++;
 }
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
 let dataType3 = typeof data3;
 let coerced3 = undefined;
@@ -18585,7 +18692,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema72.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema72.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18598,14 +18705,13 @@ errors++;
 if(coerced3 !== undefined){
 data3 = coerced3;
 if(data !== undefined){
-data["nickname"] = coerced3;
+data["phone"] = coerced3;
 }
 }
 }
 if(typeof data3 === "string"){
-const failure4 = func5(60, data3);
-if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+if(func4(data3) > 16){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18614,9 +18720,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure5 = func6(true, data3);
-if(failure5 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+if(!pattern17.test(data3)){
+const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18625,9 +18730,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure6 = func3("line", data3);
-if(failure6 !== null){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+const failure4 = func3("line", data3);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18638,8 +18743,8 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
 let dataType4 = typeof data4;
 let coerced4 = undefined;
@@ -18654,7 +18759,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema72.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema72.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18667,13 +18772,14 @@ errors++;
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["avatar"] = coerced4;
+data["nickname"] = coerced4;
 }
 }
 }
 if(typeof data4 === "string"){
-if(func4(data4) > 1000){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure5 = func5(60, data4);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18682,9 +18788,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure7 = func3("line", data4);
-if(failure7 !== null){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+const failure6 = func6(true, data4);
+if(failure6 !== null){
+const err17 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18693,9 +18799,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure8 = func15(true, data4);
-if(failure8 !== null){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
+const failure7 = func3("line", data4);
+if(failure7 !== null){
+const err18 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18706,9 +18812,9 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-let data5 = data.registerTime;
-if(typeof data5 !== "string"){
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(!(coerced5 !== undefined)){
@@ -18718,8 +18824,11 @@ coerced5 = "" + data5;
 else if(data5 === null){
 coerced5 = "";
 }
+else if(data5 === "" || data5 === 0 || data5 === false){
+coerced5 = null;
+}
 else {
-const err19 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema72.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18732,14 +18841,13 @@ errors++;
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["registerTime"] = coerced5;
+data["avatar"] = coerced5;
 }
 }
 }
 if(typeof data5 === "string"){
-const failure9 = func3("line", data5);
-if(failure9 !== null){
-const err20 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(func4(data5) > 1000){
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18748,25 +18856,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-}
-if(data.chainId !== undefined){
-let data6 = data.chainId;
-if((typeof data6 !== "string") && (data6 !== null)){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else if(data6 === "" || data6 === 0 || data6 === false){
-coerced6 = null;
-}
-else {
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema72.properties.chainId.type},message:"must be string,null"};
+const failure8 = func3("line", data5);
+if(failure8 !== null){
+const err21 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -18775,18 +18867,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["chainId"] = coerced6;
-}
-}
-}
-if(typeof data6 === "string"){
-const failure10 = func3("line", data6);
-if(failure10 !== null){
-const err22 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+const failure9 = func15(true, data5);
+if(failure9 !== null){
+const err22 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -18797,17 +18880,20 @@ errors++;
 }
 }
 }
-let data7 = data.bidNumber;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 === "boolean" || data7 === null
-              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
-coerced7 = +data7;
+if(data.registerTime !== undefined){
+let data6 = data.registerTime;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
 }
 else {
-const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err23 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -18817,16 +18903,17 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(coerced7 !== undefined){
-data7 = coerced7;
+if(coerced6 !== undefined){
+data6 = coerced6;
 if(data !== undefined){
-data["bidNumber"] = coerced7;
+data["registerTime"] = coerced6;
 }
 }
 }
-const failure11 = func2(true, data7);
-if(failure11 !== null){
-const err24 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/x-finite",keyword:"x-finite",params:failure11.params,message:failure11.message};
+if(typeof data6 === "string"){
+const failure10 = func3("line", data6);
+if(failure10 !== null){
+const err24 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18835,9 +18922,25 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err25 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data.chainId !== undefined){
+let data7 = data.chainId;
+if((typeof data7 !== "string") && (data7 !== null)){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else if(data7 === "" || data7 === 0 || data7 === false){
+coerced7 = null;
+}
+else {
+const err25 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema72.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -18847,17 +18950,17 @@ vErrors.push(err25);
 errors++;
 }
 }
-let data8 = data.loginCount;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 === "boolean" || data8 === null
-              || (dataType8 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
-coerced8 = +data8;
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["chainId"] = coerced7;
 }
-else {
-const err26 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+if(typeof data7 === "string"){
+const failure11 = func3("line", data7);
+if(failure11 !== null){
+const err26 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -18867,16 +18970,18 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["loginCount"] = coerced8;
 }
+let data8 = data.bidNumber;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 === "boolean" || data8 === null
+              || (dataType8 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
+coerced8 = +data8;
 }
-}
-const failure12 = func2(true, data8);
-if(failure12 !== null){
-const err27 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
+else {
+const err27 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -18885,9 +18990,17 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err28 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["bidNumber"] = coerced8;
+}
+}
+}
+const failure12 = func2(true, data8);
+if(failure12 !== null){
+const err28 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -18896,24 +19009,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.lastLoginTime !== undefined){
-let data9 = data.lastLoginTime;
-if((typeof data9 !== "string") && (data9 !== null)){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else if(data9 === "" || data9 === 0 || data9 === false){
-coerced9 = null;
-}
-else {
-const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema72.properties.lastLoginTime.type},message:"must be string,null"};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err29 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -18923,17 +19021,17 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["lastLoginTime"] = coerced9;
+let data9 = data.loginCount;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 === "boolean" || data9 === null
+              || (dataType9 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
+coerced9 = +data9;
 }
-}
-}
-if(typeof data9 === "string"){
-const failure13 = func3("line", data9);
-if(failure13 !== null){
-const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+else {
+const err30 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -18943,10 +19041,16 @@ vErrors.push(err30);
 errors++;
 }
 }
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["loginCount"] = coerced9;
 }
 }
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+const failure13 = func2(true, data9);
+if(failure13 !== null){
+const err31 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/x-finite",keyword:"x-finite",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -18955,20 +19059,138 @@ vErrors.push(err31);
 }
 errors++;
 }
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err32 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.lastLoginTime !== undefined){
+let data10 = data.lastLoginTime;
+if((typeof data10 !== "string") && (data10 !== null)){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else if(data10 === "" || data10 === 0 || data10 === false){
+coerced10 = null;
+}
+else {
+const err33 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema72.properties.lastLoginTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["lastLoginTime"] = coerced10;
+}
+}
+}
+if(typeof data10 === "string"){
+const failure14 = func3("line", data10);
+if(failure14 !== null){
+const err34 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+let data11 = data.mustChangePassword;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 === "boolean" || data11 === null
+              || (dataType11 === "string" && data11 && data11 == +data11 && !(data11 % 1))){
+coerced11 = +data11;
+}
+else {
+const err35 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["mustChangePassword"] = coerced11;
+}
+}
+}
+if(!((data11 === 0) || (data11 === 1))){
+const err36 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema72.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const failure15 = func2(true, data11);
+if(failure15 !== null){
+const err37 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/x-finite",keyword:"x-finite",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
 validate35.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_create = validate36;
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.account === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'"};
+if(data.phone === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19084,8 +19306,8 @@ errors++;
 }
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
 let dataType1 = typeof data3;
 let coerced1 = undefined;
@@ -19100,7 +19322,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced1 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema73.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema73.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19113,14 +19335,13 @@ errors++;
 if(coerced1 !== undefined){
 data3 = coerced1;
 if(data !== undefined){
-data["nickname"] = coerced1;
+data["phone"] = coerced1;
 }
 }
 }
 if(typeof data3 === "string"){
-const failure2 = func5(60, data3);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(func4(data3) > 16){
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19129,9 +19350,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure3 = func6(true, data3);
-if(failure3 !== null){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(!pattern17.test(data3)){
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19140,9 +19360,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure4 = func3("line", data3);
-if(failure4 !== null){
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const failure2 = func3("line", data3);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19153,8 +19373,8 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
 let dataType2 = typeof data4;
 let coerced2 = undefined;
@@ -19169,7 +19389,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced2 = null;
 }
 else {
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema73.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema73.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19182,13 +19402,14 @@ errors++;
 if(coerced2 !== undefined){
 data4 = coerced2;
 if(data !== undefined){
-data["avatar"] = coerced2;
+data["nickname"] = coerced2;
 }
 }
 }
 if(typeof data4 === "string"){
-if(func4(data4) > 1000){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure3 = func5(60, data4);
+if(failure3 !== null){
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19197,9 +19418,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func3("line", data4);
-if(failure5 !== null){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const failure4 = func6(true, data4);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19208,9 +19429,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure6 = func15(true, data4);
-if(failure6 !== null){
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure6.params,message:failure6.message};
+const failure5 = func3("line", data4);
+if(failure5 !== null){
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19221,8 +19442,23 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err17 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
+let dataType3 = typeof data5;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data5;
+}
+else if(data5 === null){
+coerced3 = "";
+}
+else if(data5 === "" || data5 === 0 || data5 === false){
+coerced3 = null;
+}
+else {
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema73.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19231,8 +19467,17 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err18 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(coerced3 !== undefined){
+data5 = coerced3;
+if(data !== undefined){
+data["avatar"] = coerced3;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1000){
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19241,8 +19486,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err19 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure6 = func3("line", data5);
+if(failure6 !== null){
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19251,8 +19497,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err20 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure7 = func15(true, data5);
+if(failure7 !== null){
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19261,8 +19508,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err21 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err21 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19271,9 +19520,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err22 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19282,12 +19530,63 @@ vErrors.push(err22);
 }
 errors++;
 }
+if(data.bidNumber !== undefined){
+const err23 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err24 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err25 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.mustChangePassword !== undefined){
+const err26 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate36.errors = vErrors;
 return errors === 0;
 }
 
 export const bidUser_update = validate37;
-const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["id"],"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
@@ -19463,8 +19762,8 @@ errors++;
 }
 }
 }
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.phone !== undefined){
+let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
 let dataType2 = typeof data3;
 let coerced2 = undefined;
@@ -19479,7 +19778,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema74.properties.nickname.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema74.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19492,14 +19791,13 @@ errors++;
 if(coerced2 !== undefined){
 data3 = coerced2;
 if(data !== undefined){
-data["nickname"] = coerced2;
+data["phone"] = coerced2;
 }
 }
 }
 if(typeof data3 === "string"){
-const failure3 = func5(60, data3);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(func4(data3) > 16){
+const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19508,9 +19806,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func6(true, data3);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+if(!pattern17.test(data3)){
+const err14 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19519,9 +19816,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure5 = func3("line", data3);
-if(failure5 !== null){
-const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const failure3 = func3("line", data3);
+if(failure3 !== null){
+const err15 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19532,8 +19829,8 @@ errors++;
 }
 }
 }
-if(data.avatar !== undefined){
-let data4 = data.avatar;
+if(data.nickname !== undefined){
+let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
 let dataType3 = typeof data4;
 let coerced3 = undefined;
@@ -19548,7 +19845,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema74.properties.avatar.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema74.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19561,13 +19858,14 @@ errors++;
 if(coerced3 !== undefined){
 data4 = coerced3;
 if(data !== undefined){
-data["avatar"] = coerced3;
+data["nickname"] = coerced3;
 }
 }
 }
 if(typeof data4 === "string"){
-if(func4(data4) > 1000){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure4 = func5(60, data4);
+if(failure4 !== null){
+const err17 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19576,9 +19874,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure6 = func3("line", data4);
-if(failure6 !== null){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+const failure5 = func6(true, data4);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19587,9 +19885,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure7 = func15(true, data4);
-if(failure7 !== null){
-const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure7.params,message:failure7.message};
+const failure6 = func3("line", data4);
+if(failure6 !== null){
+const err19 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19600,8 +19898,23 @@ errors++;
 }
 }
 }
-if(data.registerTime !== undefined){
-const err20 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.avatar !== undefined){
+let data5 = data.avatar;
+if((typeof data5 !== "string") && (data5 !== null)){
+let dataType4 = typeof data5;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data5;
+}
+else if(data5 === null){
+coerced4 = "";
+}
+else if(data5 === "" || data5 === 0 || data5 === false){
+coerced4 = null;
+}
+else {
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema74.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19610,8 +19923,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.chainId !== undefined){
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+if(coerced4 !== undefined){
+data5 = coerced4;
+if(data !== undefined){
+data["avatar"] = coerced4;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1000){
+const err21 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19620,8 +19942,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.bidNumber !== undefined){
-const err22 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure7 = func3("line", data5);
+if(failure7 !== null){
+const err22 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19630,8 +19953,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.loginCount !== undefined){
-const err23 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure8 = func15(true, data5);
+if(failure8 !== null){
+const err23 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/x-url",keyword:"x-url",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19640,8 +19964,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.lastLoginTime !== undefined){
-const err24 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+if(data.registerTime !== undefined){
+const err24 = {instancePath:instancePath+"/registerTime",schemaPath:"#/properties/registerTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19650,14 +19976,64 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.chainId !== undefined){
+const err25 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
+}
+errors++;
+}
+if(data.bidNumber !== undefined){
+const err26 = {instancePath:instancePath+"/bidNumber",schemaPath:"#/properties/bidNumber/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.loginCount !== undefined){
+const err27 = {instancePath:instancePath+"/loginCount",schemaPath:"#/properties/loginCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data.lastLoginTime !== undefined){
+const err28 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data.mustChangePassword !== undefined){
+const err29 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
 }
 errors++;
 }
@@ -20413,8 +20789,8 @@ return errors === 0;
 
 export const block = validate40;
 const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern18 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern19 = new RegExp("^[0-9a-f]{64}$", "u");
+const pattern21 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern22 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
@@ -20692,7 +21068,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern18.test(data3)){
+if(!pattern21.test(data3)){
 const err18 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -20746,7 +21122,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern19.test(data4)){
+if(!pattern22.test(data4)){
 const err21 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -20800,7 +21176,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
+if(!pattern22.test(data5)){
 const err24 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -21213,7 +21589,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern18.test(data3)){
+if(!pattern21.test(data3)){
 const err18 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -21267,7 +21643,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern19.test(data4)){
+if(!pattern22.test(data4)){
 const err21 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -21321,7 +21697,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
+if(!pattern22.test(data5)){
 const err24 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -21664,7 +22040,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern18.test(data3)){
+if(!pattern21.test(data3)){
 const err11 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -21718,7 +22094,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern19.test(data4)){
+if(!pattern22.test(data4)){
 const err14 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -21772,7 +22148,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
+if(!pattern22.test(data5)){
 const err17 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -22654,9 +23030,9 @@ return errors === 0;
 
 export const chaincode = validate45;
 const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
-const pattern28 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern29 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern30 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+const pattern31 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern32 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern33 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
@@ -22795,7 +23171,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern28.test(data1)){
+if(!pattern31.test(data1)){
 const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -22848,7 +23224,7 @@ data["name"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern29.test(data2)){
+if(!pattern32.test(data2)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -22902,7 +23278,7 @@ data["version"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern30.test(data3)){
+if(!pattern33.test(data3)){
 const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -23847,7 +24223,7 @@ data["channel"] = coerced0;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern28.test(data1)){
+if(!pattern31.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -23900,7 +24276,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern29.test(data2)){
+if(!pattern32.test(data2)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -23954,7 +24330,7 @@ data["version"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern30.test(data3)){
+if(!pattern33.test(data3)){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -24494,7 +24870,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern28.test(data1)){
+if(!pattern31.test(data1)){
 const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -24548,7 +24924,7 @@ data["name"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern29.test(data2)){
+if(!pattern32.test(data2)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -24602,7 +24978,7 @@ data["version"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern30.test(data3)){
+if(!pattern33.test(data3)){
 const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -25928,7 +26304,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern28.test(data1)){
+if(!pattern31.test(data1)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -26185,7 +26561,7 @@ data["name"] = coerced0;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern28.test(data1)){
+if(!pattern31.test(data1)){
 const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -26376,7 +26752,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern28.test(data1)){
+if(!pattern31.test(data1)){
 const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -27192,11 +27568,11 @@ return errors === 0;
 
 export const company = validate55;
 const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func663 = keywordRules.uscc;
-const func681 = keywordRules.distinct;
-const pattern42 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern43 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern44 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+const func672 = keywordRules.uscc;
+const func690 = keywordRules.distinct;
+const pattern45 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern46 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern47 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
@@ -27415,7 +27791,7 @@ data["creditCode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern42.test(data2)){
+if(!pattern45.test(data2)){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -27425,7 +27801,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func663(true, data2);
+const failure4 = func672(true, data2);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -27696,7 +28072,7 @@ data["contactPhone"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern43.test(data6)){
+if(!pattern46.test(data6)){
 const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -27750,7 +28126,7 @@ data["adminAccount"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern44.test(data7)){
+if(!pattern47.test(data7)){
 const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -27804,7 +28180,7 @@ data["backupAdminAccount"] = coerced8;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern44.test(data8)){
+if(!pattern47.test(data8)){
 const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
@@ -27963,7 +28339,7 @@ errors++;
 }
 }
 }
-const failure20 = func681([["adminAccount","backupAdminAccount"]], data);
+const failure20 = func690([["adminAccount","backupAdminAccount"]], data);
 if(failure20 !== null){
 const property0 = failure20.property;
 const err46 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure20.params,message:failure20.message};
@@ -28180,7 +28556,7 @@ data["creditCode"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern42.test(data2)){
+if(!pattern45.test(data2)){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -28190,7 +28566,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func663(true, data2);
+const failure3 = func672(true, data2);
 if(failure3 !== null){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -28461,7 +28837,7 @@ data["contactPhone"] = coerced5;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern43.test(data6)){
+if(!pattern46.test(data6)){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -28515,7 +28891,7 @@ data["adminAccount"] = coerced6;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern44.test(data7)){
+if(!pattern47.test(data7)){
 const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -28569,7 +28945,7 @@ data["backupAdminAccount"] = coerced7;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern44.test(data8)){
+if(!pattern47.test(data8)){
 const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -28660,7 +29036,7 @@ vErrors.push(err42);
 }
 errors++;
 }
-const failure17 = func681([["adminAccount","backupAdminAccount"]], data);
+const failure17 = func690([["adminAccount","backupAdminAccount"]], data);
 if(failure17 !== null){
 const property0 = failure17.property;
 const err43 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure17.params,message:failure17.message};
@@ -28886,7 +29262,7 @@ data["creditCode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern42.test(data2)){
+if(!pattern45.test(data2)){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -28896,7 +29272,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func663(true, data2);
+const failure4 = func672(true, data2);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -29167,7 +29543,7 @@ data["contactPhone"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern43.test(data6)){
+if(!pattern46.test(data6)){
 const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -29221,7 +29597,7 @@ data["adminAccount"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern44.test(data7)){
+if(!pattern47.test(data7)){
 const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -29275,7 +29651,7 @@ data["backupAdminAccount"] = coerced8;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern44.test(data8)){
+if(!pattern47.test(data8)){
 const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -29368,7 +29744,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure18 = func681([["adminAccount","backupAdminAccount"]], data);
+const failure18 = func690([["adminAccount","backupAdminAccount"]], data);
 if(failure18 !== null){
 const property0 = failure18.property;
 const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
@@ -32409,7 +32785,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
+if(!pattern22.test(data0)){
 const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -32927,7 +33303,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern19.test(data12)){
+if(!pattern22.test(data12)){
 const err36 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -33140,7 +33516,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
+if(!pattern22.test(data0)){
 const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -33658,7 +34034,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern19.test(data12)){
+if(!pattern22.test(data12)){
 const err36 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -33801,7 +34177,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
+if(!pattern22.test(data0)){
 const err3 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -34319,7 +34695,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern19.test(data12)){
+if(!pattern22.test(data12)){
 const err29 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err29];

@@ -37,6 +37,10 @@ export interface ArtCategory {
 
 export type Url = string | null;
 export type ShortText = string | null;
+/**
+ * An uploaded file (image or PDF, at most 10 MB): its URL under /uploads/.
+ */
+export type File = string | null;
 
 /**
  * A registered work of art: images, base/deal/security/certificate info, traceability, ownership, authenticity.
@@ -44,7 +48,7 @@ export type ShortText = string | null;
 export interface Artwork {
   id?: number;
   /**
-   * Up to 9 image URLs; the first is the main picture.
+   * Up to 9 images, each at most 2 MB; the first is the main picture.
    *
    * @maxItems 9
    */
@@ -101,16 +105,16 @@ export interface Artwork {
     result?: ShortText;
     operator?: ShortText;
     time?: string | null;
-    attachment?: Url;
+    attachment?: File;
   }[];
   ownership?: {
     ownerIdentity?: ShortText;
-    ownershipProof?: Url;
+    ownershipProof?: File;
     creditCheck?: 'pending' | 'passed' | 'failed' | null;
   };
   authenticity?: {
-    appraisalCertificate?: Url;
-    otherCertificate?: Url;
+    appraisalCertificate?: File;
+    otherCertificate?: File;
   };
   sourceId?: string | null;
 }
@@ -143,6 +147,9 @@ export interface Author {
   id?: number;
   authorName: string;
   introduction?: string | null;
+  /**
+   * The portrait image, at most 2 MB.
+   */
   portrait?: string | null;
   artWorks?: number;
   isBlock?: 0 | 1;
@@ -162,7 +169,14 @@ export interface Author {
 export interface BidUser {
   id?: number;
   uid?: string;
-  account: string;
+  /**
+   * Login name; the phone number when not given.
+   */
+  account?: string;
+  /**
+   * Mobile phone number (digits, optional leading +). The initial password is this number, stored hashed.
+   */
+  phone: string | null;
   nickname?: string | null;
   avatar?: string | null;
   registerTime?: string;
@@ -170,6 +184,10 @@ export interface BidUser {
   bidNumber?: number;
   loginCount?: number;
   lastLoginTime?: string | null;
+  /**
+   * 1 until the bid user changes the initial password (the phone number) at first login.
+   */
+  mustChangePassword?: 0 | 1;
 }
 
 /**

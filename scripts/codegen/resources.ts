@@ -39,6 +39,7 @@ const KEYS = new Set([
   'hidden',
   'titles',
   'routes',
+  'twoStep',
 ]);
 const VIEWS = ['list', 'show', 'create', 'edit'] as const;
 

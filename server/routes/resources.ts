@@ -102,6 +102,34 @@ function listVariant(schema: ResourceSchema, kind: 'listQuery' | 'listBody', ext
   };
 }
 
+/**
+ * The update body narrowed to `id` plus `properties` (an alias declaring `properties`, e.g. a section's
+ * call): the `<id>.update` variant's own subschemas of those properties, everything else refused.
+ * @throws Error naming a property the schema lacks or that is read-only
+ */
+export function narrowedUpdate(schema: ResourceSchema, properties: string[]): Json {
+  const update = buildVariant(schema, 'update') as Json & { properties: Json };
+  const definitions = (update.definitions ?? {}) as Json;
+  // `$ref`s to the schema's definitions inlined: the narrowed body stands alone (ajv, OpenAPI).
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (!node || typeof node !== 'object') return node;
+    const { $ref, ...own } = node as Json;
+    const target =
+      typeof $ref === 'string' && $ref.startsWith('#/definitions/')
+        ? (definitions[$ref.slice('#/definitions/'.length)] as Json)
+        : {};
+    return Object.fromEntries(Object.entries({ ...target, ...own }).map(([k, v]) => [k, inline(v)]));
+  };
+  const props: Json = { id: update.properties.id };
+  for (const p of properties) {
+    if (!update.properties[p] || update.properties[p] === false)
+      throw new Error(`${schema.$id}: x-endpoints alias names "${p}", not a writable property`);
+    props[p] = inline(update.properties[p]);
+  }
+  return { type: 'object', properties: props, required: ['id'], additionalProperties: false };
+}
+
 /** Registers the calls of one resource. */
 function registerResource<R extends object>(
   app: FastifyInstance,
@@ -119,25 +147,38 @@ function registerResource<R extends object>(
   const id = schema.$id;
 
   // Group the verbs by call: several verbs may share one.
-  const calls = new Map<string, { method: 'GET' | 'POST'; path: string; verbs: Map<string, EndpointSpec> }>();
+  type Alias = NonNullable<EndpointSpec['aliases']>[number];
+  const calls = new Map<
+    string,
+    { method: 'GET' | 'POST'; path: string; verbs: Map<string, EndpointSpec>; aliases: Alias[] }
+  >();
   const add = (verb: string, spec: EndpointSpec) => {
     const key = `${spec.method} ${spec.path}`;
-    const call = calls.get(key) ?? { method: spec.method, path: spec.path, verbs: new Map() };
+    const call = calls.get(key) ?? {
+      method: spec.method,
+      path: spec.path,
+      verbs: new Map(),
+      aliases: [] as Alias[],
+    };
     call.verbs.set(verb, spec);
+    call.aliases.push(...(spec.aliases ?? []));
     calls.set(key, call);
-  };
-  const addWithAliases = (verb: string, spec: EndpointSpec) => {
-    add(verb, spec);
-    for (const a of spec.also ?? []) add(verb, { ...spec, method: a.method, path: a.path, also: undefined });
   };
   for (const [verb, spec] of Object.entries(endpoints))
     if (verb === 'getManyReference')
       for (const [target, s] of Object.entries(spec as Record<string, EndpointSpec>)) add(`ref:${target}`, s);
-    else if (verb !== 'updateMany') addWithAliases(verb, spec as EndpointSpec);
+    else if (verb !== 'updateMany') add(verb, spec as EndpointSpec);
 
-  for (const { method, path, verbs } of calls.values()) {
+  // Each call on its own path, then on each alias (one implementation; an update alias may narrow the body).
+  const routes = [...calls.values()].flatMap((c) => [
+    { ...c, narrow: undefined as string[] | undefined },
+    ...c.aliases.map((a) => ({ ...c, method: a.method, path: a.path, narrow: a.properties })),
+  ]);
+  for (const { method, path, verbs, narrow } of routes) {
     const names = [...verbs.keys()];
     const part = method === 'GET' ? 'querystring' : 'body';
+    if (narrow && !(names.length === 1 && names[0] === 'update'))
+      throw new Error(`${id}: x-endpoints alias ${method} ${path}: "properties" narrows an update only`);
     if (names.every((v) => v === 'getList' || v === 'getMany' || v === 'search')) {
       const variant = method === 'GET' ? 'listQuery' : 'listBody';
       app.route<{ Querystring: ListQuery; Body: ListQuery }>({
@@ -194,9 +235,11 @@ function registerResource<R extends object>(
         method,
         url: path,
         onRequest,
-        schema: { body: { $ref: `${id}.update` }, response: envelope(record) },
-        handler: async (req) =>
-          ok(await repo.update(db, req.body as Partial<R> & { id: number }, actorOf(req))),
+        schema: {
+          body: narrow ? narrowedUpdate(schema, narrow) : { $ref: `${id}.update` },
+          response: envelope(record),
+        },
+        handler: async (req) => ok(await repo.update(db, req.body as Partial<R> & { id: number }, actorOf(req))),
       });
     } else if (names.every((v) => v === 'delete' || v === 'deleteMany')) {
       const one = verbs.get('delete');

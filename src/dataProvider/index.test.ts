@@ -192,7 +192,7 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     expect(r).toEqual({ data: [{ id: 1 }], total: 1 });
   });
 
-  it('getManyReference on a target without its own endpoint filters the list call', async () => {
+  it('getManyReference(bid): the product call GET subjects/artworkListByCurrentUserId with the id', async () => {
     const { calls, dp } = fake(() => page([]));
     await dp.getManyReference('artworks', {
       target: 'bid',
@@ -202,9 +202,25 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
       filter: {},
     });
     expect(calls[0]).toEqual({
+      url: '/artmanager/subjects/artworkListByCurrentUserId?id=3&page=1&pageSize=5&sort=id&order=ASC',
+      method: 'GET',
+      body: undefined,
+    });
+  });
+
+  it('getManyReference on a target without its own endpoint filters the list call', async () => {
+    const { calls, dp } = fake(() => page([]));
+    await dp.getManyReference('artworks', {
+      target: 'classify',
+      id: 3,
+      pagination: { page: 1, perPage: 5 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
+    expect(calls[0]).toEqual({
       url: '/artmanager/artwork/searchArtworkList',
       method: 'POST',
-      body: { page: 1, pageSize: 5, sort: 'id', order: 'ASC', bid: 3 },
+      body: { page: 1, pageSize: 5, sort: 'id', order: 'ASC', classify: 3 },
     });
   });
 
@@ -308,9 +324,9 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
 
   it('a verb the schema does not declare rejects with a message naming resource and verb, without calling', async () => {
     const { calls, dp } = fake(() => ({}));
-    await expect(dp.create('bidUsers', { data: { account: 'a' } })).rejects.toThrow(
-      'Resource "bidUsers" declares no x-endpoints.create',
-    );
+    await expect(
+      dp.update('bidUsers', { id: 1, data: { account: 'a' }, previousData: { id: 1 } }),
+    ).rejects.toThrow('Resource "bidUsers" declares no x-endpoints.update');
     await expect(dp.delete('platformUsers', { id: 1 })).rejects.toThrow(/x-endpoints\.delete/);
     await expect(dp.getOne('nope', { id: 1 })).rejects.toThrow(/nope/);
     expect(calls).toEqual([]);
@@ -318,13 +334,29 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
 
   it('upload: POST /artmanager/upload multipart with the file under "file"', async () => {
     const { calls, dp } = fake(() => ({ url: '/uploads/x.png' }));
-    const r = await dp.upload(new Blob(['png'], { type: 'image/png' }), 'x.png');
+    const r = await dp.upload(new Blob(['png'], { type: 'image/png' }), undefined, 'x.png');
     expect(calls[0].url).toBe('/artmanager/upload');
     expect(calls[0].method).toBe('POST');
     const form = calls[0].body as FormData;
     expect(form).toBeInstanceOf(FormData);
     expect((form.get('file') as File).name).toBe('x.png');
     expect(r).toEqual({ url: '/uploads/x.png' });
+  });
+
+  it('upload with a target asks for the schema limits of that field (array indexes dropped)', async () => {
+    const { calls, dp } = fake(() => ({ url: '/uploads/x.pdf' }));
+    await dp.upload(
+      new Blob(['%PDF-']),
+      { resource: 'artworks', field: 'traceability.2.attachment' },
+      'x.pdf',
+    );
+    expect(calls[0].url).toBe('/artmanager/upload?resource=artworks&field=traceability.attachment');
+  });
+
+  it('createWx: POST /artmanager/authors/createWx {id}', async () => {
+    const { calls, dp } = fake(() => ({ id: 4, wxCode: 'WX1' }));
+    expect(await dp.createWx('4')).toEqual({ id: 4, wxCode: 'WX1' });
+    expect(calls).toEqual([{ url: '/artmanager/authors/createWx', method: 'POST', body: { id: 4 } }]);
   });
 
   it('toQuery leaves out empty values and joins arrays', () => {

@@ -18,6 +18,7 @@
  * | artworks | getOne | GET /artmanager/artwork/ArtInfoByArtId?artId= |
  * | artworks | getMany | POST /artmanager/artwork/searchArtworkList {ids} |
  * | artworks | getManyReference(author) | GET /artmanager/authors/getArtworkList?id= |
+ * | artworks | getManyReference(bid) | GET /artmanager/subjects/artworkListByCurrentUserId?id= |
  * | artworks | create | POST /artmanager/artwork/addArtwork |
  * | artworks | update | POST /artmanager/artwork/baseInfo |
  * | artworks | delete | POST /artmanager/artwork/deleteArt {id} |
@@ -33,9 +34,11 @@
  * | authors | update | POST /artmanager/authors/updateInfo |
  * | authors | delete | POST /artmanager/authors/deleteAuthors {id} |
  * | authors | deleteMany | POST /artmanager/authors/deleteAuthors {ids} |
- * | bidUsers | getList | GET /artmanager/bidUser/getList |
+ * | bidUsers | getList | GET /artmanager/subjects/getUserList |
+ * | bidUsers | search | POST /artmanager/subjects/searchUserList |
  * | bidUsers | getOne | GET /artmanager/bidUser/getInfo?id= |
- * | bidUsers | getMany | GET /artmanager/bidUser/getList?ids= |
+ * | bidUsers | getMany | GET /artmanager/subjects/getUserList?ids= |
+ * | bidUsers | create | POST /artmanager/subjects/insertUser |
  * | blocks | getList | GET /baas-api/blocks |
  * | blocks | getOne | GET /baas-api/block?channelId=&number= |
  * | chaincodes | getList | GET /baas-api/chaincodes |
@@ -77,7 +80,10 @@
  *   tx id; `["channelId", "number"]` → `"1:42"`); every record of the answer gets that `id`. A call that
  *   sends an id (getOne) without an `id` parameter name sends the id split at `:` into these fields
  *   (`GET /baas-api/block?channelId=1&number=42`); an id with the wrong number of parts is an Error.
- * - `upload(file)`: `POST /artmanager/upload` multipart (field `file`) → `{ url }` (not a react-admin verb).
+ * - `upload(file, target?)`: `POST /artmanager/upload` multipart (field `file`) → `{ url }` (not a react-admin
+ *   verb); `target` `{resource, field}` asks for that schema property's `x-upload` limits
+ *   (`?resource=&field=`, the field path without array indexes).
+ * - `createWx(id)`: `POST /artmanager/authors/createWx {id}` → the author with its new mini-program code.
  *
  * Failures are the transport's: an `HttpError` carrying the envelope's `msg` (see httpClient.ts).
  */
@@ -160,7 +166,12 @@ const endpointless: EndpointOptions = { method: 'GET', path: '' };
 /** The DataProvider plus the console's upload call. */
 export interface BaasDataProvider extends DataProvider {
   /** Uploads one image (jpeg/png/webp/gif, at most 5 MB); resolves its served URL. */
-  upload(file: File | Blob, filename?: string): Promise<{ url: string }>;
+  upload(
+    file: File | Blob,
+    target?: { resource: string; field: string },
+    filename?: string,
+  ): Promise<{ url: string }>;
+  createWx(id: Identifier): Promise<RaRecord>;
 }
 
 function endpoint(schema: ResourceSchema, verb: Verb): EndpointOptions {
@@ -373,12 +384,23 @@ export function createDataProvider(
       return { data: params.ids };
     },
 
-    async upload(file: File | Blob, filename?: string) {
+    async upload(file: File | Blob, target?: { resource: string; field: string }, filename?: string) {
       const form = new FormData();
       form.append('file', file, filename ?? (file as File).name ?? 'upload');
-      const { json } = await httpClient<{ url: string }>(`${apiUrl}${UPLOAD_PATH}`, {
+      const query = target
+        ? `?${new URLSearchParams({ resource: target.resource, field: target.field.replace(/\.\d+(?=\.|$)/g, '') })}`
+        : '';
+      const { json } = await httpClient<{ url: string }>(`${apiUrl}${UPLOAD_PATH}${query}`, {
         method: 'POST',
         body: form,
+      });
+      return json.data;
+    },
+
+    async createWx(id: Identifier) {
+      const { json } = await httpClient<RaRecord>(`${apiUrl}/artmanager/authors/createWx`, {
+        method: 'POST',
+        body: JSON.stringify({ id: Number(id) }),
       });
       return json.data;
     },

@@ -156,6 +156,7 @@ export const generatedMessages = {
         id: 'ID',
         uid: 'UID',
         account: 'Account',
+        phone: 'Phone',
         nickname: 'Nickname',
         avatar: 'Avatar',
         registerTime: 'Registered',
@@ -163,8 +164,14 @@ export const generatedMessages = {
         bidNumber: 'Bids',
         loginCount: 'Logins',
         lastLoginTime: 'Last login',
+        mustChangePassword: 'Must change password',
       },
-      enums: {},
+      enums: {
+        mustChangePassword: {
+          '0': 'No',
+          '1': 'Yes, at first login',
+        },
+      },
     },
     blocks: {
       name: 'Block |||| Blocks',
@@ -441,6 +448,7 @@ export const generatedMessages = {
         id: '编号',
         uid: '用户编号',
         account: '账号',
+        phone: '手机号',
         nickname: '昵称',
         avatar: '头像',
         registerTime: '注册时间',
@@ -448,8 +456,14 @@ export const generatedMessages = {
         bidNumber: '竞买次数',
         loginCount: '登录次数',
         lastLoginTime: '最后登录时间',
+        mustChangePassword: '须修改初始密码',
       },
-      enums: {},
+      enums: {
+        mustChangePassword: {
+          '0': '否',
+          '1': '是（首次登录时）',
+        },
+      },
     },
     blocks: {
       name: '区块 |||| 区块',

@@ -171,7 +171,7 @@ export const generatedResources: GeneratedResource[] = [
     roles: ['admin'],
     recordRepresentation: 'nickname',
     icon: 'Gavel',
-    verbs: ['getList', 'getOne', 'getMany'],
+    verbs: ['getList', 'search', 'getOne', 'getMany', 'create'],
     group: '/industry/artwork',
     path: '/industry/bidUser',
     order: 4,
@@ -179,7 +179,7 @@ export const generatedResources: GeneratedResource[] = [
     titles: {
       list: 'bidUser',
       show: 'bidUserDetail',
-      create: null,
+      create: 'addBidUser',
       edit: null,
     },
     tabs: {

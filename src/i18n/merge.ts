@@ -29,10 +29,11 @@ export function flattenMessages(tree: object, prefix = ''): Record<string, strin
 
 /**
  * Message contributions of other console parts, `{ en, zh }` each, picked up when their file exists:
- * the shell (`src/layout/i18n.ts`) and the blockchain screens (`src/resources/blockchain/i18n.ts`).
+ * the shell (`src/layout/i18n.ts`), the blockchain screens (`src/resources/blockchain/i18n.ts`) and the
+ * registry screens (`src/resources/registry/i18n.ts`).
  */
 const contributions = import.meta.glob<{ en?: object; zh?: object }>(
-  ['../layout/i18n.ts', '../resources/blockchain/i18n.ts'],
+  ['../layout/i18n.ts', '../resources/blockchain/i18n.ts', '../resources/registry/i18n.ts'],
   {
     eager: true,
   },

@@ -20,8 +20,9 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import ImageNotSupported from '@mui/icons-material/ImageNotSupported';
 import QRCode from 'qrcode';
 import { Labeled, useNotify, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
-import type { PropertySchema } from '../../common/schemaRegistry';
-import { enumLabelKey } from './kinds';
+import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
+import { deref, enumLabelKey } from './kinds';
+import { FileLink } from './files';
 
 /** Reads a dotted path from a record. */
 export function getPath(record: unknown, path: string): unknown {
@@ -31,6 +32,7 @@ export function getPath(record: unknown, path: string): unknown {
 export interface DisplayProps {
   source: string;
   prop: PropertySchema;
+  schema?: ResourceSchema;
   label?: string;
   inList?: boolean;
   sortable?: boolean;
@@ -189,8 +191,15 @@ export function QrCodeField({ source }: DisplayProps) {
   );
 }
 
-/** Traceability steps as a vertical stepper: step label, then each other item field. */
-export function StepsField({ source, prop, children }: DisplayProps & { children?: ReactNode }) {
+/** True when `p` (after its `$ref`) holds an uploaded file (`x-upload` / widget `file`). */
+function isFileProp(schema: ResourceSchema | undefined, p: PropertySchema | undefined): boolean {
+  if (!p) return false;
+  const d = schema ? deref(schema, p) : p;
+  return !!d['x-upload'] || d['x-ui']?.widget === 'file';
+}
+
+/** Traceability steps as a vertical stepper: step label, then each other item field (attachments as links). */
+export function StepsField({ source, prop, schema, children }: DisplayProps & { children?: ReactNode }) {
   const record = useRecordContext();
   const translate = useTranslate();
   const resource = useResourceContext() ?? '';
@@ -207,8 +216,13 @@ export function StepsField({ source, prop, children }: DisplayProps & { children
             {keys
               .filter((k) => item[k] != null && item[k] !== '')
               .map((k) => (
-                <Typography key={k} variant="body2">
-                  {translate(`resources.${resource}.fields.${source}.${k}`, { _: k })}: {String(item[k])}
+                <Typography key={k} variant="body2" component="div">
+                  {translate(`resources.${resource}.fields.${source}.${k}`, { _: k })}:{' '}
+                  {isFileProp(schema, prop.items?.properties?.[k]) && typeof item[k] === 'string' ? (
+                    <FileLink url={item[k]} />
+                  ) : (
+                    String(item[k])
+                  )}
                 </Typography>
               ))}
           </StepContent>

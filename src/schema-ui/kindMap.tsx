@@ -44,6 +44,7 @@ import {
   useEnumLabel,
 } from './fields';
 import { fieldSpecs, type Kind } from './kinds';
+import { FileField, FileUploadInput } from './files';
 
 /** Props every kind component receives. `source` is the dotted record path. */
 export interface KindProps {
@@ -347,7 +348,12 @@ export const kindMap: Record<Kind, KindComponents> = {
     Field: text,
     Input: (p) => <TextInput source={p.source} label={p.label} type="email" {...fullWidth} />,
   },
-  image: { Field: (p) => <ImageField {...p} />, Input: textInput },
+  // A property declaring x-upload is uploaded (files.tsx); otherwise its URL is typed.
+  image: {
+    Field: (p) => <ImageField {...p} />,
+    Input: (p) => (p.prop['x-upload'] ? <FileUploadInput {...p} /> : textInput(p)),
+  },
+  file: { Field: FileField, Input: FileUploadInput },
   images: { Field: (p) => <ImagesField {...p} />, Input: StringListInput },
   hash: { Field: (p) => <HashField {...p} />, Input: textInput },
   qrcode: { Field: (p) => (p.inList ? text(p) : <QrCodeField {...p} />), Input: textInput },

@@ -37,11 +37,14 @@ import {
   TextInput,
   Toolbar,
   TopToolbar,
+  useBasename,
+  useCreatePath,
   useRecordContext,
   useResourceContext,
   useTranslate,
   type ListProps,
 } from 'react-admin';
+import { Step, StepLabel, Stepper } from '@mui/material';
 import { schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
 import { componentsFor, type KindProps } from './kindMap';
 import { useEnumLabel } from './fields';
@@ -148,11 +151,11 @@ function BulkDeleteWithConfirm() {
   );
 }
 
-function ListActions({ canCreate }: { canCreate: boolean }) {
+/** The list's toolbar: the filter button (the `x-ui.filter: true` fields not always shown), create, export. */
+function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: boolean }) {
   return (
     <TopToolbar>
-      {/* The filters that are not always shown (x-ui.filter: true); absent when there are none. */}
-      <FilterButton />
+      {canFilter && <FilterButton />}
       {canCreate && <CreateButton />}
       <ExportButton maxResults={1000} />
     </TopToolbar>
@@ -177,7 +180,12 @@ export function SchemaList({
       perPage={20}
       // The API serves at most 100 rows a page (docs/api.md); 20 must be one of the choices.
       pagination={<Pagination rowsPerPageOptions={[10, 20, 50, 100]} />}
-      actions={<ListActions canCreate={can.create} />}
+      actions={
+        <ListActions
+          canCreate={can.create}
+          canFilter={fieldSpecs(schema).some((f) => f.prop['x-ui']?.filter === true)}
+        />
+      }
       {...rest}
     >
       <Datagrid
@@ -292,19 +300,24 @@ function SchemaForm({
   mode,
   overrides,
   defaultValues,
+  onlyMain = false,
 }: {
   schema: ResourceSchema;
   resource: string;
   mode: 'create' | 'update';
   overrides?: SchemaOverrides;
   defaultValues?: Record<string, unknown>;
+  /** Step one of a two-step add: the main section only. */
+  onlyMain?: boolean;
 }) {
   const can = capabilities(schema);
   const sections = sectionsOf(schema)
     .map((s) => ({ ...s, fields: s.fields.filter((f) => !f.prop.readOnly) }))
-    .filter((s) => s.fields.length > 0);
+    .filter((s) => s.fields.length > 0 && (!onlyMain || s.name === MAIN_SECTION));
   return (
     <TabbedForm
+      // Leaving with unsaved edits (any in-app navigation: sidebar, tags, links; or closing) asks first.
+      warnWhenUnsavedChanges
       tabs={<TabbedFormTabs variant="scrollable" scrollButtons="auto" />}
       validate={schemaValidator(schema, mode)}
       defaultValues={defaultValues}
@@ -341,27 +354,63 @@ export function SchemaEdit({ resource, overrides }: { resource: string; override
         </TopToolbar>
       }
     >
+      {schema['x-resource']?.twoStep && <TwoStepHeader active={1} />}
       <SchemaForm schema={schema} resource={resource} mode="update" overrides={overrides} />
     </Edit>
   );
 }
 
-/** The generic create page. */
+/** Step one / step two of a two-step add (`x-resource.twoStep`), above the form. */
+export function TwoStepHeader({ active }: { active: 0 | 1 }) {
+  const translate = useTranslate();
+  return (
+    <Stepper activeStep={active} sx={{ px: 2, pt: 2 }} data-testid="two-step">
+      <Step>
+        <StepLabel>{translate('registry.steps.one')}</StepLabel>
+      </Step>
+      <Step>
+        <StepLabel>{translate('registry.steps.two')}</StepLabel>
+      </Step>
+    </Stepper>
+  );
+}
+
+/**
+ * The generic create page. With `x-resource.twoStep` it is step one: the main section only (main
+ * information and images); saving leads to the edit page's first other section (step two).
+ */
 export function SchemaCreate({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
   const schema = schemaForResource(resource);
+  const createPath = useCreatePath();
+  const basename = useBasename();
+  const twoStep = !!schema['x-resource']?.twoStep;
+  const stepTwo = sectionsOf(schema).find(
+    (s) => s.name !== MAIN_SECTION && s.fields.some((f) => !f.prop.readOnly),
+  );
   const defaults = Object.fromEntries(
     Object.entries(schema.properties)
       .filter(([, p]) => p.default !== undefined && !p.readOnly)
       .map(([k, p]) => [k, p.default]),
   );
   return (
-    <Create resource={resource} redirect="show" mutationMode="pessimistic">
+    <Create
+      resource={resource}
+      redirect={
+        twoStep && stepTwo
+          ? (_r?: string, id?: unknown) =>
+              `${createPath({ resource, id: id as string, type: 'edit' }).slice(basename.length)}/${stepTwo.name}`
+          : 'show'
+      }
+      mutationMode="pessimistic"
+    >
+      {twoStep && <TwoStepHeader active={0} />}
       <SchemaForm
         schema={schema}
         resource={resource}
         mode="create"
         overrides={overrides}
         defaultValues={defaults}
+        onlyMain={twoStep}
       />
     </Create>
   );

@@ -118,9 +118,11 @@ describe('art registry console (browser)', () => {
     await ui.autocomplete('classify', 'painting', 'painting');
     await ui.input('texture').fill('纸本水墨');
     await ui.save();
-    await page.waitForURL(/#\/artworks\/\d+\/show/);
-    await page.getByText(artworkName).first().waitFor();
+    // Two-step add: saving step one leads to step two, the sections of the new artwork.
+    await page.waitForURL(/#\/artworks\/\d+\/baseInfo/);
     artworkId = ui.currentId();
+    await ui.goto(`/artworks/${artworkId}/show`);
+    await page.getByText(artworkName).first().waitFor();
     expect(await artworkStatus(artworkId)).toBe(200);
   });
 

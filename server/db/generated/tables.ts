@@ -99,6 +99,7 @@ export interface BidUsersTable {
   id: Generated<number>;
   uid: string;
   account: string;
+  phone: string | null;
   nickname: string | null;
   avatar: string | null;
   registerTime: string;
@@ -106,6 +107,8 @@ export interface BidUsersTable {
   bidNumber: Generated<number>;
   loginCount: Generated<number>;
   lastLoginTime: string | null;
+  mustChangePassword: Generated<number>;
+  passwordHash: string | null;
 }
 
 /** Table `companies` of the companies resource (schemas/company.schema.json). */

@@ -61,7 +61,12 @@ function endpointIndex(): Map<string, EndpointUse[]> {
       if (verb === 'getManyReference')
         for (const [target, ref] of Object.entries(spec as Record<string, { method: string; path: string }>))
           add(ref.method, ref.path, name, `getManyReference(${target})`);
-      else add((spec as { method: string }).method, (spec as { path: string }).path, name, verb);
+      else {
+        const e = spec as { method: string; path: string; aliases?: { method: string; path: string }[] };
+        add(e.method, e.path, name, verb);
+        // The same call on the product's other path (x-endpoints `aliases`).
+        for (const a of e.aliases ?? []) add(a.method, a.path, name, verb);
+      }
     }
   }
   return index;

@@ -1,17 +1,21 @@
 /**
  * Authors: the generic schema views plus what the schema cannot say: the "look at works" button (list
- * rows and show page) and its page `/authors/:id/works` (the author's artworks via getManyReference), and
- * the on-chain panel (put on chain, in-browser proof check) beside the show page.
+ * rows and show page) and its page `/authors/:id/works` (the author's artworks via getManyReference),
+ * the mini-program code (QR code, download, generate: WxCodeField) on the mini-program tab, and the
+ * on-chain panel (put on chain, in-browser proof check) beside the show page. The portrait is uploaded by
+ * the schema engine's file input (`portrait.x-upload`).
  */
 import { Route } from 'react-router-dom';
 import { schemaResource } from '../../schema-ui/schemaResource';
 import { OnChainPanel } from '../blockchain';
 import AuthorWorks from './AuthorWorks';
 import LookAtWorksButton from './LookAtWorksButton';
+import WxCodeField from './WxCodeField';
 
 const authors = schemaResource(
   'authors',
   {
+    fields: { wxCode: WxCodeField },
     rowActions: <LookAtWorksButton />,
     showActions: <LookAtWorksButton />,
     showAside: <OnChainPanel kind="author" />,
