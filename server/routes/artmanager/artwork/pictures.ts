@@ -17,6 +17,7 @@ import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
+import { actorOf } from '../../../kernel/audit';
 
 export default async function pictureRoutes(app: FastifyInstance) {
   const schema = schemas.artwork;
@@ -37,7 +38,7 @@ export default async function pictureRoutes(app: FastifyInstance) {
           throw invalidField('images', 'maxItems', `at most ${max} images; remove one first`, { limit: max });
       },
     });
-    return ok(await artworks().update(app.db, { id, images: [...images, got.url] }));
+    return ok(await artworks().update(app.db, { id, images: [...images, got.url] }, actorOf(req)));
   });
 
   app.post<{ Body: { artId: number; url: string } }>(
@@ -60,7 +61,9 @@ export default async function pictureRoutes(app: FastifyInstance) {
       const { artId, url } = req.body;
       const images = ((await artworks().getOne(app.db, artId)) as { images?: string[] }).images ?? [];
       if (!images.includes(url)) throw invalidField('url', 'enum', `artwork ${artId} has no picture ${url}`);
-      return ok(await artworks().update(app.db, { id: artId, images: images.filter((u) => u !== url) }));
+      return ok(
+        await artworks().update(app.db, { id: artId, images: images.filter((u) => u !== url) }, actorOf(req)),
+      );
     },
   );
 }

@@ -16,6 +16,7 @@ import { MAX_ID, schemas } from '../../../../common/schemaRegistry';
 import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
+import { actorOf } from '../../../kernel/audit';
 
 /** A record id from a multipart text field, or 400 naming the field. */
 export function idField(fields: Record<string, string>, name: string): number {
@@ -43,7 +44,7 @@ export default async function authorRegistryRoutes(app: FastifyInstance) {
         await app.resources.authors.getOne(app.db, id);
       },
     });
-    return ok(await app.resources.authors.update(app.db, { id, portrait: got.url }));
+    return ok(await app.resources.authors.update(app.db, { id, portrait: got.url }, actorOf(req)));
   });
 
   app.post<{ Body: { id: number } }>(
@@ -64,12 +65,16 @@ export default async function authorRegistryRoutes(app: FastifyInstance) {
       await app.resources.authors.getOne(app.db, id);
       const origin = `${req.protocol}://${req.host}`;
       return ok(
-        await app.resources.authors.update(app.db, {
-          id,
-          wxCode: `WX${randomBytes(8).toString('hex').toUpperCase()}`,
-          wxUrl: authorPageUrl(origin, id),
-          wxIsEnable: 1,
-        }),
+        await app.resources.authors.update(
+          app.db,
+          {
+            id,
+            wxCode: `WX${randomBytes(8).toString('hex').toUpperCase()}`,
+            wxUrl: authorPageUrl(origin, id),
+            wxIsEnable: 1,
+          },
+          actorOf(req),
+        ),
       );
     },
   );

@@ -18,6 +18,7 @@ import { ok } from '../../../plugins/app/envelope';
 import { ApiError, invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
+import { actorOf } from '../../../kernel/audit';
 
 type Step = Record<string, unknown> & { step: string };
 
@@ -59,6 +60,6 @@ export default async function traceabilityRoutes(app: FastifyInstance) {
     }).then((got) => {
       next[at].attachment = got.url;
     });
-    return ok(await app.resources.artworks.update(app.db, { id, traceability: next as never }));
+    return ok(await app.resources.artworks.update(app.db, { id, traceability: next as never }, actorOf(req)));
   });
 }
