@@ -17,6 +17,14 @@ export interface DbOptions {
   sqliteFile?: string;
 }
 
+/** The better-sqlite3 handle behind a Kysely instance made by `connect` (the ledger's prepared-statement path). */
+const sqliteHandles = new WeakMap<Kysely<any>, SQLite.Database>();
+
+/** The better-sqlite3 database under `db` when `connect` opened it on SQLite; undefined on PostgreSQL. */
+export function sqliteHandle(db: Kysely<any>): SQLite.Database | undefined {
+  return sqliteHandles.get(db);
+}
+
 export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqlite' | 'postgres' } {
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -35,5 +43,7 @@ export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqli
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  sqliteHandles.set(db, database);
+  return { db, dialect: 'sqlite' };
 }
