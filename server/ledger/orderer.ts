@@ -11,6 +11,8 @@
  *   other processes answer the put-on-chain calls waiting for one of its transactions;
  * - `baas_ledger_pending`, payload `<instance>:<channelId>:<count>`: transactions were queued in
  *   `ledger_pending`; the orderer counts them towards its batch size / batch timeout.
+ * The connection's `application_name` is `baas-ledger-<pid>-<instance>`, so `pg_locks` joined with
+ * `pg_stat_activity` shows which process is the orderer.
  * Notifications are a fast path only: the pipeline also polls (pending rows, waited-for transactions), so
  * one lost while a connection was being replaced delays an answer but loses nothing.
  */
@@ -91,7 +93,7 @@ export class PgOrdererElection implements OrdererElection {
   private async connect(): Promise<void> {
     const client = new pg.Client({
       connectionString: this.url,
-      application_name: `baas-ledger-${this.instance}`,
+      application_name: `baas-ledger-${process.pid}-${this.instance}`,
     });
     const lost = (err?: Error) => {
       if (this.client !== client) return;

@@ -47,7 +47,10 @@ export interface EmbeddedLedgerOptions {
    * process is always the orderer (one server per database, the SQLite case).
    */
   election?: OrdererElection;
-  /** How often a process that is not the orderer checks the transactions it waits for, ms (default 1,000). */
+  /**
+   * With an election: how often the orderer checks the pending queue and the others check the
+   * transactions they wait for, ms (default 1,000); the notifications are the fast path.
+   */
   followerPollMs?: number;
 }
 
@@ -212,7 +215,7 @@ export class WritePipeline {
       block: (channelId, number) => void this.onForeignBlock(channelId, number),
       pending: (channelId, count) => void this.onForeignPending(channelId, count),
     });
-    this.followerTimer = setInterval(() => void this.pollWaiters(), this.opts.followerPollMs ?? 1000);
+    this.followerTimer = setInterval(() => void this.poll(), this.opts.followerPollMs ?? 1000);
     this.followerTimer.unref();
   }
 
@@ -270,9 +273,33 @@ export class WritePipeline {
     }
   }
 
-  /** Fallback of the notifications: look up every waited-for transaction (followers, every second). */
-  private async pollWaiters(): Promise<void> {
-    if (this.closed || this.waiters.size === 0 || this.isOrderer()) return;
+  /**
+   * Fallback of the notifications, every second: the orderer cuts rows it did not count (stored by
+   * another process while the role was changing hands, or a notification lost with a connection);
+   * a follower looks up every transaction it waits for.
+   */
+  private async poll(): Promise<void> {
+    if (this.closed) return;
+    if (this.isOrderer()) {
+      try {
+        const rows = await this.db
+          .selectFrom('ledger_pending')
+          .select(['channelId', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('channelId')
+          .execute();
+        for (const r of rows) {
+          const st = this.byId.get(r.channelId) ?? (await this.loadChannels(), this.byId.get(r.channelId));
+          if (st && !st.cutQueued && !st.timer) {
+            st.pending = Math.max(st.pending, Number(r.n));
+            this.requestCut(st);
+          }
+        }
+      } catch (err) {
+        this.opts.logError?.(err, 'ledger: polling the pending queue failed');
+      }
+      return;
+    }
+    if (this.waiters.size === 0) return;
     try {
       const ids = [...this.waiters.keys()];
       const blocks = new Set<string>();
