@@ -11,6 +11,8 @@
  *    BENCH_CONNECTIONS connections) on three calls: list (page 1 of 20), free-text search (rotating
  *    words, 20 per page) and detail (random ids), and prints requests/s, p50 and p99 latency side by side.
  * 5. Calls `run(context)` of bench/ledger.ts when that module exists (the ledger's own benchmark).
+ * 6. bench/multiInstance.ts: list, search and put on chain against one and three server processes on one
+ *    PostgreSQL (needs BENCH_DATABASE_URL or TEST_DATABASE_URL; BENCH_MULTI=0 skips it).
  *
  * With `BENCH_BASELINE=<git revision>` (e.g. the commit before a refactoring), the same run also checks
  * that revision out (`git worktree add --detach` in the temp dir, sharing this node_modules), imports the
@@ -397,6 +399,12 @@ async function main(): Promise<void> {
         console.log('\nledger benchmark (bench/ledger.ts):');
         await mod.run({ dataDir, baseUrl: ours, token, tmpDir: tmp });
       }
+    }
+
+    // 6. one instance against three on PostgreSQL (bench/multiInstance.ts)
+    if (process.env.BENCH_MULTI !== '0') {
+      console.log('\none instance against three on PostgreSQL (bench/multiInstance.ts):');
+      await (await import('./multiInstance')).run({ tmpDir: tmp });
     }
   } finally {
     stopAll();
