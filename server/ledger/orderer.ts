@@ -143,6 +143,7 @@ export class PgOrdererElection implements OrdererElection {
     ]);
     if (r.rows[0]?.got && this.client === client && !this.closed) {
       this.holding = true;
+      this.log(`ledger: process ${process.pid} is now the orderer (advisory lock ${ORDERER_LOCK_KEY})`);
       this.events?.elected();
     }
   }

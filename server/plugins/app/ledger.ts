@@ -28,7 +28,9 @@ export default fp(
       logError: (err, msg) => app.log.error({ err }, msg),
       election:
         app.config.databaseUrl && /^postgres(ql)?:\/\//.test(app.config.databaseUrl)
-          ? new PgOrdererElection(app.config.databaseUrl, { log: (msg, err) => app.log.warn({ err }, msg) })
+          ? new PgOrdererElection(app.config.databaseUrl, {
+              log: (msg, err) => (err ? app.log.warn({ err }, msg) : app.log.info(msg)),
+            })
           : undefined,
     });
     ledger.onCommit(markRecordsOnChain);
