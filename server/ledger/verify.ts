@@ -108,9 +108,11 @@ async function chunksOf(db: Kysely<LedgerTables>, ch: { id: number; name: string
 export interface VerifyOptions {
   /**
    * Worker threads beside the calling thread (SQLite files only): default `availableParallelism() - 1`
-   * (at most 3), 0 for none. Not started below 20,000 transactions.
+   * (at most 3), 0 for none. Not started below `workersFromTx` transactions.
    */
   workers?: number;
+  /** Fewest transactions (estimated from the chunks) for which workers start; default 20,000. */
+  workersFromTx?: number;
 }
 
 /**
@@ -131,6 +133,7 @@ class VerifyPool {
     private readonly chunks: Chunk[],
     private readonly results: (ChunkResult | undefined)[],
     private readonly lost: number[],
+    private readonly failed: (index: number) => void,
   ) {
     // tsx's loader is registered inside the worker: a worker's entry is not resolved through the
     // parent's loader hooks (the server runs as TypeScript through tsx).
@@ -143,6 +146,7 @@ class VerifyPool {
         if (m.index !== undefined) {
           this.results[m.index] = m.result;
           this.inFlight.delete(w);
+          if (m.result?.failure) this.failed(m.index);
         }
         this.feed(w);
         this.wake?.();
@@ -217,8 +221,8 @@ export async function verifyLedger(
   const lost: number[] = [];
   const take = () => (lost.length ? lost.shift() : next < stopAt ? next++ : undefined);
   const pool =
-    file && wanted > 0 && totalTx >= WORKERS_FROM_TX
-      ? startPool(file, wanted, take, chunks, results, lost)
+    file && wanted > 0 && totalTx >= (opts.workersFromTx ?? WORKERS_FROM_TX)
+      ? startPool(file, wanted, take, chunks, results, lost, (i) => (stopAt = Math.min(stopAt, i + 1)))
       : undefined;
   try {
     for (;;) {
