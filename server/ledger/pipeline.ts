@@ -56,7 +56,8 @@ export interface EmbeddedLedgerOptions {
 
 /**
  * Called once per block after its database transaction committed, in block order, by the process that
- * cut it (server/ledger/checkpoints.ts signs a checkpoint here). A failure is logged; the block stays.
+ * cut it, before the callers waiting for the block are answered (server/ledger/checkpoints.ts signs a
+ * checkpoint here). A failure is logged; the block stays.
  */
 export type BlockCommittedHook = (block: BlockInfo) => Promise<void> | void;
 
@@ -702,8 +703,9 @@ export class WritePipeline {
     });
     if (!committed) return 0;
     const { block, txs } = committed as { block: BlockInfo; txs: CommittedTx[] };
-    this.settle(txs);
+    // The hook first: a caller answered for this block finds its checkpoint already signed.
     await this.runBlockCommitted(block);
+    this.settle(txs);
     return txs.length;
   }
 
