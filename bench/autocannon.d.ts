@@ -6,6 +6,7 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     setupRequest?: (req: RequestSpec, context: Record<string, unknown>) => RequestSpec;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   export interface Options {
     url: string;
@@ -16,6 +17,8 @@ declare module 'autocannon' {
     body?: string;
     requests?: RequestSpec[];
     timeout?: number;
+    /** Stop after this many requests (instead of `duration`). */
+    amount?: number;
   }
   export interface Histogram {
     average: number;

@@ -13,6 +13,8 @@
  *    The floor (bench/floor.ts: bare node:http + better-sqlite3 on the same file) answers the same three
  *    calls in the same run; a last table gives ours, floor, json-server, ours/floor and ours/json-server.
  * 5. Calls `run(context)` of bench/ledger.ts when that module exists (the ledger's own benchmark).
+ * 6. bench/multiInstance.ts: list, search and put on chain against one and three server processes on one
+ *    PostgreSQL (needs BENCH_DATABASE_URL or TEST_DATABASE_URL; BENCH_MULTI=0 skips it).
  *
  * With `BENCH_BASELINE=<git revision>` (e.g. the commit before a refactoring), the same run also checks
  * that revision out (`git worktree add --detach` in the temp dir, sharing this node_modules), imports the
@@ -407,6 +409,12 @@ async function main(): Promise<void> {
         console.log('\nledger benchmark (bench/ledger.ts):');
         await mod.run({ dataDir, baseUrl: ours, token, tmpDir: tmp });
       }
+    }
+
+    // 6. one instance against three on PostgreSQL (bench/multiInstance.ts)
+    if (process.env.BENCH_MULTI !== '0') {
+      console.log('\none instance against three on PostgreSQL (bench/multiInstance.ts):');
+      await (await import('./multiInstance')).run({ tmpDir: tmp });
     }
   } finally {
     stopAll();

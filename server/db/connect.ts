@@ -1,15 +1,13 @@
 /**
  * Opens the database: PostgreSQL when `databaseUrl` is a `postgres://` / `postgresql://` URL (pg pool),
  * otherwise the embedded default, a SQLite file at `<dataDir>/baas.sqlite` (better-sqlite3, WAL mode,
- * foreign keys on, synchronous=FULL so an acknowledged write survives a crash). On SQLite every
- * statement is prepared once per distinct SQL text and reused ({@link cachedStatements}); Kysely's driver
- * would otherwise prepare each query anew (10% of the server's time under list/detail load).
+ * foreign keys on, synchronous=FULL so an acknowledged write survives a crash).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './database';
 
 export interface DbOptions {
@@ -19,13 +17,23 @@ export interface DbOptions {
   sqliteFile?: string;
 }
 
+/** The better-sqlite3 handle behind a Kysely instance made by `connect` (the ledger's prepared-statement path). */
+const sqliteHandles = new WeakMap<Kysely<any>, SQLite.Database>();
+
+/** The better-sqlite3 database under `db` when `connect` opened it on SQLite; undefined on PostgreSQL. */
+export function sqliteHandle(db: Kysely<any>): SQLite.Database | undefined {
+  return sqliteHandles.get(db);
+}
+
 /** Distinct SQL texts whose prepared statements are kept (least recently used beyond are finalised by GC). */
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * `database` whose `prepare(sql)` answers the statement prepared earlier for the same text (an LRU of
- * {@link STATEMENT_CACHE_SIZE}). Safe with Kysely: its SQLite driver runs one query at a time on the one
- * connection (a mutex), so a cached statement is never in use twice at once.
+ * {@link STATEMENT_CACHE_SIZE}): Kysely's SQLite driver prepares every query anew, which cost about a tenth
+ * of the server's time under list and put-on-chain load (issue 9 and 10 profiles). Safe with Kysely: its
+ * SQLite driver runs one query at a time on the one connection (a mutex), so a cached statement is never in
+ * use twice at once, and SQLite re-prepares a statement by itself after a schema change.
  */
 export function cachedStatements(database: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
@@ -39,7 +47,7 @@ export function cachedStatements(database: SQLite.Database): SqliteDatabase {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       }
       cache.set(text, stmt);
-      return stmt;
+      return stmt as unknown as SqliteStatement;
     },
   };
 }
@@ -62,8 +70,7 @@ export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqli
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(database) }) }),
-    dialect: 'sqlite',
-  };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(database) }) });
+  sqliteHandles.set(db, database);
+  return { db, dialect: 'sqlite' };
 }

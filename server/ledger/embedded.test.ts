@@ -238,3 +238,32 @@ describe('browser-side recomputation (Web Crypto) agrees with the server', () =>
     }
   });
 });
+
+describe('block-committed hook', () => {
+  it('is called once per block, in order, after the block is committed; a failing hook loses nothing', async () => {
+    db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    await migrateToLatest(db);
+    const errors: string[] = [];
+    ledger = createEmbeddedLedger(db, {
+      batchSize: 5,
+      batchTimeoutMs: 5,
+      logError: (_err, msg) => errors.push(msg),
+    });
+    const seen: { number: number; committed: boolean }[] = [];
+    ledger.onBlockCommitted(async (block) => {
+      // Committed: a read outside the block's database transaction already sees it.
+      seen.push({
+        number: block.number,
+        committed: Boolean(await ledger!.block(block.channelId, block.number)),
+      });
+      if (block.number === 2) throw new Error('signer down');
+    });
+    await ledger.start();
+    await ledger.ensureChannel('artchannel');
+    const txs = await Promise.all(Array.from({ length: 20 }, (_, i) => ledger!.submitAndWait(proposal(i))));
+    expect(seen).toEqual([0, 1, 2, 3, 4].map((number) => ({ number, committed: true })));
+    expect(errors).toEqual(['ledger: the block-committed hook failed for block 2']);
+    expect(new Set(txs.map((t) => t.blockNumber))).toEqual(new Set([1, 2, 3, 4]));
+    expect((await ledger.verify()).ok).toBe(true);
+  });
+});

@@ -23,9 +23,14 @@ import type {
   VerifyResult,
 } from '../../common/ledger/types';
 import { LedgerExplorer } from './explorer';
-import { WritePipeline, type EmbeddedLedgerOptions } from './pipeline';
+import { WritePipeline, type BlockCommittedHook, type EmbeddedLedgerOptions } from './pipeline';
 
-export { CHANNEL_NAME_RE, checkProposal, type EmbeddedLedgerOptions } from './pipeline';
+export {
+  CHANNEL_NAME_RE,
+  checkProposal,
+  type BlockCommittedHook,
+  type EmbeddedLedgerOptions,
+} from './pipeline';
 
 /** The embedded implementation of `Ledger`. Create with `createEmbeddedLedger`, then `start()`. */
 export class EmbeddedLedger implements Ledger {
@@ -45,6 +50,14 @@ export class EmbeddedLedger implements Ledger {
   // ---- writes (pipeline.ts) ----
   onCommit(hook: CommitHook): void {
     this.writes.onCommit(hook);
+  }
+  /** The one hook called after each block committed (pipeline.ts `BlockCommittedHook`). */
+  onBlockCommitted(hook: BlockCommittedHook): void {
+    this.writes.onBlockCommitted(hook);
+  }
+  /** True while this process cuts blocks (always without an orderer election). */
+  isOrderer(): boolean {
+    return this.writes.isOrderer();
   }
   ensureChannel(name: string): Promise<ChannelInfo> {
     return this.writes.ensureChannel(name);

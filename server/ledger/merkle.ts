@@ -4,10 +4,20 @@
  * level with an odd number of nodes the last node is carried up unchanged. Node-only (node:crypto);
  * the browser-side check of a proof is `webVerify.ts`.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
+
+/** node:crypto's one-shot `hash` (Node 20.12+; several times faster than createHash for small inputs). */
+const oneShot = typeof hash === 'function';
+
+/** SHA-256 of one buffer (one-shot where available). */
+export function sha256Buffer(data: Uint8Array): Buffer {
+  return oneShot ? hash('sha256', data, 'buffer') : createHash('sha256').update(data).digest();
+}
 
 /** SHA-256 of the concatenated parts, 32 bytes. */
 export function sha256(...parts: Uint8Array[]): Uint8Array {
+  if (oneShot)
+    return new Uint8Array(hash('sha256', parts.length === 1 ? parts[0] : Buffer.concat(parts), 'buffer'));
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
   return new Uint8Array(h.digest());
@@ -21,9 +31,15 @@ export function leafHash(data: Uint8Array): Uint8Array {
   return sha256(LEAF, data);
 }
 
-/** Inner node: SHA-256(0x01 ‖ left ‖ right). */
+/** The 65 bytes an inner node hashes, reused (hashing is synchronous). */
+const nodeInput = Buffer.alloc(65, 0x01);
+
+/** Inner node: SHA-256(0x01 ‖ left ‖ right), for 32-byte children. */
 export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  return sha256(NODE, left, right);
+  if (left.length !== 32 || right.length !== 32) return sha256(NODE, left, right);
+  nodeInput.set(left, 1);
+  nodeInput.set(right, 33);
+  return sha256Buffer(nodeInput);
 }
 
 /** One step of an audit path: the sibling's hash and on which side of the running hash it sits. */

@@ -4,10 +4,20 @@
  * batch size and batch timeout like Fabric's orderer; each block is written in one database transaction
  * together with the commit hooks, so there is never a half-written block.
  *
- * One process writes a given database's ledger at a time (the server). Block numbers come from the
- * channel's stored height inside the cutting transaction, so they are contiguous.
+ * One process cuts a given database's blocks at a time. On SQLite that is the server owning the file; on
+ * PostgreSQL several servers may share the database, and the orderer is elected (orderer.ts): the others
+ * store submissions in `ledger_pending` and answer once a notification (or their poll) shows the
+ * transaction in a block. Block numbers come from the channel's stored height inside the cutting
+ * transaction, which on PostgreSQL also locks the channel row, so they are contiguous even if two
+ * processes ever cut at once.
+ *
+ * Speed (issue 9): on SQLite the hot statements (queue, read the queue, insert block and transactions,
+ * dequeue) run as better-sqlite3 prepared statements on the Kysely transaction's own connection; other
+ * databases go through Kysely with multi-row inserts. The same tables and hashes either way.
  */
-import type { Kysely, Transaction as KyselyTrx } from 'kysely';
+import { sql, type Kysely, type Transaction as KyselyTrx } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import { sqliteHandle } from '../db/connect';
 import { toHex } from '../../common/ledger/hex';
 import {
   LedgerError,
@@ -21,8 +31,9 @@ import {
 } from '../../common/ledger/types';
 import type { LedgerExplorer } from './explorer';
 import { merkleRoot } from './merkle';
+import { BLOCK_CHANNEL, PENDING_CHANNEL, type OrdererElection } from './orderer';
 import type { LedgerTables } from './tables';
-import { blockHashHex, blockTimeText, newTxId, txLeafHash, txTimestamp } from './tx';
+import { blockHashHex, blockTimeText, newTxId, txLeafBuffer, txTimestamp } from './tx';
 
 export interface EmbeddedLedgerOptions {
   /** Cut a block once this many transactions are pending (Fabric BatchSize.MaxMessageCount). 1..10,000. */
@@ -31,7 +42,24 @@ export interface EmbeddedLedgerOptions {
   batchTimeoutMs: number;
   /** Where cutter failures are reported (they are retried). */
   logError?: (err: unknown, msg: string) => void;
+  /**
+   * Several processes on one PostgreSQL database: who cuts blocks (orderer.ts). Without it this
+   * process is always the orderer (one server per database, the SQLite case).
+   */
+  election?: OrdererElection;
+  /**
+   * With an election: how often the orderer checks the pending queue and the others check the
+   * transactions they wait for, ms (default 1,000); the notifications are the fast path.
+   */
+  followerPollMs?: number;
 }
+
+/**
+ * Called once per block after its database transaction committed, in block order, by the process that
+ * cut it, before the callers waiting for the block are answered (server/ledger/checkpoints.ts signs a
+ * checkpoint here). A failure is logged; the block stays.
+ */
+export type BlockCommittedHook = (block: BlockInfo) => Promise<void> | void;
 
 /** Limits on a proposal, so a transaction row stays small. */
 const MAX_ARGS = 32;
@@ -40,6 +68,8 @@ const NAME_RE = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 /** Channel names: Fabric's rule, shortened (docs/ledger.md section 1). */
 export const CHANNEL_NAME_RE = /^[a-z][a-z0-9.-]{0,48}$/;
 const INSERT_CHUNK = 200;
+/** Transaction-level advisory lock taken while creating a channel on PostgreSQL (any constant bigint). */
+const CHANNEL_LOCK_KEY = '27710537433297509';
 
 type Db = Kysely<LedgerTables>;
 type Trx = KyselyTrx<LedgerTables>;
@@ -74,10 +104,32 @@ export function checkProposal(p: TxProposal): void {
       bad(`args[${i}] must be a string of at most ${MAX_ARG_LENGTH} characters`);
 }
 
+/** Prepared statements of the SQLite fast path (run on the Kysely transaction's connection). */
+interface SqliteStatements {
+  insertPending: SQLite.Statement;
+  selectPending: SQLite.Statement;
+  lastBlock: SQLite.Statement;
+  insertBlock: SQLite.Statement;
+  insertTx: SQLite.Statement;
+  deletePending: SQLite.Statement;
+}
+
+interface PendingRow {
+  seq: number;
+  txId: string;
+  chaincode: string;
+  function: string;
+  args: string;
+  creator: string;
+  timestamp: string;
+  validationCode: number;
+}
+
 /**
  * The write pipeline: channel creation, durable submission (group commit into `ledger_pending`), the
  * block cutter (batch size / batch timeout), writing a block with its commit hooks in one database
- * transaction, waiting for a commit, flush and close. Reads go through `reads` (explorer.ts).
+ * transaction, the block-committed hook, waiting for a commit, flush and close; with an election, the
+ * orderer/follower roles. Reads go through `reads` (explorer.ts).
  */
 export class WritePipeline {
   private readonly db: Db;
@@ -87,6 +139,12 @@ export class WritePipeline {
   private readonly byId = new Map<number, ChannelState>();
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly hooks: CommitHook[] = [];
+  private blockCommitted: BlockCommittedHook = () => {};
+  private readonly sqlite: SQLite.Database | undefined;
+  private readonly postgres: boolean;
+  private stmts: SqliteStatements | undefined;
+  private readonly election: OrdererElection | undefined;
+  private followerTimer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
   private persistQueue: {
     tx: Transaction;
@@ -111,6 +169,9 @@ export class WritePipeline {
     this.db = db as Db;
     this.opts = opts;
     this.reads = reads;
+    this.sqlite = sqliteHandle(db);
+    this.postgres = db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
+    this.election = opts.election;
   }
 
   /** The name of channel `id` as this process knows it (undefined before `start()` loaded it). */
@@ -118,12 +179,53 @@ export class WritePipeline {
     return this.byId.get(id)?.name;
   }
 
-  /** Loads the channels and cuts whatever was left pending by a previous run (crash recovery). */
+  /** True when this process cuts blocks (always, without an election). */
+  isOrderer(): boolean {
+    return !this.election || this.election.isOrderer();
+  }
+
+  /**
+   * Sets the one block-committed hook (a no-op by default): called after each block's database
+   * transaction committed, genesis blocks included, in block order, awaited before the next block is cut.
+   */
+  onBlockCommitted(hook: BlockCommittedHook): void {
+    this.blockCommitted = hook;
+  }
+
+  /**
+   * Loads the channels and, as the orderer, cuts whatever was left pending by a previous run (crash
+   * recovery). With an election, joins it: the orderer's recovery runs whenever this process is elected.
+   */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    await this.loadChannels();
+    if (!this.election) {
+      await this.loadPendingCounts();
+      await this.flush();
+      return;
+    }
+    await this.election.start({
+      elected: () => {
+        this.chain = this.chain.then(() => this.takeOver());
+      },
+      deposed: () => {
+        this.opts.logError?.(new Error('orderer lock lost'), 'ledger: no longer the orderer');
+        for (const st of this.byId.values()) this.clearTimer(st);
+      },
+      block: (channelId, number) => void this.onForeignBlock(channelId, number),
+      pending: (channelId, count) => void this.onForeignPending(channelId, count),
+    });
+    this.followerTimer = setInterval(() => void this.poll(), this.opts.followerPollMs ?? 1000);
+    this.followerTimer.unref();
+  }
+
+  private async loadChannels(): Promise<void> {
     const rows = await this.db.selectFrom('ledger_channel').select(['id', 'name']).execute();
-    for (const r of rows) this.track(r.id, r.name);
+    for (const r of rows) if (!this.byId.has(r.id)) this.track(r.id, r.name);
+  }
+
+  private async loadPendingCounts(): Promise<void> {
     const pending = await this.db
       .selectFrom('ledger_pending')
       .select(['channelId', (eb) => eb.fn.countAll<number>().as('n')])
@@ -133,7 +235,100 @@ export class WritePipeline {
       const st = this.byId.get(p.channelId);
       if (st) st.pending = Number(p.n);
     }
-    await this.flush();
+  }
+
+  /** Just elected: learn the channels and what is pending (stored by any process), and cut it. */
+  private async takeOver(): Promise<void> {
+    try {
+      await this.loadChannels();
+      await this.loadPendingCounts();
+      for (const st of this.byId.values()) if (st.pending > 0) this.requestCut(st);
+    } catch (err) {
+      this.opts.logError?.(err, 'ledger: taking over as orderer failed; retrying in 1 s');
+      setTimeout(() => {
+        if (!this.closed && this.isOrderer()) this.chain = this.chain.then(() => this.takeOver());
+      }, 1000).unref();
+    }
+  }
+
+  /** Another process queued `count` transactions: as the orderer, count them towards the batch. */
+  private async onForeignPending(channelId: number, count: number): Promise<void> {
+    if (this.closed || !this.isOrderer()) return;
+    let st = this.byId.get(channelId);
+    if (!st) {
+      await this.loadChannels().catch(() => undefined);
+      st = this.byId.get(channelId);
+      if (!st) return;
+    }
+    st.pending += count;
+    this.counted(st);
+  }
+
+  /** Another process committed a block: answer this process's waiters on its transactions. */
+  private async onForeignBlock(channelId: number, number: number): Promise<void> {
+    if (this.waiters.size === 0) return;
+    try {
+      this.settle(await this.reads.blockTransactions(channelId, number));
+    } catch (err) {
+      this.opts.logError?.(err, `ledger: reading block ${number} after its notification failed`);
+    }
+  }
+
+  /**
+   * Fallback of the notifications, every second: the orderer cuts rows it did not count (stored by
+   * another process while the role was changing hands, or a notification lost with a connection);
+   * a follower looks up every transaction it waits for.
+   */
+  private async poll(): Promise<void> {
+    if (this.closed) return;
+    if (this.isOrderer()) {
+      try {
+        const rows = await this.db
+          .selectFrom('ledger_pending')
+          .select(['channelId', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('channelId')
+          .execute();
+        for (const r of rows) {
+          const st = this.byId.get(r.channelId) ?? (await this.loadChannels(), this.byId.get(r.channelId));
+          if (st && !st.cutQueued && !st.timer) {
+            st.pending = Math.max(st.pending, Number(r.n));
+            this.requestCut(st);
+          }
+        }
+      } catch (err) {
+        this.opts.logError?.(err, 'ledger: polling the pending queue failed');
+      }
+      return;
+    }
+    if (this.waiters.size === 0) return;
+    try {
+      const ids = [...this.waiters.keys()];
+      const blocks = new Set<string>();
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await this.db
+          .selectFrom('ledger_tx')
+          .select(['channelId', 'blockNumber'])
+          .where('txId', 'in', ids.slice(i, i + 500))
+          .execute();
+        for (const r of rows) blocks.add(`${r.channelId}:${r.blockNumber}`);
+      }
+      for (const b of blocks) {
+        const [c, n] = b.split(':').map(Number);
+        this.settle(await this.reads.blockTransactions(c, n));
+      }
+    } catch (err) {
+      this.opts.logError?.(err, 'ledger: polling for committed transactions failed');
+    }
+  }
+
+  /** Resolves the waiters of committed transactions. */
+  private settle(txs: CommittedTx[]): void {
+    for (const tx of txs) {
+      const list = this.waiters.get(tx.txId);
+      if (!list) continue;
+      this.waiters.delete(tx.txId);
+      for (const w of list) w.resolve(tx);
+    }
   }
 
   private track(id: number, name: string): ChannelState {
@@ -151,14 +346,17 @@ export class WritePipeline {
     if (!CHANNEL_NAME_RE.test(name))
       throw new LedgerError('bad-proposal', `channel name must match ${CHANNEL_NAME_RE}`);
     if (!this.byName.has(name)) {
+      let genesis: BlockInfo | undefined;
       await this.db.transaction().execute(async (trx) => {
+        // Several processes starting together on PostgreSQL: one creates the channel, the others find it.
+        if (this.postgres) await sql`SELECT pg_advisory_xact_lock(${CHANNEL_LOCK_KEY}::bigint)`.execute(trx);
         const existing = await trx
           .selectFrom('ledger_channel')
           .select(['id'])
           .where('name', '=', name)
           .executeTakeFirst();
         if (existing) {
-          this.track(existing.id, name);
+          if (!this.byId.has(existing.id)) this.track(existing.id, name);
           return;
         }
         const now = new Date();
@@ -167,7 +365,7 @@ export class WritePipeline {
           .values({ name, createdAt: blockTimeText(now) })
           .returning('id')
           .executeTakeFirstOrThrow();
-        const genesis: Transaction = {
+        const tx: Transaction = {
           txId: newTxId('system'),
           channel: name,
           chaincode: 'cscc',
@@ -177,9 +375,10 @@ export class WritePipeline {
           timestamp: txTimestamp(now),
           validationCode: 0,
         };
-        await this.writeBlock(trx, created.id, name, 0, '', [genesis], blockTimeText(now));
+        genesis = (await this.writeBlock(trx, created.id, name, 0, '', [tx], blockTimeText(now))).block;
         this.track(created.id, name);
       });
+      if (genesis) await this.runBlockCommitted(genesis);
     }
     return (await this.reads.channel(name))!;
   }
@@ -188,11 +387,19 @@ export class WritePipeline {
     return this.enqueue(proposal);
   }
 
+  /** The channel's state; a channel another process created is looked up in the database. */
+  private async channelState(name: string): Promise<ChannelState | undefined> {
+    const st = this.byName.get(name);
+    if (st || !this.election || !CHANNEL_NAME_RE.test(name)) return st;
+    await this.loadChannels();
+    return this.byName.get(name);
+  }
+
   /** Validates, then queues for the group commit; `waiter` is registered before the tx can be cut. */
   private async enqueue(proposal: TxProposal, waiter?: Waiter): Promise<Transaction> {
     if (this.closed) throw new LedgerError('closed', 'the ledger is closed');
     checkProposal(proposal);
-    const st = this.byName.get(proposal.channel);
+    const st = this.byName.get(proposal.channel) ?? (await this.channelState(proposal.channel));
     if (!st) throw new LedgerError('unknown-channel', `unknown channel "${proposal.channel}"`);
     const tx: Transaction = {
       txId: newTxId(proposal.creator),
@@ -213,6 +420,30 @@ export class WritePipeline {
     });
   }
 
+  private statements(): SqliteStatements {
+    if (this.stmts) return this.stmts;
+    const d = this.sqlite!;
+    this.stmts = {
+      insertPending: d.prepare(
+        'INSERT INTO ledger_pending ("txId", "channelId", "chaincode", "function", "args", "creator", "timestamp", "validationCode") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      selectPending: d.prepare(
+        'SELECT "seq", "txId", "chaincode", "function", "args", "creator", "timestamp", "validationCode" FROM ledger_pending WHERE "channelId" = ? ORDER BY "seq" LIMIT ?',
+      ),
+      lastBlock: d.prepare(
+        'SELECT "number", "blockHash" FROM ledger_block WHERE "channelId" = ? ORDER BY "number" DESC LIMIT 1',
+      ),
+      insertBlock: d.prepare(
+        'INSERT INTO ledger_block ("channelId", "number", "previousHash", "dataHash", "blockHash", "txCount", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      insertTx: d.prepare(
+        'INSERT INTO ledger_tx ("txId", "channelId", "blockNumber", "txIndex", "chaincode", "function", "args", "creator", "timestamp", "validationCode", "leafHash") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      deletePending: d.prepare('DELETE FROM ledger_pending WHERE "channelId" = ? AND "seq" <= ?'),
+    };
+    return this.stmts;
+  }
+
   /**
    * Group commit: every proposal submitted during one event-loop turn is inserted into the pending queue
    * in one database transaction (one fsync), then all of them are acknowledged together.
@@ -223,35 +454,70 @@ export class WritePipeline {
     if (items.length === 0) return;
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < items.length; i += INSERT_CHUNK)
-          await trx
-            .insertInto('ledger_pending')
-            .values(
-              items.slice(i, i + INSERT_CHUNK).map(({ tx, st }) => ({
-                txId: tx.txId,
-                channelId: st.id,
-                chaincode: tx.chaincode,
-                function: tx.function,
-                args: JSON.stringify(tx.args),
-                creator: tx.creator,
-                timestamp: tx.timestamp,
-                validationCode: tx.validationCode,
-              })),
-            )
-            .execute();
+        if (this.sqlite) {
+          const ins = this.statements().insertPending;
+          for (const { tx, st } of items)
+            ins.run(
+              tx.txId,
+              st.id,
+              tx.chaincode,
+              tx.function,
+              JSON.stringify(tx.args),
+              tx.creator,
+              tx.timestamp,
+              tx.validationCode,
+            );
+        } else
+          for (let i = 0; i < items.length; i += INSERT_CHUNK)
+            await trx
+              .insertInto('ledger_pending')
+              .values(
+                items.slice(i, i + INSERT_CHUNK).map(({ tx, st }) => ({
+                  txId: tx.txId,
+                  channelId: st.id,
+                  chaincode: tx.chaincode,
+                  function: tx.function,
+                  args: JSON.stringify(tx.args),
+                  creator: tx.creator,
+                  timestamp: tx.timestamp,
+                  validationCode: tx.validationCode,
+                })),
+              )
+              .execute();
+        if (this.election) {
+          // Tell the orderer (delivered at commit): per channel, how many were queued.
+          const counts = new Map<number, number>();
+          for (const { st } of items) counts.set(st.id, (counts.get(st.id) ?? 0) + 1);
+          for (const [channelId, n] of counts)
+            await sql`SELECT pg_notify(${PENDING_CHANNEL}, ${`${this.election.instance}:${channelId}:${n}`})`.execute(
+              trx,
+            );
+        }
       });
     } catch (err) {
       for (const it of items) it.reject(err as Error);
       return;
     }
+    const orderer = this.isOrderer();
     for (const { tx, st, resolve, waiter } of items) {
-      if (waiter) this.waiters.set(tx.txId, [...(this.waiters.get(tx.txId) ?? []), waiter]);
-      st.pending++;
-      if (st.pending >= this.opts.batchSize) this.requestCut(st);
-      else if (!st.timer && !st.cutQueued)
-        st.timer = setTimeout(() => this.onTimeout(st), this.opts.batchTimeoutMs);
+      if (waiter) {
+        const list = this.waiters.get(tx.txId);
+        if (list) list.push(waiter);
+        else this.waiters.set(tx.txId, [waiter]);
+      }
+      if (orderer) {
+        st.pending++;
+        this.counted(st);
+      }
       resolve(tx);
     }
+  }
+
+  /** After `st.pending` grew: cut at the batch size, otherwise make sure the batch timeout runs. */
+  private counted(st: ChannelState): void {
+    if (st.pending >= this.opts.batchSize) this.requestCut(st);
+    else if (!st.timer && !st.cutQueued)
+      st.timer = setTimeout(() => this.onTimeout(st), this.opts.batchTimeoutMs);
   }
 
   async waitForCommit(txId: string, timeoutMs = 30_000): Promise<CommittedTx> {
@@ -269,23 +535,28 @@ export class WritePipeline {
         if (done) return;
         done = true;
         clearTimeout(timer);
-        const list = this.waiters.get(txId);
-        if (list) {
-          const rest = list.filter((w) => w !== waiter);
-          if (rest.length) this.waiters.set(txId, rest);
-          else this.waiters.delete(txId);
-        }
+        this.dropWaiter(txId, waiter);
         if (err) reject(err);
         else resolve(tx!);
       };
       const waiter: Waiter = { resolve: (tx) => finish(tx), reject: (err) => finish(undefined, err) };
-      this.waiters.set(txId, [...(this.waiters.get(txId) ?? []), waiter]);
+      const list = this.waiters.get(txId);
+      if (list) list.push(waiter);
+      else this.waiters.set(txId, [waiter]);
       // Already committed (before the waiter was registered)?
       this.reads.transaction(txId).then(
         (tx) => tx && finish(tx),
         (err) => finish(undefined, err as Error),
       );
     });
+  }
+
+  private dropWaiter(txId: string, waiter: Waiter): void {
+    const list = this.waiters.get(txId);
+    if (!list) return;
+    const rest = list.filter((w) => w !== waiter);
+    if (rest.length) this.waiters.set(txId, rest);
+    else this.waiters.delete(txId);
   }
 
   async submitAndWait(proposal: TxProposal, opts: SubmitWaitOptions = {}): Promise<CommittedTx> {
@@ -304,11 +575,7 @@ export class WritePipeline {
         },
       };
       timer = setTimeout(() => {
-        if (txId) {
-          const rest = (this.waiters.get(txId) ?? []).filter((w) => w !== waiter);
-          if (rest.length) this.waiters.set(txId, rest);
-          else this.waiters.delete(txId);
-        }
+        if (txId) this.dropWaiter(txId, waiter);
         reject(
           new LedgerError(
             'timeout',
@@ -334,12 +601,16 @@ export class WritePipeline {
     this.requestCut(st);
   }
 
-  private requestCut(st: ChannelState): void {
+  private clearTimer(st: ChannelState): void {
     if (st.timer) {
       clearTimeout(st.timer);
       st.timer = null;
     }
-    if (st.cutQueued) return;
+  }
+
+  private requestCut(st: ChannelState): void {
+    this.clearTimer(st);
+    if (st.cutQueued || !this.isOrderer()) return;
     st.cutQueued = true;
     this.chain = this.chain.then(() => this.cutLoop(st));
   }
@@ -348,6 +619,7 @@ export class WritePipeline {
     st.cutQueued = false;
     try {
       for (;;) {
+        if (!this.isOrderer()) return;
         const n = await this.cutOnce(st);
         st.pending = Math.max(0, st.pending - n);
         if (n === 0) {
@@ -368,21 +640,34 @@ export class WritePipeline {
   private async cutOnce(st: ChannelState): Promise<number> {
     let committed: { block: BlockInfo; txs: CommittedTx[] } | null = null;
     await this.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('ledger_pending')
-        .selectAll()
-        .where('channelId', '=', st.id)
-        .orderBy('seq')
-        .limit(this.opts.batchSize)
-        .execute();
-      if (rows.length === 0) return;
-      const last = await trx
-        .selectFrom('ledger_block')
-        .select(['number', 'blockHash'])
-        .where('channelId', '=', st.id)
-        .orderBy('number', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      let rows: PendingRow[];
+      let last: { number: number; blockHash: string } | undefined;
+      if (this.sqlite) {
+        const s = this.statements();
+        rows = s.selectPending.all(st.id, this.opts.batchSize) as PendingRow[];
+        if (rows.length === 0) return;
+        last = s.lastBlock.get(st.id) as typeof last;
+      } else {
+        // Serialises cutters of this channel (a deposed orderer still finishing a block): the second
+        // one then reads the first one's block and dequeued rows.
+        if (this.postgres)
+          await trx.selectFrom('ledger_channel').select('id').where('id', '=', st.id).forUpdate().execute();
+        rows = await trx
+          .selectFrom('ledger_pending')
+          .select(['seq', 'txId', 'chaincode', 'function', 'args', 'creator', 'timestamp', 'validationCode'])
+          .where('channelId', '=', st.id)
+          .orderBy('seq')
+          .limit(this.opts.batchSize)
+          .execute();
+        if (rows.length === 0) return;
+        last = await trx
+          .selectFrom('ledger_block')
+          .select(['number', 'blockHash'])
+          .where('channelId', '=', st.id)
+          .orderBy('number', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+      }
       const txs: Transaction[] = rows.map((r) => ({
         txId: r.txId,
         channel: st.name,
@@ -393,7 +678,7 @@ export class WritePipeline {
         timestamp: r.timestamp,
         validationCode: r.validationCode,
       }));
-      const number = last ? last.number + 1 : 0;
+      const number = last ? Number(last.number) + 1 : 0;
       committed = await this.writeBlock(
         trx,
         st.id,
@@ -403,21 +688,33 @@ export class WritePipeline {
         txs,
         blockTimeText(),
       );
-      await trx
-        .deleteFrom('ledger_pending')
-        .where('channelId', '=', st.id)
-        .where('seq', '<=', rows[rows.length - 1].seq)
-        .execute();
+      const lastSeq = rows[rows.length - 1].seq;
+      if (this.sqlite) this.statements().deletePending.run(st.id, lastSeq);
+      else
+        await trx
+          .deleteFrom('ledger_pending')
+          .where('channelId', '=', st.id)
+          .where('seq', '<=', lastSeq)
+          .execute();
+      if (this.election)
+        await sql`SELECT pg_notify(${BLOCK_CHANNEL}, ${`${this.election.instance}:${st.id}:${number}`})`.execute(
+          trx,
+        );
     });
     if (!committed) return 0;
-    const { txs } = committed as { block: BlockInfo; txs: CommittedTx[] };
-    for (const tx of txs) {
-      const list = this.waiters.get(tx.txId);
-      if (!list) continue;
-      this.waiters.delete(tx.txId);
-      for (const w of list) w.resolve(tx);
-    }
+    const { block, txs } = committed as { block: BlockInfo; txs: CommittedTx[] };
+    // The hook first: a caller answered for this block finds its checkpoint already signed.
+    await this.runBlockCommitted(block);
+    this.settle(txs);
     return txs.length;
+  }
+
+  private async runBlockCommitted(block: BlockInfo): Promise<void> {
+    try {
+      await this.blockCommitted(block);
+    } catch (err) {
+      this.opts.logError?.(err, `ledger: the block-committed hook failed for block ${block.number}`);
+    }
   }
 
   /** Inserts one block and its transactions, then runs the commit hooks, all inside `trx`. */
@@ -430,7 +727,7 @@ export class WritePipeline {
     txs: Transaction[],
     createdAt: string,
   ): Promise<{ block: BlockInfo; txs: CommittedTx[] }> {
-    const leaves = txs.map(txLeafHash);
+    const leaves = txs.map(txLeafBuffer);
     const dataHash = toHex(merkleRoot(leaves));
     const header = { number, previousHash, dataHash };
     const block: BlockInfo = {
@@ -441,59 +738,83 @@ export class WritePipeline {
       txCount: txs.length,
       createdAt,
     };
-    await trx
-      .insertInto('ledger_block')
-      .values({
-        channelId,
-        number,
-        previousHash,
-        dataHash,
-        blockHash: block.blockHash,
-        txCount: txs.length,
-        createdAt,
-      })
-      .execute();
     const committed: CommittedTx[] = txs.map((tx, i) => ({
       ...tx,
       channelId,
       blockNumber: number,
       txIndex: i,
-      leafHash: toHex(leaves[i]),
+      leafHash: leaves[i].toString('hex'),
       blockTime: createdAt,
     }));
-    for (let i = 0; i < committed.length; i += INSERT_CHUNK) {
+    if (this.sqlite) {
+      const s = this.statements();
+      s.insertBlock.run(channelId, number, previousHash, dataHash, block.blockHash, txs.length, createdAt);
+      for (const t of committed)
+        s.insertTx.run(
+          t.txId,
+          channelId,
+          number,
+          t.txIndex,
+          t.chaincode,
+          t.function,
+          JSON.stringify(t.args),
+          t.creator,
+          t.timestamp,
+          t.validationCode,
+          t.leafHash,
+        );
+    } else {
       await trx
-        .insertInto('ledger_tx')
-        .values(
-          committed.slice(i, i + INSERT_CHUNK).map((t) => ({
-            txId: t.txId,
-            channelId,
-            blockNumber: number,
-            txIndex: t.txIndex,
-            chaincode: t.chaincode,
-            function: t.function,
-            args: JSON.stringify(t.args),
-            creator: t.creator,
-            timestamp: t.timestamp,
-            validationCode: t.validationCode,
-            leafHash: t.leafHash,
-          })),
-        )
+        .insertInto('ledger_block')
+        .values({
+          channelId,
+          number,
+          previousHash,
+          dataHash,
+          blockHash: block.blockHash,
+          txCount: txs.length,
+          createdAt,
+        })
         .execute();
+      for (let i = 0; i < committed.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('ledger_tx')
+          .values(
+            committed.slice(i, i + INSERT_CHUNK).map((t) => ({
+              txId: t.txId,
+              channelId,
+              blockNumber: number,
+              txIndex: t.txIndex,
+              chaincode: t.chaincode,
+              function: t.function,
+              args: JSON.stringify(t.args),
+              creator: t.creator,
+              timestamp: t.timestamp,
+              validationCode: t.validationCode,
+              leafHash: t.leafHash,
+            })),
+          )
+          .execute();
+      }
     }
     for (const hook of this.hooks) await hook(block, committed, trx);
     return { block, txs: committed };
   }
 
+  /**
+   * Cuts every pending transaction into blocks now. A process that is not the orderer cannot cut: it
+   * waits until the orderer has emptied the queue (or the timeout).
+   */
   async flush(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     // Let the group commit store what was submitted before this call.
     while (this.persistQueue.length || this.persistScheduled) await new Promise((r) => setImmediate(r));
-    for (const st of this.byId.values()) {
-      // Cut even when this process counted nothing: another run may have left pending rows.
-      st.pending = Math.max(st.pending, 1);
-      this.requestCut(st);
-    }
+    if (this.isOrderer())
+      for (const st of this.byId.values()) {
+        // Cut even when this process counted nothing: another run may have left pending rows.
+        st.pending = Math.max(st.pending, 1);
+        this.requestCut(st);
+      }
     // Each cutLoop cuts until fewer than batchSize remain; loop until the queue is empty.
     for (;;) {
       await this.chain;
@@ -504,20 +825,27 @@ export class WritePipeline {
       if (Number(left.n) === 0) return;
       if (Date.now() > deadline)
         throw new LedgerError('timeout', `${left.n} transactions still pending after ${timeoutMs} ms`);
-      for (const st of this.byId.values()) this.requestCut(st);
+      if (this.isOrderer()) for (const st of this.byId.values()) this.requestCut(st);
+      else await new Promise((r) => setTimeout(r, 50));
     }
   }
 
   async close(flushTimeoutMs = 30_000): Promise<void> {
     if (this.closed) return;
     try {
-      await this.flush(flushTimeoutMs);
+      // A follower leaves its stored transactions to the orderer: only the group commit is drained.
+      if (this.isOrderer()) await this.flush(flushTimeoutMs);
+      else
+        while (this.persistQueue.length || this.persistScheduled) await new Promise((r) => setImmediate(r));
     } catch (err) {
       // Still pending rows are durable (ledger_pending) and are cut at the next start.
       this.opts.logError?.(err, 'ledger: closing with transactions still pending');
     }
     this.closed = true;
-    for (const st of this.byId.values()) if (st.timer) clearTimeout(st.timer);
+    if (this.followerTimer) clearInterval(this.followerTimer);
+    for (const st of this.byId.values()) this.clearTimer(st);
+    await this.chain;
+    await this.election?.close();
     for (const [txId, list] of this.waiters)
       for (const w of list) w.reject(new LedgerError('closed', `ledger closed before ${txId} was committed`));
     this.waiters.clear();

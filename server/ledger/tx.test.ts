@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { blockHashWeb, txLeafHashWeb } from '../../common/ledger/webVerify';
 import { toHex } from '../../common/ledger/hex';
-import { blockHashHex, newTxId, sha256Hex, txLeafHash } from './tx';
+import fc from 'fast-check';
+import { canonicalBytes, canonicalJson } from '../../common/ledger/canonical';
+import { leafHash } from './merkle';
+import { blockHashHex, newTxId, sha256Hex, txBody, txCanonicalJson, txLeafHash } from './tx';
 import type { Transaction } from '../../common/ledger/types';
 
 // The server (node:crypto) and the console (Web Crypto, common/ledger/webVerify.ts) must hash alike.
@@ -31,5 +34,37 @@ describe('server and browser hashing agree', () => {
     const withExtra = { ...tx, blockNumber: 3 } as Transaction;
     expect(toHex(txLeafHash(withExtra))).toBe(await txLeafHashWeb(withExtra));
     expect(toHex(txLeafHash(tx))).toBe(toHex(txLeafHash(withExtra)));
+  });
+});
+
+// txCanonicalJson writes the fixed shape directly; it must give the generic RFC 8785 text byte for byte.
+describe('txCanonicalJson', () => {
+  const str = fc.string({ unit: 'binary', maxLength: 40 });
+  const tx = fc.record({
+    txId: str,
+    channel: str,
+    chaincode: str,
+    function: str,
+    args: fc.array(str, { maxLength: 6 }),
+    creator: str,
+    timestamp: str,
+    validationCode: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+  });
+
+  it('equals canonicalJson of the eight fields for any strings (lone surrogates, quotes, controls)', () => {
+    fc.assert(
+      fc.property(tx, (t) => {
+        expect(txCanonicalJson(t)).toBe(canonicalJson(txBody(t)));
+        expect(toHex(txLeafHash(t))).toBe(toHex(leafHash(canonicalBytes(txBody(t)))));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('falls back to the generic encoder, which names the field, for a shape JSON cannot carry', () => {
+    const bad = { ...fc.sample(tx, 1)[0], args: ['a', undefined] } as unknown as Transaction;
+    expect(() => txCanonicalJson(bad)).toThrow(/\$\.args\[1\] is undefined/);
+    const inf = { ...fc.sample(tx, 1)[0], validationCode: Infinity } as Transaction;
+    expect(() => txCanonicalJson(inf)).toThrow(/validationCode is not a finite number/);
   });
 });

@@ -3,12 +3,14 @@
  * hooks that mark records on chain and move chaincodes through their lifecycle, opens the default channel, cuts whatever a previous run left pending
  * (crash recovery), and decorates `app.ledger` (the `Ledger` interface). Block cutting follows
  * `LEDGER_BATCH_SIZE` / `LEDGER_BATCH_TIMEOUT_MS` (server/config.ts). Closing the app cuts what is
- * pending, then stops the cutter.
+ * pending, then stops the cutter. On PostgreSQL (`DATABASE_URL`) several server processes may share the
+ * database: one of them, elected through an advisory lock, cuts the blocks (server/ledger/orderer.ts).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { applyLifecycle } from '../../ledger/chaincode';
 import { createEmbeddedLedger } from '../../ledger/embedded';
+import { PgOrdererElection } from '../../ledger/orderer';
 import { markRecordsOnChain, RECORD_CHANNEL } from '../../ledger/records';
 import type { Ledger } from '../../../common/ledger/types';
 
@@ -24,6 +26,12 @@ export default fp(
       batchSize: app.config.ledgerBatchSize,
       batchTimeoutMs: app.config.ledgerBatchTimeoutMs,
       logError: (err, msg) => app.log.error({ err }, msg),
+      election:
+        app.config.databaseUrl && /^postgres(ql)?:\/\//.test(app.config.databaseUrl)
+          ? new PgOrdererElection(app.config.databaseUrl, {
+              log: (msg, err) => (err ? app.log.warn({ err }, msg) : app.log.info(msg)),
+            })
+          : undefined,
     });
     ledger.onCommit(markRecordsOnChain);
     ledger.onCommit(applyLifecycle);

@@ -1,0 +1,241 @@
+/**
+ * One instance against three on one PostgreSQL (issue 10 item 5), printed, never asserted:
+ * `npx tsx bench/multiInstance.ts`, or through `npm run bench` (bench/run.ts calls `run()`).
+ *
+ * Needs a PostgreSQL role allowed to create databases: `BENCH_DATABASE_URL`, else `TEST_DATABASE_URL`
+ * (`bash scripts/postgres-test-db.sh` prints one; this bench itself needs no root). Without either it
+ * prints how to enable it and returns. It creates a scratch database, imports the Tate data into it
+ * (the full file when present, else the shipped sample), starts three server processes on it
+ * (scripts/multi-instance.sh does the same by hand), and loads:
+ * - list (`searchArtworkList` page 1 of 20) and search (a rotating word), with autocannon: against one
+ *   instance with C connections, and against the three with C/3 each at the same time (the bench client
+ *   spreads the load; no proxy needed);
+ * - put on chain (`POST /artmanager/authors/blockChain`, distinct authors, 64 concurrent callers, batch
+ *   size 100): all to one instance, then spread over the three (two of them follow the elected orderer).
+ * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 30), BENCH_MULTI_PUTS (calls
+ * per put-on-chain run, default 6000).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type RequestSpec } from 'autocannon';
+import pg from 'pg';
+import { connect } from '../server/db/connect';
+import { migrateToLatest } from '../server/db/migrator';
+import { importTate } from '../server/import/importer';
+import { SEED_FILES } from '../server/import/seed';
+import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PASSWORD = 'bench-multi-password';
+const WORDS = ['sunset', 'bridge', 'river', 'portrait', 'venice', 'head', 'study', 'sea', 'church', 'tree'];
+
+async function admin(url: string, text: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The Tate files: TATE_DIR's full data when present, else the shipped sample. */
+function tateFiles(): { artistsFile: string; artworksFile: string; label: string } {
+  const dir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
+  const full = { artistsFile: join(dir, 'artists.json.gz'), artworksFile: join(dir, 'artworks.json.gz') };
+  if (existsSync(full.artistsFile) && existsSync(full.artworksFile))
+    return { ...full, label: 'full Tate file' };
+  return { artistsFile: SEED_FILES.artists, artworksFile: SEED_FILES.artworks, label: 'shipped Tate sample' };
+}
+
+/** Runs autocannon against each of `urls` at once (`connections` split evenly); summed req/s, worst p99. */
+async function spread(urls: string[], request: RequestSpec, connections: number, duration: number) {
+  const runs = await Promise.all(
+    urls.map((url) =>
+      autocannon({
+        url,
+        connections: Math.max(1, Math.round(connections / urls.length)),
+        duration,
+        requests: [request],
+      }),
+    ),
+  );
+  return {
+    rps: runs.reduce((n, r) => n + r.requests.average, 0),
+    p99: Math.max(...runs.map((r) => r.latency.p99)),
+    bad: runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
+  };
+}
+
+/** Puts `ids` on chain with `concurrency` callers, caller k calling `urls[k % urls.length]`. */
+async function puts(urls: string[], token: string, ids: number[], concurrency: number) {
+  let next = 0;
+  let errors = 0;
+  const lat: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, k) => {
+      const url = urls[k % urls.length];
+      while (next < ids.length) {
+        const id = ids[next++];
+        const s = performance.now();
+        const r = await fetch(`${url}/artmanager/authors/blockChain`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-token': token },
+          body: JSON.stringify({ id }),
+        });
+        const body = (await r.json()) as { code: number; data?: { repeated: boolean } };
+        if (r.status !== 200 || body.code !== 0 || body.data?.repeated) errors++;
+        lat.push(performance.now() - s);
+      }
+    }),
+  );
+  lat.sort((a, b) => a - b);
+  return {
+    tps: ids.length / ((performance.now() - t0) / 1000),
+    p99: lat[Math.min(lat.length - 1, Math.floor(lat.length * 0.99))],
+    errors,
+  };
+}
+
+/** Runs the comparison and prints the table. `ctx.tmpDir` (from bench/run.ts) holds the scratch data. */
+export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
+  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!adminUrl || !/^postgres(ql)?:\/\//.test(adminUrl)) {
+    console.log(
+      'skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL role allowed to create databases, e.g. BENCH_DATABASE_URL=$(bash scripts/postgres-test-db.sh)',
+    );
+    return;
+  }
+  const duration = Number(process.env.BENCH_DURATION || 10);
+  const connections = Number(process.env.BENCH_CONNECTIONS || 30);
+  const nPuts = Number(process.env.BENCH_MULTI_PUTS || 6000);
+  const name = `baas_bench_${randomBytes(5).toString('hex')}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dbUrl = url.toString();
+  const scratch = mkdtempSync(join(ctx.tmpDir ?? tmpdir(), 'multi-bench-'));
+  const servers: ServerProcess[] = [];
+  await admin(adminUrl, `CREATE DATABASE ${name}`);
+  try {
+    const files = tateFiles();
+    const { db } = connect({ dataDir: scratch, databaseUrl: dbUrl });
+    await migrateToLatest(db);
+    const t0 = performance.now();
+    const summary = await importTate(db, {
+      artistsFile: files.artistsFile,
+      artworksFile: files.artworksFile,
+    });
+    const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+    const ids: number[] = [];
+    for (let i = 0; i < 2 * nPuts; i += 1000) {
+      const rows = await db
+        .insertInto('authors')
+        .values(
+          Array.from({ length: Math.min(1000, 2 * nPuts - i) }, (_, j) => ({
+            authorName: `Bench author ${i + j}`,
+            introduction: null,
+            portrait: null,
+            chain: null,
+            chainDigest: null,
+            blockTime: null,
+            createTime: now,
+            updateTime: now,
+            wxCode: null,
+            wxUrl: null,
+            wxCreateTime: null,
+            sourceId: null,
+          })),
+        )
+        .returning('id')
+        .execute();
+      ids.push(...rows.map((r) => r.id));
+    }
+    await db.destroy();
+    console.log(
+      `PostgreSQL database ${name}: ${files.label} imported (${summary.artworks.read} artworks) in ${((performance.now() - t0) / 1000).toFixed(1)} s, plus ${ids.length} authors to put on chain`,
+    );
+
+    const env = {
+      DATABASE_URL: dbUrl,
+      ADMIN_PASSWORD: PASSWORD,
+      USER_PASSWORD: PASSWORD,
+      LEDGER_BATCH_SIZE: '100',
+      LEDGER_BATCH_TIMEOUT_MS: '0',
+      LOGIN_RATE_LIMIT: '1000',
+    };
+    for (let i = 0; i < 3; i++)
+      servers.push(await startServerProcess({ dataDir: join(scratch, `i${i}`), env }));
+    const urls = servers.map((s) => s.url);
+    const login = await fetch(`${urls[0]}/dev-api/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const headers = { 'X-Token': token, 'content-type': 'application/json' };
+    const calls: Record<string, RequestSpec> = {
+      list: {
+        method: 'POST',
+        path: '/artmanager/artwork/searchArtworkList',
+        headers,
+        body: JSON.stringify({ page: 1, pageSize: 20 }),
+      },
+      search: {
+        method: 'POST',
+        path: '/artmanager/artwork/searchArtworkList',
+        headers,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ q: WORDS[Math.floor(Math.random() * WORDS.length)], page: 1, pageSize: 20 }),
+        }),
+      },
+    };
+    const rows: string[][] = [];
+    for (const [call, spec] of Object.entries(calls)) {
+      const one = await spread(urls.slice(0, 1), spec, connections, duration);
+      const three = await spread(urls, spec, connections, duration);
+      rows.push([
+        `${call} (${connections} connections, ${duration} s)`,
+        `${one.rps.toFixed(0)} req/s, p99 ${one.p99} ms`,
+        `${three.rps.toFixed(0)} req/s, p99 ${three.p99} ms`,
+        `${(three.rps / one.rps).toFixed(2)}×`,
+        String(one.bad + three.bad),
+      ]);
+    }
+    const oneP = await puts(urls.slice(0, 1), token, ids.slice(0, nPuts), 64);
+    const threeP = await puts(urls, token, ids.slice(nPuts), 64);
+    rows.push([
+      `put on chain (64 callers, batch 100, ${nPuts} calls)`,
+      `${oneP.tps.toFixed(0)} tx/s, p99 ${oneP.p99.toFixed(0)} ms`,
+      `${threeP.tps.toFixed(0)} tx/s, p99 ${threeP.p99.toFixed(0)} ms`,
+      `${(threeP.tps / oneP.tps).toFixed(2)}×`,
+      String(oneP.errors + threeP.errors),
+    ]);
+    const head = ['call', 'one instance', 'three instances', 'ratio', 'errors'];
+    const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)) + 2);
+    console.log(head.map((h, i) => h.padEnd(w[i])).join(''));
+    for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i])).join(''));
+    console.log(
+      '(three instances: the bench client sends a third of the connections / callers to each; one PostgreSQL; ' +
+        'the elected orderer cuts every block. On a 2-core machine the three processes share the same two cores.)',
+    );
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  run().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
