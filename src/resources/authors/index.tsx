@@ -6,8 +6,10 @@
 import { Route } from 'react-router-dom';
 import { schemaResource } from '../../schema-ui/schemaResource';
 import { OnChainPanel } from '../blockchain';
-import AuthorWorks from './AuthorWorks';
+import { lazyComponent } from '../../shell/lazy';
 import LookAtWorksButton from './LookAtWorksButton';
+
+const AuthorWorks = lazyComponent(() => import('./AuthorWorks').then((m) => m.default));
 
 const authors = schemaResource(
   'authors',
