@@ -398,6 +398,9 @@ async function main(): Promise<void> {
         await mod.run({ dataDir, baseUrl: ours, token, tmpDir: tmp });
       }
     }
+
+    // 6. the console's first load in Chromium (bench/firstLoad.ts; BENCH_FIRST_LOAD=0 skips it)
+    if (process.env.BENCH_FIRST_LOAD !== '0') await (await import('./firstLoad')).run();
   } finally {
     stopAll();
     for (const w of worktrees)
