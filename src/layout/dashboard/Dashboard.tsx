@@ -299,7 +299,7 @@ function RegistryPanel() {
           <CardContent>
             <Typography sx={{ fontWeight: 600, mb: 1 }}>{translate('shell.dashboard.recent')}</Typography>
             <Box sx={{ overflowX: 'auto' }}>
-              <Table size="small" data-testid="recent-additions">
+              <Table size="small" data-testid="recent-additions" sx={{ minWidth: 560 }}>
                 <TableHead>
                   <TableRow>
                     <TableCell>{translate('shell.dashboard.columns.name')}</TableCell>
