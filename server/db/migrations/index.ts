@@ -11,6 +11,7 @@ import * as m20261122T0100_ledger from './20261122T0100_ledger';
 import * as m20261122T0200_search from './20261122T0200_search';
 import * as m20261122T0300_companies from './20261122T0300_companies';
 import * as m20261123T0000_dashboard_indexes from './20261123T0000_dashboard_indexes';
+import * as m20261123T0009_storage_artworks_authors from './20261123T0009_storage_artworks_authors';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261122T0200_search': m20261122T0200_search,
   '20261122T0300_companies': m20261122T0300_companies,
   '20261123T0000_dashboard_indexes': m20261123T0000_dashboard_indexes,
+  '20261123T0009_storage_artworks_authors': m20261123T0009_storage_artworks_authors,
 };
