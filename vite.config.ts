@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { apiPrefixesOf } from './common/apiPrefixes.ts';
 
 /**
@@ -14,10 +15,19 @@ function apiPrefixes(): string[] {
   return apiPrefixesOf(endpointMaps).map((p) => p.replace(/\/$/, ''));
 }
 
-/** Vite config for the console. In dev, API calls are proxied to the Fastify server (PORT, default 8080). */
+/**
+ * Vite config for the console. In dev, API calls are proxied to the Fastify server (PORT, default 8080).
+ * The build writes a brotli (`.br`) and a gzip (`.gz`) copy beside each text asset
+ * (vite-plugin-compression2, default quality: brotli 11, gzip 9), served by @fastify/static's
+ * `preCompressed` (server/plugins/external/static.ts). Vite's default chunk-size warning limit (500 kB)
+ * stands: the console is split per section (src/shell/lazy.tsx), no chunk reaches it.
+ */
 const target = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),
+  ],
   server: { proxy: Object.fromEntries(apiPrefixes().map((p) => [p, target])) },
-  build: { outDir: 'dist', chunkSizeWarningLimit: 4000 },
+  build: { outDir: 'dist' },
 });

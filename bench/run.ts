@@ -416,6 +416,8 @@ async function main(): Promise<void> {
       console.log('\none instance against three on PostgreSQL (bench/multiInstance.ts):');
       await (await import('./multiInstance')).run({ tmpDir: tmp });
     }
+    // 7. the console's first load in Chromium (bench/firstLoad.ts; BENCH_FIRST_LOAD=0 skips it)
+    if (process.env.BENCH_FIRST_LOAD !== '0') await (await import('./firstLoad')).run();
   } finally {
     stopAll();
     for (const w of worktrees)

@@ -2,8 +2,9 @@
  * The schema registry shared by server and console: every `schemas/*.schema.json`, the request variants
  * derived from each resource schema, the precompiled validators of the form variants and the conversion
  * of ajv errors into envelope `FieldError`s. This module runs no ajv compiler (the console imports it):
- * `formValidatorFor` answers the standalone code codegen emitted into common/generated/formValidators.ts
- * (scripts/codegen/validators.ts). Every other precompiled validator (server, tests) is in
+ * common/formValidator.ts `formValidatorFor` answers the standalone code codegen emitted into
+ * common/generated/formValidators.ts (scripts/codegen/validators.ts), in a module of its own so that only
+ * the console's forms load it. Every other precompiled validator (server, tests) is in
  * common/validators.ts; the run-time ajv (server, codegen, tests) is common/schemaCompiler.ts.
  *
  * Variants (each validated under `$id` `<schemaId>.<kind>`):
@@ -19,7 +20,6 @@ import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { FieldError } from './envelope';
 import { schemaList } from './generated/schemaIndex';
 import { apiPrefixesOf } from './apiPrefixes';
-import { formValidators } from './generated/formValidators';
 
 /** A verb's endpoint in `x-endpoints`: the HTTP call react-admin's verb maps to. */
 export interface EndpointSpec {
@@ -303,19 +303,6 @@ export function schemasWithVariants({
       for (const kind of VARIANT_KINDS) out.push(withDataPolicy(buildVariant(s, kind), policy));
   }
   return out;
-}
-
-/**
- * The precompiled validator of the form variant `<schemaId>.<kind>` (bodies' build: no type coercion,
- * `useDefaults` fills absent fields with their `default`): what the console's forms run, and the same
- * function the server runs for that variant (common/validators.ts `validatorFor`).
- * @throws Error for a schema without that variant (not a resource schema, or stale generated code)
- */
-export function formValidatorFor(schemaId: string, kind: FormVariant): SchemaValidator {
-  const id = `${schemaId}.${kind}`;
-  const v = Object.hasOwn(formValidators, id) ? formValidators[id] : undefined;
-  if (!v) throw new Error(`Unknown schema "${id}"`);
-  return v;
 }
 
 const toField = (instancePath: string) =>

@@ -1,6 +1,6 @@
 /**
  * The precompiled validators of every schema and variant (server and tests; the console uses
- * schemaRegistry.ts `formValidatorFor`, which holds only the form variants, to keep its bundle small).
+ * formValidator.ts `formValidatorFor`, which holds only the form variants, to keep its bundle small).
  * Both builds are codegen output (scripts/codegen/validators.ts): ajv standalone code with the options of
  * common/schemaCompiler.ts `createAjv`.
  */
@@ -17,7 +17,7 @@ function lookup(map: Record<string, SchemaValidator>, id: string): SchemaValidat
 /**
  * The precompiled validator for `id` (a schema `$id` or `<id>.<variant>`), bodies' build: no type
  * coercion, `useDefaults` fills absent fields with their `default`. For `<id>.create` / `<id>.update` it
- * is the console's function (schemaRegistry.ts `formValidatorFor`).
+ * is the console's function (formValidator.ts `formValidatorFor`).
  * @throws Error for an id codegen has not emitted (an unknown schema, or stale generated code)
  */
 export function validatorFor(id: string): SchemaValidator {

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../common/schemaCompiler';
+import { formValidatorFor } from '../../common/formValidator';
 import {
-  formValidatorFor,
   resourceSchemas,
   schemasWithVariants,
   FORM_VARIANTS,

@@ -3,7 +3,7 @@
  * of `schemas/` and every request variant (common/schemaRegistry.ts `schemasWithVariants`, driven by
  * `buildVariant`), in two builds, bodies (no coercion, `useDefaults`) and query strings (`coerceTypes: true`):
  * - `common/generated/formValidators.ts` (`formValidators`): the body build of the form variants
- *   (`<id>.create`, `<id>.update`), all the console carries (schemaRegistry.ts `formValidatorFor`);
+ *   (`<id>.create`, `<id>.update`), all the console carries (formValidator.ts `formValidatorFor`);
  * - `common/generated/bodyValidators.ts` (`bodyValidators`): the body build of every id, the form variants
  *   taken from formValidators.ts (common/validators.ts `validatorFor`, server);
  * - `common/generated/queryValidators.ts` (`queryValidators`): the query build of every id

@@ -20,6 +20,7 @@ import type {
   TxQuery,
   VerifyResult,
 } from '../../common/ledger/types';
+import { LIFECYCLE_CHAINCODE } from './chaincode';
 import { merkleProof } from './merkle';
 import type { LedgerTables } from './tables';
 import { verifyLedger } from './verify';
@@ -407,9 +408,30 @@ export async function listChaincodes(
 
 /** The number of chaincodes (the dashboard's card). */
 export async function countChaincodes(db: Kysely<any>): Promise<number> {
-  const cc = await (db as Db)
-    .selectFrom('chaincode')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(cc.n);
+  return (await chaincodeNames(db)).length;
+}
+
+/** Hyperledger Fabric's system chaincodes (not user chaincode): lifecycle, configuration, query, ... */
+export const SYSTEM_CHAINCODES = [LIFECYCLE_CHAINCODE, 'cscc', 'qscc', 'lscc', 'escc', 'vscc'];
+
+/**
+ * The chaincodes of the network, by name: those installed through the lifecycle (`chaincode` table) and
+ * those the committed transactions invoke (`ledger_tx.chaincode`, e.g. the registry's built-in
+ * `artregistry`), without Fabric's system chaincodes (`_lifecycle`, `cscc` of the genesis blocks, ...), sorted. The transactions' names
+ * come from a loose index scan of `ledger_tx_chaincode` (one index seek per distinct name, whatever the
+ * number of transactions; server/db/migrations/20261123T0000_dashboard_indexes.ts).
+ */
+export async function chaincodeNames(db: Kysely<any>): Promise<string[]> {
+  const installed = await (db as Db).selectFrom('chaincode').select('name').distinct().execute();
+  const invoked = await sql<{ name: string | null }>`
+    WITH RECURSIVE names(name) AS (
+      SELECT min(chaincode) FROM ledger_tx
+      UNION ALL
+      SELECT (SELECT min(chaincode) FROM ledger_tx WHERE chaincode > names.name) FROM names
+      WHERE names.name IS NOT NULL
+    )
+    SELECT name FROM names WHERE name IS NOT NULL`.execute(db);
+  const names = new Set([...installed.map((r) => r.name), ...invoked.rows.map((r) => r.name as string)]);
+  for (const system of SYSTEM_CHAINCODES) names.delete(system);
+  return [...names].sort();
 }

@@ -1,45 +1,34 @@
 /**
- * The console's login page: react-admin's Login card with a translated title, username/password
- * (react-admin's LoginForm → authProvider.login → `POST /dev-api/user/login`) and a language switch
- * (writes the `language` cookie).
+ * react-admin's `loginPage`: the console's login screen (./LoginScreen.tsx, the same one the first load
+ * shows before react-admin is loaded, see src/main.tsx) over react-admin's hooks: `useLogin` (authProvider
+ * login → `POST /dev-api/user/login`, then the `?redirect=` target), `useLocaleState` for the language
+ * switch (writes the `language` cookie through the i18nProvider). Already signed in, it goes to `/`
+ * (react-admin Login's rule).
  */
-import { Box, Stack, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
-import { Login, LoginForm, useLocaleState, useTranslate } from 'react-admin';
-import LockOutlined from '@mui/icons-material/LockOutlined';
-
-function LanguageSwitch() {
-  const [locale, setLocale] = useLocaleState();
-  const translate = useTranslate();
-  return (
-    <ToggleButtonGroup
-      size="small"
-      exclusive
-      value={locale}
-      onChange={(_, v) => v && setLocale(v)}
-      aria-label="language"
-    >
-      <ToggleButton value="zh">{translate('baas.language.zh')}</ToggleButton>
-      <ToggleButton value="en">{translate('baas.language.en')}</ToggleButton>
-    </ToggleButtonGroup>
-  );
-}
+import { useEffect } from 'react';
+import { useCheckAuth, useLocaleState, useLogin, useTranslate } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { LoginScreen } from './LoginScreen';
 
 export default function LoginPage() {
   const translate = useTranslate();
+  const [locale, setLocale] = useLocaleState();
+  const login = useLogin();
+  const checkAuth = useCheckAuth();
+  const navigate = useNavigate();
+  useEffect(() => {
+    checkAuth({}, false)
+      .then(() => navigate('/'))
+      .catch(() => {
+        // not signed in: stay on the login page
+      });
+  }, [checkAuth, navigate]);
   return (
-    <Login avatarIcon={<LockOutlined />}>
-      <Stack alignItems="center" spacing={0.5} sx={{ px: 2 }}>
-        <Typography variant="h6" component="h1">
-          {translate('baas.auth.login_title')}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {translate('baas.app.subtitle')}
-        </Typography>
-      </Stack>
-      <LoginForm />
-      <Box sx={{ display: 'flex', justifyContent: 'center', pb: 2 }}>
-        <LanguageSwitch />
-      </Box>
-    </Login>
+    <LoginScreen
+      translate={translate}
+      locale={locale}
+      onLocaleChange={setLocale}
+      onSubmit={(credentials) => login(credentials)}
+    />
   );
 }

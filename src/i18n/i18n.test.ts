@@ -1,8 +1,8 @@
 import englishMessages from 'ra-language-english';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import en from './en';
 import zh from './zh';
-import { createI18nProvider, detectLocale } from './index';
+import { createI18nProvider, detectLocale, loadMessages } from './index';
 import { flattenMessages } from './merge';
 import { messageFor, TRANSLATED_KEYWORDS } from './validation';
 import { resourceSchemas } from '../../common/schemaRegistry';
@@ -77,6 +77,7 @@ describe('i18n catalogues', () => {
 });
 
 describe('validation messages, rendered', () => {
+  beforeAll(() => loadMessages('zh'));
   const render = (locale: 'en' | 'zh', keyword: string, params: Record<string, unknown>) => {
     const { message, args } = messageFor(keyword, params);
     return createI18nProvider(locale).translate(message, args);
@@ -113,5 +114,14 @@ describe('detectLocale', () => {
     ['xx', ['zh'], 'zh'],
   ] as const)('cookie %s, browser %j → %s', (cookie, browser, expected) => {
     expect(detectLocale(cookie, browser)).toBe(expected);
+  });
+});
+
+describe('the Chinese catalogue on demand', () => {
+  it('a provider starting in zh before the catalogue is loaded switches to it once ready', async () => {
+    const p = createI18nProvider('zh');
+    await p.ready;
+    expect(p.getLocale()).toBe('zh');
+    expect(p.translate('ra.action.save')).toBe('保存');
   });
 });

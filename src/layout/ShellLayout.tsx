@@ -27,7 +27,7 @@ import {
   type TagsState,
   type VisitedView,
 } from '../shell/tagsView';
-import { setSidebarOpened } from '../shell/preferences';
+import { setPreferencesAccount, setSidebarOpened } from '../shell/preferences';
 import { addErrorLog } from '../shell/errorLog';
 import { ShellContext, usePreferences, useShellSession, type ShellState } from './ShellContext';
 import { createShellTheme, SHELL } from './theme';
@@ -97,6 +97,13 @@ function ShellFrame({ children }: { children?: ReactNode }) {
     roles: session.roles,
   });
   const match = decision.kind === 'allow' ? decision.match : undefined;
+
+  // The settings drawer's choices are the signed-in account's own (src/shell/preferences.ts).
+  const account = session.info?.account ?? null;
+  useEffect(() => {
+    if (account !== null) setPreferencesAccount(account);
+  }, [account]);
+  useEffect(() => () => setPreferencesAccount(null), []);
   // The 401 page shown in place keeps its own title and breadcrumbs.
   const shown = match ?? (decision.kind === 'unauthorized' ? (UNAUTHORIZED_MATCH ?? undefined) : undefined);
 

@@ -15,10 +15,17 @@ import { Notification } from 'react-admin';
 import { installErrorLog } from '../shell/errorLog';
 import { getPreferences } from '../shell/preferences';
 import { createShellTheme } from './theme';
+import { lazyComponent } from '../shell/lazy';
 
-export { ShellLayout, ShellLayout as Layout } from './ShellLayout';
+/**
+ * The layout (sidebar, navbar, tags view, settings drawer) and the dashboard are lazy (src/shell/lazy.tsx):
+ * the login page loads neither.
+ */
+export const ShellLayout = lazyComponent(() => import('./ShellLayout').then((m) => m.ShellLayout));
+export const Layout = ShellLayout;
+export const Dashboard = lazyComponent(() => import('./dashboard/Dashboard').then((m) => m.Dashboard));
+
 export { shellRoutes, shellNoLayoutRoutes, type ShellScreens, type ResourceViews } from './screens';
-export { Dashboard } from './dashboard/Dashboard';
 export { Page401, Page404, NotAvailable } from './pages/ErrorPages';
 export { createShellTheme } from './theme';
 export { withShellSession } from '../shell/session';

@@ -6,18 +6,15 @@
  * - the ledger section's screens (passed in by App.tsx);
  * - the "not available yet" page for every section whose screen does not exist.
  * Resource show/create/edit paths stay react-admin's own (`<Resource>` renders them).
+ * The dashboard, profile and switch-roles pages and the ledger screens are lazy (own chunks).
  */
 import type { ComponentType, ReactElement } from 'react';
 import { Route } from 'react-router-dom';
 import { ResourceContextProvider } from 'react-admin';
 import { flattenRoutes } from '../shell/router';
 import { allRoutes, type LedgerScreen, type ShellPage } from '../shell/routes';
-import { Dashboard } from './dashboard/Dashboard';
+import { lazyComponent } from '../shell/lazy';
 import { NotAvailable, Page401, Page404 } from './pages/ErrorPages';
-import { Profile } from './pages/Profile';
-import { SwitchRoles } from './pages/SwitchRoles';
-import { RoleMatrix } from './pages/RoleMatrix';
-import { ChangePassword } from './pages/ChangePassword';
 import { AuthRedirect, RedirectPage } from './pages/Redirect';
 
 /** A resource's views, as in the resource config objects App.tsx spreads into `<Resource>`. */
@@ -43,6 +40,13 @@ const ledgerModules = import.meta.glob<Partial<Record<LedgerScreen, ComponentTyp
   { eager: true },
 );
 const LEDGER: Partial<Record<LedgerScreen, ComponentType>> = Object.values(ledgerModules)[0] ?? {};
+
+// Pages split off the entry chunk (src/shell/lazy.tsx): their code loads when the page is first shown.
+const Dashboard = lazyComponent(() => import('./dashboard/Dashboard').then((m) => m.Dashboard));
+const Profile = lazyComponent(() => import('./pages/Profile').then((m) => m.Profile));
+const SwitchRoles = lazyComponent(() => import('./pages/SwitchRoles').then((m) => m.SwitchRoles));
+const RoleMatrix = lazyComponent(() => import('./pages/RoleMatrix').then((m) => m.RoleMatrix));
+const ChangePassword = lazyComponent(() => import('./pages/ChangePassword').then((m) => m.ChangePassword));
 
 const PAGES: Record<ShellPage, ComponentType | null> = {
   dashboard: Dashboard,

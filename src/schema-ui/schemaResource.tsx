@@ -2,19 +2,20 @@
  * `schemaResource(name, overrides)`: the react-admin resource config object (`{ list, show, edit,
  * create, icon, recordRepresentation }`, spread into `<Resource>`) built from the generic schema views.
  * Only the views the schema's `x-endpoints` support are present; the icon comes from `x-resource.icon`.
+ * The views are split off the entry chunk: they load with the first of them shown (src/shell/lazy.tsx).
  */
 import type { ComponentType, ReactNode } from 'react';
 import ListAlt from '@mui/icons-material/ListAlt';
 import { schemaForResource } from '../../common/schemaRegistry';
 import { ICONS } from '../layout/icons';
-import {
-  capabilities,
-  SchemaCreate,
-  SchemaEdit,
-  SchemaList,
-  SchemaShow,
-  type SchemaOverrides,
-} from './views';
+import { lazyComponent } from '../shell/lazy';
+import { capabilities } from './capabilities';
+import type { SchemaOverrides } from './views';
+
+interface ViewProps {
+  resource: string;
+  overrides?: SchemaOverrides;
+}
 
 export interface ResourceConfig {
   name: string;
@@ -42,10 +43,16 @@ export function schemaResource(
     throw new Error(
       `schemas/${schema.$id}.schema.json: x-resource.icon "${iconName}" is not in src/layout/icons.tsx ICONS`,
     );
-  const list = () => <SchemaList resource={name} overrides={overrides} />;
-  const show = () => <SchemaShow resource={name} overrides={overrides} />;
-  const edit = () => <SchemaEdit resource={name} overrides={overrides} />;
-  const create = () => <SchemaCreate resource={name} overrides={overrides} />;
+  // The views (and the kind map, form validators, fields they use) load with the first view shown.
+  const view = (pick: (views: typeof import('./views')) => ComponentType<ViewProps>) =>
+    lazyComponent(async () => {
+      const View = pick(await import('./views'));
+      return () => <View resource={name} overrides={overrides} />;
+    });
+  const list = view((v) => v.SchemaList);
+  const show = view((v) => v.SchemaShow);
+  const edit = view((v) => v.SchemaEdit);
+  const create = view((v) => v.SchemaCreate);
   return {
     name,
     list,

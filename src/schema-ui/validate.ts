@@ -11,12 +11,8 @@
  * not allow null, so an emptied required field reads "Required" rather than "must be string".
  */
 import type { FieldError } from '../../common/envelope';
-import {
-  formatErrors,
-  formValidatorFor,
-  type PropertySchema,
-  type ResourceSchema,
-} from '../../common/schemaRegistry';
+import { formatErrors, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
+import { formValidatorFor } from '../../common/formValidator';
 import { messageFor, type RaMessage } from '../i18n/validation';
 import { deref } from './kinds';
 import { i18nProvider } from '../i18n';

@@ -50,6 +50,7 @@ import { componentsFor, type KindProps } from './kindMap';
 import { useEnumLabel } from './fields';
 import { fieldSpecs, MAIN_SECTION, sectionsOf, type FieldSpec } from './kinds';
 import { schemaValidator } from './validate';
+import { capabilities } from './capabilities';
 import { generatedResources } from '../generated/resources';
 
 export interface SchemaOverrides {
@@ -66,17 +67,7 @@ export interface SchemaOverrides {
   showAside?: ReactElement;
 }
 
-/** What the resource's x-endpoints allow. */
-export function capabilities(schema: ResourceSchema) {
-  const e = schema['x-endpoints'] ?? {};
-  return {
-    create: !!e.create,
-    edit: !!e.update,
-    delete: !!e.delete,
-    deleteMany: !!(e.deleteMany || e.delete),
-    show: !!e.getOne,
-  };
-}
+export { capabilities };
 
 const sectionLabel = (schema: ResourceSchema, resource: string, section: string) =>
   section in schema.properties ? `resources.${resource}.fields.${section}` : `baas.sections.${section}`;

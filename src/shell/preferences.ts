@@ -1,6 +1,9 @@
 /**
  * The shell's persisted preferences, with the product's storage places:
- * - settings drawer (theme colour, tagsView, fixedHeader, sidebarLogo): local storage `shell-settings`;
+ * - settings drawer (theme colour, tagsView, fixedHeader, sidebarLogo): per account, local storage
+ *   `shell-settings:<account>` (`setPreferencesAccount`, called by the layout once the user info is
+ *   known); with no account (login page, after logout) the defaults, so one account's choices never carry
+ *   over to the next account in the same browser;
  * - sidebar open/closed: cookie `sidebarStatus` (`1` open, `0` closed; vue-element-admin);
  * - global size: cookie `size` (`default` | `medium` | `small` | `mini`, default `medium`);
  * - language: cookie `language` (`zh` | `en`).
@@ -41,6 +44,13 @@ export const DEFAULT_SETTINGS: ShellSettings = {
 };
 
 const SETTINGS_KEY = 'shell-settings';
+/** The account whose drawer settings are in use (null: none signed in). */
+let account: string | null = null;
+
+/** The local-storage key of an account's drawer settings. */
+export function settingsKey(of: string): string {
+  return `${SETTINGS_KEY}:${of}`;
+}
 
 /**
  * Parses stored settings; unknown keys, wrong types and colours outside `#RRGGBB` fall back to the
@@ -83,7 +93,10 @@ let snapshot: Preferences | undefined;
 function read(): Preferences {
   const storage = typeof localStorage === 'undefined' ? null : localStorage;
   return {
-    settings: parseSettings(storage?.getItem(SETTINGS_KEY) ?? null),
+    settings:
+      account === null
+        ? { ...DEFAULT_SETTINGS }
+        : parseSettings(storage?.getItem(settingsKey(account)) ?? null),
     sidebarOpened: Cookies.get('sidebarStatus') !== '0',
     size: parseSize(Cookies.get('size')),
   };
@@ -108,10 +121,20 @@ function emit(next: Preferences) {
 
 const COOKIE = { path: '/', expires: 365, sameSite: 'lax' as const };
 
-/** Changes one setting of the drawer and stores all of them. */
+/**
+ * Uses the drawer settings of `next` (an account name; null when nobody is signed in: the defaults) and
+ * tells the subscribers when that changes them.
+ */
+export function setPreferencesAccount(next: string | null): void {
+  if (next === account) return;
+  account = next;
+  emit(read());
+}
+
+/** Changes one setting of the drawer and stores all of them for the signed-in account. */
 export function setSetting<K extends keyof ShellSettings>(key: K, value: ShellSettings[K]): void {
   const settings = { ...getPreferences().settings, [key]: value };
-  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  if (account !== null) localStorage.setItem(settingsKey(account), JSON.stringify(settings));
   emit({ ...getPreferences(), settings });
 }
 

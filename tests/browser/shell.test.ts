@@ -43,7 +43,8 @@ describe('shell', () => {
     expect(shell.route()).toBe('/login?redirect=%2Fbaas%2Ffabric');
     await new LoginPage(page, env.baseUrl).login('user', env.passwords.user);
     await page.waitForURL((u) => u.hash === '#/baas/fabric');
-    await expect.poll(() => page.title()).toBe('Fabric - BaaS');
+    // The layout is a lazy chunk: under load it can arrive more than the default second after the URL.
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('Fabric - BaaS');
     await context.close();
   });
 

@@ -4,7 +4,7 @@
  * ad-hoc schema.
  */
 import { describe, expect, it } from 'vitest';
-import { formValidatorFor } from '../../../common/schemaRegistry';
+import { formValidatorFor } from '../../../common/formValidator';
 import { queryValidatorFor, validatorFor } from '../../../common/validators';
 import { registryIdOf, routeCompilers, routeValidator } from './validation';
 

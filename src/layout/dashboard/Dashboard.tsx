@@ -1,10 +1,14 @@
 /**
  * The dashboard (`/dashboard`, pinned tab), with real figures from the API:
- * - admin: the registry, `GET /artmanager/dashboard/stats` → `{ authors, artworks, authorsOnChain,
- *   artworksOnChain, categories: [{name, count}], recent: [artwork], createdPerDay: [{day, count}] }`:
- *   counts, share of artworks on chain, artworks added per day (recharts), categories, recent additions;
+ * - admin: the registry, `GET /artmanager/dashboard/stats` (server/routes/artmanager/dashboard):
+ *   counts, share of artworks on chain, and charts over real dimensions: acquisitions per year (Tate's
+ *   acquisition year), works per category, records on chain over time (running totals), accounts per role;
+ *   the recent additions;
  * - every account (the blockchain section is open to `user` and `admin`): the ledger,
- *   `GET /baas-api/dashboard` → `{ channels, blocks, transactions, chaincodes, perHour: [{time, count}] }`.
+ *   `GET /baas-api/dashboard` → `{ channels, blocks, transactions, chaincodes, perHour: [{time, count}] }`,
+ *   with transactions per hour.
+ * The charts (recharts) are a lazy chunk (./charts.tsx): the figures show first. Every chart has a title
+ * and takes the theme's primary colour.
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -27,9 +31,9 @@ import {
   Typography,
 } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { httpClient } from '../../dataProvider/httpClient';
-import { formatDateTime, numberSuffix, relativeTime, type FormatLocale } from '../../utils/format';
+import { lazyComponent } from '../../shell/lazy';
+import { formatDateTime, relativeTime, type FormatLocale } from '../../utils/format';
 import { useShell } from '../ShellContext';
 
 interface RegistryStats {
@@ -46,7 +50,71 @@ interface RegistryStats {
     createTime: string;
     isBlock: number;
   }[];
-  createdPerDay: { day: string; count: number }[];
+  acquisitionsPerYear: { year: number; count: number }[];
+  acquisitionYearUnknown: number;
+  onChainPerDay: {
+    day: string;
+    authors: number;
+    artworks: number;
+    authorsTotal: number;
+    artworksTotal: number;
+  }[];
+  accountsPerRole: { role: string; count: number }[];
+}
+
+const charts = () => import('./charts');
+const AcquisitionsChart = lazyComponent(
+  () => charts().then((m) => m.AcquisitionsChart),
+  <Skeleton variant="rectangular" height="100%" />,
+);
+const CategoriesChart = lazyComponent(
+  () => charts().then((m) => m.CategoriesChart),
+  <Skeleton variant="rectangular" height="100%" />,
+);
+const OnChainChart = lazyComponent(
+  () => charts().then((m) => m.OnChainChart),
+  <Skeleton variant="rectangular" height="100%" />,
+);
+const RolesChart = lazyComponent(
+  () => charts().then((m) => m.RolesChart),
+  <Skeleton variant="rectangular" height="100%" />,
+);
+const PerHourChart = lazyComponent(
+  () => charts().then((m) => m.PerHourChart),
+  <Skeleton variant="rectangular" height="100%" />,
+);
+
+/** A titled card holding one chart (or the "no data" line), `height` px tall. */
+function ChartCard({
+  title,
+  subtitle,
+  testId,
+  height = 260,
+  empty,
+  emptyText,
+  children,
+}: {
+  title: string;
+  subtitle?: string;
+  testId: string;
+  height?: number;
+  empty: boolean;
+  emptyText: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Card elevation={0} sx={{ height: '100%' }} data-testid={testId}>
+      <CardContent>
+        <Typography component="h2" sx={{ fontWeight: 600, fontSize: 16 }}>
+          {title}
+        </Typography>
+        {subtitle && <Typography sx={{ color: 'text.secondary', fontSize: 12 }}>{subtitle}</Typography>}
+        <Box sx={{ height, mt: 1, minWidth: 0 }}>
+          {empty ? <Typography sx={{ color: 'text.secondary' }}>{emptyText}</Typography> : children}
+        </Box>
+      </CardContent>
+    </Card>
+  );
 }
 
 interface LedgerStats {
@@ -162,74 +230,76 @@ function RegistryPanel() {
         />
       </Grid>
       <Grid size={{ xs: 12, lg: 8 }}>
-        <Card elevation={0}>
-          <CardContent>
-            <Typography sx={{ fontWeight: 600, mb: 1 }}>{translate('shell.dashboard.perDay')}</Typography>
-            <Box sx={{ height: 260 }}>
-              {s && s.createdPerDay.length > 0 ? (
-                <ResponsiveContainer width="100%" height="100%">
-                  <BarChart data={s.createdPerDay} margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
-                    <CartesianGrid strokeDasharray="3 3" stroke="#ebeef5" />
-                    <XAxis dataKey="day" tick={{ fontSize: 12 }} />
-                    <YAxis
-                      tick={{ fontSize: 12 }}
-                      tickFormatter={(v: number) => numberSuffix(v)}
-                      allowDecimals={false}
-                    />
-                    <Tooltip />
-                    <Bar
-                      dataKey="count"
-                      name={translate('shell.dashboard.count')}
-                      fill="#409EFF"
-                      maxBarSize={48}
-                    />
-                  </BarChart>
-                </ResponsiveContainer>
-              ) : (
-                <Typography sx={{ color: '#909399' }}>
-                  {s ? translate('shell.dashboard.noData') : <Skeleton />}
-                </Typography>
-              )}
-            </Box>
-          </CardContent>
-        </Card>
+        <ChartCard
+          testId="chart-acquisitions"
+          title={translate('shell.dashboard.acquisitions')}
+          subtitle={
+            s
+              ? translate('shell.dashboard.acquisitionsNote', {
+                  count: int(s.acquisitionYearUnknown, locale),
+                })
+              : undefined
+          }
+          empty={!s || s.acquisitionsPerYear.length === 0}
+          emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
+        >
+          {s && (
+            <AcquisitionsChart data={s.acquisitionsPerYear} label={translate('shell.dashboard.acquired')} />
+          )}
+        </ChartCard>
       </Grid>
       <Grid size={{ xs: 12, lg: 4 }}>
-        <Card elevation={0} sx={{ height: '100%' }}>
-          <CardContent>
-            <Typography sx={{ fontWeight: 600, mb: 1 }}>{translate('shell.dashboard.categories')}</Typography>
-            <Box sx={{ height: 260 }}>
-              {s && (
-                <ResponsiveContainer width="100%" height="100%">
-                  <BarChart
-                    layout="vertical"
-                    data={s.categories.slice(0, 8).map((c) => ({
-                      name: c.name ?? translate('shell.dashboard.uncategorised'),
-                      count: c.count,
-                    }))}
-                    margin={{ top: 0, right: 16, left: 8, bottom: 0 }}
-                  >
-                    <XAxis
-                      type="number"
-                      tick={{ fontSize: 12 }}
-                      tickFormatter={(v: number) => numberSuffix(v)}
-                    />
-                    <YAxis type="category" dataKey="name" width={110} tick={{ fontSize: 12 }} />
-                    <Tooltip />
-                    <Bar dataKey="count" name={translate('shell.dashboard.count')} fill="#36a3f7" />
-                  </BarChart>
-                </ResponsiveContainer>
-              )}
-            </Box>
-          </CardContent>
-        </Card>
+        <ChartCard
+          testId="chart-categories"
+          title={translate('shell.dashboard.categories')}
+          empty={!s || s.categories.length === 0}
+          emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
+        >
+          {s && (
+            <CategoriesChart
+              data={s.categories.map((c) => ({
+                name: c.name ?? translate('shell.dashboard.uncategorised'),
+                count: c.count,
+              }))}
+              label={translate('shell.dashboard.count')}
+            />
+          )}
+        </ChartCard>
+      </Grid>
+      <Grid size={{ xs: 12, lg: 8 }}>
+        <ChartCard
+          testId="chart-onchain"
+          title={translate('shell.dashboard.onChainProgress')}
+          empty={!s || s.onChainPerDay.length === 0}
+          emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
+        >
+          {s && (
+            <OnChainChart
+              data={s.onChainPerDay}
+              labels={{
+                authors: translate('shell.dashboard.onChainAuthors'),
+                artworks: translate('shell.dashboard.onChainArtworks'),
+              }}
+            />
+          )}
+        </ChartCard>
+      </Grid>
+      <Grid size={{ xs: 12, lg: 4 }}>
+        <ChartCard
+          testId="chart-roles"
+          title={translate('shell.dashboard.accountsPerRole')}
+          empty={!s || s.accountsPerRole.length === 0}
+          emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
+        >
+          {s && <RolesChart data={s.accountsPerRole} label={translate('shell.dashboard.accounts')} />}
+        </ChartCard>
       </Grid>
       <Grid size={12}>
         <Card elevation={0}>
           <CardContent>
             <Typography sx={{ fontWeight: 600, mb: 1 }}>{translate('shell.dashboard.recent')}</Typography>
             <Box sx={{ overflowX: 'auto' }}>
-              <Table size="small" data-testid="recent-additions">
+              <Table size="small" data-testid="recent-additions" sx={{ minWidth: 560 }}>
                 <TableHead>
                   <TableRow>
                     <TableCell>{translate('shell.dashboard.columns.name')}</TableCell>
@@ -333,17 +403,12 @@ function LedgerPanel() {
               </Grid>
             ))}
             {s && s.perHour.length > 0 && (
-              <Grid size={12}>
-                <Box sx={{ height: 160 }}>
-                  <ResponsiveContainer width="100%" height="100%">
-                    <BarChart data={s.perHour.map((b) => ({ ...b, label: b.time.slice(11, 16) || b.time }))}>
-                      <CartesianGrid strokeDasharray="3 3" stroke="#ebeef5" />
-                      <XAxis dataKey="label" tick={{ fontSize: 11 }} />
-                      <YAxis tick={{ fontSize: 11 }} allowDecimals={false} />
-                      <Tooltip />
-                      <Bar dataKey="count" name={translate('shell.route.transaction')} fill="#40c9c6" />
-                    </BarChart>
-                  </ResponsiveContainer>
+              <Grid size={12} data-testid="chart-perhour">
+                <Typography component="h2" sx={{ fontWeight: 600, fontSize: 14 }}>
+                  {translate('shell.dashboard.perHour')}
+                </Typography>
+                <Box sx={{ height: 160, mt: 1, minWidth: 0 }}>
+                  <PerHourChart data={s.perHour} label={translate('shell.dashboard.transactions')} />
                 </Box>
               </Grid>
             )}

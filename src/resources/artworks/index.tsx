@@ -6,7 +6,11 @@
  */
 import { schemaResource } from '../../schema-ui/schemaResource';
 import { OnChainPanel } from '../blockchain';
-import ImagesInput from './ImagesInput';
+import { lazyComponent } from '../../shell/lazy';
+import type { KindProps } from '../../schema-ui/kindMap';
+
+/** The images input loads with the form that shows it. */
+const ImagesInput = lazyComponent<KindProps>(() => import('./ImagesInput').then((m) => m.default));
 
 const artworks = schemaResource('artworks', {
   inputs: { images: ImagesInput },

@@ -8,9 +8,11 @@
 import { Route } from 'react-router-dom';
 import { schemaResource } from '../../schema-ui/schemaResource';
 import { OnChainPanel } from '../blockchain';
-import AuthorWorks from './AuthorWorks';
+import { lazyComponent } from '../../shell/lazy';
 import LookAtWorksButton from './LookAtWorksButton';
 import WxCodeField from './WxCodeField';
+
+const AuthorWorks = lazyComponent(() => import('./AuthorWorks').then((m) => m.default));
 
 const authors = schemaResource(
   'authors',

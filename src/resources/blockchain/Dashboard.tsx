@@ -22,6 +22,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { useTheme } from '@mui/material/styles';
 import { DataTable, ListBase, Title, useGetList, useTranslate } from 'react-admin';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { baasGet, type BlockRecord, type ChannelInfo, type DashboardData, type VerifyResult } from './api';
@@ -110,6 +111,7 @@ function LatestBlocks({ channel }: { channel: ChannelInfo }) {
 }
 
 export function BlockchainDashboard() {
+  const theme = useTheme();
   const translate = useTranslate();
   const stats = useBaas<DashboardData>('/dashboard');
   const channels = useGetList<ChannelInfo>('channels', { pagination: { page: 1, perPage: 100 } });
@@ -197,7 +199,7 @@ export function BlockchainDashboard() {
                   <Bar
                     dataKey="count"
                     name={translate('blockchain.chart.count')}
-                    fill="#1976d2"
+                    fill={theme.palette.primary.main}
                     isAnimationActive={false}
                   />
                 </BarChart>

@@ -7,11 +7,20 @@
  * - `/baas/block/:channelId/:number` → BlockShow; `/baas/transaction/:txId` → TransactionShow;
  * - `/baas/search?q=` → ChainSearch.
  * `OnChainPanel` goes on the author and artwork show pages: `<OnChainPanel kind="author" />`.
+ * Each export is a lazy wrapper (src/shell/lazy.tsx): the screens' code is not in the entry chunk.
  * Messages: `./i18n.ts` (`blockchain.*`, en + zh).
  */
-export { BlockchainDashboard } from './Dashboard';
-export { ChannelList, ChannelShow } from './Channels';
-export { BlockShow, TransactionShow } from './Blocks';
-export { ChainSearch } from './Search';
-export { ChaincodeList, ChaincodeShow } from './Chaincode';
-export { OnChainPanel } from './OnChainPanel';
+import { lazyComponent } from '../../shell/lazy';
+
+// Every screen is split off the entry chunk: the section's code loads with the first of its screens shown.
+export const BlockchainDashboard = lazyComponent(() =>
+  import('./Dashboard').then((m) => m.BlockchainDashboard),
+);
+export const ChannelList = lazyComponent(() => import('./Channels').then((m) => m.ChannelList));
+export const ChannelShow = lazyComponent(() => import('./Channels').then((m) => m.ChannelShow));
+export const BlockShow = lazyComponent(() => import('./Blocks').then((m) => m.BlockShow));
+export const TransactionShow = lazyComponent(() => import('./Blocks').then((m) => m.TransactionShow));
+export const ChainSearch = lazyComponent(() => import('./Search').then((m) => m.ChainSearch));
+export const ChaincodeList = lazyComponent(() => import('./Chaincode').then((m) => m.ChaincodeList));
+export const ChaincodeShow = lazyComponent(() => import('./Chaincode').then((m) => m.ChaincodeShow));
+export const OnChainPanel = lazyComponent(() => import('./OnChainPanel').then((m) => m.OnChainPanel));

@@ -1,0 +1,110 @@
+/**
+ * The console's first load (issue 10): the login page fetches none of the blockchain, medicine/company
+ * (schema screens) or chart code, nor the shell's layout or react-admin's components: every JavaScript URL
+ * Chromium requests for `/#/login` (fresh cache) is mapped to its chunk of the build, and no module of
+ * those chunks may be such code (tests/support/consoleBuild.ts `NOT_FOR_LOGIN`). The same check over
+ * the dashboard's load after signing in must find the chart code (so the check can see it), and the
+ * Chinese catalogue loads only for a zh visitor. Checks URLs and modules, never times.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsoleWithChunks, NOT_FOR_LOGIN, type ConsoleBuild } from '../support/consoleBuild';
+import { startServerProcess, type ServerProcess } from '../support/serverProcess';
+import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
+
+const PASSWORD = 'First-load-test-pass-1';
+let tmp: string;
+let built: ConsoleBuild;
+let server: ServerProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'baas-first-load-test-'));
+  built = await buildConsoleWithChunks(join(tmp, 'console'));
+  server = await startServerProcess({
+    dataDir: join(tmp, 'data'),
+    env: { SEED: '1', CONSOLE_DIR: built.dir, ADMIN_PASSWORD: PASSWORD, USER_PASSWORD: PASSWORD },
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await server?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A fresh page in `lang` that records the paths of the JavaScript files it requests. */
+async function freshPage(lang: 'en' | 'zh'): Promise<{ page: Page; scripts: string[] }> {
+  const context = await browser.newContext({ locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+  await context.addCookies([{ name: 'language', value: lang, url: server.url }]);
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.resourceType() === 'script' || path.endsWith('.js')) scripts.push(path);
+  });
+  return { page, scripts };
+}
+
+/** For each kind of forbidden code, the requested files that carry it (with one module as example). */
+function forbiddenIn(scripts: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const path of new Set(scripts)) {
+    const chunk = built.chunkOf(path);
+    for (const rule of NOT_FOR_LOGIN) {
+      const hit = chunk?.modules.find(rule.test);
+      if (hit) (out[rule.what] ??= []).push(`${path} (${hit})`);
+    }
+  }
+  return out;
+}
+
+describe('first load of the console', () => {
+  it('the login page requests no chunk of blockchain, medicine/company, chart or layout code', async () => {
+    const { page, scripts } = await freshPage('en');
+    await page.goto(`${server.url}/#/login`);
+    await page.locator('input[name="username"]').waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(scripts.length).toBeGreaterThan(0);
+    // Every requested script is a chunk of this build (so the module check below sees all of them).
+    expect(scripts.filter((s) => !built.chunkOf(s))).toEqual([]);
+    expect(forbiddenIn(scripts)).toEqual({});
+    // The English visitor does not fetch the Chinese catalogue.
+    expect(scripts.filter((s) => built.chunkOf(s)!.modules.includes('src/i18n/zh.ts'))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('signing in then loads the layout and the dashboard with its charts (the check sees chart code)', async () => {
+    const { page, scripts } = await freshPage('en');
+    await page.goto(`${server.url}/#/login`);
+    await page.fill('input[name="username"]', 'admin');
+    await page.fill('input[name="password"]', PASSWORD);
+    await page.click('button[type="submit"]');
+    await page.locator('[data-testid="dashboard"] .recharts-surface').first().waitFor();
+    const found = forbiddenIn(scripts);
+    expect(Object.keys(found)).toEqual(
+      expect.arrayContaining([
+        'chart code (recharts, dashboards)',
+        'the shell layout',
+        'react-admin UI components',
+      ]),
+    );
+    expect(page.url()).toMatch(/#\/dashboard$/);
+    await page.context().close();
+  });
+
+  it('a zh visitor gets the Chinese catalogue chunk and a Chinese login page, still without screen code', async () => {
+    const { page, scripts } = await freshPage('zh');
+    await page.goto(`${server.url}/#/login`);
+    await page.getByRole('button', { name: '登录' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.some((s) => built.chunkOf(s)?.modules.includes('src/i18n/zh.ts'))).toBe(true);
+    expect(forbiddenIn(scripts)).toEqual({});
+    await page.context().close();
+  });
+});
