@@ -38,6 +38,10 @@
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).
+ * - `x-chain` (root): `{ kind: 'author'|'artwork', path, status, onChain: [values], after?: { field, resource } }`:
+ *   the records go on chain with `POST <path>` `{id}`; `status` is the property whose `onChain` values mean
+ *   "on chain"; `after` names the reference that must be on chain first. Read by the console's list
+ *   (row and bulk put on chain, src/schema-ui/chain.tsx).
  *
  * Storage keywords (annotation only; read by the server's kernel, server/kernel/model.ts, and by the
  * storage codegen, scripts/codegen/storage.ts, which turns a change into a new migration):
@@ -76,6 +80,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-unique',
   'x-references',
   'x-count',
+  'x-chain',
 ] as const;
 
 /**
