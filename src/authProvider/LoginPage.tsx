@@ -36,7 +36,8 @@ export default function LoginPage() {
           {translate('baas.app.subtitle')}
         </Typography>
       </Stack>
-      <LoginForm />
+      {/* Both fields as wide as the card (react-admin's differ: the password's adornment widens it). */}
+      <LoginForm sx={{ '& .MuiFormControl-root': { width: '100%' } }} />
       <Box sx={{ display: 'flex', justifyContent: 'center', pb: 2 }}>
         <LanguageSwitch />
       </Box>

@@ -52,7 +52,7 @@ import {
   type Identifier,
   type RaRecord,
 } from 'react-admin';
-import { schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
+import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
 import { apiPost } from '../resources/blockchain/api';
 import { generatedResources } from '../generated/resources';
 
@@ -80,6 +80,26 @@ export function recordName(resource: string, record: Record<string, unknown> | u
   const rep = generatedResources.find((r) => r.name === resource)?.recordRepresentation;
   const v = rep && record ? record[rep] : undefined;
   return typeof v === 'string' && v ? v : `#${String(record?.id ?? '')}`;
+}
+
+/**
+ * The record a put-on-chain transaction writes: chaincode function `put<Kind>` (server/ledger/records.ts:
+ * `putAuthor`, `putArtwork`) with `args[0]` the record id, matched against the schemas' `x-chain.kind`.
+ * Undefined for any other transaction (e.g. chaincode lifecycle steps) or a non-numeric id.
+ */
+export function recordOfTransaction(
+  fn: string,
+  args: readonly string[],
+): { resource: string; id: number; roles: string[] } | undefined {
+  const id = Number(args[0]);
+  if (!Number.isInteger(id) || id < 1) return undefined;
+  for (const schema of resourceSchemas()) {
+    const spec = chainSpecOf(schema);
+    if (!spec) continue;
+    if (fn === `put${spec.kind[0].toUpperCase()}${spec.kind.slice(1)}`)
+      return { resource: schema['x-resource']!.name, id, roles: schema['x-roles'] ?? [] };
+  }
+  return undefined;
 }
 
 /** What one put-on-chain call answered, ready to show. */

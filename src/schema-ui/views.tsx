@@ -282,7 +282,7 @@ export function SchemaList({
       pagination={<Pagination rowsPerPageOptions={[10, 20, 50, 100]} />}
       actions={<ListActions canCreate={can.create} />}
       // The table scrolls sideways inside the page instead of being cut off by it.
-      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
       {...rest}
     >
       {card ? (
