@@ -44,7 +44,8 @@ export function SettingsDrawer() {
           aria-label={translate('shell.settings.open')}
           data-testid="settings-toggle"
           onClick={() => setOpen(true)}
-          sx={{ color: '#5a5e66' }}
+          // In the chosen theme colour, as the product's toggle was.
+          sx={{ color: s.theme }}
         >
           <SettingsIcon />
         </IconButton>
