@@ -136,5 +136,5 @@ describe('screenshots of the operator walk (browser)', () => {
     await sheetContext.close();
 
     expect(overflowing).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 });
