@@ -45,6 +45,10 @@
  *   of them): the file type groups of common/fileTypes.ts the upload accepts, checked by content, and the
  *   largest file. The server's upload calls read it (server/routes/artmanager/upload), the console's upload
  *   inputs build their `accept` and limit messages from it. A list's count limit is its `maxItems`.
+ * - `x-chain` (root): `{ kind: 'author'|'artwork', path, status, onChain: [values], after?: { field, resource } }`:
+ *   the records go on chain with `POST <path>` `{id}`; `status` is the property whose `onChain` values mean
+ *   "on chain"; `after` names the reference that must be on chain first. Read by the console's list
+ *   (row and bulk put on chain, src/schema-ui/chain.tsx).
  *
  * Storage keywords (annotation only; read by the server's kernel, server/kernel/model.ts, and by the
  * storage codegen, scripts/codegen/storage.ts, which turns a change into a new migration):
@@ -84,6 +88,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-references',
   'x-count',
   'x-upload',
+  'x-chain',
 ] as const;
 
 /**

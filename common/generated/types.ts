@@ -60,7 +60,7 @@ export interface Artwork {
   possessor?: string | null;
   bid?: number | null;
   /**
-   * 0 not turned out (not on chain), 1 being rolled out (transaction submitted, block not yet cut), 2 on chain (in a committed block).
+   * 0 not on chain (the product's "not turned out"), 1 being put on chain (transaction submitted, block not yet cut), 2 on chain (in a committed block).
    */
   status?: 0 | 1 | 2;
   isBlock?: 0 | 1;

@@ -42,7 +42,7 @@ export const generatedMessages = {
         texture: 'Texture / medium',
         possessor: 'Owner',
         bid: 'Bid user',
-        status: 'Status',
+        status: 'On-chain status',
         isBlock: 'On chain',
         chain: 'Chain tx id',
         blockTime: 'Put on chain at',
@@ -90,8 +90,8 @@ export const generatedMessages = {
       },
       enums: {
         status: {
-          '0': 'Not turned out',
-          '1': 'Being rolled out',
+          '0': 'Not on chain',
+          '1': 'Being put on chain',
           '2': 'On chain',
         },
         isBlock: {
@@ -334,7 +334,7 @@ export const generatedMessages = {
         texture: '材质',
         possessor: '所有者',
         bid: '竞买人',
-        status: '状态',
+        status: '上链状态',
         isBlock: '是否上链',
         chain: '链上交易号',
         blockTime: '上链时间',

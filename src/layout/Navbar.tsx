@@ -1,7 +1,8 @@
 /**
  * The top bar (vue-element-admin `layout/components/Navbar`): hamburger, breadcrumbs, and on the
- * right the error-log badge, full-screen toggle, size switch, language switch and the avatar menu
- * (profile, dashboard, log out). Logout clears the token and roles and goes to
+ * right the error-log badge, full-screen toggle, size switch, language switch, the settings gear and the
+ * avatar menu (profile, dashboard, log out). The breadcrumbs take the room left and end in an ellipsis;
+ * on a phone only the last crumb shows. Logout clears the token and roles and goes to
  * `/login?redirect=<current page>`.
  */
 import { useEffect, useState, type ReactNode } from 'react';
@@ -22,6 +23,7 @@ import { routeTitle } from './routeTitle';
 import { setLanguageCookie, setSidebarOpened, setSize, SIZES, type Size } from '../shell/preferences';
 import { useShell } from './ShellContext';
 import { ErrorLogButton } from './ErrorLog';
+import { SettingsDrawer } from './SettingsDrawer';
 import { SHELL } from './theme';
 
 /** The top bar. */
@@ -52,12 +54,15 @@ export function Navbar() {
         {opened ? <MenuOpenIcon /> : <MenuIcon />}
       </IconButton>
       <Breadcrumbs />
-      <Box sx={{ flex: 1 }} />
-      <Box className="right-menu" sx={{ display: 'flex', alignItems: 'center', height: '100%', pr: 1 }}>
+      <Box
+        className="right-menu"
+        sx={{ display: 'flex', alignItems: 'center', height: '100%', pr: 1, ml: 'auto', flexShrink: 0 }}
+      >
         {!mobile && <ErrorLogButton />}
         {!mobile && <ScreenfullButton />}
         {!mobile && <SizeSelect />}
         <LangSelect />
+        <SettingsDrawer />
         <AvatarMenu />
       </Box>
     </Box>
@@ -66,20 +71,34 @@ export function Navbar() {
 
 /** Breadcrumbs of the current route (vue-element-admin `components/Breadcrumb`). */
 export function Breadcrumbs() {
-  const { match } = useShell();
+  const { match, mobile } = useShell();
   const translate = useTranslate();
   if (!match) return null;
-  const crumbs = breadcrumbs(match);
+  const all = breadcrumbs(match);
+  // A phone has room for the current page's crumb only.
+  const crumbs = mobile ? all.slice(-1) : all;
   return (
     <Box
       component="nav"
       aria-label="breadcrumb"
       className="app-breadcrumb"
-      sx={{ fontSize: 14, lineHeight: `${SHELL.navbarHeight}px`, whiteSpace: 'nowrap', overflow: 'hidden' }}
+      sx={{
+        fontSize: 14,
+        lineHeight: `${SHELL.navbarHeight}px`,
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+        flex: '1 1 auto',
+        minWidth: 0,
+        mr: 1,
+      }}
     >
-      <Box component="ol" sx={{ display: 'flex', listStyle: 'none', m: 0, p: 0 }}>
+      <Box component="ol" sx={{ display: 'flex', listStyle: 'none', m: 0, p: 0, minWidth: 0 }}>
         {crumbs.map((c, i) => (
-          <Box component="li" key={`${c.path}-${i}`} sx={{ display: 'flex' }}>
+          <Box
+            component="li"
+            key={`${c.path}-${i}`}
+            sx={{ display: 'flex', minWidth: 0, flexShrink: i === crumbs.length - 1 ? 1 : 0 }}
+          >
             {i > 0 && (
               <Box component="span" sx={{ mx: 1, color: '#c0c4cc', fontWeight: 700 }}>
                 /
@@ -93,6 +112,8 @@ export function Breadcrumbs() {
                   color: '#303133',
                   fontWeight: 700,
                   textDecoration: 'none',
+                  overflow: 'hidden',
+                  textOverflow: 'ellipsis',
                   '&:hover': { color: 'primary.main' },
                 }}
               >
@@ -103,7 +124,7 @@ export function Breadcrumbs() {
                 component="span"
                 className="no-redirect"
                 aria-current={i === crumbs.length - 1 ? 'page' : undefined}
-                sx={{ color: '#97a8be', cursor: 'text' }}
+                sx={{ color: '#97a8be', cursor: 'text', overflow: 'hidden', textOverflow: 'ellipsis' }}
               >
                 {routeTitle(translate, c.title)}
               </Box>

@@ -1,8 +1,9 @@
 /**
  * The settings drawer (vue-element-admin `components/RightPanel` + `layout/components/Settings`): a
- * toggle on the right edge, 250 px from the top, opening a panel with the theme colour (8 predefined
- * colours) and the switches tagsView, fixedHeader and sidebarLogo. Choices apply at once and persist
- * (local storage, `src/shell/preferences.ts`).
+ * gear icon in the navbar's right menu (not the product's floating right-edge toggle, which covered the
+ * EDIT links of lists, dashboard cards and the drawer's own switches: issue 12), opening a panel with the
+ * theme colour (8 predefined colours) and the switches tagsView, fixedHeader and sidebarLogo. Choices
+ * apply at once and persist (local storage, `src/shell/preferences.ts`).
  */
 import { useState } from 'react';
 import { Box, Drawer, IconButton, Stack, Switch, Tooltip, Typography } from '@mui/material';
@@ -13,7 +14,7 @@ import { useTranslate } from 'react-admin';
 import { setSetting, THEME_COLORS, type ShellSettings } from '../shell/preferences';
 import { useShell } from './ShellContext';
 
-/** The right-edge toggle and the drawer. */
+/** The navbar's gear icon and the drawer it opens. */
 export function SettingsDrawer() {
   const translate = useTranslate();
   const { prefs } = useShell();
@@ -38,23 +39,13 @@ export function SettingsDrawer() {
   );
   return (
     <>
-      <Tooltip title={translate('shell.settings.open')} placement="left">
+      <Tooltip title={translate('shell.settings.open')}>
         <IconButton
           aria-label={translate('shell.settings.open')}
           data-testid="settings-toggle"
           onClick={() => setOpen(true)}
-          sx={{
-            position: 'fixed',
-            right: 0,
-            top: 250,
-            width: 48,
-            height: 48,
-            borderRadius: '6px 0 0 6px !important',
-            bgcolor: s.theme,
-            color: '#fff',
-            zIndex: 1250,
-            '&:hover': { bgcolor: s.theme, opacity: 0.9 },
-          }}
+          // In the chosen theme colour, as the product's toggle was.
+          sx={{ color: s.theme }}
         >
           <SettingsIcon />
         </IconButton>

@@ -34,10 +34,9 @@ import { createShellTheme, SHELL } from './theme';
 import { Sidebar } from './Sidebar';
 import { Navbar } from './Navbar';
 import { TagsView } from './TagsView';
-import { SettingsDrawer } from './SettingsDrawer';
 import { LoggedOutDialog } from './LoggedOutDialog';
 import { Page401 } from './pages/ErrorPages';
-import { routeTitle } from './routeTitle';
+import { recordTagText, routeTitle } from './routeTitle';
 
 /** Pinned tabs, from the route tree's `meta.affix`. */
 const AFFIX_VIEWS: VisitedView[] = flattenRoutes(allRoutes)
@@ -141,10 +140,6 @@ function ShellFrame({ children }: { children?: ReactNode }) {
   const titleKey = shown?.route.meta?.title;
   const fullPath = location.pathname + location.search;
   useEffect(() => {
-    const product = translate('shell.productTitle');
-    document.title = titleKey ? `${routeTitle(translate, titleKey)} - ${product}` : product;
-  }, [titleKey, translate]);
-  useEffect(() => {
     if (!match || match.route.public) return;
     if (!location.pathname.startsWith('/redirect/')) sessionStorage.setItem(LAST_ROUTE_KEY, fullPath);
     if (routeName && titleKey) {
@@ -184,6 +179,17 @@ function ShellFrame({ children }: { children?: ReactNode }) {
       : undefined;
   const tagPath = match ? tagPathOf(match, location.pathname) : undefined;
   const recordView = screen && 'resource' in screen && screen.view === 'edit' ? 'edit' : 'show';
+  // The page title names the record too, as its tab does ("Artwork: Sunset - <product>").
+  useEffect(() => {
+    const product = translate('shell.productTitle');
+    const page =
+      recordResource && recordName
+        ? recordTagText(translate, { resource: recordResource, name: recordName, view: recordView })
+        : titleKey
+          ? routeTitle(translate, titleKey)
+          : undefined;
+    document.title = page ? `${page} - ${product}` : product;
+  }, [titleKey, translate, recordResource, recordName, recordView]);
   useEffect(() => {
     if (recordResource && recordName && tagPath)
       dispatchTags({
@@ -296,6 +302,9 @@ function ShellFrame({ children }: { children?: ReactNode }) {
               position: 'relative',
               overflow: 'hidden',
               bgcolor: 'background.default',
+              // Every react-admin table scrolls sideways inside the page on a narrow screen instead of
+              // being cut off by this container.
+              '& .RaDataTable-tableWrapper, & .RaDatagrid-tableWrapper': { overflowX: 'auto' },
             }}
           >
             <Box sx={{ p: { xs: 1, md: 2 } }}>
@@ -311,7 +320,6 @@ function ShellFrame({ children }: { children?: ReactNode }) {
             </Box>
           </Box>
         </Box>
-        <SettingsDrawer />
         <LoggedOutDialog />
       </Box>
     </ShellContext.Provider>

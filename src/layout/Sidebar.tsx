@@ -127,6 +127,23 @@ interface EntryProps {
   color: string;
 }
 
+/**
+ * A menu entry's text: one line that ends in an ellipsis when it does not fit the sidebar, with the
+ * whole title as its tooltip (`title`), so long labels (e.g. in English) stay readable.
+ */
+function MenuLabel({ title }: { title: string }) {
+  return (
+    <Box
+      component="span"
+      className="menu-label"
+      title={title}
+      sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis' }}
+    >
+      {title}
+    </Box>
+  );
+}
+
 function containsActive(node: MenuNode, active: string): boolean {
   return node.path === active || (node.children ?? []).some((c) => containsActive(c, active));
 }
@@ -167,7 +184,7 @@ function MenuEntry({ node, depth, active, openKeys, toggle, collapsed, color }: 
         sx={rowSx}
       >
         <Icon className="menu-icon" />
-        {!(collapsed && depth === 0) && <span>{title}</span>}
+        {!(collapsed && depth === 0) && <MenuLabel title={title} />}
       </Box>
     );
     return (
@@ -225,7 +242,7 @@ function MenuEntry({ node, depth, active, openKeys, toggle, collapsed, color }: 
         onClick={() => toggle(node.key)}
       >
         <Icon className="menu-icon" />
-        <span style={{ flex: 1 }}>{title}</span>
+        <MenuLabel title={title} />
         <ExpandMore
           sx={{ fontSize: 16, transform: open ? 'rotate(180deg)' : 'none', transition: 'transform .3s' }}
         />

@@ -52,6 +52,7 @@ import VpnKeyIcon from '@mui/icons-material/VpnKey';
 import ShieldIcon from '@mui/icons-material/Shield';
 import HowToVoteIcon from '@mui/icons-material/HowToVote';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import CodeIcon from '@mui/icons-material/Code';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 
 /** Every icon a route (`meta.icon`) or a schema (`x-resource.icon`) may name, by @mui/icons-material name. */
@@ -108,6 +109,7 @@ export const ICONS: Record<string, SvgIconComponent> = {
   HowToVote: HowToVoteIcon,
   AccountCircle: AccountCircleIcon,
   Dashboard: DashboardIcon,
+  Code: CodeIcon,
 };
 
 /** The icon component for a route's `meta.icon`. */

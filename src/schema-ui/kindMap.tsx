@@ -46,6 +46,22 @@ import {
 import { fieldSpecs, type Kind } from './kinds';
 import { FileField, FileUploadInput } from './files';
 
+/**
+ * A validator that accepts everything and carries react-admin's `isRequired` flag: the input's label
+ * gets the required mark (*) while the messages stay the form's, from the shared schema validator
+ * (validate.ts). From the JSON Schema `required` of the object holding the property.
+ */
+export const REQUIRED_MARK: Validator = Object.assign(() => undefined, { isRequired: true });
+
+/** `REQUIRED_MARK` when `parent.required` lists `name`, else undefined. */
+export function requiredMarkFor(
+  parent: { [keyword: string]: unknown } | undefined,
+  name: string,
+): Validator | undefined {
+  const required = parent?.required;
+  return Array.isArray(required) && required.includes(name) ? REQUIRED_MARK : undefined;
+}
+
 /** Props every kind component receives. `source` is the dotted record path. */
 export interface KindProps {
   source: string;
@@ -73,7 +89,7 @@ function useEnumChoices(source: string, prop: PropertySchema) {
     .map((v) => ({ id: v as string | number, name: label(v) }));
 }
 
-function EnumInput({ source, prop, label }: KindProps) {
+function EnumInput({ source, prop, label, validate }: KindProps) {
   const choices = useEnumChoices(source, prop);
   const nullable =
     (prop.enum ?? []).includes(null) || ([] as string[]).concat(prop.type ?? []).includes('null');
@@ -84,16 +100,18 @@ function EnumInput({ source, prop, label }: KindProps) {
       choices={choices}
       parse={(v: unknown) => (v === '' ? null : v)}
       emptyText={nullable ? '—' : undefined}
+      validate={validate}
       {...fullWidth}
     />
   );
 }
 
-function SwitchInput({ source, label }: KindProps) {
+function SwitchInput({ source, label, validate }: KindProps) {
   return (
     <BooleanInput
       source={source}
       label={label}
+      validate={validate}
       format={(v: unknown) => v === 1 || v === true}
       parse={(b: boolean) => (b ? 1 : 0)}
     />
@@ -114,7 +132,7 @@ function ReferenceDisplay({ source, prop, label, sortable }: KindProps) {
 }
 
 /** Autocomplete over the referenced resource's list call, searching with its free-text `q`. */
-function ReferenceSelect({ source, prop, label }: KindProps) {
+function ReferenceSelect({ source, prop, label, validate }: KindProps) {
   const reference = prop['x-ui']!.reference!;
   return (
     <ReferenceInput source={source} reference={reference}>
@@ -123,6 +141,7 @@ function ReferenceSelect({ source, prop, label }: KindProps) {
         optionText={referenceRepresentation(reference)}
         filterToQuery={(q: string) => ({ q })}
         parse={(v: unknown) => (v === '' || v == null ? null : v)}
+        validate={validate}
         {...fullWidth}
       />
     </ReferenceInput>
@@ -133,7 +152,7 @@ function ReferenceSelect({ source, prop, label }: KindProps) {
  * The artwork category: an autocomplete over `GET /artmanager/artSort/artcateList`; a new name typed by
  * the operator is accepted (categories derive from the artworks stored).
  */
-function CategoryInput({ source, label }: KindProps) {
+function CategoryInput({ source, label, validate }: KindProps) {
   const { data = [] } = useGetList('artCategories', {
     pagination: { page: 1, perPage: 100 },
     sort: { field: 'id', order: 'ASC' },
@@ -152,6 +171,7 @@ function CategoryInput({ source, label }: KindProps) {
         const n = (name ?? '').trim();
         return { id: n, name: n };
       }}
+      validate={validate}
       {...fullWidth}
     />
   );
@@ -182,6 +202,7 @@ function NestedInputs({
             prop={f.prop}
             schema={schema}
             label={`resources.${resource}.fields.${labelPrefix}.${f.name}`}
+            validate={requiredMarkFor(prop, f.name)}
           />
         );
       })}
@@ -213,9 +234,9 @@ function ObjectField({ source, prop, schema }: KindProps) {
   );
 }
 
-function ObjectListInput({ source, prop, schema, label }: KindProps) {
+function ObjectListInput({ source, prop, schema, label, validate }: KindProps) {
   return (
-    <ArrayInput source={source} label={label}>
+    <ArrayInput source={source} label={label} validate={validate}>
       <SimpleFormIterator inline>
         <NestedInputs schema={schema} prop={prop.items ?? {}} prefix="" labelPrefix={source} />
       </SimpleFormIterator>
@@ -246,9 +267,9 @@ function ObjectListField({ source, prop, schema, label }: KindProps) {
   );
 }
 
-function StringListInput({ source, label }: KindProps) {
+function StringListInput({ source, label, validate }: KindProps) {
   return (
-    <ArrayInput source={source} label={label}>
+    <ArrayInput source={source} label={label} validate={validate}>
       <SimpleFormIterator inline disableReordering={false}>
         <TextInput source="" label={false} {...fullWidth} />
       </SimpleFormIterator>
@@ -304,7 +325,7 @@ const text = (props: KindProps) => (
   <TextField source={props.source} label={props.label} sortable={props.sortable} />
 );
 const textInput = (props: KindProps) => (
-  <TextInput source={props.source} label={props.label} {...fullWidth} />
+  <TextInput source={props.source} label={props.label} validate={props.validate} {...fullWidth} />
 );
 
 /** THE map. Keys must equal `KINDS` (checked by schema-ui.test.ts). */
@@ -312,19 +333,30 @@ export const kindMap: Record<Kind, KindComponents> = {
   text: { Field: text, Input: textInput },
   textarea: {
     Field: LongTextField,
-    Input: (p) => <TextInput source={p.source} label={p.label} multiline minRows={3} {...fullWidth} />,
+    Input: (p) => (
+      <TextInput
+        source={p.source}
+        label={p.label}
+        validate={p.validate}
+        multiline
+        minRows={3}
+        {...fullWidth}
+      />
+    ),
   },
   integer: {
     Field: text,
-    Input: (p) => <NumberInput source={p.source} label={p.label} step={1} {...fullWidth} />,
+    Input: (p) => (
+      <NumberInput source={p.source} label={p.label} validate={p.validate} step={1} {...fullWidth} />
+    ),
   },
   number: {
     Field: (p) => <NumberField source={p.source} label={p.label} sortable={p.sortable} />,
-    Input: (p) => <NumberInput source={p.source} label={p.label} {...fullWidth} />,
+    Input: (p) => <NumberInput source={p.source} label={p.label} validate={p.validate} {...fullWidth} />,
   },
   boolean: {
     Field: (p) => <BooleanField source={p.source} label={p.label} />,
-    Input: (p) => <BooleanInput source={p.source} label={p.label} />,
+    Input: (p) => <BooleanInput source={p.source} label={p.label} validate={p.validate} />,
   },
   enum: { Field: (p) => <EnumField {...p} />, Input: EnumInput },
   chip: { Field: (p) => <EnumField {...p} chip />, Input: EnumInput },
@@ -342,11 +374,15 @@ export const kindMap: Record<Kind, KindComponents> = {
         onClick={(e) => e.stopPropagation()}
       />
     ),
-    Input: (p) => <TextInput source={p.source} label={p.label} type="url" {...fullWidth} />,
+    Input: (p) => (
+      <TextInput source={p.source} label={p.label} validate={p.validate} type="url" {...fullWidth} />
+    ),
   },
   email: {
     Field: text,
-    Input: (p) => <TextInput source={p.source} label={p.label} type="email" {...fullWidth} />,
+    Input: (p) => (
+      <TextInput source={p.source} label={p.label} validate={p.validate} type="email" {...fullWidth} />
+    ),
   },
   // A property declaring x-upload is uploaded (files.tsx); otherwise its URL is typed.
   image: {

@@ -5,11 +5,18 @@
  * a resource can do (create, edit, delete, bulk delete) follows its `x-endpoints`. Deleting asks for a
  * confirmation that says it cannot be undone (`mutationMode="pessimistic"`).
  *
+ * Small screens: under 600 px (MUI `sm`) a list is react-admin's `SimpleList` of cards built from the same
+ * `x-ui.list` columns (the record's name first, its picture as the avatar, the other columns below); from
+ * 600 px the table scrolls sideways inside the page. Empty values read "—" in lists and show pages;
+ * required fields (JSON Schema `required`) carry react-admin's required mark in forms. A schema with
+ * `x-chain` gets a put-on-chain button on each row and a bulk "put on chain" (src/schema-ui/chain.tsx).
+ *
  * `overrides` replace the component of a field by its dotted source: `{ fields: { images: C } }` for
  * display, `{ inputs: { images: C } }` for forms, where C receives the same KindProps.
  */
 import type { ComponentType, ReactElement, ReactNode } from 'react';
 import type { Theme } from '@mui/material/styles';
+import { Box, Stack, Typography, useMediaQuery } from '@mui/material';
 import {
   BulkDeleteButton,
   Create,
@@ -28,6 +35,7 @@ import {
   SaveButton,
   SearchInput,
   SelectInput,
+  SimpleList,
   Show,
   ShowButton,
   TabbedForm,
@@ -46,8 +54,9 @@ import {
 } from 'react-admin';
 import { Step, StepLabel, Stepper } from '@mui/material';
 import { schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
-import { componentsFor, type KindProps } from './kindMap';
-import { useEnumLabel } from './fields';
+import { componentsFor, requiredMarkFor, type KindProps } from './kindMap';
+import { getPath, useEnumLabel } from './fields';
+import { BulkPutOnChainButton, chainSpecOf, PutOnChainRowButton } from './chain';
 import { fieldSpecs, MAIN_SECTION, sectionsOf, type FieldSpec } from './kinds';
 import { schemaValidator } from './validate';
 import { capabilities } from './capabilities';
@@ -72,6 +81,26 @@ export { capabilities };
 const sectionLabel = (schema: ResourceSchema, resource: string, section: string) =>
   section in schema.properties ? `resources.${resource}.fields.${section}` : `baas.sections.${section}`;
 
+/** Kinds that show their own empty state (a picture placeholder, "no image", the steps' "—"). */
+const OWN_EMPTY_STATE = new Set(['image', 'images', 'steps', 'object']);
+
+/** Whether a record value is empty for display: null, undefined, blank text or an empty list. */
+export function isEmptyValue(v: unknown): boolean {
+  return v == null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+}
+
+/** A field that reads "—" when its value is empty, else renders `field`. */
+function DashWhenEmpty({ field: Field, ...props }: KindProps & { field: ComponentType<KindProps> }) {
+  const record = useRecordContext();
+  if (record && isEmptyValue(getPath(record, props.source)))
+    return (
+      <Typography component="span" variant="body2" data-empty="true">
+        —
+      </Typography>
+    );
+  return <Field {...props} />;
+}
+
 function displayOf(
   f: FieldSpec,
   schema: ResourceSchema,
@@ -79,12 +108,30 @@ function displayOf(
   extra: Partial<KindProps> = {},
 ) {
   const Field = overrides?.fields?.[f.source] ?? componentsFor(f.kind).Field;
-  return <Field key={f.source} source={f.source} prop={f.prop} schema={schema} {...extra} />;
+  if (OWN_EMPTY_STATE.has(f.kind))
+    return <Field key={f.source} source={f.source} prop={f.prop} schema={schema} {...extra} />;
+  return (
+    <DashWhenEmpty key={f.source} field={Field} source={f.source} prop={f.prop} schema={schema} {...extra} />
+  );
 }
 
-function inputOf(f: FieldSpec, schema: ResourceSchema, overrides: SchemaOverrides | undefined) {
+/** The input of `f`; `parent` is the object holding it (the schema, or a section object) for `required`. */
+function inputOf(
+  f: FieldSpec,
+  schema: ResourceSchema,
+  overrides: SchemaOverrides | undefined,
+  parent: { [keyword: string]: unknown } = schema,
+) {
   const Input = overrides?.inputs?.[f.source] ?? componentsFor(f.kind).Input;
-  return <Input key={f.source} source={f.source} prop={f.prop} schema={schema} />;
+  return (
+    <Input
+      key={f.source}
+      source={f.source}
+      prop={f.prop}
+      schema={schema}
+      validate={requiredMarkFor(parent, f.name)}
+    />
+  );
 }
 
 function EnumFilter({ source, prop }: { source: string; prop: FieldSpec['prop'] }) {
@@ -144,12 +191,68 @@ function BulkDeleteWithConfirm() {
 
 /** The list's toolbar: the filter button (the `x-ui.filter: true` fields not always shown), create, export. */
 function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: boolean }) {
+  // Under 600 px react-admin shows CreateButton as a floating button and the toolbar would be an empty
+  // band above the search box: no toolbar there.
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  if (small) return canCreate ? <CreateButton /> : null;
   return (
     <TopToolbar>
       {canFilter && <FilterButton />}
       {canCreate && <CreateButton />}
       <ExportButton maxResults={1000} />
     </TopToolbar>
+  );
+}
+
+/** The bulk actions of a list: put on chain (schemas with `x-chain`) and delete (with `deleteMany`). */
+function BulkActions({ chain, canDelete }: { chain: boolean; canDelete: boolean }) {
+  return (
+    <>
+      {chain && <BulkPutOnChainButton />}
+      {canDelete && <BulkDeleteWithConfirm />}
+    </>
+  );
+}
+
+/**
+ * A list row as a card (under 600 px): the record's name (`recordRepresentation`, else the first text
+ * column) as the title, the picture column as the avatar, every other list column below as
+ * "label: value", the id left out (it is in the address of the record's page).
+ */
+function cardParts(
+  schema: ResourceSchema,
+  resource: string,
+  columns: FieldSpec[],
+  overrides?: SchemaOverrides,
+) {
+  const rep = generatedResources.find((r) => r.name === resource)?.recordRepresentation;
+  const picture = columns.find((f) => f.kind === 'image' || f.kind === 'images');
+  const title = columns.find((f) => f.source === rep) ?? columns.find((f) => f.kind === 'text');
+  const rest = columns.filter((f) => f !== picture && f !== title && f.source !== 'id');
+  return {
+    primary: title ? displayOf(title, schema, overrides, { inList: true }) : undefined,
+    avatar: picture ? displayOf(picture, schema, overrides, { inList: true }) : undefined,
+    secondary: (
+      <Stack component="span" spacing={0.25} sx={{ mt: 0.5 }}>
+        {rest.map((f) => (
+          <CardLine key={f.source} resource={resource} f={f}>
+            {displayOf(f, schema, overrides, { inList: true })}
+          </CardLine>
+        ))}
+      </Stack>
+    ),
+  };
+}
+
+function CardLine({ resource, f, children }: { resource: string; f: FieldSpec; children: ReactNode }) {
+  const translate = useTranslate();
+  return (
+    <Box component="span" sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+      <Typography component="span" variant="caption" color="text.secondary">
+        {translate(`resources.${resource}.fields.${f.source}`)}
+      </Typography>
+      {children}
+    </Box>
   );
 }
 
@@ -161,8 +264,11 @@ export function SchemaList({
 }: { resource: string; overrides?: SchemaOverrides } & Partial<ListProps>) {
   const schema = schemaForResource(resource);
   const can = capabilities(schema);
+  const chain = !!chainSpecOf(schema);
   const columns = fieldSpecs(schema).filter((f) => f.prop['x-ui']?.list);
   const sortable = (f: FieldSpec) => f.source === 'id' || !!f.prop['x-ui']?.sortable;
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const card = small ? cardParts(schema, resource, columns, overrides) : undefined;
   return (
     <List
       resource={resource}
@@ -177,16 +283,30 @@ export function SchemaList({
           canFilter={fieldSpecs(schema).some((f) => f.prop['x-ui']?.filter === true)}
         />
       }
+      // The table scrolls sideways inside the page instead of being cut off by it.
+      sx={{ '& .RaList-main': { minWidth: 0 } }}
       {...rest}
     >
-      <Datagrid
-        rowClick={can.show ? 'show' : false}
-        bulkActionButtons={can.deleteMany ? <BulkDeleteWithConfirm /> : false}
-      >
-        {columns.map((f) => displayOf(f, schema, overrides, { inList: true, sortable: sortable(f) }))}
-        {can.edit && <EditButton />}
-        {overrides?.rowActions}
-      </Datagrid>
+      {card ? (
+        <SimpleList
+          primaryText={card.primary}
+          secondaryText={card.secondary}
+          leftIcon={card.avatar ? () => card.avatar : undefined}
+          rowClick={can.show ? 'show' : false}
+        />
+      ) : (
+        <Datagrid
+          rowClick={can.show ? 'show' : false}
+          bulkActionButtons={
+            chain || can.deleteMany ? <BulkActions chain={chain} canDelete={can.deleteMany} /> : false
+          }
+        >
+          {columns.map((f) => displayOf(f, schema, overrides, { inList: true, sortable: sortable(f) }))}
+          {chain && <PutOnChainRowButton />}
+          {can.edit && <EditButton />}
+          {overrides?.rowActions}
+        </Datagrid>
+      )}
     </List>
   );
 }
@@ -273,7 +393,9 @@ function sectionContent(
   // A write-only property (an account's password) is typed in forms, never shown.
   if (as === 'display')
     return list.filter((f) => !f.prop.writeOnly).map((f) => displayOf(f, schema, overrides));
-  return list.filter((f) => !f.prop.readOnly).map((f) => inputOf(f, schema, overrides));
+  return list
+    .filter((f) => !f.prop.readOnly)
+    .map((f) => inputOf(f, schema, overrides, only ? only.prop : schema));
 }
 
 function FormToolbar({ canDelete }: { canDelete: boolean }) {

@@ -296,11 +296,11 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         meta: { title: 'channel', ...detail('/baas/fabric') },
         screen: { page: 'ChannelShow' },
       },
+      // A sidebar entry of its own (issue 12: it was reachable only through a dashboard card).
       {
         path: 'chainCode',
         name: 'chainCodes',
-        hidden: true,
-        meta: { title: 'chainCodes', ...detail('/baas/fabric') },
+        meta: { title: 'chainCodes', icon: 'Code' },
         screen: { page: 'ChaincodeList' },
       },
       {
@@ -308,7 +308,7 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         name: 'chainCode',
         hidden: true,
         params: { id: DIGITS },
-        meta: { title: 'chainCode', ...detail('/baas/fabric') },
+        meta: { title: 'chainCode', ...detail('/baas/chainCode') },
         screen: { page: 'ChaincodeShow' },
       },
       {

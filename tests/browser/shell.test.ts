@@ -175,8 +175,9 @@ describe('shell', () => {
     await shell.sidebar().waitFor();
     expect(await page.getByTestId('tags-view').count()).toBe(0);
     expect(await page.getByTestId('sidebar-logo').count()).toBe(0);
-    const bg = await page.getByTestId('settings-toggle').evaluate((e) => getComputedStyle(e).backgroundColor);
-    expect(bg).toBe('rgb(17, 169, 131)');
+    // The settings gear (in the navbar since issue 12) is drawn in the theme colour.
+    const colour = await page.getByTestId('settings-toggle').evaluate((e) => getComputedStyle(e).color);
+    expect(colour).toBe('rgb(17, 169, 131)');
     const again = await shell.openSettings();
     expect(await again.getByTestId('setting-fixedHeader').locator('input').isChecked()).toBe(true);
     await context.close();

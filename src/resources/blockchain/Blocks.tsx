@@ -16,8 +16,10 @@ import {
   Title,
   useList,
   useShowContext,
+  usePermissions,
   useTranslate,
 } from 'react-admin';
+import { recordOfTransaction } from '../../schema-ui/chain';
 import { checkBlockWeb, checkProofWeb, type ProofCheck } from '../../../common/ledger/webVerify';
 import type { BlockInfo, CommittedTx, TxProof } from './api';
 import { stayOnError } from './Channels';
@@ -154,6 +156,36 @@ export function BlockShow() {
   );
 }
 
+/**
+ * A transaction's arguments, one a line; the record id of a put-on-chain transaction (`args[0]` of
+ * `putAuthor` / `putArtwork`) links to that record's page for a user whose role may see it.
+ */
+function TxArgs({ fn, args }: { fn: string; args: string[] }) {
+  const { permissions } = usePermissions<string[]>();
+  const target = recordOfTransaction(fn, args);
+  const allowed = target && Array.isArray(permissions) && target.roles.some((r) => permissions.includes(r));
+  return (
+    <Stack spacing={0.5}>
+      {args.map((a, i) => (
+        <Typography key={i} variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+          [{i}]{' '}
+          {i === 0 && allowed ? (
+            <Link
+              component={RouterLink}
+              to={`/${target.resource}/${target.id}/show`}
+              data-testid="tx-record-link"
+            >
+              {a}
+            </Link>
+          ) : (
+            a
+          )}
+        </Typography>
+      ))}
+    </Stack>
+  );
+}
+
 function TransactionView({ txId }: { txId: string }) {
   const translate = useTranslate();
   const { record: tx, isPending, error } = useShowContext<CommittedTx & { id: string }>();
@@ -188,20 +220,7 @@ function TransactionView({ txId }: { txId: string }) {
                   [label('txIndex'), tx.txIndex],
                   [label('chaincode'), tx.chaincode],
                   [label('function'), tx.function],
-                  [
-                    label('args'),
-                    <Stack spacing={0.5}>
-                      {tx.args.map((a, i) => (
-                        <Typography
-                          key={i}
-                          variant="body2"
-                          sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
-                        >
-                          [{i}] {a}
-                        </Typography>
-                      ))}
-                    </Stack>,
-                  ],
+                  [label('args'), <TxArgs fn={tx.function} args={tx.args} />],
                   [label('creator'), tx.creator],
                   [label('timestamp'), `${tx.timestamp} UTC`],
                   [

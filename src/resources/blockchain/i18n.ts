@@ -102,7 +102,7 @@ const en = {
         'The record no longer has the digest stored on chain (version %{version}, block %{number}). Put it on chain again to record the new version.',
       failed: 'Not verified: %{message}',
       notOnChain: 'Not on chain yet.',
-      rolling: 'Being rolled out: the transaction is waiting for its block.',
+      rolling: 'Being put on chain: the transaction is waiting for its block.',
       authorFirst: 'Its author must be on chain first.',
       done: 'Put on chain at block %{number}',
       repeated: 'Unchanged: already on chain at block %{number}',
