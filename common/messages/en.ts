@@ -120,5 +120,7 @@ export const fieldMessagesEn = {
   maxHeaderSize: 'The request line and headers must fit in %{limit} bytes',
   maxSize: 'Must be at most %{limit} bytes',
   imageType: 'Must be a JPEG, PNG, GIF or WebP image',
+  chaincode: 'Not a valid chaincode upload (a Go source file in the field "file")',
+  conflict: 'Conflicts with a stored record',
   invalid: 'Invalid: %{message}',
 };

@@ -89,5 +89,7 @@ export const fieldMessagesZh: typeof fieldMessagesEn = {
   maxHeaderSize: '请求行和请求头合计不能超过 %{limit} 字节',
   maxSize: '不能超过 %{limit} 字节',
   imageType: '必须是 JPEG、PNG、GIF 或 WebP 图片',
+  chaincode: '不是有效的链码上传（字段“file”中的 Go 源文件）',
+  conflict: '与已存储的记录冲突',
   invalid: '无效：%{message}',
 };
