@@ -1,10 +1,20 @@
 /**
  * The console's login page: react-admin's Login card with a translated title, username/password
  * (react-admin's LoginForm → authProvider.login → `POST /dev-api/user/login`) and a language switch
- * (writes the `language` cookie).
+ * (writes the `language` cookie). The username typed survives a language switch (react-admin remounts
+ * the whole tree when the locale changes, which would clear the form): it is kept in memory, never the
+ * password.
  */
 import { Box, Stack, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
-import { Login, LoginForm, useLocaleState, useTranslate } from 'react-admin';
+import {
+  Login,
+  LoginForm,
+  PasswordInput,
+  required,
+  TextInput,
+  useLocaleState,
+  useTranslate,
+} from 'react-admin';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 
 function LanguageSwitch() {
@@ -24,6 +34,37 @@ function LanguageSwitch() {
   );
 }
 
+/** The username typed on the login page, for the remount a language switch causes (this page load only). */
+let typedUsername = '';
+
+/** The login form's inputs: react-admin's two, the username kept across a language switch. */
+function LoginInputs() {
+  const translate = useTranslate();
+  return (
+    <>
+      <TextInput
+        autoFocus
+        source="username"
+        label={translate('ra.auth.username')}
+        autoComplete="username"
+        validate={required()}
+        defaultValue={typedUsername}
+        onChange={(e: { target: { value: string } }) => {
+          typedUsername = e.target.value;
+        }}
+        fullWidth
+      />
+      <PasswordInput
+        source="password"
+        label={translate('ra.auth.password')}
+        autoComplete="current-password"
+        validate={required()}
+        fullWidth
+      />
+    </>
+  );
+}
+
 export default function LoginPage() {
   const translate = useTranslate();
   return (
@@ -36,7 +77,9 @@ export default function LoginPage() {
           {translate('baas.app.subtitle')}
         </Typography>
       </Stack>
-      <LoginForm />
+      <LoginForm>
+        <LoginInputs />
+      </LoginForm>
       <Box sx={{ display: 'flex', justifyContent: 'center', pb: 2 }}>
         <LanguageSwitch />
       </Box>
