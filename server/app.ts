@@ -23,6 +23,7 @@ import dashboardRoutes from './routes/artmanager/dashboard/index';
 import authorBlockChainRoute from './routes/artmanager/authors/blockChain';
 import artworkBlockChainRoute from './routes/artmanager/artwork/blockChain';
 import baasApiRoutes from './routes/baas-api/index';
+import imageCacheRoutes from './routes/image-cache/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,5 +70,6 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(authorBlockChainRoute, { prefix: '/artmanager/authors' });
   await app.register(artworkBlockChainRoute, { prefix: '/artmanager/artwork' });
   await app.register(baasApiRoutes, { prefix: '/baas-api' });
+  await app.register(imageCacheRoutes, { prefix: '/image-cache' });
   return app;
 }

@@ -84,15 +84,13 @@ export default fp(async function envelope(app: FastifyInstance) {
     const lang = languageOf(request.headers['accept-language']);
     /** Sends the envelope of `message` (its `msg` in the request's language). */
     const send = (status: number, code: number, message: Message, data: unknown = null) =>
-      reply
-        .status(status)
-        .send({
-          code,
-          msg: renderMessage(lang, { ...message, data }),
-          data,
-          key: message.key,
-          params: message.params,
-        });
+      reply.status(status).send({
+        code,
+        msg: renderMessage(lang, { ...message, data }),
+        data,
+        key: message.key,
+        params: message.params,
+      });
     if (error instanceof ApiError) {
       if (error.key)
         return send(error.status, error.code, { key: error.key, params: error.params ?? {} }, error.data);
@@ -138,15 +136,13 @@ export default fp(async function envelope(app: FastifyInstance) {
       return send(429, Codes.RATE_LIMITED, msg('request.rateLimited', { after }));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply
-        .status(error.statusCode)
-        .send({
-          code: error.statusCode,
-          msg: error.message,
-          data: null,
-          key: 'request.failed',
-          params: { status: error.statusCode },
-        });
+      return reply.status(error.statusCode).send({
+        code: error.statusCode,
+        msg: error.message,
+        data: null,
+        key: 'request.failed',
+        params: { status: error.statusCode },
+      });
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(500, Codes.INTERNAL, msg('server.internal'));

@@ -57,8 +57,9 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
         }),
         { type: 'success' },
       );
+      // The refreshed record carries the (new) transaction id: the proof query follows its key. A manual
+      // refetch here would run even without a txId (refetch ignores `enabled`): GET /proof without txId, a 400.
       refresh();
-      await proof.refetch();
     } catch (err) {
       notify((err as Error).message, { type: 'error' });
     } finally {
