@@ -24,8 +24,7 @@ export default async function imageCacheRoutes(fastify: FastifyInstance) {
     '/',
     {
       schema: {
-        summary:
-          'A catalogue picture (remote, allowed host; or uploaded) from the image cache, or a placeholder',
+        summary: 'Catalogue picture (image cache)',
         querystring: {
           type: 'object',
           properties: {
