@@ -23,6 +23,13 @@ export const serverMessagesEn = {
   'part.querystring': 'query',
   'part.params': 'path parameters',
   'part.headers': 'headers',
+  // Labels of the fields no schema declares (query parameters, upload parts, headers)
+  'field.q': 'search text',
+  'field.file': 'file',
+  'field.from': 'from',
+  'field.to': 'to',
+  'field.channel': 'channel',
+  'field.Content-Type': 'Content-Type',
   // Transport and protocol
   'request.noSuchCall': 'No such call: %{method} %{path}',
   'request.malformed': 'Malformed HTTP request',

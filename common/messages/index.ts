@@ -107,7 +107,8 @@ export function fieldLabel(lang: Language, field: string, schemaId?: string): st
     const label = (p as { 'x-i18n'?: Partial<LocalizedText> } | undefined)?.['x-i18n']?.[lang];
     if (label) return label;
   }
-  return field;
+  const own = `field.${field}`;
+  return isMessageKey(own) ? serverMessages[lang][own] : field;
 }
 
 /** The text of one failed keyword in `lang` (the console's form messages follow the same rules). */
