@@ -17,7 +17,11 @@ export class SessionPage {
   ) {
     page.on('console', (m) => m.type() === 'error' && this.consoleErrors.push(m.text()));
     page.on('pageerror', (e) => this.consoleErrors.push(e.message));
-    page.on('requestfailed', (r) => this.failedRequests.push(`failed ${r.method()} ${r.url()}`));
+    page.on('requestfailed', (r) => {
+      // A request the page itself abandoned (a navigation, react-query cancelling) did not fail.
+      if (r.failure()?.errorText !== 'net::ERR_ABORTED')
+        this.failedRequests.push(`failed ${r.method()} ${r.url()}`);
+    });
     page.on('response', (r) => {
       if (r.status() >= 400) this.failedRequests.push(`${r.status()} ${r.request().method()} ${r.url()}`);
     });
