@@ -164,6 +164,15 @@ describe('withShellSession', () => {
     expect(await p.logout({})).toBe(
       '/login?redirect=%2Findustry%2Fauthors%3Ffilter%3D%257B%2522q%2522%253A%2522Blake%2522%257D',
     );
+    // A list request of the page being left, refused because the token was just revoked: silent.
+    await expect(
+      p.checkError({ status: 401, body: { code: 2, msg: 'revoked', data: null } }),
+    ).rejects.toEqual({
+      message: false,
+      redirectTo:
+        '/login?redirect=%2Findustry%2Fauthors%3Ffilter%3D%257B%2522q%2522%253A%2522Blake%2522%257D',
+    });
+    expect(isLoggedOutSignalled()).toBe(false);
     here = { pathname: '/login', search: '?redirect=%2Findustry%2Fauthors' };
     await expect(p.checkAuth({})).rejects.toEqual({
       message: false,

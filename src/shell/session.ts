@@ -164,6 +164,8 @@ export function loginWithRedirect({ pathname, search }: LocationLike): string {
  *   page with its own `?redirect=`), without a notification when the user is on the login page or has
  *   just logged out (react-admin's checks that run while a logout navigates must not say "Please login
  *   to continue" nor drop the redirect);
+ * - `checkError` after the user logged out (a request of the page being left, refused): rejects
+ *   silently with the login page (its redirect kept);
  * - `checkError` with envelope code 2: while the session has not been confirmed by the server in this
  *   page load (the first answer after a reload or login refuses the token), it rejects with the login
  *   page and the current page as redirect (react-admin logs out at once: there is no work on screen to
@@ -196,9 +198,10 @@ export function withShellSession(
       return redirect ? { redirectTo: safeRedirect(redirect) } : result;
     },
     async logout(params: unknown) {
-      const result = await base.logout(params);
+      // Set before the server revokes the token: the answers refused meanwhile are this logout's.
       confirmed = false;
       loggedOutByUser = true;
+      const result = await base.logout(params);
       resetLoggedOut();
       if (typeof result === 'string' || result === false) return result;
       return loginWithRedirect(location());
@@ -217,6 +220,10 @@ export function withShellSession(
       }
     },
     async checkError(error: unknown) {
+      const status = (error as { status?: unknown } | null)?.status;
+      if (loggedOutByUser && (status === 401 || envelopeCodeOf(error) === Codes.TOKEN_INVALID))
+        // A request of the page being left, refused because the user logged out: no toast, no dialog.
+        throw { message: false, redirectTo: loginWithRedirect(location()) };
       if (envelopeCodeOf(error) === Codes.TOKEN_INVALID) {
         if (!confirmed)
           throw { message: 'baas.auth.session_expired', redirectTo: loginWithRedirect(location()) };
