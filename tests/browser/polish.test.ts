@@ -114,6 +114,9 @@ describe('issue 12: images, messages, sessions', () => {
     await s.page.locator('table tbody tr').first().waitFor();
     await s.page.locator('input[name="q"]').fill('Blake');
     await s.page.waitForURL(/Blake/);
+    // The search has answered: its rows are shown.
+    await s.page.locator('table tbody tr').filter({ hasText: 'Blake' }).first().waitFor();
+    await s.page.waitForLoadState('networkidle');
     const searched = s.route();
     await s.logout();
     await s.page.waitForURL((u) => u.hash.startsWith('#/login'));
