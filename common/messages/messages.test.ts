@@ -15,7 +15,8 @@ function sourceFiles(dir: string): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     // generated code and the catalogues themselves (their docs show example keys) are not users of keys
-    if (name === 'node_modules' || name === 'generated' || path.endsWith(join('common', 'messages'))) continue;
+    if (name === 'node_modules' || name === 'generated' || path.endsWith(join('common', 'messages')))
+      continue;
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
     else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push(path);
   }
