@@ -19,6 +19,7 @@ export function apiPrefixesOf(endpointMaps: object[]): string[] {
       '/artmanager/',
       '/baas-api/',
       '/uploads/',
+      '/image-cache/',
       ...paths.map((p) => `/${p.split('/')[1]}/`),
     ]),
   ];

@@ -3,12 +3,19 @@
  *
  * Every response body is `{ code, msg, data }`. `code` 0 is success; the console also accepts 200 and a
  * body with `state: "OK"` (older endpoints of the product answer that way). Failure codes below travel
- * with a matching HTTP status.
+ * with a matching HTTP status. A failure also carries `key` and `params`: the stable message key of
+ * common/messages (en.ts, zh.ts) and its parameters; `msg` is that message in the language of the
+ * request's `Accept-Language` (en when it asks for neither en nor zh), and the console renders the key in
+ * its own current language (src/dataProvider/httpClient.ts).
  */
 export interface Envelope<T = unknown> {
   code: number;
   msg: string;
   data: T;
+  /** Message key of a failure (common/messages/en.ts); absent on success and on untranslated messages. */
+  key?: string;
+  /** The message's parameters (a `{ en, zh }` value is a text in each language). */
+  params?: Record<string, unknown>;
 }
 
 /** Envelope codes. `TOKEN_INVALID` (2) is what the console turns into its "logged out" dialog. */

@@ -28,6 +28,7 @@ import authorRegistryRoutes from './routes/artmanager/authors/registry';
 import pictureRoutes from './routes/artmanager/artwork/pictures';
 import traceabilityRoutes from './routes/artmanager/traceability/index';
 import ossRoutes from './routes/artmanager/oss/index';
+import imageCacheRoutes from './routes/image-cache/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,5 +82,6 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(pictureRoutes, { prefix: '/artmanager/artwork' });
   await app.register(traceabilityRoutes, { prefix: '/artmanager/traceability' });
   await app.register(ossRoutes, { prefix: '/artmanager/oss' });
+  await app.register(imageCacheRoutes, { prefix: '/image-cache' });
   return app;
 }

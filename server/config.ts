@@ -10,7 +10,10 @@
  * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md);
  * - `TRUST_PROXY` (default unset: no proxy): Fastify's `trustProxy` — `true` (believe any proxy), a hop
  *   count (`1`), or a comma-separated list of proxy addresses/CIDRs (`127.0.0.1,10.0.0.0/8`). With it,
- *   X-Forwarded-Proto from the proxy says whether the client used HTTPS (HSTS is sent only then).
+ *   X-Forwarded-Proto from the proxy says whether the client used HTTPS (HSTS is sent only then);
+ * - `IMAGE_CACHE_HOSTS` (default empty: nothing fetched): hosts whose pictures the image cache fetches and
+ *   serves from `/image-cache` (e.g. `www.tate.org.uk`); `IMAGE_CACHE_MAX_BYTES` (default 10 MiB): the
+ *   largest picture it keeps (server/imageCache/imageCache.ts).
  */
 import { resolve } from 'node:path';
 
@@ -36,6 +39,10 @@ export interface AppConfig {
   loginRateLimit: number;
   /** Fastify's `trustProxy` (from `TRUST_PROXY`): false, true, a hop count or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
+  /** Hosts the image cache may fetch from (`IMAGE_CACHE_HOSTS`), lower case; empty: none. */
+  imageCacheHosts: string[];
+  /** Largest picture the image cache keeps, bytes. */
+  imageCacheMaxBytes: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -53,6 +60,14 @@ function trustProxy(value: string | undefined): boolean | number | string {
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
   return v;
+}
+
+/** `IMAGE_CACHE_HOSTS` (comma or space separated) as lower-case `host` / `host:port` entries. */
+export function parseHosts(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[\s,]+/)
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** Reads the configuration; throws with the variable's name on a malformed value. */
@@ -73,5 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
     loginRateLimit: int(env.LOGIN_RATE_LIMIT, 20, 'LOGIN_RATE_LIMIT'),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    imageCacheHosts: parseHosts(env.IMAGE_CACHE_HOSTS),
+    imageCacheMaxBytes: int(env.IMAGE_CACHE_MAX_BYTES, 10 * 1024 * 1024, 'IMAGE_CACHE_MAX_BYTES'),
   };
 }

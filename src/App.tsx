@@ -8,7 +8,9 @@
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import authProvider from './authProvider';
 import LoginPage from './authProvider/LoginPage';
+import AuthenticationErrorPage from './authProvider/AuthenticationErrorPage';
 import dataProvider from './dataProvider';
+import { createQueryClient } from './dataProvider/queryClient';
 import { generatedResources } from './generated/resources';
 import { i18nProvider } from './i18n';
 import { rolesAllow } from './authProvider';
@@ -49,6 +51,9 @@ export const resources: ResourceConfig[] = [...generatedResources]
 const shellAuthProvider = withShellSession(authProvider);
 const shellCustomRoutes = shellRoutes({ resources: Object.fromEntries(resources.map((r) => [r.name, r])) });
 
+/** One react-query client for the console's life (4xx answers are not retried: dataProvider/queryClient.ts). */
+const queryClient = createQueryClient();
+
 export default function App() {
   return (
     <Admin
@@ -56,6 +61,7 @@ export default function App() {
       requireAuth
       title="baas.app.title"
       dataProvider={dataProvider}
+      queryClient={queryClient}
       authProvider={shellAuthProvider}
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
@@ -63,6 +69,7 @@ export default function App() {
       theme={initialShellTheme()}
       notification={ShellNotification}
       catchAll={Page404}
+      authenticationError={AuthenticationErrorPage}
     >
       <CustomRoutes>{shellCustomRoutes}</CustomRoutes>
       <CustomRoutes noLayout>{shellNoLayoutRoutes()}</CustomRoutes>

@@ -10,6 +10,7 @@
  */
 import { Codes, type FieldError } from '../../common/envelope';
 import { ApiError } from '../plugins/app/errors';
+import { msg } from '../../common/messages/index';
 
 /** The kind of constraint `e` violates, or null when it is no constraint violation. */
 export function constraintKind(e: unknown): 'unique' | 'foreignKey' | null {
@@ -35,7 +36,7 @@ export function uniqueConflict(field: string, value: unknown, holder?: string): 
   const errors: FieldError[] = [
     { field, keyword: 'unique', params: { value }, message: `${field}: ${message}` },
   ];
-  return new ApiError(Codes.CONFLICT, 409, `${field}: ${message}`, { errors });
+  return new ApiError(Codes.CONFLICT, 409, msg('request.fields'), { errors });
 }
 
 /**
@@ -57,18 +58,13 @@ export function mapConstraintError(
     return uniqueConflict(field, values[field]);
   }
   if (kind === 'foreignKey') {
-    if (op === 'delete')
-      return new ApiError(
-        Codes.CONFLICT,
-        409,
-        'Refused: another record still references this one (added meanwhile); delete or reassign it first',
-      );
+    if (op === 'delete') return new ApiError(Codes.CONFLICT, 409, msg('record.deleteReferencedMeanwhile'));
     const column = violatedColumn(e);
     const fields = column ? [column] : referenceFields.filter((f) => values[f] !== undefined);
     const field = fields[0] ?? 'id';
     const message = `${field}: the record ${String(values[field])} was deleted meanwhile`;
     const errors: FieldError[] = [{ field, keyword: 'reference', params: { id: values[field] }, message }];
-    return new ApiError(Codes.CONFLICT, 409, message, { errors });
+    return new ApiError(Codes.CONFLICT, 409, msg('request.fields'), { errors });
   }
   return e;
 }

@@ -22,6 +22,7 @@
  * top-level ones also trimmed, and a nullable one left empty as null.
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
  */
+import { msg, schemaLabel } from '../../common/messages/index';
 import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { formatErrors, schemas, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
@@ -251,7 +252,7 @@ export class Repository<R extends object = RecordOut> {
   private async getRecord(db: Db, id: number): Promise<RecordOut> {
     const text = (this.getOneSql ??= this.records(db).where(this.col('id'), '=', 0).compile().sql);
     const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
-    if (!rows.length) throw notFound(this.model.label, id);
+    if (!rows.length) throw notFound(schemaLabel(this.model.schemaId), id);
     return this.toRecord(rows[0]);
   }
 
@@ -335,7 +336,14 @@ export class Repository<R extends object = RecordOut> {
       errors.push({ ...e, field, message });
     }
     if (errors.length)
-      throw new ApiError(Codes.INVALID, 400, errors.map((e) => e.message).join('; '), { errors });
+      throw new ApiError(
+        Codes.INVALID,
+        400,
+        msg('request.invalid', { part: 'body', schema: this.model.schemaId }),
+        {
+          errors,
+        },
+      );
   }
 
   private referenceFields(): string[] {
@@ -421,7 +429,7 @@ export class Repository<R extends object = RecordOut> {
           .where('id', 'in', ids)
           .execute();
         const missing = ids.filter((id) => !rows.some((r) => r.id === id));
-        if (missing.length) throw notFound(label, missing.join(', '));
+        if (missing.length) throw notFound(schemaLabel(this.model.schemaId), missing.join(', '));
         for (const referrer of this.models.values())
           for (const r of referrer.references) {
             if (r.resource !== name || r.onDelete !== 'restrict') continue;
@@ -432,12 +440,23 @@ export class Repository<R extends object = RecordOut> {
               .groupBy(r.field)
               .execute();
             if (!used.length) continue;
-            const busy = used.map((u) => {
-              const row = rows.find((x) => x.id === Number(u.ref))!;
-              return `"${String(row.rep)}" (${Number(u.n)} ${referrer.name})`;
-            });
+            const referrerLabel = schemaLabel(referrer.schemaId, true);
+            const busy = (lang: 'en' | 'zh') =>
+              used
+                .map((u) => {
+                  const row = rows.find((x) => x.id === Number(u.ref))!;
+                  return lang === 'en'
+                    ? `"${String(row.rep)}" (${Number(u.n)} ${referrer.name})`
+                    : `“${String(row.rep)}”（${Number(u.n)} 个${referrerLabel.zh}）`;
+                })
+                .join(lang === 'en' ? ', ' : '、');
+            const own = schemaLabel(this.model.schemaId);
             throw conflict(
-              `Cannot delete ${busy.join(', ')}: refused while the ${label.toLowerCase()} has ${referrer.name}; delete or reassign their ${referrer.name} first`,
+              msg('record.deleteReferenced', {
+                records: { en: busy('en'), zh: busy('zh') },
+                label: { en: label.toLowerCase(), zh: own.zh },
+                referrerResources: { en: referrer.name, zh: referrerLabel.zh },
+              }),
               { ids: used.map((u) => Number(u.ref)) },
             );
           }

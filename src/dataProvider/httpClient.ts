@@ -7,7 +7,11 @@
  *   `Content-Type: application/json`) or as `FormData` (multipart uploads).
  * - Resolves `{ status, headers, body, json }` when the envelope means success (`isSuccess`: code 0 or
  *   200, or `state: "OK"`), whatever the HTTP status.
- * - Otherwise rejects with react-admin's `HttpError(msg, status, body)` where `body` is the envelope plus
+ * - Sends `Accept-Language` with the console's language (the `language` cookie, else the browser's), so
+ *   the server's `msg` is in it too.
+ * - Otherwise rejects with react-admin's `HttpError(message, status, body)`: `message` is the envelope's
+ *   message key rendered in the console's current language (common/messages `renderMessage`; the
+ *   envelope's `msg` when it has no key), what react-admin's notifications show; `body` is the envelope plus
  *   `errors`: `{ [field]: serialized {message, args} }` built from `data.errors` (FieldError[]), which
  *   react-admin's forms show under each field, translated (src/i18n/validation.ts). A body that is not
  *   JSON rejects with the HTTP status text.
@@ -16,6 +20,7 @@ import Cookies from 'js-cookie';
 import { HttpError } from 'ra-core';
 import { isSuccess, type Envelope, type FieldError } from '../../common/envelope';
 import { messageForFieldError, serializeMessage } from '../i18n/validation';
+import { languageOf, renderMessage, type Language } from '../../common/messages/index';
 
 /** Name of the cookie that holds the session token (as the product has it). */
 export const TOKEN_COOKIE = 'Admin-Token';
@@ -59,6 +64,17 @@ export function fieldErrorsOf(envelope: Envelope<unknown>): Record<string, strin
   return out;
 }
 
+/** The `language` cookie the console's language switch writes (src/i18n/index.ts `LANGUAGE_COOKIE`). */
+const LANGUAGE_COOKIE = 'language';
+
+/** The console's current language: the `language` cookie, else the browser's languages, else en. */
+export function consoleLanguage(): Language {
+  const cookie = Cookies.get(LANGUAGE_COOKIE);
+  if (cookie) return languageOf(cookie);
+  if (typeof navigator === 'undefined') return 'en';
+  return languageOf([...(navigator.languages ?? []), navigator.language].filter(Boolean).join(','));
+}
+
 /** Requests are abandoned after 60 s (the product's axios timeout), with an HttpError saying so. */
 export const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -67,10 +83,17 @@ export const REQUEST_TIMEOUT_MS = 60_000;
  * @param deps.fetch the fetch implementation (default: global fetch)
  * @param deps.token where the token comes from (default: the `Admin-Token` cookie)
  * @param deps.timeoutMs how long a request may take (default REQUEST_TIMEOUT_MS)
+ * @param deps.language the console's language (default {@link consoleLanguage})
  */
 export function createHttpClient(
-  deps: { fetch?: typeof fetch; token?: () => string | undefined; timeoutMs?: number } = {},
+  deps: {
+    fetch?: typeof fetch;
+    token?: () => string | undefined;
+    timeoutMs?: number;
+    language?: () => Language;
+  } = {},
 ): HttpClient {
+  const language = deps.language ?? consoleLanguage;
   const timeoutMs = deps.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const doFetch = deps.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const token = deps.token ?? getToken;
@@ -78,6 +101,8 @@ export function createHttpClient(
     const headers = new Headers({ Accept: 'application/json', ...options.headers });
     if (typeof options.body === 'string' && !headers.has('Content-Type'))
       headers.set('Content-Type', 'application/json');
+    const lang = language();
+    if (!headers.has('Accept-Language')) headers.set('Accept-Language', lang);
     const t = token();
     if (t) headers.set('X-Token', t);
     let response: Response;
@@ -108,7 +133,8 @@ export function createHttpClient(
     const body: EnvelopeErrorBody = { ...json };
     const errors = fieldErrorsOf(json);
     if (errors) body.errors = errors;
-    throw new HttpError(json.msg || response.statusText || `HTTP ${response.status}`, response.status, body);
+    const message = renderMessage(lang, json) || json.msg || response.statusText || `HTTP ${response.status}`;
+    throw new HttpError(message, response.status, body);
   };
 }
 

@@ -3,6 +3,9 @@
  * translation shows in review. Validation messages are keyed by JSON Schema keyword (see validation.ts);
  * `x-maxWidth` says the limit in both units: display width and Chinese characters (limit / 2).
  */
+import { fieldMessagesEn } from '../../common/messages/en';
+import { fieldMessagesZh } from '../../common/messages/zh';
+
 export const baasEn = {
   app: { title: 'BaaS Admin', subtitle: 'Art-works registry and blockchain console' },
   auth: {
@@ -58,44 +61,8 @@ export const baasEn = {
     row_done: '%{name}: on chain in block %{number}',
   },
   empty: '—',
-  validation: {
-    required: 'Required',
-    type: 'Must be of type %{type}',
-    minLength: 'Must be at least %{limit} characters',
-    maxLength: 'Must be at most %{limit} characters',
-    minimum: 'Must be at least %{limit}',
-    maximum: 'Must be at most %{limit}',
-    exclusiveMinimum: 'Must be greater than %{limit}',
-    exclusiveMaximum: 'Must be less than %{limit}',
-    pattern: 'Invalid format',
-    format: 'Must be a valid %{format}',
-    enum: 'Must be one of: %{values}',
-    const: 'Invalid value',
-    minItems: 'At least %{limit} items',
-    maxItems: 'At most %{limit} items',
-    additionalProperties: 'Not a known field: %{additionalProperty}',
-    'x-maxWidth': 'At most %{limit} wide (%{chars} Chinese characters); this is %{width} wide',
-    'x-plainText': {
-      control: 'Must not contain control characters',
-      markup: 'Must not contain < or >',
-      blank: 'Must not be blank',
-      bidi: 'Must not contain bidirectional control characters',
-      invisible: 'Must contain a visible character',
-    },
-    'x-text': {
-      control: 'Must not contain control characters (line breaks only where the field allows several lines)',
-      surrogate: 'Must not contain an unpaired UTF-16 surrogate',
-    },
-    'x-finite': 'Must be a finite number',
-    'x-url': 'Must be an http or https URL, or an uploaded file (/uploads/...)',
-    'x-notFuture': 'Must not be after %{limit}',
-    'x-ordered': '%{first} must not be after %{second}',
-    'x-uscc':
-      'Wrong check character: with these first 17 characters the 18th must be %{expected} (GB 32100-2015)',
-    'x-distinct': 'Must differ from %{first}',
-    unique: 'Already used by another record',
-    invalid: 'Invalid: %{message}',
-  },
+  // The keyword texts are shared with the server: common/messages/en.ts `fieldMessagesEn`.
+  validation: fieldMessagesEn,
 };
 
 /** Chinese of {@link baasEn}, key for key (checked by src/i18n/i18n.test.ts). */
@@ -152,41 +119,5 @@ export const baasZh: typeof baasEn = {
     row_done: '%{name}：已上链，区块 %{number}',
   },
   empty: '—',
-  validation: {
-    required: '必填',
-    type: '类型必须是 %{type}',
-    minLength: '至少 %{limit} 个字符',
-    maxLength: '最多 %{limit} 个字符',
-    minimum: '不能小于 %{limit}',
-    maximum: '不能大于 %{limit}',
-    exclusiveMinimum: '必须大于 %{limit}',
-    exclusiveMaximum: '必须小于 %{limit}',
-    pattern: '格式不正确',
-    format: '必须是有效的 %{format}',
-    enum: '必须是以下之一：%{values}',
-    const: '取值不正确',
-    minItems: '至少 %{limit} 项',
-    maxItems: '最多 %{limit} 项',
-    additionalProperties: '未知字段：%{additionalProperty}',
-    'x-maxWidth': '最多 %{chars} 个汉字（%{limit} 个字符），当前为 %{width} 个字符',
-    'x-plainText': {
-      control: '不能包含控制字符',
-      markup: '不能包含 < 或 >',
-      blank: '不能全为空白',
-      bidi: '不能包含双向文字控制字符',
-      invisible: '必须包含可见字符',
-    },
-    'x-text': {
-      control: '不能包含控制字符（仅多行字段可换行）',
-      surrogate: '不能包含未配对的 UTF-16 代理字符',
-    },
-    'x-finite': '必须是有限数字',
-    'x-url': '必须是 http 或 https 链接，或已上传的文件（/uploads/...）',
-    'x-notFuture': '不能晚于 %{limit} 年',
-    'x-ordered': '%{first} 不能晚于 %{second}',
-    'x-uscc': '校验码错误：按前 17 位，第 18 位应为 %{expected}（GB 32100-2015）',
-    'x-distinct': '不能与 %{first} 相同',
-    unique: '已被其他记录使用',
-    invalid: '无效：%{message}',
-  },
+  validation: fieldMessagesZh,
 };

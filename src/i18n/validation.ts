@@ -5,6 +5,7 @@
  * of `schemas/*.schema.json` and the custom keywords of `common/keywords.ts`.
  */
 import type { FieldError } from '../../common/envelope';
+import { fieldMessagesEn } from '../../common/messages/en';
 
 /** A react-admin validation message: a translation key plus its interpolation arguments. */
 export interface RaMessage {
@@ -12,34 +13,13 @@ export interface RaMessage {
   args: Record<string, unknown>;
 }
 
-/** Keywords with a dedicated message under `baas.validation.*` (see en.ts / zh.ts). */
-export const TRANSLATED_KEYWORDS = [
-  'required',
-  'type',
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'pattern',
-  'format',
-  'enum',
-  'const',
-  'minItems',
-  'maxItems',
-  'additionalProperties',
-  'x-maxWidth',
-  'x-plainText',
-  'x-notFuture',
-  'x-ordered',
-  'x-uscc',
-  'x-distinct',
-  'x-text',
-  'x-finite',
-  'x-url',
-  'unique',
-] as const;
+/**
+ * Keywords with a dedicated message under `baas.validation.*`: every keyword of the shared catalogue
+ * common/messages/en.ts `fieldMessagesEn` (also the server's), `invalid` aside.
+ */
+export const TRANSLATED_KEYWORDS: readonly string[] = Object.keys(fieldMessagesEn).filter(
+  (k) => k !== 'invalid',
+);
 
 /** Prefix react-admin's `ValidationError` uses to recognise a serialized `{message, args}` string. */
 export const RA_MESSAGE_PREFIX = '@@react-admin@@';
@@ -62,8 +42,7 @@ export function messageFor(keyword: string, params: Record<string, unknown> = {}
   if (keyword === 'type') args.type = String(params.type ?? '');
   if (keyword === 'enum' && Array.isArray(params.allowedValues))
     args.values = params.allowedValues.filter((v) => v !== null).join(', ');
-  if ((TRANSLATED_KEYWORDS as readonly string[]).includes(keyword))
-    return { message: `baas.validation.${keyword}`, args };
+  if (TRANSLATED_KEYWORDS.includes(keyword)) return { message: `baas.validation.${keyword}`, args };
   return { message: 'baas.validation.invalid', args: { ...args, message: fallback } };
 }
 

@@ -17,7 +17,6 @@ import TranslateIcon from '@mui/icons-material/Translate';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import screenfull from 'screenfull';
 import { useI18nProvider, useLocaleState, useLogout, useNotify, useTranslate } from 'react-admin';
-import { useQueryClient } from '@tanstack/react-query';
 import { breadcrumbs } from '../shell/router';
 import { routeTitle } from './routeTitle';
 import { setLanguageCookie, setSidebarOpened, setSize, SIZES, type Size } from '../shell/preferences';
@@ -285,11 +284,11 @@ function AvatarMenu() {
   const { info } = useShell();
   const logout = useLogout();
   const location = useLocation();
-  const queryClient = useQueryClient();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const doLogout = () => {
     setAnchor(null);
-    queryClient.removeQueries({ queryKey: ['shell'] });
+    // No removal of the shell's queries here: that made the mounted layout fetch the user info again,
+    // racing the logout (a "session expired" toast); react-admin's logout clears the cache after it navigates.
     void logout({}, `/login?redirect=${encodeURIComponent(location.pathname + location.search)}`, false);
   };
   return (

@@ -73,6 +73,9 @@ export function useShellSession() {
     gcTime: Infinity,
     retry: false,
     queryFn: async () => {
+      // The token this query is for is no longer the session's (a logout removed it; react-admin's cache
+      // clear after a logout refetches the mounted query): nothing to load, nothing to say.
+      if (cookieTokenStore.get() !== token) throw new SessionError('shell.session.hasError', true);
       try {
         const { json } = await httpClient(`/dev-api/user/info?token=${encodeURIComponent(token ?? '')}`);
         return validateUserInfo(json.data);

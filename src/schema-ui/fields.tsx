@@ -92,17 +92,34 @@ export function HashField({ source, inList }: DisplayProps) {
 }
 
 /**
- * An image URL as the console loads it: `http://` becomes `https://`. The Tate records name their
- * pictures with `http://www.tate.org.uk/...`, which the console's Content-Security-Policy
- * (`img-src 'self' data: blob: https:`, server/plugins/external/helmet.ts) refuses; Tate serves them over
- * https. This is what CSP `upgrade-insecure-requests` does for a page served over https.
+ * An image URL as the console loads it: every picture comes from the console's own origin. A remote
+ * picture (e.g. the Tate records' `http://www.tate.org.uk/...`) goes through the server's image cache,
+ * `/image-cache/?url=<url>` (server/routes/image-cache), which answers it from `DATA_DIR` (fetched once,
+ * for hosts in IMAGE_CACHE_HOSTS) or a placeholder picture, never a failing request; `thumb` (CSS px) asks
+ * for a square thumbnail twice that wide (high-density screens), also for uploaded pictures (`/uploads/`).
+ * Other URLs (data:, blob:, relative) are kept.
  */
-export function displayImageUrl(src: string): string {
-  return src.replace(/^http:\/\//i, 'https://');
+export function displayImageUrl(src: string, thumb?: number): string {
+  const remote = /^https?:\/\//i.test(src);
+  if (!remote && !(thumb && src.startsWith('/uploads/'))) return src;
+  return `/image-cache/?url=${encodeURIComponent(src)}${thumb ? `&w=${Math.ceil(thumb * 2)}` : ''}`;
 }
 
-/** One image with a placeholder when it is missing or fails to load. `size` in CSS pixels. */
-export function Thumb({ src, size, alt }: { src?: string | null; size: number; alt: string }) {
+/**
+ * One image with a placeholder when it is missing or fails to load. `size` in CSS pixels; `thumb` loads a
+ * thumbnail of that size from the image cache instead of the full picture (lists).
+ */
+export function Thumb({
+  src,
+  size,
+  alt,
+  thumb,
+}: {
+  src?: string | null;
+  size: number;
+  alt: string;
+  thumb?: boolean;
+}) {
   const [failed, setFailed] = useState(false);
   useEffect(() => setFailed(false), [src]);
   if (!src || failed)
@@ -124,7 +141,7 @@ export function Thumb({ src, size, alt }: { src?: string | null; size: number; a
   return (
     <Box
       component="img"
-      src={displayImageUrl(src)}
+      src={displayImageUrl(src, thumb ? size : undefined)}
       alt={alt}
       loading="lazy"
       onError={() => setFailed(true)}
@@ -136,7 +153,14 @@ export function Thumb({ src, size, alt }: { src?: string | null; size: number; a
 export function ImageField({ source, inList }: DisplayProps) {
   const record = useRecordContext();
   const value = getPath(record, source);
-  return <Thumb src={typeof value === 'string' ? value : null} size={inList ? 40 : 120} alt={source} />;
+  return (
+    <Thumb
+      src={typeof value === 'string' ? value : null}
+      size={inList ? 40 : 120}
+      alt={source}
+      thumb={inList}
+    />
+  );
 }
 
 export function ImagesField({ source, inList }: DisplayProps) {
@@ -144,14 +168,14 @@ export function ImagesField({ source, inList }: DisplayProps) {
   const translate = useTranslate();
   const value = getPath(record, source);
   const urls = Array.isArray(value) ? (value as string[]) : [];
-  if (inList) return <Thumb src={urls[0]} size={48} alt={translate('baas.images.main')} />;
+  if (inList) return <Thumb src={urls[0]} size={48} alt={translate('baas.images.main')} thumb />;
   if (urls.length === 0) return <Typography variant="body2">{translate('baas.images.none')}</Typography>;
   return (
     <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
       {urls.map((u, i) => (
         <Box key={`${i}-${u}`} sx={{ position: 'relative' }}>
-          <a href={u} target="_blank" rel="noreferrer">
-            <Thumb src={u} size={120} alt={`${i + 1}`} />
+          <a href={displayImageUrl(u)} target="_blank" rel="noreferrer">
+            <Thumb src={u} size={120} alt={`${i + 1}`} thumb />
           </a>
           {i === 0 && (
             <Chip

@@ -120,6 +120,7 @@ describe('withShellSession', () => {
     const seen = vi.fn();
     const off = onLoggedOutChange(seen);
     clearLoggedOut();
+    await p.getPermissions!({}); // the server accepted the token once: a session is on screen
     await expect(
       p.checkError({ status: 401, body: { code: 2, msg: 'revoked', data: null } }),
     ).resolves.toBeUndefined();
@@ -131,6 +132,58 @@ describe('withShellSession', () => {
     expect(seen).toHaveBeenCalledTimes(2);
     off();
     clearLoggedOut();
+  });
+
+  it('sends a token refused on the first answer straight to the login page, with the page as redirect', async () => {
+    const p = withShellSession(base(), () => ({ pathname: '/industry/authors', search: '?page=2' }));
+    await expect(
+      p.checkError({ status: 401, body: { code: 2, msg: 'revoked', data: null } }),
+    ).rejects.toEqual({
+      message: 'baas.auth.session_expired',
+      redirectTo: '/login?redirect=%2Findustry%2Fauthors%3Fpage%3D2',
+    });
+    expect(isLoggedOutSignalled()).toBe(false);
+  });
+
+  it('a logout and a new login clear a raised logged-out signal (no stale dialog)', async () => {
+    const p = withShellSession(base(), () => ({ pathname: '/industry/authors', search: '' }));
+    await p.getPermissions!({});
+    await p.checkError({ status: 401, body: { code: 2, msg: 'revoked', data: null } });
+    expect(isLoggedOutSignalled()).toBe(true);
+    await p.login({ username: 'admin', password: 'x' });
+    expect(isLoggedOutSignalled()).toBe(false);
+    await p.getPermissions!({});
+    await p.checkError({ status: 401, body: { code: 2, msg: 'revoked', data: null } });
+    await p.logout({});
+    expect(isLoggedOutSignalled()).toBe(false);
+  });
+
+  it('after a logout, checkAuth keeps the login page with its redirect and shows no toast', async () => {
+    let here = { pathname: '/industry/authors', search: '?filter=%7B%22q%22%3A%22Blake%22%7D' };
+    const p = withShellSession(base(), () => here);
+    expect(await p.logout({})).toBe(
+      '/login?redirect=%2Findustry%2Fauthors%3Ffilter%3D%257B%2522q%2522%253A%2522Blake%2522%257D',
+    );
+    // A list request of the page being left, refused because the token was just revoked: silent.
+    await expect(
+      p.checkError({ status: 401, body: { code: 2, msg: 'revoked', data: null } }),
+    ).rejects.toEqual({
+      message: false,
+      redirectTo:
+        '/login?redirect=%2Findustry%2Fauthors%3Ffilter%3D%257B%2522q%2522%253A%2522Blake%2522%257D',
+    });
+    expect(isLoggedOutSignalled()).toBe(false);
+    here = { pathname: '/login', search: '?redirect=%2Findustry%2Fauthors' };
+    await expect(p.checkAuth({})).rejects.toEqual({
+      message: false,
+      redirectTo: '/login?redirect=%2Findustry%2Fauthors',
+    });
+    // A visitor who did not log out, on a page: the usual message and the page as redirect.
+    const fresh = withShellSession(base(), () => ({ pathname: '/baas/fabric', search: '' }));
+    await expect(fresh.checkAuth({})).rejects.toEqual({
+      message: 'ra.auth.auth_check_error',
+      redirectTo: '/login?redirect=%2Fbaas%2Ffabric',
+    });
   });
 
   it('after the user closed the dialog, code 2 from the same page does not reopen it; another page does', () => {

@@ -100,6 +100,16 @@ export function clearLoggedOut(page: string = currentPage()): void {
   listeners.forEach((l) => l());
 }
 
+/**
+ * Forgets the signal and the page it was dismissed on: a new session (login) or a logout starts clean,
+ * so a dialog of the previous session never opens over the next one.
+ */
+export function resetLoggedOut(): void {
+  loggedOut = false;
+  dismissedOn = null;
+  listeners.forEach((l) => l());
+}
+
 /** Current state of the signal, for `useSyncExternalStore`. */
 export function isLoggedOutSignalled(): boolean {
   return loggedOut;
@@ -150,24 +160,49 @@ export function loginWithRedirect({ pathname, search }: LocationLike): string {
  *   rule applies: the page it remembered, else `/`);
  * - `logout` resolves `/login?redirect=<current page>` (react-admin navigates there), so a reload of
  *   the login page still knows where to go back;
- * - `checkAuth` rejects with `redirectTo: /login?redirect=<current page>`;
- * - `checkError` with envelope code 2 raises the "logged out" signal and resolves, so the user stays
- *   on the page until they answer the dialog (the base provider would log out at once); other errors
- *   go to the base provider.
+ * - `checkAuth` rejects with `redirectTo: /login?redirect=<current page>` (on the login page: the login
+ *   page with its own `?redirect=`), without a notification when the user is on the login page or has
+ *   just logged out (react-admin's checks that run while a logout navigates must not say "Please login
+ *   to continue" nor drop the redirect);
+ * - `checkError` after the user logged out (a request of the page being left, refused): rejects
+ *   silently with the login page (its redirect kept);
+ * - `checkError` with envelope code 2: while the session has not been confirmed by the server in this
+ *   page load (the first answer after a reload or login refuses the token), it rejects with the login
+ *   page and the current page as redirect (react-admin logs out at once: there is no work on screen to
+ *   keep); once confirmed, it raises the "logged out" signal and resolves, so the user stays on the page
+ *   until they answer the dialog; other errors go to the base provider;
+ * - `getPermissions` / `canAccess` / `getIdentity` answering confirm the session; login and logout
+ *   reset it and clear any "logged out" signal, so the dialog never survives into a new session.
  */
 export function withShellSession(
   base: AuthProvider,
   location: () => LocationLike = appLocation,
 ): AuthProvider {
+  /** The server accepted the token in this page load (an auth call answered). */
+  let confirmed = false;
+  /** A logout ran and no login followed yet. */
+  let loggedOutByUser = false;
+  const confirm = <T>(p: Promise<T>) =>
+    p.then((v) => {
+      confirmed = true;
+      return v;
+    });
   return {
     ...base,
     async login(params: unknown) {
       const result = await base.login(params);
+      confirmed = true;
+      loggedOutByUser = false;
+      resetLoggedOut();
       const redirect = new URLSearchParams(location().search).get('redirect');
       return redirect ? { redirectTo: safeRedirect(redirect) } : result;
     },
     async logout(params: unknown) {
+      // Set before the server revokes the token: the answers refused meanwhile are this logout's.
+      confirmed = false;
+      loggedOutByUser = true;
       const result = await base.logout(params);
+      resetLoggedOut();
       if (typeof result === 'string' || result === false) return result;
       return loginWithRedirect(location());
     },
@@ -175,21 +210,33 @@ export function withShellSession(
       try {
         await base.checkAuth(params);
       } catch (e) {
-        const { pathname, search } = location();
-        const redirect = pathname.startsWith('/login')
-          ? ''
-          : `?redirect=${encodeURIComponent(pathname + search)}`;
-        const message = (e as { message?: string } | null)?.message ?? 'ra.auth.auth_check_error';
-        throw { message, redirectTo: `/login${redirect}` };
+        const here = location();
+        const onLogin = /^\/login(?:\/|$)/.test(here.pathname);
+        const message =
+          onLogin || loggedOutByUser
+            ? false
+            : ((e as { message?: string } | null)?.message ?? 'ra.auth.auth_check_error');
+        throw { message, redirectTo: loginWithRedirect(here) };
       }
     },
     async checkError(error: unknown) {
+      const status = (error as { status?: unknown } | null)?.status;
+      if (loggedOutByUser && (status === 401 || envelopeCodeOf(error) === Codes.TOKEN_INVALID))
+        // A request of the page being left, refused because the user logged out: no toast, no dialog.
+        throw { message: false, redirectTo: loginWithRedirect(location()) };
       if (envelopeCodeOf(error) === Codes.TOKEN_INVALID) {
+        if (!confirmed)
+          throw { message: 'baas.auth.session_expired', redirectTo: loginWithRedirect(location()) };
         const { pathname, search } = location();
         signalLoggedOut(pathname + search);
         return;
       }
       return base.checkError(error);
     },
+    ...(base.getPermissions && {
+      getPermissions: (params: unknown) => confirm(base.getPermissions!(params)),
+    }),
+    ...(base.canAccess && { canAccess: (params: any) => confirm(base.canAccess!(params)) }),
+    ...(base.getIdentity && { getIdentity: () => confirm(base.getIdentity!()) }),
   };
 }

@@ -108,7 +108,13 @@ describe('every x-endpoints call of every resource schema', () => {
     // The other method: no such route, Fastify's 404 as the envelope.
     const wrong = await send(other(method), path, t.adminToken);
     expect(wrong.status).toBe(404);
-    expect(wrong.body).toEqual({ code: 404, msg: `No such call: ${other(method)} ${path}`, data: null });
+    expect(wrong.body).toEqual({
+      code: 404,
+      msg: `No such call: ${other(method)} ${path}`,
+      data: null,
+      key: 'request.noSuchCall',
+      params: { method: other(method), path },
+    });
 
     // No token: 401 before anything about the input is said.
     const anonymous = await send(method, path, null);

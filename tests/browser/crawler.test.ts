@@ -8,8 +8,9 @@
  * - no "not available yet" page where the route names a screen (leaves without `screen` are the
  *   product's sections not in this version: that page is expected there);
  * - no uncaught exception and no console error (none is acceptable);
- * - no API answer with a 5xx status, and no other error status either (a page that loads its data
- *   must not be refused).
+ * - no API answer with a 5xx status, and no other error status either (the crawler only visits and
+ *   clicks tabs: any 4xx is a request the user did not cause, e.g. a call sent without its parameter);
+ * - no failed request and no request to another site (pictures come through the image cache).
  * A route whose parameters have no record to take them from (e.g. no chaincode installed yet) is
  * listed as skipped in the output.
  *

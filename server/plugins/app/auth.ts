@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import { CompiledQuery, type Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
 import { nowText, type Account, type Database, type TokenTable } from '../../db/database';
-import { ApiError } from './errors';
+import { apiError } from './errors';
 import { generatePassword, hashPassword, verifyPassword } from './password';
 
 /** The signed-in account of a request, with the roles its token carries. */
@@ -91,15 +91,14 @@ export async function accountForToken(db: Kysely<Database>, token: string): Prom
   }
   const row = (
     await db.executeQuery<
-      Pick<Account, 'id' | 'name'> & { account: string } & Pick<TokenTable, 'roles' | 'expireTime' | 'revokeTime'>
+      Pick<Account, 'id' | 'name'> & { account: string } & Pick<
+          TokenTable,
+          'roles' | 'expireTime' | 'revokeTime'
+        >
     >(CompiledQuery.raw(text, [hash]))
   ).rows[0];
   if (!row || row.revokeTime || row.expireTime <= nowText())
-    throw new ApiError(
-      Codes.TOKEN_INVALID,
-      401,
-      'Your session has expired or was revoked; please log in again',
-    );
+    throw apiError(Codes.TOKEN_INVALID, 401, 'auth.tokenInvalid');
   return { id: row.id, account: row.account, name: row.name, roles: JSON.parse(row.roles), tokenHash: hash };
 }
 
@@ -185,11 +184,13 @@ export default fp(async function auth(app: FastifyInstance) {
   app.decorate('requireRoles', (roles: string[] = []) => {
     const handler: onRequestAsyncHookHandler = async (request) => {
       const token = requestToken(request);
-      if (!token) throw new ApiError(Codes.UNAUTHENTICATED, 401, 'Not signed in: send the X-Token header');
+      if (!token) throw apiError(Codes.UNAUTHENTICATED, 401, 'auth.notSignedIn');
       const account = await accountForToken(app.db, token);
       request.account = account;
       if (roles.length && !account.roles.includes('admin') && !roles.some((r) => account.roles.includes(r)))
-        throw new ApiError(Codes.FORBIDDEN, 403, `This call needs the role ${roles.join(' or ')}`);
+        throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', {
+          roles: { en: roles.join(' or '), zh: roles.join(' 或 ') },
+        });
     };
     return Object.assign(handler, { [REQUIRED_ROLES]: [...roles] });
   });

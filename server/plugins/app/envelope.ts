@@ -8,6 +8,10 @@
  * anything else → 500 (logged, message hidden). Errors Node's HTTP parser raises before Fastify sees a
  * request (e.g. headers or URL over Node's 16 KiB `maxHeaderSize` → 431) leave in the same envelope
  * through `clientErrorHandler`, passed to Fastify in server/app.ts. Routes answer success with `ok(data)`.
+ *
+ * Every error envelope carries the message's stable `key` and its `params` (common/messages) besides `msg`;
+ * `msg` is rendered in the language the request's `Accept-Language` prefers (en or zh, else en). An
+ * `ApiError` thrown with plain text (no key) keeps its text and gets no key.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -17,6 +21,7 @@ import { Codes, type Envelope } from '../../../common/envelope';
 import { formatErrors } from '../../../common/schemaRegistry';
 import { multipartError } from '../external/multipart';
 import { ApiError, invalidField } from './errors';
+import { languageOf, msg, renderMessage, type Message } from '../../../common/messages/index';
 import { decodeUtf8, parseJsonBody } from './jsonBody';
 
 /** The success envelope. */
@@ -34,7 +39,7 @@ export function ok<T>(data: T, msg = 'success'): Envelope<T> {
 export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   let status = 400;
-  let msg = 'Malformed HTTP request';
+  let message = msg('request.malformed');
   let data: unknown = null;
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     status = 431;
@@ -44,19 +49,18 @@ export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
     const raw = Buffer.isBuffer(packet) ? packet.toString('latin1') : '';
     const lineEnd = raw.indexOf('\r\n');
     const part = lineEnd < 0 || lineEnd > raw.length / 2 ? 'url' : 'headers';
-    msg =
-      part === 'url'
-        ? 'The URL (path and query) is too long: the request line and headers must fit in 16 KiB'
-        : 'The request headers are too large: the request line and headers must fit in 16 KiB';
+    message = msg(part === 'url' ? 'request.urlTooLong' : 'request.headersTooLarge');
+    const text = renderMessage('en', message);
     data = {
       part,
-      errors: [{ field: '', keyword: 'maxHeaderSize', params: { part, limit: 16384 }, message: msg }],
+      errors: [{ field: '', keyword: 'maxHeaderSize', params: { part, limit: 16384 }, message: text }],
     };
   } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     status = 408;
-    msg = 'The request was not received in time';
+    message = msg('request.timeout');
   }
-  const body = JSON.stringify({ code: status, msg, data });
+  // No request exists yet, so no Accept-Language: the message is in English; the key lets the console translate it.
+  const body = JSON.stringify({ code: status, msg: renderMessage('en', message), data, ...message });
   if (socket.writable)
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n` +
@@ -77,13 +81,24 @@ export default fp(async function envelope(app: FastifyInstance) {
   });
 
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
+    const lang = languageOf(request.headers['accept-language']);
+    /** Sends the envelope of `message` (its `msg` in the request's language). */
+    const send = (status: number, code: number, message: Message, data: unknown = null) =>
+      reply.status(status).send({
+        code,
+        msg: renderMessage(lang, { ...message, data }),
+        data,
+        key: message.key,
+        params: message.params,
+      });
     if (error instanceof ApiError) {
+      if (error.key)
+        return send(error.status, error.code, { key: error.key, params: error.params ?? {} }, error.data);
       return reply.status(error.status).send({ code: error.code, msg: error.message, data: error.data });
     }
     const mapped = multipartError(error);
-    if (mapped) {
-      return reply.status(mapped.status).send({ code: mapped.code, msg: mapped.message, data: mapped.data });
-    }
+    if (mapped)
+      return send(mapped.status, mapped.code, { key: mapped.key!, params: mapped.params ?? {} }, mapped.data);
     if (
       error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' ||
       error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
@@ -96,30 +111,40 @@ export default fp(async function envelope(app: FastifyInstance) {
           ? 'this call takes multipart/form-data'
           : `"${request.headers['content-type'] ?? ''}" is not accepted (send application/json)`,
       );
-      return reply.status(status).send({ code: status, msg: e.message, data: e.data });
+      return send(status, status, { key: e.key!, params: e.params ?? {} }, e.data);
     }
     if (error.validation) {
-      const part = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'body');
+      const part = error.validationContext ?? 'body';
       const errors = formatErrors(error.validation as any);
-      const msg = `Invalid ${part}: ${errors.map((e) => e.message).join('; ')}`;
-      return reply.status(400).send({ code: Codes.INVALID, msg, data: { errors } });
+      const routeSchema = request.routeOptions.schema as
+        Record<string, { $ref?: unknown } | undefined> | undefined;
+      const ref = routeSchema?.[part]?.$ref;
+      const params: Record<string, unknown> = { part };
+      if (typeof ref === 'string') params.schema = ref;
+      return send(400, Codes.INVALID, msg('request.invalid', params), { errors });
     }
     if (error.statusCode === 413) {
       const limit = app.initialConfig.bodyLimit;
       const message = `body: must be at most ${limit} bytes`;
-      return reply.status(413).send({
-        code: 413,
-        msg: error.message,
-        data: { errors: [{ field: '', keyword: 'maxBodyLength', params: { limit }, message }] },
+      return send(413, 413, msg('request.bodyTooLarge'), {
+        errors: [{ field: '', keyword: 'maxBodyLength', params: { limit }, message }],
       });
     }
     if (error.statusCode === 429) {
-      return reply.status(429).send({ code: Codes.RATE_LIMITED, msg: error.message, data: null });
+      // @fastify/rate-limit says "Rate limit exceeded, retry in <after>".
+      const after = /retry in (.+)$/.exec(error.message)?.[1] ?? '1 minute';
+      return send(429, Codes.RATE_LIMITED, msg('request.rateLimited', { after }));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ code: error.statusCode, msg: error.message, data: null });
+      return reply.status(error.statusCode).send({
+        code: error.statusCode,
+        msg: error.message,
+        data: null,
+        key: 'request.failed',
+        params: { status: error.statusCode },
+      });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ code: Codes.INTERNAL, msg: 'Internal server error', data: null });
+    return send(500, Codes.INTERNAL, msg('server.internal'));
   });
 });

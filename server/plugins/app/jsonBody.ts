@@ -13,11 +13,12 @@
  */
 import { Codes, type FieldError } from '../../../common/envelope';
 import { ApiError } from './errors';
+import { msg } from '../../../common/messages/index';
 
 function refuse(field: string, keyword: string, params: Record<string, unknown>, message: string) {
   const text = field ? `${field}: ${message}` : message;
   const errors: FieldError[] = [{ field, keyword, params, message: text }];
-  return new ApiError(Codes.INVALID, 400, `Invalid body: ${text}`, { errors });
+  return new ApiError(Codes.INVALID, 400, msg('request.invalid', { part: 'body' }), { errors });
 }
 
 /** The dotted path of the first forbidden key in `value` (see above), or undefined when there is none. */

@@ -12,6 +12,7 @@ import fp from 'fastify-plugin';
 import multipart from '@fastify/multipart';
 import { Codes } from '../../../common/envelope';
 import { ApiError, invalidField } from '../../plugins/app/errors';
+import { msg } from '../../../common/messages/index';
 
 export default fp(async (app) => {
   await app.register(multipart, { limits: { files: 1, fileSize: 10 * 1024 * 1024 } });
@@ -36,7 +37,7 @@ export function multipartError(err: unknown, part = ''): ApiError | undefined {
   if (message === 'Unexpected end of multipart data') {
     const text = 'the multipart body ends before its closing boundary (truncated upload)';
     if (part) return invalidField(part, 'multipart', text);
-    return new ApiError(Codes.INVALID, 400, text, {
+    return new ApiError(Codes.INVALID, 400, msg('request.fields'), {
       errors: [{ field: '', keyword: 'multipart', params: {}, message: text }],
     });
   }

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+import { languageOf, msg, renderMessage } from '../../../common/messages/index';
 import { Codes } from '../../../common/envelope';
 import { apiPrefixes } from '../../../common/schemaRegistry';
 
@@ -52,10 +53,12 @@ export default fp(async (app) => {
     const isApi = API_PREFIXES.some((p) => request.url.startsWith(p));
     if (request.method === 'GET' && consoleBuilt && !isApi)
       return reply.type('text/html').sendFile('index.html', app.config.consoleDir, { cacheControl: false });
+    const message = msg('request.noSuchCall', { method: request.method, path: request.url.split('?')[0] });
     return reply.status(404).send({
       code: Codes.NOT_FOUND,
-      msg: `No such call: ${request.method} ${request.url.split('?')[0]}`,
+      msg: renderMessage(languageOf(request.headers['accept-language']), message),
       data: null,
+      ...message,
     });
   });
 });

@@ -16,7 +16,8 @@ import { Codes } from '../../../common/envelope';
 import { formatErrors } from '../../../common/schemaRegistry';
 import { validatorFor } from '../../../common/validators';
 import { ok } from '../../plugins/app/envelope';
-import { ApiError, conflict, notFound } from '../../plugins/app/errors';
+import { ApiError, apiError, conflict } from '../../plugins/app/errors';
+import { msg } from '../../../common/messages/index';
 import { multipartError } from '../../plugins/external/multipart';
 import {
   checkGoSource,
@@ -43,7 +44,9 @@ const TEXT_FIELDS = [
 ] as const;
 
 function bad(message: string, field = 'file', keyword = 'chaincode') {
-  return new ApiError(Codes.INVALID, 400, message, { errors: [{ field, keyword, params: {}, message }] });
+  return new ApiError(Codes.INVALID, 400, msg('request.fields'), {
+    errors: [{ field, keyword, params: {}, message }],
+  });
 }
 
 export default async function chaincodeRoutes(fastify: FastifyInstance) {
@@ -54,7 +57,7 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
 
   async function load(id: number) {
     const row = await db.selectFrom('chaincode').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound('Chaincode', id);
+    if (!row) throw apiError(Codes.NOT_FOUND, 404, 'ledger.chaincodeNotFound', { id });
     const channel = await app.ledger.channel(row.channelId);
     return {
       ...row,
@@ -140,12 +143,9 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
     const validate = validatorFor('chaincode');
     if (!validate(body)) {
       const errors = formatErrors(validate.errors);
-      throw new ApiError(
-        Codes.INVALID,
-        400,
-        `Invalid chaincode: ${errors.map((e) => e.message).join('; ')}`,
-        { errors },
-      );
+      throw new ApiError(Codes.INVALID, 400, msg('request.invalid', { part: 'body', schema: 'chaincode' }), {
+        errors,
+      });
     }
     const channel = await app.ledger.channel(body.channel);
     if (!channel) throw bad(`channel: unknown channel "${body.channel}"`, 'channel', 'reference');
@@ -160,7 +160,12 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
         .executeTakeFirst();
       if (exists)
         throw conflict(
-          `Chaincode ${body.name} version ${body.version} is already installed on channel ${channel.name} (id ${exists.id})`,
+          msg('ledger.chaincodeExists', {
+            name: body.name,
+            version: body.version,
+            channel: channel.name,
+            id: exists.id,
+          }),
         );
       const now = blockTimeText();
       const codeHash = sha256Hex(checked.code);
@@ -221,11 +226,17 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
         // has not reached a block (history still empty) cannot be approved yet.
         if (current.history.length === 0)
           throw conflict(
-            `Chaincode ${current.name} ${current.version}: its installation is not on the ledger yet; try again shortly`,
+            msg('ledger.chaincodeNotOnLedger', { name: current.name, version: current.version }),
           );
         if (current.status !== PREVIOUS_STATUS[step])
           throw conflict(
-            `Chaincode ${current.name} ${current.version} is ${current.status}; it must be ${PREVIOUS_STATUS[step]} to become ${step} (installed → approved → committed)`,
+            msg('ledger.chaincodeWrongStatus', {
+              name: current.name,
+              version: current.version,
+              status: current.status,
+              previous: PREVIOUS_STATUS[step],
+              step,
+            }),
           );
         await app.ledger.submitAndWait({
           channel: current.channel,

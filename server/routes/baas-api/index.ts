@@ -12,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_ID } from '../../../common/schemaRegistry';
 import { countChaincodes, HEX64, listChaincodes, searchLedger } from '../../ledger/explorer';
 import { ok } from '../../plugins/app/envelope';
-import { invalidField, notFound } from '../../plugins/app/errors';
+import { apiError, invalidField } from '../../plugins/app/errors';
+import { Codes } from '../../../common/envelope';
 import chaincodeRoutes from './chaincode';
 
 const TIME = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$';
@@ -59,7 +60,7 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
 
   async function channelOr404(id: number) {
     const ch = await ledger.channel(id);
-    if (!ch) throw notFound('Channel', id);
+    if (!ch) throw apiError(Codes.NOT_FOUND, 404, 'ledger.channelNotFound', { id });
     return ch;
   }
 
@@ -133,7 +134,7 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
       const { channelId, number } = req.query;
       const ch = await channelOr404(channelId);
       const block = await ledger.block(channelId, number);
-      if (!block) throw notFound(`Block of channel ${ch.name} number`, number);
+      if (!block) throw apiError(Codes.NOT_FOUND, 404, 'ledger.blockNotFound', { channel: ch.name, number });
       return ok({ ...block, transactions: await ledger.blockTransactions(channelId, number) });
     },
   );
@@ -169,8 +170,8 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
     const tx = await ledger.transaction(txId);
     if (tx) return ok({ ...tx, pending: false });
     if (await ledger.isPending(txId.toLowerCase()))
-      throw notFound('Transaction (still waiting for its block)', txId);
-    throw notFound('Transaction', txId);
+      throw apiError(Codes.NOT_FOUND, 404, 'ledger.txPending', { txId });
+    throw apiError(Codes.NOT_FOUND, 404, 'ledger.txNotFound', { txId });
   });
 
   app.get(
@@ -194,7 +195,7 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
   app.get('/proof', { onRequest, schema: { querystring: txIdQuery } }, async (req) => {
     const { txId } = req.query;
     const proof = await ledger.proof(txId);
-    if (!proof) throw notFound('Transaction', txId);
+    if (!proof) throw apiError(Codes.NOT_FOUND, 404, 'ledger.txNotFound', { txId });
     return ok(proof);
   });
 
@@ -206,7 +207,8 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
     },
     async (req) => {
       const { channel } = req.query;
-      if (channel && !(await ledger.channel(channel))) throw notFound('Channel', channel);
+      if (channel && !(await ledger.channel(channel)))
+        throw apiError(Codes.NOT_FOUND, 404, 'ledger.channelNotFound', { id: channel });
       return ok(await ledger.verify(channel));
     },
   );

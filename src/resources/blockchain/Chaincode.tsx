@@ -79,8 +79,9 @@ function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void })
     setError(null);
     try {
       const cc = await apiPost<ChaincodeDetail>('/baas-api/chaincode/upload', form);
-      notify(translate('blockchain.upload.done', { name: cc.name, version: cc.version }), {
+      notify('blockchain.upload.done', {
         type: 'success',
+        messageArgs: { name: cc.name, version: cc.version },
       });
       refresh();
       onClose();
@@ -261,15 +262,13 @@ function ChaincodeView({ id }: { id: number }) {
     setBusy(true);
     try {
       const updated = await apiPost<ChaincodeDetail>(`/baas-api/chaincode/${next}`, { id });
-      notify(
-        translate('blockchain.upload.stepDone', {
-          status: translate(`blockchain.lifecycle.${updated.status}`),
-        }),
-        { type: 'success' },
-      );
+      notify('blockchain.upload.stepDone', {
+        type: 'success',
+        messageArgs: { status: translate(`blockchain.lifecycle.${updated.status}`) },
+      });
       refresh();
     } catch (err) {
-      notify((err as Error).message, { type: 'error' });
+      notify((err as Error).message, { type: 'error', messageArgs: { _: (err as Error).message } });
     } finally {
       setBusy(false);
     }

@@ -51,16 +51,18 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
     setBusy(true);
     try {
       const r = await putOnChain(kind, record.id);
-      notify(
-        translate(r.repeated ? 'blockchain.onChain.repeated' : 'blockchain.onChain.done', {
-          number: r.blockNumber,
-        }),
-        { type: 'success' },
-      );
+      // notify translates: pass the key (a translated text would be looked up as a key and warn).
+      notify(r.repeated ? 'blockchain.onChain.repeated' : 'blockchain.onChain.done', {
+        type: 'success',
+        messageArgs: { number: r.blockNumber },
+      });
+      // The refreshed record carries the (new) transaction id: the proof query follows its key. A manual
+      // refetch here would run even without a txId (refetch ignores `enabled`): GET /proof without txId, a 400.
       refresh();
-      await proof.refetch();
     } catch (err) {
-      notify((err as Error).message, { type: 'error' });
+      // The message is the server's, already in the console's language (dataProvider/httpClient.ts).
+      const message = (err as Error).message;
+      notify(message, { type: 'error', messageArgs: { _: message } });
     } finally {
       setBusy(false);
     }

@@ -1,8 +1,8 @@
 /**
  * Page object for the route crawler (tests/browser/crawler.test.ts): a signed-in page that records
- * what goes wrong while it is driven — uncaught exceptions (`pageerror`), console errors (except a
- * failed load of another site's picture, see the constructor), API answers
- * with a 5xx status (and, separately, any other error status) — and knows how to reach a route (a click
+ * what goes wrong while it is driven — uncaught exceptions (`pageerror`), console errors (every one),
+ * requests that fail or go to another site, API answers with a 5xx status (and, separately, any other
+ * error status: the crawler causes no refusal, so a 4xx is a page asking for what it cannot have) — and knows how to reach a route (a click
  * on the sidebar entry, opening its groups first, or an in-app hash navigation), how to wait until a page
  * has settled (no request in flight) and what it shows (the 404 page, the "not available yet" page, the
  * tabs of a react-admin show or edit page).
@@ -40,16 +40,32 @@ export class CrawlerPage {
       this.problems.push({ route: this.current, kind: 'pageerror', detail: e.message }),
     );
     page.on('console', (m) => {
+      // No console error is acceptable: pictures of other sites come through the image cache
+      // (`/image-cache/`, a placeholder when their host is not allowed), so none fails to load.
       if (m.type() !== 'error') return;
-      // The one acceptable console error: a picture of another site (the Tate records' images) that
-      // cannot be fetched from the test machine (no network). Failed loads of our own origin count.
-      const url = m.location().url ?? '';
-      if (m.text().startsWith('Failed to load resource') && url && !url.startsWith(baseUrl)) return;
       this.problems.push({ route: this.current, kind: 'console', detail: m.text() });
     });
-    page.on('request', (r) => this.inflight.add(r));
+    page.on('request', (r) => {
+      this.inflight.add(r);
+      // Nothing the console loads may come from another site (pictures go through the image cache).
+      if (!r.url().startsWith(baseUrl) && !/^(data|blob):/.test(r.url()))
+        this.problems.push({
+          route: this.current,
+          kind: 'http-error',
+          detail: `request to another site: ${r.url()}`,
+        });
+    });
     page.on('requestfinished', (r) => this.inflight.delete(r));
-    page.on('requestfailed', (r) => this.inflight.delete(r));
+    page.on('requestfailed', (r) => {
+      this.inflight.delete(r);
+      // A request the page itself abandoned (a navigation, react-query cancelling) did not fail.
+      if (r.failure()?.errorText === 'net::ERR_ABORTED') return;
+      this.problems.push({
+        route: this.current,
+        kind: 'http-error',
+        detail: `failed: ${r.url()} (${r.failure()?.errorText ?? ''})`,
+      });
+    });
     page.on('response', (r) => {
       if (!r.url().startsWith(this.baseUrl)) return;
       const status = r.status();

@@ -8,6 +8,7 @@ import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../plugins/app/envelope';
 import { conflict } from '../../../plugins/app/errors';
+import { msg } from '../../../../common/messages/index';
 import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';
 
@@ -28,7 +29,10 @@ export default async function artworkBlockChainRoute(fastify: FastifyInstance) {
           .executeTakeFirst();
         if (!author || author.isBlock !== 1)
           throw conflict(
-            `The author "${author?.authorName ?? record.author}" (id ${record.author}) is not on chain yet: put the author on chain before their artworks`,
+            msg('ledger.authorNotOnChain', {
+              authorName: author?.authorName ?? record.author,
+              author: record.author,
+            }),
             { author: record.author },
           );
         const stored = await storedChainState(app.db, 'artworks', id);

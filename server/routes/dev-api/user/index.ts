@@ -24,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import { Codes } from '../../../../common/envelope';
 import { nowText } from '../../../db/database';
 import { ok } from '../../../plugins/app/envelope';
-import { ApiError } from '../../../plugins/app/errors';
+import { ApiError, apiError } from '../../../plugins/app/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
 import { schemas } from '../../../../common/schemaRegistry';
 import { actorOf, recordAudit, storedRow } from '../../../kernel/audit';
@@ -87,8 +87,7 @@ export default async function userRoutes(app: FastifyInstance) {
         .executeTakeFirst();
       // One scrypt run whether or not the account exists (see above).
       const matches = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
-      if (!account || !matches)
-        throw new ApiError(Codes.UNAUTHENTICATED, 401, 'Incorrect username or password');
+      if (!account || !matches) throw apiError(Codes.UNAUTHENTICATED, 401, 'auth.badCredentials');
       const token = await app.issueToken(account.id, JSON.parse(account.roles));
       return ok({ token });
     },
@@ -157,8 +156,7 @@ export default async function userRoutes(app: FastifyInstance) {
       const own: string[] = JSON.parse(account.roles);
       // An admin holds every permission, so it may scope a token down to any known role.
       const allowed = own.includes('admin') ? [...new Set([...own, ...KNOWN_ROLES])] : own;
-      if (!allowed.includes(role))
-        throw new ApiError(Codes.FORBIDDEN, 403, `Your account does not have the role "${role}"`);
+      if (!allowed.includes(role)) throw apiError(Codes.FORBIDDEN, 403, 'auth.accountLacksRole', { role });
       const token = await app.issueToken(me.id, [role]);
       await app.db
         .updateTable('tokens')
