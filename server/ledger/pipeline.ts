@@ -29,6 +29,11 @@ export interface EmbeddedLedgerOptions {
   batchSize: number;
   /** Cut a block this many ms after the first pending transaction of a batch arrived (Fabric BatchTimeout). */
   batchTimeoutMs: number;
+  /**
+   * Called once per committed block, after its database transaction (server/ledger/checkpoints.ts signs
+   * the channel's checkpoint there). Must not throw.
+   */
+  onBlockCommitted?: (block: BlockInfo) => Promise<void>;
   /** Where cutter failures are reported (they are retried). */
   logError?: (err: unknown, msg: string) => void;
 }
@@ -410,7 +415,8 @@ export class WritePipeline {
         .execute();
     });
     if (!committed) return 0;
-    const { txs } = committed as { block: BlockInfo; txs: CommittedTx[] };
+    const { block, txs } = committed as { block: BlockInfo; txs: CommittedTx[] };
+    if (this.opts.onBlockCommitted) await this.opts.onBlockCommitted(block);
     for (const tx of txs) {
       const list = this.waiters.get(tx.txId);
       if (!list) continue;

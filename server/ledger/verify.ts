@@ -103,8 +103,8 @@ export async function verifyLedger(db: Kysely<any>, channelName?: string): Promi
           if (leafHex !== r.leafHash)
             return fail(
               'leafHash',
-              r.leafHash,
               leafHex,
+              r.leafHash,
               'the transaction does not hash to the leaf recorded in its block',
               r.txId,
             );

@@ -14,6 +14,9 @@ import { countChaincodes, HEX64, listChaincodes, searchLedger } from '../../ledg
 import { ok } from '../../plugins/app/envelope';
 import { invalidField, notFound } from '../../plugins/app/errors';
 import chaincodeRoutes from './chaincode';
+import publicRoutes from './public';
+import witnessRoutes from './witness';
+import { auditLedger } from '../../ledger/audit';
 
 const TIME = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$';
 
@@ -207,11 +210,14 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
     async (req) => {
       const { channel } = req.query;
       if (channel && !(await ledger.channel(channel))) throw notFound('Channel', channel);
-      return ok(await ledger.verify(channel));
+      const k = app.checkpoints.key;
+      return ok(await auditLedger(app.db, app.resources, k, { channel }));
     },
   );
 
   await app.register(chaincodeRoutes, { prefix: '/chaincode' });
+  await app.register(publicRoutes, { prefix: '/public' });
+  await app.register(witnessRoutes);
   app.get(
     '/chaincodes',
     { onRequest, schema: { querystring: query({ ...paging, channelId: id }) } },
