@@ -133,7 +133,7 @@ function saveState(file: string, s: WitnessState): void {
 async function api<T>(url: string, init: RequestInit = {}): Promise<T> {
   const res = await fetch(url, init);
   const body = (await res.json().catch(() => null)) as { code: number; msg: string; data: T } | null;
-  if (!res.ok || !body || body.code !== 200)
+  if (!res.ok || !body || body.code !== 0)
     throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${body?.msg ?? ''}`);
   return body.data;
 }

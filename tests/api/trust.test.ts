@@ -9,13 +9,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toHex, fromHex } from '../../common/ledger/hex';
 import { verifyCheckpointNote, fromBase64 } from '../../common/ledger/note';
 import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
-import { merkleRoot } from '../../server/ledger/merkle';
 import { recordDigest } from '../../server/ledger/records';
 import type { LedgerTables } from '../../server/ledger/tables';
-import { blockHashHex, txLeafHash } from '../../server/ledger/tx';
+import { rehashFrom } from '../support/ledgerTamper';
 import { createTestApp, type TestApp } from './helpers';
 
 const run = promisify(execFile);
@@ -86,51 +84,6 @@ async function verifyScript(): Promise<{ code: number; out: string }> {
 
 const failedSteps = (c: { steps: { step: string; ok: boolean }[] }) =>
   c.steps.filter((s) => !s.ok).map((s) => s.step);
-
-/** Re-hashes block `from` and every later block of channel 1 from their stored transactions. */
-async function rehashFrom(from: number) {
-  const blocks = await ldb()
-    .selectFrom('ledger_block')
-    .selectAll()
-    .where('channelId', '=', 1)
-    .orderBy('number')
-    .execute();
-  let previous = blocks.find((b) => b.number === from - 1)?.blockHash ?? '';
-  for (const b of blocks.filter((x) => x.number >= from)) {
-    const txs = await ldb()
-      .selectFrom('ledger_tx')
-      .selectAll()
-      .where('channelId', '=', 1)
-      .where('blockNumber', '=', b.number)
-      .orderBy('txIndex')
-      .execute();
-    const leaves = [];
-    for (const r of txs) {
-      const leaf = txLeafHash({ ...r, channel: 'artchannel', args: JSON.parse(r.args) as string[] });
-      leaves.push(leaf);
-      await ldb()
-        .updateTable('ledger_tx')
-        .set({ leafHash: toHex(leaf) })
-        .where('txId', '=', r.txId)
-        .execute();
-    }
-    const dataHash = toHex(merkleRoot(leaves));
-    const blockHash = blockHashHex({ number: b.number, previousHash: previous, dataHash });
-    await ldb()
-      .updateTable('ledger_block')
-      .set({ previousHash: previous, dataHash, blockHash: `tmp${b.number}` })
-      .where('channelId', '=', 1)
-      .where('number', '=', b.number)
-      .execute();
-    await ldb()
-      .updateTable('ledger_block')
-      .set({ blockHash })
-      .where('channelId', '=', 1)
-      .where('number', '=', b.number)
-      .execute();
-    previous = blockHash;
-  }
-}
 
 describe('public calls', () => {
   it('answer without login: the key, signed checkpoints after every block, consistency headers, a record', async () => {
@@ -369,7 +322,7 @@ describe('tamper tests (one fresh database each)', () => {
       .where('txId', '=', s.putA.txId)
       .execute();
     await t.app.db.updateTable('authors').set({ chainDigest: digest }).where('id', '=', s.a).execute();
-    await rehashFrom(s.putA.blockNumber);
+    await rehashFrom(t.app.db, s.putA.blockNumber);
     const v = await verifyCall();
     expect(v.chain.ok).toBe(true); // the chain alone passes
     expect(v.registry.problems).toEqual([]); // and so does the registry
@@ -389,7 +342,6 @@ describe('tamper tests (one fresh database each)', () => {
       blockNumber: s.putA.blockNumber,
     });
     expect(failedSteps(await publicCheck('author', s.a))).toEqual(['signature']);
-    void fromHex;
   });
 });
 
