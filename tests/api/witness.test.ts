@@ -125,7 +125,7 @@ describe('ledger:witness', () => {
     await s.app.close();
 
     // The fork, shorter: a rollback.
-    let s2 = await start(d2);
+    const s2 = await start(d2);
     const rollback = await witness(s2, state);
     expect(rollback.code).toBe(1);
     expect(rollback.out).toContain('ALERT rollback');
