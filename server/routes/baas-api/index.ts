@@ -14,7 +14,8 @@ import { countChaincodes, HEX64, listChaincodes, searchLedger } from '../../ledg
 import { ok } from '../../plugins/app/envelope';
 import { invalidField, notFound } from '../../plugins/app/errors';
 import chaincodeRoutes from './chaincode';
-import publicRoutes from './public';
+import publicRoutes, { recordAnswer, recordQuery } from './public';
+import type { RecordKind } from '../../../common/ledger/recordFields';
 import witnessRoutes from './witness';
 import { auditLedger } from '../../ledger/audit';
 
@@ -213,6 +214,12 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
       const k = app.checkpoints.key;
       return ok(await auditLedger(app.db, app.resources, k, { channel }));
     },
+  );
+
+  // A record with its latest put transaction, proof and covering checkpoint (the on-chain panel), whether
+  // or not its public page is on: docs/ledger.md section 10.
+  app.get('/record', { onRequest, schema: { querystring: recordQuery } }, async (req) =>
+    ok(await recordAnswer(app, req.query.kind as RecordKind, req.query.id, false)),
   );
 
   await app.register(chaincodeRoutes, { prefix: '/chaincode' });

@@ -67,6 +67,61 @@ function notPublished(kind: RecordKind, id: number) {
   );
 }
 
+/** The query of the record calls: `kind` and `id`. */
+export const recordQuery = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string', enum: ['author', 'artwork'] },
+    id: { type: 'integer', minimum: 1, maximum: MAX_ID },
+  },
+  required: ['kind', 'id'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * The record answer (common/ledger/publicVerify.ts `PublicRecord`): the record's digest fields, the
+ * ledger's latest put transaction of it with its proof, the covering checkpoint with linking headers,
+ * and the key. `published`: the public call, which answers 404 "not published" unless the record is
+ * on chain and its (or its author's) public page is on; otherwise 404 only when it is not on chain.
+ */
+export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: number, published: boolean) {
+  const table = kind === 'author' ? 'authors' : 'artworks';
+  const gone = () =>
+    published
+      ? notPublished(kind, id)
+      : new ApiError(Codes.NOT_FOUND, 404, `${kind} ${id} is not on chain`, { onChain: false, kind, id });
+  const row = (await app.db
+    .selectFrom(table)
+    .select(['id', 'chain', 'chainVersion'])
+    .where('id', '=', id)
+    .executeTakeFirst()) as { id: number; chain: string | null; chainVersion: number } | undefined;
+  if (!row) throw published ? notPublished(kind, id) : notFound(kind === 'author' ? 'Author' : 'Artwork', id);
+  const record = (await app.resources[table].getOne(app.db, id)) as unknown as Record<string, unknown>;
+  const authorId = kind === 'author' ? id : Number(record.author);
+  const author = await app.db
+    .selectFrom('authors')
+    .select(['wxIsEnable', 'authorName'])
+    .where('id', '=', authorId)
+    .executeTakeFirst();
+  if (published && (!author || Number(author.wxIsEnable) !== 1)) throw gone();
+  const latest = await latestRecordTx(app.db, kind, id);
+  if (!latest) throw gone();
+  const proof = (await app.ledger.proof(latest.txId))!;
+  const cp = await checkpointCovering(app.db, proof.channelId, proof.header.number + 1);
+  const links = cp ? await headers(app.db, proof.channelId, proof.header.number, cp.size - 1) : [];
+  return {
+    kind,
+    id,
+    record: { ...digestFields(kind, { ...record, id }), id },
+    display: kind === 'artwork' ? { authorName: author?.authorName ?? null } : {},
+    recordChain: { txId: row.chain, version: Number(row.chainVersion) },
+    latest: { txId: latest.txId, version: latest.version, versions: latest.versions },
+    proof,
+    checkpoint: cp ? { size: cp.size, note: cp.note, headers: links } : null,
+    key: publicKeyOf(app),
+  };
+}
+
 export default async function publicRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   const config = { rateLimit: { max: app.config.publicRateLimit, timeWindow: '1 minute' } };
@@ -147,48 +202,13 @@ export default async function publicRoutes(fastify: FastifyInstance) {
         querystring: {
           type: 'object',
           properties: {
-            kind: { type: 'string', enum: ['author', 'artwork'] },
-            id: { type: 'integer', minimum: 1, maximum: MAX_ID },
+            ...recordQuery.properties,
           },
           required: ['kind', 'id'],
           additionalProperties: false,
         } as const,
       },
     },
-    async (req) => {
-      const kind = req.query.kind as RecordKind;
-      const { id } = req.query;
-      const table = kind === 'author' ? 'authors' : 'artworks';
-      const row = (await app.db
-        .selectFrom(table)
-        .select(['id', 'chain', 'chainVersion'])
-        .where('id', '=', id)
-        .executeTakeFirst()) as { id: number; chain: string | null; chainVersion: number } | undefined;
-      if (!row) throw notPublished(kind, id);
-      const record = (await app.resources[table].getOne(app.db, id)) as unknown as Record<string, unknown>;
-      const authorId = kind === 'author' ? id : Number(record.author);
-      const author = await app.db
-        .selectFrom('authors')
-        .select(['wxIsEnable', 'authorName'])
-        .where('id', '=', authorId)
-        .executeTakeFirst();
-      if (!author || Number(author.wxIsEnable) !== 1) throw notPublished(kind, id);
-      const latest = await latestRecordTx(app.db, kind, id);
-      if (!latest) throw notPublished(kind, id);
-      const proof = (await app.ledger.proof(latest.txId))!;
-      const cp = await checkpointCovering(app.db, proof.channelId, proof.header.number + 1);
-      const links = cp ? await headers(app.db, proof.channelId, proof.header.number, cp.size - 1) : [];
-      return ok({
-        kind,
-        id,
-        record: { ...digestFields(kind, { ...record, id }), id },
-        display: kind === 'artwork' ? { authorName: author.authorName } : {},
-        recordChain: { txId: row.chain, version: Number(row.chainVersion) },
-        latest: { txId: latest.txId, version: latest.version, versions: latest.versions },
-        proof,
-        checkpoint: cp ? { size: cp.size, note: cp.note, headers: links } : null,
-        key: publicKeyOf(app),
-      });
-    },
+    async (req) => ok(await recordAnswer(app, req.query.kind as RecordKind, req.query.id, true)),
   );
 }
