@@ -269,8 +269,8 @@ function Steps({ check, t }: { check: PublicCheck; t: T }) {
             primary={t(`step.${s.step}` as PublicKey)}
             secondary={
               s.ok ? undefined : (
-                <Box component="span" sx={{ overflowWrap: 'anywhere', display: 'block' }}>
-                  {s.message}
+                <Box component="span" sx={{ overflowWrap: 'anywhere', display: 'block' }} title={s.message}>
+                  {t(`fail.${s.step}` as PublicKey)}
                   {s.expected !== undefined && (
                     <Box component="span" sx={{ display: 'block', fontFamily: 'monospace', fontSize: 12 }}>
                       {t('expected')}: {s.expected}

@@ -7,6 +7,7 @@
  * published". Screenshots of the public page and the certificate at 1440 and 375 px, en and zh, go to
  * .tmp/screenshots/ (docs/screenshots/ with `npm run screenshots`).
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import jsQR from 'jsqr';
@@ -97,6 +98,12 @@ describe('public verification page and certificate', () => {
     const url = decodeQr((await qr.getAttribute('src'))!);
     expect(url).toBe(`${env.baseUrl}/#/verify/artwork/${artwork.id}`);
     await expect.poll(() => certificate.getByTestId('certificate').textContent()).toContain('CERT-2026-0042');
+    // Printable: under print media the buttons are hidden, and Chromium prints it to a one-page PDF.
+    await certificate.emulateMedia({ media: 'print' });
+    expect(await certificate.getByTestId('certificate-print').isVisible()).toBe(false);
+    const pdf = await certificate.pdf({ format: 'A4', printBackground: true });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    writeFileSync(join(shots, 'certificate-en.pdf'), pdf);
     await admin.context().close();
 
     for (const lang of ['en', 'zh'] as const) {
