@@ -1,31 +1,62 @@
 /**
- * `npm run ledger:verify [-- --channel <name>]`: opens the configured database (DATA_DIR / DATABASE_URL,
- * as the server does; read-only use), recomputes every transaction leaf hash, Merkle root, DER block hash
- * and previous-hash link (docs/ledger.md section 6), and prints "verified N blocks, M transactions" or
- * the first broken block or transaction. Exit code 0 when verified, 1 when broken, 2 on a usage or
- * database error.
+ * `npm run ledger:verify [-- --channel <name>] [--key <verifier key>] [--all-signatures]`: opens the
+ * configured database (DATA_DIR / DATABASE_URL, as the server does; read-only use) and runs the full
+ * verification of docs/ledger.md section 6 (server/ledger/audit.ts): every transaction leaf hash, Merkle
+ * root, DER block hash and previous-hash link; the signed checkpoints against the recomputed heads (the
+ * key: `--key <name+id+base64>` as `GET /baas-api/public/key` answers `vkey`, else the server's key from
+ * LEDGER_SIGNING_KEY or DATA_DIR); and every author and artwork against the ledger. Prints "verified ..."
+ * or the first failure and every registry problem. Exit code 0 when verified, 1 when broken, 2 on a
+ * usage or database error.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect } from '../server/db/connect';
 import { loadConfig } from '../server/config';
-import { verifyLedger } from '../server/ledger/verify';
+import { auditLedger, type VerifyKey } from '../server/ledger/audit';
+import { KEY_FILE, loadSigningKey } from '../server/ledger/checkpoints';
+import { parseVerifierKey } from '../common/ledger/note';
+import { createRepositories } from '../server/routes/resources';
+
+const USAGE =
+  'usage: npm run ledger:verify [-- --channel <name>] [--key <verifier key>] [--all-signatures]   (DATA_DIR / DATABASE_URL select the database)';
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   let channel: string | undefined;
+  let vkey: string | undefined;
+  let allSignatures = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--channel' && args[i + 1]) channel = args[++i];
+    else if (args[i] === '--key' && args[i + 1]) vkey = args[++i];
+    else if (args[i] === '--all-signatures') allSignatures = true;
     else if (args[i] === '--help' || args[i] === '-h') {
-      console.log(
-        'usage: npm run ledger:verify [-- --channel <name>]   (DATA_DIR / DATABASE_URL select the database)',
-      );
+      console.log(USAGE);
       return 0;
     } else {
-      console.error(`unknown argument "${args[i]}"; usage: npm run ledger:verify [-- --channel <name>]`);
+      console.error(`unknown argument "${args[i]}"; ${USAGE}`);
       return 2;
     }
   }
   const config = loadConfig();
-  const { db } = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  let key: VerifyKey | undefined;
+  if (vkey) {
+    const k = await parseVerifierKey(vkey).catch((err: Error) => {
+      console.error(`--key: ${err.message}`);
+      return undefined;
+    });
+    if (!k) return 2;
+    key = { ...k, fingerprint: `verifier key ${vkey}` };
+  } else if (config.ledgerSigningKey || existsSync(join(config.dataDir, KEY_FILE))) {
+    key = await loadSigningKey({
+      dataDir: config.dataDir,
+      envKey: config.ledgerSigningKey,
+      name: config.ledgerKeyName,
+    });
+  } else {
+    console.error(`no signing key: pass --key <verifier key> (GET /baas-api/public/key answers it as vkey)`);
+    return 2;
+  }
+  const { db, dialect } = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     const hasLedger = await db.introspection
       .getTables()
@@ -37,7 +68,7 @@ async function main(): Promise<number> {
       return 2;
     }
     const started = performance.now();
-    const result = await verifyLedger(db, channel);
+    const result = await auditLedger(db, createRepositories(dialect), key, { channel, allSignatures });
     const ms = Math.round(performance.now() - started);
     if (result.ok) {
       console.log(`${result.message} (${ms} ms)`);
@@ -45,8 +76,9 @@ async function main(): Promise<number> {
     }
     console.error(`BROKEN: ${result.message}`);
     console.error(
-      `  checked before the failure: ${result.blocks} blocks, ${result.transactions} transactions`,
+      `  checked before the failure: ${result.chain.blocks} blocks, ${result.chain.transactions} transactions`,
     );
+    for (const p of result.registry.problems) console.error(`  registry: ${p.message}`);
     return 1;
   } catch (err) {
     console.error(`ledger:verify failed: ${(err as Error).message}`);

@@ -8,6 +8,9 @@
  * - `TOKEN_TTL_HOURS` (default 24): lifetime of a login token;
  * - `LOG_LEVEL` (default info), `SEED` (default 1: load the Tate seed into an empty database; 0 to skip);
  * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md);
+ * - `LEDGER_SIGNING_KEY` (default unset: `<DATA_DIR>/ledger-signing-key.pem`, created at first start): the
+ *   checkpoint signing key, a PKCS#8 PEM Ed25519 key or the base64 of a 32-byte seed; `LEDGER_KEY_NAME`
+ *   (default `baas-admin`): its name in signed notes and the checkpoint origin prefix (docs/ledger.md 10);
  * - `TRUST_PROXY` (default unset: no proxy): Fastify's `trustProxy` — `true` (believe any proxy), a hop
  *   count (`1`), or a comma-separated list of proxy addresses/CIDRs (`127.0.0.1,10.0.0.0/8`). With it,
  *   X-Forwarded-Proto from the proxy says whether the client used HTTPS (HSTS is sent only then);
@@ -35,6 +38,12 @@ export interface AppConfig {
   uploadLimitBytes: number;
   ledgerBatchSize: number;
   ledgerBatchTimeoutMs: number;
+  /** `LEDGER_SIGNING_KEY`: PEM or base64 seed; undefined = the key file in dataDir. */
+  ledgerSigningKey?: string;
+  /** `LEDGER_KEY_NAME`: the signing key's name (default `baas-admin`). */
+  ledgerKeyName: string;
+  /** Calls of `/baas-api/public/*` allowed per IP per minute (`PUBLIC_RATE_LIMIT`, default 600). */
+  publicRateLimit: number;
   /** Login attempts allowed per IP per minute. */
   loginRateLimit: number;
   /** Fastify's `trustProxy` (from `TRUST_PROXY`): false, true, a hop count or a list of addresses/CIDRs. */
@@ -86,7 +95,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploadLimitBytes: int(env.UPLOAD_LIMIT_BYTES, 5 * 1024 * 1024, 'UPLOAD_LIMIT_BYTES'),
     ledgerBatchSize: int(env.LEDGER_BATCH_SIZE, 10, 'LEDGER_BATCH_SIZE'),
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
+    ledgerSigningKey: env.LEDGER_SIGNING_KEY || undefined,
+    ledgerKeyName: env.LEDGER_KEY_NAME || 'baas-admin',
     loginRateLimit: int(env.LOGIN_RATE_LIMIT, 20, 'LOGIN_RATE_LIMIT'),
+    publicRateLimit: int(env.PUBLIC_RATE_LIMIT, 600, 'PUBLIC_RATE_LIMIT'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     imageCacheHosts: parseHosts(env.IMAGE_CACHE_HOSTS),
     imageCacheMaxBytes: int(env.IMAGE_CACHE_MAX_BYTES, 10 * 1024 * 1024, 'IMAGE_CACHE_MAX_BYTES'),

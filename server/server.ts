@@ -33,5 +33,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 
 await app.listen({ port: config.port, host: config.host });
 console.log(
+  `\n  ledger signing key ${app.checkpoints.key.name}: SHA-256 fingerprint ${app.checkpoints.key.fingerprint}\n  verifier key ${app.checkpoints.key.vkey}`,
+);
+console.log(
   `\n  baas-admin console: http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/\n`,
 );

@@ -1,25 +1,43 @@
 /**
  * Browser entry. Once the starting locale's messages are loaded (the zh catalogue is a chunk of its own):
+ * - while the hash is a public page (`#/verify/:kind/:id`, `#/certificate/:id`; src/public/PublicApp.tsx,
+ *   its own chunk), that page: it is rendered instead of `<Admin>`, so it needs no login and never
+ *   triggers the login redirect;
  * - on the login page (`#/login`, or the bare `/`) without a session token, the standalone login screen
  *   (src/authProvider/StandaloneLogin.tsx): react-admin, the shell and every section load only after
  *   signing in, then the console opens at the login's redirect target;
  * - anywhere else, or with a token, the console (App.tsx, its own chunk) at once.
- * Deep links without a session (and public pages) go straight to the console, whose router decides.
+ * Deep links without a session go straight to the console, whose router decides.
  */
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { i18nProvider } from './i18n';
 import { TOKEN_COOKIE } from './dataProvider/httpClient';
 import { StandaloneLogin } from './authProvider/StandaloneLogin';
+import { publicRoute } from './public/route';
 import Cookies from 'js-cookie';
+
+const App = lazy(() => import('./App'));
+const PublicApp = lazy(() => import('./public/PublicApp'));
+
+/** The console or a public page, following the hash (a console link may open a public page). */
+function Root() {
+  const [hash, setHash] = useState(window.location.hash);
+  useEffect(() => {
+    const on = () => setHash(window.location.hash);
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, []);
+  const route = publicRoute(hash);
+  return <Suspense fallback={null}>{route ? <PublicApp route={route} /> : <App />}</Suspense>;
+}
 
 const root = createRoot(document.getElementById('root')!);
 
-async function renderConsole() {
-  const { default: App } = await import('./App');
+function renderConsole() {
   root.render(
     <StrictMode>
-      <App />
+      <Root />
     </StrictMode>,
   );
 }
@@ -34,10 +52,10 @@ void i18nProvider.ready.finally(() => {
         <StandaloneLogin
           onSignedIn={(path) => {
             window.history.replaceState(null, '', `#${path}`);
-            void renderConsole();
+            renderConsole();
           }}
         />
       </StrictMode>,
     );
-  } else void renderConsole();
+  } else renderConsole();
 });

@@ -1540,7 +1540,7 @@ return errors === 0;
 }
 
 export const artwork = validate40;
-const schema65 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema65 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema66 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema67 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema73 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
@@ -1562,6 +1562,9 @@ data.status = 0;
 }
 if(data.isBlock === undefined){
 data.isBlock = 0;
+}
+if(data.chainVersion === undefined){
+data.chainVersion = 0;
 }
 if(data.artWorkName === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "artWorkName"},message:"must have required property '"+"artWorkName"+"'"};
@@ -2095,12 +2098,10 @@ errors++;
 }
 }
 }
-if(data.createTime !== undefined){
-let data13 = data.createTime;
-if(typeof data13 === "string"){
-const failure16 = func2("line", data13);
-if(failure16 !== null){
-const err46 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(data.chainDigest !== undefined){
+let data13 = data.chainDigest;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err46 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema65.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2109,9 +2110,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data13 === "string"){
+const failure16 = func2("line", data13);
+if(failure16 !== null){
+const err47 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2121,12 +2123,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func36.call(schema65.properties.baseInfo.properties, key1))){
-const err48 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+let data14 = data.chainVersion;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err48 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2135,11 +2135,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.size.type},message:"must be string,null"};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err49 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2148,10 +2146,13 @@ vErrors.push(err49);
 }
 errors++;
 }
+}
+if(data.createTime !== undefined){
+let data15 = data.createTime;
 if(typeof data15 === "string"){
-const failure17 = func4(60, data15);
+const failure17 = func2("line", data15);
 if(failure17 !== null){
-const err50 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
+const err50 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2160,9 +2161,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-const failure18 = func5(true, data15);
-if(failure18 !== null){
-const err51 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+}
+else {
+const err51 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2171,9 +2172,13 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure19 = func2("line", data15);
-if(failure19 !== null){
-const err52 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+}
+if(data.baseInfo !== undefined){
+let data16 = data.baseInfo;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key1 in data16){
+if(!(func36.call(schema65.properties.baseInfo.properties, key1))){
+const err52 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2183,11 +2188,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.width.type},message:"must be string,null"};
+if(data16.size !== undefined){
+let data17 = data16.size;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err53 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2196,9 +2200,10 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(typeof data16 === "string"){
-if(!pattern2.test(data16)){
-const err54 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+if(typeof data17 === "string"){
+const failure18 = func4(60, data17);
+if(failure18 !== null){
+const err54 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2207,9 +2212,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure20 = func2("line", data16);
-if(failure20 !== null){
-const err55 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+const failure19 = func5(true, data17);
+if(failure19 !== null){
+const err55 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2218,12 +2223,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err56 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const failure20 = func2("line", data17);
+if(failure20 !== null){
+const err56 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2232,9 +2234,12 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(typeof data17 === "string"){
-if(!pattern2.test(data17)){
-const err57 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+}
+if(data16.width !== undefined){
+let data18 = data16.width;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err57 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2243,9 +2248,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-const failure21 = func2("line", data17);
-if(failure21 !== null){
-const err58 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(typeof data18 === "string"){
+if(!pattern2.test(data18)){
+const err58 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2254,12 +2259,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err59 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const failure21 = func2("line", data18);
+if(failure21 !== null){
+const err59 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2268,9 +2270,12 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data18 === "string"){
-if(!pattern2.test(data18)){
-const err60 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+}
+}
+if(data16.height !== undefined){
+let data19 = data16.height;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err60 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2279,9 +2284,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-const failure22 = func2("line", data18);
-if(failure22 !== null){
-const err61 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
+if(typeof data19 === "string"){
+if(!pattern2.test(data19)){
+const err61 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2290,12 +2295,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const failure22 = func2("line", data19);
+if(failure22 !== null){
+const err62 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2304,8 +2306,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err63 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema65.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data16.depth !== undefined){
+let data20 = data16.depth;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err63 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2314,11 +2320,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+if(typeof data20 === "string"){
+if(!pattern2.test(data20)){
+const err64 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2327,9 +2331,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(func3(data20) > 100){
-const err65 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+const failure23 = func2("line", data20);
+if(failure23 !== null){
+const err65 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2338,9 +2342,12 @@ vErrors.push(err65);
 }
 errors++;
 }
-const failure23 = func5(true, data20);
-if(failure23 !== null){
-const err66 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+}
+}
+if(data16.units !== undefined){
+let data21 = data16.units;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err66 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2349,9 +2356,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-const failure24 = func2("line", data20);
-if(failure24 !== null){
-const err67 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
+const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema65.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2361,11 +2367,10 @@ vErrors.push(err67);
 errors++;
 }
 }
-}
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+if(data16.dateText !== undefined){
+let data22 = data16.dateText;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err68 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2374,9 +2379,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err69 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data22 === "string"){
+if(func3(data22) > 100){
+const err69 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2385,9 +2390,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-const failure25 = func66(true, data21);
-if(failure25 !== null){
-const err70 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure25.params,message:failure25.message};
+const failure24 = func5(true, data22);
+if(failure24 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2396,12 +2401,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const failure25 = func2("line", data22);
+if(failure25 !== null){
+const err71 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2410,9 +2412,12 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data16.startYear !== undefined){
+let data23 = data16.startYear;
+if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
+const err72 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2421,9 +2426,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-const failure26 = func66(true, data22);
-if(failure26 !== null){
-const err73 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err73 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2432,12 +2437,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const failure26 = func66(true, data23);
+if(failure26 !== null){
+const err74 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2446,9 +2448,12 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func3(data23) > 32){
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+}
+}
+if(data16.endYear !== undefined){
+let data24 = data16.endYear;
+if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
+const err75 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2457,9 +2462,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-const failure27 = func2("line", data23);
-if(failure27 !== null){
-const err76 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err76 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2468,12 +2473,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
+const failure27 = func66(true, data24);
+if(failure27 !== null){
+const err77 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2482,9 +2484,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(typeof data24 === "string"){
-if(func3(data24) > 1000){
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+if(data16.acno !== undefined){
+let data25 = data16.acno;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err78 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2493,9 +2498,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure28 = func2("line", data24);
-if(failure28 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if(typeof data25 === "string"){
+if(func3(data25) > 32){
+const err79 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2504,9 +2509,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-const failure29 = func14(true, data24);
-if(failure29 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure29.params,message:failure29.message};
+const failure28 = func2("line", data25);
+if(failure28 !== null){
+const err80 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2517,10 +2522,10 @@ errors++;
 }
 }
 }
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+if(data16.url !== undefined){
+let data26 = data16.url;
+if((typeof data26 !== "string") && (data26 !== null)){
+const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2529,9 +2534,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(func3(data25) > 500){
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+if(typeof data26 === "string"){
+if(func3(data26) > 1000){
+const err82 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2540,9 +2545,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure30 = func2("line", data25);
-if(failure30 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
+const failure29 = func2("line", data26);
+if(failure29 !== null){
+const err83 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -2551,11 +2556,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-const failure31 = func75([["startYear","endYear"]], data14);
-if(failure31 !== null){
-const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure31.params,message:failure31.message};
+const failure30 = func14(true, data26);
+if(failure30 !== null){
+const err84 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2565,8 +2568,11 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data16.groupTitle !== undefined){
+let data27 = data16.groupTitle;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err85 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2575,13 +2581,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err86 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(typeof data27 === "string"){
+if(func3(data27) > 500){
+const err86 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2590,11 +2592,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const failure31 = func2("line", data27);
+if(failure31 !== null){
+const err87 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2603,9 +2603,11 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(func3(data27) > 1000){
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+const failure32 = func75([["startYear","endYear"]], data16);
+if(failure32 !== null){
+const err88 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -2614,9 +2616,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-const failure32 = func2("line", data27);
-if(failure32 !== null){
-const err89 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+}
+else {
+const err89 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -2626,11 +2628,12 @@ vErrors.push(err89);
 errors++;
 }
 }
-}
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(data.dealInfo !== undefined){
+let data28 = data.dealInfo;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key2 in data28){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err90 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2639,9 +2642,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+}
+if(data28.creditLine !== undefined){
+let data29 = data28.creditLine;
+if((typeof data29 !== "string") && (data29 !== null)){
+const err91 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2650,9 +2655,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-const failure33 = func66(true, data28);
-if(failure33 !== null){
-const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure33.params,message:failure33.message};
+if(typeof data29 === "string"){
+if(func3(data29) > 1000){
+const err92 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2661,12 +2666,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const failure33 = func2("line", data29);
+if(failure33 !== null){
+const err93 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2675,9 +2677,12 @@ vErrors.push(err93);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data28.acquisitionYear !== undefined){
+let data30 = data28.acquisitionYear;
+if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
+const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2686,12 +2691,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-}
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err95 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 1500 || isNaN(data30)){
+const err95 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -2700,8 +2702,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema65.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const failure34 = func66(true, data30);
+if(failure34 !== null){
+const err96 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -2711,10 +2714,11 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-const err97 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+}
+if(data28.price !== undefined){
+let data31 = data28.price;
+if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
+const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2723,9 +2727,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(typeof data31 === "string"){
-if(func3(data31) > 32){
-const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err98 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -2734,9 +2738,12 @@ vErrors.push(err98);
 }
 errors++;
 }
-const failure34 = func2("line", data31);
-if(failure34 !== null){
-const err99 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
+}
+}
+if(data28.currency !== undefined){
+let data32 = data28.currency;
+if((typeof data32 !== "string") && (data32 !== null)){
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2745,11 +2752,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err100 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
+const err100 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema65.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2759,12 +2763,10 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err101 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data28.dealTime !== undefined){
+let data33 = data28.dealTime;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2773,11 +2775,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err102 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema65.properties.securityInfo.properties.level.type},message:"must be string,null"};
+if(typeof data33 === "string"){
+if(func3(data33) > 32){
+const err102 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -2786,8 +2786,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema65.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const failure35 = func2("line", data33);
+if(failure35 !== null){
+const err103 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2797,10 +2798,10 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err104 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2809,9 +2810,13 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func3(data34) > 200){
-const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data.securityInfo !== undefined){
+let data34 = data.securityInfo;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key3 in data34){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err105 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2820,9 +2825,11 @@ vErrors.push(err105);
 }
 errors++;
 }
-const failure35 = func5(true, data34);
-if(failure35 !== null){
-const err106 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure35.params,message:failure35.message};
+}
+if(data34.level !== undefined){
+let data35 = data34.level;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema65.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2831,9 +2838,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-const failure36 = func2("line", data34);
-if(failure36 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
+if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
+const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema65.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2843,11 +2849,10 @@ vErrors.push(err107);
 errors++;
 }
 }
-}
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err108 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+if(data34.watermark !== undefined){
+let data36 = data34.watermark;
+if((typeof data36 !== "string") && (data36 !== null)){
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2856,9 +2861,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(func3(data35) > 200){
-const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data36 === "string"){
+if(func3(data36) > 200){
+const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2867,9 +2872,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-const failure37 = func5(true, data35);
-if(failure37 !== null){
-const err110 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure37.params,message:failure37.message};
+const failure36 = func5(true, data36);
+if(failure36 !== null){
+const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2878,9 +2883,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure38 = func2("line", data35);
-if(failure38 !== null){
-const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
+const failure37 = func2("line", data36);
+if(failure37 !== null){
+const err111 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2891,9 +2896,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err112 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data34.rfid !== undefined){
+let data37 = data34.rfid;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2902,13 +2908,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err113 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(typeof data37 === "string"){
+if(func3(data37) > 200){
+const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2917,11 +2919,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err114 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const failure38 = func5(true, data37);
+if(failure38 !== null){
+const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2930,9 +2930,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func3(data37) > 200){
-const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure39 = func2("line", data37);
+if(failure39 !== null){
+const err115 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2941,9 +2941,11 @@ vErrors.push(err115);
 }
 errors++;
 }
-const failure39 = func5(true, data37);
-if(failure39 !== null){
-const err116 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure39.params,message:failure39.message};
+}
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2952,9 +2954,13 @@ vErrors.push(err116);
 }
 errors++;
 }
-const failure40 = func2("line", data37);
-if(failure40 !== null){
-const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
+}
+if(data.certificateInfo !== undefined){
+let data38 = data.certificateInfo;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key4 in data38){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err117 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2964,11 +2970,10 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err118 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+if(data38.certificateNo !== undefined){
+let data39 = data38.certificateNo;
+if((typeof data39 !== "string") && (data39 !== null)){
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2977,9 +2982,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func3(data38) > 200){
-const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data39 === "string"){
+if(func3(data39) > 200){
+const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2988,9 +2993,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-const failure41 = func5(true, data38);
-if(failure41 !== null){
-const err120 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+const failure40 = func5(true, data39);
+if(failure40 !== null){
+const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -2999,9 +3004,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-const failure42 = func2("line", data38);
-if(failure42 !== null){
-const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+const failure41 = func2("line", data39);
+if(failure41 !== null){
+const err121 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -3012,10 +3017,10 @@ errors++;
 }
 }
 }
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err122 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema65.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+if(data38.issuer !== undefined){
+let data40 = data38.issuer;
+if((typeof data40 !== "string") && (data40 !== null)){
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -3024,9 +3029,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(typeof data39 === "string"){
-if(func3(data39) > 32){
-const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(typeof data40 === "string"){
+if(func3(data40) > 200){
+const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -3035,9 +3040,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-const failure43 = func2("line", data39);
-if(failure43 !== null){
-const err124 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+const failure42 = func5(true, data40);
+if(failure42 !== null){
+const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -3046,11 +3051,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure43 = func2("line", data40);
+if(failure43 !== null){
+const err125 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -3060,11 +3063,11 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err126 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+}
+if(data38.issueDate !== undefined){
+let data41 = data38.issueDate;
+if((typeof data41 !== "string") && (data41 !== null)){
+const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema65.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -3073,12 +3076,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err127 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+if(typeof data41 === "string"){
+if(func3(data41) > 32){
+const err127 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -3087,9 +3087,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err128 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const failure44 = func2("line", data41);
+if(failure44 !== null){
+const err128 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -3099,10 +3099,10 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(typeof data42 !== "string"){
-const err129 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -3111,8 +3111,12 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err130 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema65.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.traceability !== undefined){
+let data42 = data.traceability;
+if(Array.isArray(data42)){
+if(data42.length > 20){
+const err130 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -3121,11 +3125,12 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.step === undefined){
+const err131 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -3134,9 +3139,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-if(typeof data43 === "string"){
-if(func3(data43) > 200){
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+for(const key5 in data43){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err132 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -3145,9 +3150,11 @@ vErrors.push(err132);
 }
 errors++;
 }
-const failure44 = func5(true, data43);
-if(failure44 !== null){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
+}
+if(data43.step !== undefined){
+let data44 = data43.step;
+if(typeof data44 !== "string"){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -3156,9 +3163,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-const failure45 = func2("line", data43);
-if(failure45 !== null){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema65.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -3168,11 +3174,10 @@ vErrors.push(err134);
 errors++;
 }
 }
-}
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+if(data43.result !== undefined){
+let data45 = data43.result;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -3181,9 +3186,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func3(data44) > 200){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(typeof data45 === "string"){
+if(func3(data45) > 200){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -3192,9 +3197,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-const failure46 = func5(true, data44);
-if(failure46 !== null){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
+const failure45 = func5(true, data45);
+if(failure45 !== null){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -3203,9 +3208,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure47 = func2("line", data44);
-if(failure47 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
+const failure46 = func2("line", data45);
+if(failure46 !== null){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -3216,10 +3221,10 @@ errors++;
 }
 }
 }
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema65.properties.traceability.items.properties.time.type},message:"must be string,null"};
+if(data43.operator !== undefined){
+let data46 = data43.operator;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3228,9 +3233,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func3(data45) > 32){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(typeof data46 === "string"){
+if(func3(data46) > 200){
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -3239,9 +3244,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-const failure48 = func2("line", data45);
-if(failure48 !== null){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
+const failure47 = func5(true, data46);
+if(failure47 !== null){
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -3250,12 +3255,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-}
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
+const failure48 = func2("line", data46);
+if(failure48 !== null){
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -3264,9 +3266,12 @@ vErrors.push(err142);
 }
 errors++;
 }
-if(typeof data46 === "string"){
-if(func3(data46) > 1000){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+}
+if(data43.time !== undefined){
+let data47 = data43.time;
+if((typeof data47 !== "string") && (data47 !== null)){
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema65.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -3275,9 +3280,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-const failure49 = func2("line", data46);
-if(failure49 !== null){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+if(typeof data47 === "string"){
+if(func3(data47) > 32){
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -3286,9 +3291,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-const failure50 = func14(true, data46);
-if(failure50 !== null){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure50.params,message:failure50.message};
+const failure49 = func2("line", data47);
+if(failure49 !== null){
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -3299,9 +3304,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err146 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.attachment !== undefined){
+let data48 = data43.attachment;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -3310,10 +3316,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-else {
-const err147 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data48 === "string"){
+if(func3(data48) > 1000){
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -3322,13 +3327,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err148 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+const failure50 = func2("line", data48);
+if(failure50 !== null){
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -3337,11 +3338,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err149 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const failure51 = func14(true, data48);
+if(failure51 !== null){
+const err149 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -3350,9 +3349,11 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(typeof data48 === "string"){
-if(func3(data48) > 200){
-const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+}
+}
+else {
+const err150 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -3361,9 +3362,10 @@ vErrors.push(err150);
 }
 errors++;
 }
-const failure51 = func5(true, data48);
-if(failure51 !== null){
-const err151 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure51.params,message:failure51.message};
+}
+}
+else {
+const err151 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -3372,9 +3374,13 @@ vErrors.push(err151);
 }
 errors++;
 }
-const failure52 = func2("line", data48);
-if(failure52 !== null){
-const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+}
+if(data.ownership !== undefined){
+let data49 = data.ownership;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key6 in data49){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err152 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -3384,11 +3390,10 @@ vErrors.push(err152);
 errors++;
 }
 }
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
+if(data49.ownerIdentity !== undefined){
+let data50 = data49.ownerIdentity;
+if((typeof data50 !== "string") && (data50 !== null)){
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -3397,9 +3402,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(typeof data49 === "string"){
-if(func3(data49) > 1000){
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(typeof data50 === "string"){
+if(func3(data50) > 200){
+const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -3408,9 +3413,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-const failure53 = func2("line", data49);
-if(failure53 !== null){
-const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+const failure52 = func5(true, data50);
+if(failure52 !== null){
+const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -3419,9 +3424,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-const failure54 = func14(true, data49);
-if(failure54 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
+const failure53 = func2("line", data50);
+if(failure53 !== null){
+const err156 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -3432,10 +3437,10 @@ errors++;
 }
 }
 }
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-const err157 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema65.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+if(data49.ownershipProof !== undefined){
+let data51 = data49.ownershipProof;
+if((typeof data51 !== "string") && (data51 !== null)){
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -3444,8 +3449,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema65.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+if(typeof data51 === "string"){
+if(func3(data51) > 1000){
+const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -3454,10 +3460,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-}
-else {
-const err159 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure54 = func2("line", data51);
+if(failure54 !== null){
+const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -3466,13 +3471,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err160 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const failure55 = func14(true, data51);
+if(failure55 !== null){
+const err160 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -3482,10 +3483,11 @@ vErrors.push(err160);
 errors++;
 }
 }
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
+}
+if(data49.creditCheck !== undefined){
+let data52 = data49.creditCheck;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema65.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -3494,9 +3496,8 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(typeof data52 === "string"){
-if(func3(data52) > 1000){
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
+const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema65.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -3505,9 +3506,10 @@ vErrors.push(err162);
 }
 errors++;
 }
-const failure55 = func2("line", data52);
-if(failure55 !== null){
-const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+}
+}
+else {
+const err163 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -3516,9 +3518,13 @@ vErrors.push(err163);
 }
 errors++;
 }
-const failure56 = func14(true, data52);
-if(failure56 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure56.params,message:failure56.message};
+}
+if(data.authenticity !== undefined){
+let data53 = data.authenticity;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key7 in data53){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err164 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -3528,11 +3534,10 @@ vErrors.push(err164);
 errors++;
 }
 }
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
+if(data53.appraisalCertificate !== undefined){
+let data54 = data53.appraisalCertificate;
+if((typeof data54 !== "string") && (data54 !== null)){
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -3541,9 +3546,9 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(typeof data53 === "string"){
-if(func3(data53) > 1000){
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(typeof data54 === "string"){
+if(func3(data54) > 1000){
+const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -3552,9 +3557,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-const failure57 = func2("line", data53);
-if(failure57 !== null){
-const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
+const failure56 = func2("line", data54);
+if(failure56 !== null){
+const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -3563,9 +3568,9 @@ vErrors.push(err167);
 }
 errors++;
 }
-const failure58 = func14(true, data53);
-if(failure58 !== null){
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
+const failure57 = func14(true, data54);
+if(failure57 !== null){
+const err168 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -3576,9 +3581,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data53.otherCertificate !== undefined){
+let data55 = data53.otherCertificate;
+if((typeof data55 !== "string") && (data55 !== null)){
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -3587,11 +3593,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-if(data.sourceId !== undefined){
-let data54 = data.sourceId;
-if((typeof data54 !== "string") && (data54 !== null)){
-const err170 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema65.properties.sourceId.type},message:"must be string,null"};
+if(typeof data55 === "string"){
+if(func3(data55) > 1000){
+const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -3600,10 +3604,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-if(typeof data54 === "string"){
-const failure59 = func2("line", data54);
-if(failure59 !== null){
-const err171 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
+const failure58 = func2("line", data55);
+if(failure58 !== null){
+const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -3612,16 +3615,65 @@ vErrors.push(err171);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err172 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure59 = func14(true, data55);
+if(failure59 !== null){
+const err172 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err172];
 }
 else {
 vErrors.push(err172);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err173 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+if(data.sourceId !== undefined){
+let data56 = data.sourceId;
+if((typeof data56 !== "string") && (data56 !== null)){
+const err174 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema65.properties.sourceId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+if(typeof data56 === "string"){
+const failure60 = func2("line", data56);
+if(failure60 !== null){
+const err175 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err176 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
 }
 errors++;
 }
@@ -5415,7 +5467,7 @@ return errors === 0;
 }
 
 export const author = validate46;
-const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
+const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
@@ -5424,6 +5476,9 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.isBlock === undefined){
 data.isBlock = 0;
+}
+if(data.chainVersion === undefined){
+data.chainVersion = 0;
 }
 if(data.wxIsEnable === undefined){
 data.wxIsEnable = 0;
@@ -5702,12 +5757,10 @@ errors++;
 }
 }
 }
-if(data.createTime !== undefined){
-let data8 = data.createTime;
-if(typeof data8 === "string"){
-const failure8 = func2("line", data8);
-if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(data.chainDigest !== undefined){
+let data8 = data.chainDigest;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err23 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema83.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5716,9 +5769,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data8 === "string"){
+const failure8 = func2("line", data8);
+if(failure8 !== null){
+const err24 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5728,9 +5782,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-let data9 = data.wxIsEnable;
+}
+let data9 = data.chainVersion;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err25 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5739,8 +5794,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema83.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err26 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5749,10 +5805,13 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema83.properties.wxCode.type},message:"must be string,null"};
+}
+if(data.createTime !== undefined){
+let data10 = data.createTime;
+if(typeof data10 === "string"){
+const failure9 = func2("line", data10);
+if(failure9 !== null){
+const err27 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5761,9 +5820,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func3(data10) > 64){
-const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+}
+else {
+const err28 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5772,9 +5831,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func5(true, data10);
-if(failure9 !== null){
-const err29 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
+}
+let data11 = data.wxIsEnable;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5783,9 +5843,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure10 = func2("line", data10);
-if(failure10 !== null){
-const err30 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(!((data11 === 0) || (data11 === 1))){
+const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema83.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5794,12 +5853,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema83.properties.wxUrl.type},message:"must be string,null"};
+if(data.wxCode !== undefined){
+let data12 = data.wxCode;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema83.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5808,9 +5865,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-if(func3(data11) > 1000){
-const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(typeof data12 === "string"){
+if(func3(data12) > 64){
+const err32 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5819,9 +5876,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure11 = func2("line", data11);
-if(failure11 !== null){
-const err33 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+const failure10 = func5(true, data12);
+if(failure10 !== null){
+const err33 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5830,9 +5887,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure12 = func14(true, data11);
-if(failure12 !== null){
-const err34 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure12.params,message:failure12.message};
+const failure11 = func2("line", data12);
+if(failure11 !== null){
+const err34 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5843,10 +5900,10 @@ errors++;
 }
 }
 }
-if(data.wxCreateTime !== undefined){
-let data12 = data.wxCreateTime;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err35 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema83.properties.wxCreateTime.type},message:"must be string,null"};
+if(data.wxUrl !== undefined){
+let data13 = data.wxUrl;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema83.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5855,10 +5912,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(typeof data12 === "string"){
-const failure13 = func2("line", data12);
-if(failure13 !== null){
-const err36 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+if(typeof data13 === "string"){
+if(func3(data13) > 1000){
+const err36 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5867,12 +5923,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-if(data.sourceId !== undefined){
-let data13 = data.sourceId;
-if((!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))) && (data13 !== null)){
-const err37 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema83.properties.sourceId.type},message:"must be integer,null"};
+const failure12 = func2("line", data13);
+if(failure12 !== null){
+const err37 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5881,15 +5934,66 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure13 = func14(true, data13);
+if(failure13 !== null){
+const err38 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data.wxCreateTime !== undefined){
+let data14 = data.wxCreateTime;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema83.properties.wxCreateTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(typeof data14 === "string"){
+const failure14 = func2("line", data14);
+if(failure14 !== null){
+const err40 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+if(data.sourceId !== undefined){
+let data15 = data.sourceId;
+if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
+const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema83.properties.sourceId.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }

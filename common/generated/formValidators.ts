@@ -1088,7 +1088,7 @@ return errors === 0;
 }
 
 export const artwork_create = validate14;
-const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema16 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema17 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema23 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
@@ -1580,8 +1580,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err42 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainDigest !== undefined){
+const err42 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1590,12 +1590,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func36.call(schema15.properties.baseInfo.properties, key1))){
-const err43 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data.chainVersion !== undefined){
+const err43 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1604,11 +1600,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.size.type},message:"must be string,null"};
+if(data.createTime !== undefined){
+const err44 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1617,10 +1610,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(typeof data15 === "string"){
-const failure14 = func4(60, data15);
-if(failure14 !== null){
-const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
+if(data.baseInfo !== undefined){
+let data16 = data.baseInfo;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key1 in data16){
+if(!(func36.call(schema15.properties.baseInfo.properties, key1))){
+const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1629,9 +1624,11 @@ vErrors.push(err45);
 }
 errors++;
 }
-const failure15 = func5(true, data15);
-if(failure15 !== null){
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+}
+if(data16.size !== undefined){
+let data17 = data16.size;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1640,9 +1637,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-const failure16 = func2("line", data15);
-if(failure16 !== null){
-const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(typeof data17 === "string"){
+const failure14 = func4(60, data17);
+if(failure14 !== null){
+const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1651,12 +1649,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const failure15 = func5(true, data17);
+if(failure15 !== null){
+const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1665,9 +1660,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(typeof data16 === "string"){
-if(!pattern2.test(data16)){
-const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure16 = func2("line", data17);
+if(failure16 !== null){
+const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1676,9 +1671,12 @@ vErrors.push(err49);
 }
 errors++;
 }
-const failure17 = func2("line", data16);
-if(failure17 !== null){
-const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+}
+}
+if(data16.width !== undefined){
+let data18 = data16.width;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1687,12 +1685,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-}
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.height.type},message:"must be string,null"};
+if(typeof data18 === "string"){
+if(!pattern2.test(data18)){
+const err51 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1701,9 +1696,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(typeof data17 === "string"){
-if(!pattern2.test(data17)){
-const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure17 = func2("line", data18);
+if(failure17 !== null){
+const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1712,9 +1707,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-const failure18 = func2("line", data17);
-if(failure18 !== null){
-const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+}
+}
+if(data16.height !== undefined){
+let data19 = data16.height;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1723,12 +1721,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-}
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+if(typeof data19 === "string"){
+if(!pattern2.test(data19)){
+const err54 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1737,9 +1732,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(typeof data18 === "string"){
-if(!pattern2.test(data18)){
-const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure18 = func2("line", data19);
+if(failure18 !== null){
+const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1748,9 +1743,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-const failure19 = func2("line", data18);
-if(failure19 !== null){
-const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+}
+}
+if(data16.depth !== undefined){
+let data20 = data16.depth;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1759,12 +1757,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.units.type},message:"must be string,null"};
+if(typeof data20 === "string"){
+if(!pattern2.test(data20)){
+const err57 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1773,8 +1768,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema15.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const failure19 = func2("line", data20);
+if(failure19 !== null){
+const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1784,10 +1780,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+}
+if(data16.units !== undefined){
+let data21 = data16.units;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1796,9 +1793,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(func3(data20) > 100){
-const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
+const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema15.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1807,9 +1803,11 @@ vErrors.push(err60);
 }
 errors++;
 }
-const failure20 = func5(true, data20);
-if(failure20 !== null){
-const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
+}
+if(data16.dateText !== undefined){
+let data22 = data16.dateText;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1818,9 +1816,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-const failure21 = func2("line", data20);
-if(failure21 !== null){
-const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(typeof data22 === "string"){
+if(func3(data22) > 100){
+const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1829,12 +1827,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err63 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const failure20 = func5(true, data22);
+if(failure20 !== null){
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1843,9 +1838,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure21 = func2("line", data22);
+if(failure21 !== null){
+const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1854,9 +1849,12 @@ vErrors.push(err64);
 }
 errors++;
 }
-const failure22 = func66(true, data21);
-if(failure22 !== null){
-const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
+}
+}
+if(data16.startYear !== undefined){
+let data23 = data16.startYear;
+if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1865,12 +1863,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err66 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1879,9 +1874,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure22 = func66(true, data23);
+if(failure22 !== null){
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1890,9 +1885,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-const failure23 = func66(true, data22);
-if(failure23 !== null){
-const err68 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
+}
+}
+if(data16.endYear !== undefined){
+let data24 = data16.endYear;
+if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
+const err68 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1901,12 +1899,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1915,9 +1910,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func3(data23) > 32){
-const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure23 = func66(true, data24);
+if(failure23 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1926,9 +1921,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-const failure24 = func2("line", data23);
-if(failure24 !== null){
-const err71 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+}
+}
+if(data16.acno !== undefined){
+let data25 = data16.acno;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err71 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1937,12 +1935,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+if(typeof data25 === "string"){
+if(func3(data25) > 32){
+const err72 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1951,9 +1946,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(typeof data24 === "string"){
-if(func3(data24) > 1000){
-const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure24 = func2("line", data25);
+if(failure24 !== null){
+const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1962,9 +1957,12 @@ vErrors.push(err73);
 }
 errors++;
 }
-const failure25 = func2("line", data24);
-if(failure25 !== null){
-const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+}
+}
+if(data16.url !== undefined){
+let data26 = data16.url;
+if((typeof data26 !== "string") && (data26 !== null)){
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1973,9 +1971,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-const failure26 = func14(true, data24);
-if(failure26 !== null){
-const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
+if(typeof data26 === "string"){
+if(func3(data26) > 1000){
+const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1984,12 +1982,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const failure25 = func2("line", data26);
+if(failure25 !== null){
+const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1998,9 +1993,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(func3(data25) > 500){
-const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const failure26 = func14(true, data26);
+if(failure26 !== null){
+const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2009,9 +2004,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-const failure27 = func2("line", data25);
-if(failure27 !== null){
-const err78 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+}
+}
+if(data16.groupTitle !== undefined){
+let data27 = data16.groupTitle;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err78 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2020,11 +2018,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-}
-const failure28 = func75([["startYear","endYear"]], data14);
-if(failure28 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
+if(typeof data27 === "string"){
+if(func3(data27) > 500){
+const err79 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2033,9 +2029,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure27 = func2("line", data27);
+if(failure27 !== null){
+const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2045,12 +2041,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err81 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+const failure28 = func75([["startYear","endYear"]], data16);
+if(failure28 !== null){
+const err81 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2060,10 +2054,8 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+else {
+const err82 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2072,9 +2064,13 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(func3(data27) > 1000){
-const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+if(data.dealInfo !== undefined){
+let data28 = data.dealInfo;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key2 in data28){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err83 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -2083,9 +2079,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-const failure29 = func2("line", data27);
-if(failure29 !== null){
-const err84 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+}
+if(data28.creditLine !== undefined){
+let data29 = data28.creditLine;
+if((typeof data29 !== "string") && (data29 !== null)){
+const err84 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2094,12 +2092,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-}
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err85 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(typeof data29 === "string"){
+if(func3(data29) > 1000){
+const err85 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2108,9 +2103,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+const failure29 = func2("line", data29);
+if(failure29 !== null){
+const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2119,9 +2114,12 @@ vErrors.push(err86);
 }
 errors++;
 }
-const failure30 = func66(true, data28);
-if(failure30 !== null){
-const err87 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
+}
+}
+if(data28.acquisitionYear !== undefined){
+let data30 = data28.acquisitionYear;
+if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
+const err87 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2130,12 +2128,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-}
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err88 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.price.type},message:"must be number,null"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 1500 || isNaN(data30)){
+const err88 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -2144,9 +2139,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err89 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure30 = func66(true, data30);
+if(failure30 !== null){
+const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -2157,10 +2152,10 @@ errors++;
 }
 }
 }
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+if(data28.price !== undefined){
+let data31 = data28.price;
+if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
+const err90 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2169,8 +2164,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema15.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err91 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2180,10 +2176,11 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+}
+if(data28.currency !== undefined){
+let data32 = data28.currency;
+if((typeof data32 !== "string") && (data32 !== null)){
+const err92 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2192,9 +2189,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(typeof data31 === "string"){
-if(func3(data31) > 32){
-const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
+const err93 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema15.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2203,9 +2199,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-const failure31 = func2("line", data31);
-if(failure31 !== null){
-const err94 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+}
+if(data28.dealTime !== undefined){
+let data33 = data28.dealTime;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err94 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2214,11 +2212,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err95 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data33 === "string"){
+if(func3(data33) > 32){
+const err95 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -2227,13 +2223,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err96 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const failure31 = func2("line", data33);
+if(failure31 !== null){
+const err96 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -2243,10 +2235,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema15.properties.securityInfo.properties.level.type},message:"must be string,null"};
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2255,8 +2247,13 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema15.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.securityInfo !== undefined){
+let data34 = data.securityInfo;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key3 in data34){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err98 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -2266,10 +2263,10 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+if(data34.level !== undefined){
+let data35 = data34.level;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err99 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema15.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2278,9 +2275,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func3(data34) > 200){
-const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
+const err100 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema15.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2289,9 +2285,11 @@ vErrors.push(err100);
 }
 errors++;
 }
-const failure32 = func5(true, data34);
-if(failure32 !== null){
-const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
+}
+if(data34.watermark !== undefined){
+let data36 = data34.watermark;
+if((typeof data36 !== "string") && (data36 !== null)){
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2300,9 +2298,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-const failure33 = func2("line", data34);
-if(failure33 !== null){
-const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+if(typeof data36 === "string"){
+if(func3(data36) > 200){
+const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -2311,12 +2309,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-}
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const failure32 = func5(true, data36);
+if(failure32 !== null){
+const err103 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2325,9 +2320,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(func3(data35) > 200){
-const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure33 = func2("line", data36);
+if(failure33 !== null){
+const err104 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2336,9 +2331,12 @@ vErrors.push(err104);
 }
 errors++;
 }
-const failure34 = func5(true, data35);
-if(failure34 !== null){
-const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
+}
+}
+if(data34.rfid !== undefined){
+let data37 = data34.rfid;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2347,9 +2345,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-const failure35 = func2("line", data35);
-if(failure35 !== null){
-const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
+if(typeof data37 === "string"){
+if(func3(data37) > 200){
+const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2358,11 +2356,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err107 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure34 = func5(true, data37);
+if(failure34 !== null){
+const err107 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2371,13 +2367,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err108 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const failure35 = func2("line", data37);
+if(failure35 !== null){
+const err108 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2387,10 +2379,10 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2399,9 +2391,13 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func3(data37) > 200){
-const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data.certificateInfo !== undefined){
+let data38 = data.certificateInfo;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key4 in data38){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err110 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2410,9 +2406,11 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure36 = func5(true, data37);
-if(failure36 !== null){
-const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
+}
+if(data38.certificateNo !== undefined){
+let data39 = data38.certificateNo;
+if((typeof data39 !== "string") && (data39 !== null)){
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2421,9 +2419,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-const failure37 = func2("line", data37);
-if(failure37 !== null){
-const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+if(typeof data39 === "string"){
+if(func3(data39) > 200){
+const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2432,12 +2430,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const failure36 = func5(true, data39);
+if(failure36 !== null){
+const err113 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2446,9 +2441,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func3(data38) > 200){
-const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure37 = func2("line", data39);
+if(failure37 !== null){
+const err114 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2457,9 +2452,12 @@ vErrors.push(err114);
 }
 errors++;
 }
-const failure38 = func5(true, data38);
-if(failure38 !== null){
-const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
+}
+}
+if(data38.issuer !== undefined){
+let data40 = data38.issuer;
+if((typeof data40 !== "string") && (data40 !== null)){
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2468,9 +2466,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-const failure39 = func2("line", data38);
-if(failure39 !== null){
-const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+if(typeof data40 === "string"){
+if(func3(data40) > 200){
+const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2479,12 +2477,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema15.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const failure38 = func5(true, data40);
+if(failure38 !== null){
+const err117 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2493,9 +2488,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(typeof data39 === "string"){
-if(func3(data39) > 32){
-const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure39 = func2("line", data40);
+if(failure39 !== null){
+const err118 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2504,9 +2499,12 @@ vErrors.push(err118);
 }
 errors++;
 }
-const failure40 = func2("line", data39);
-if(failure40 !== null){
-const err119 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
+}
+}
+if(data38.issueDate !== undefined){
+let data41 = data38.issueDate;
+if((typeof data41 !== "string") && (data41 !== null)){
+const err119 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema15.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2515,11 +2513,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err120 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data41 === "string"){
+if(func3(data41) > 32){
+const err120 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -2528,12 +2524,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err121 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const failure40 = func2("line", data41);
+if(failure40 !== null){
+const err121 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -2542,12 +2535,11 @@ vErrors.push(err121);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err122 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+}
+}
+}
+else {
+const err122 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -2556,9 +2548,12 @@ vErrors.push(err122);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err123 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data.traceability !== undefined){
+let data42 = data.traceability;
+if(Array.isArray(data42)){
+if(data42.length > 20){
+const err123 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -2567,11 +2562,12 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(typeof data42 !== "string"){
-const err124 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.step === undefined){
+const err124 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -2580,8 +2576,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err125 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema15.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+for(const key5 in data43){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err125 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -2591,10 +2588,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+if(data43.step !== undefined){
+let data44 = data43.step;
+if(typeof data44 !== "string"){
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -2603,9 +2600,8 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(typeof data43 === "string"){
-if(func3(data43) > 200){
-const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema15.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -2614,9 +2610,11 @@ vErrors.push(err127);
 }
 errors++;
 }
-const failure41 = func5(true, data43);
-if(failure41 !== null){
-const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+}
+if(data43.result !== undefined){
+let data45 = data43.result;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2625,9 +2623,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-const failure42 = func2("line", data43);
-if(failure42 !== null){
-const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+if(typeof data45 === "string"){
+if(func3(data45) > 200){
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -2636,12 +2634,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-}
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const failure41 = func5(true, data45);
+if(failure41 !== null){
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -2650,9 +2645,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func3(data44) > 200){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure42 = func2("line", data45);
+if(failure42 !== null){
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -2661,9 +2656,12 @@ vErrors.push(err131);
 }
 errors++;
 }
-const failure43 = func5(true, data44);
-if(failure43 !== null){
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
+}
+}
+if(data43.operator !== undefined){
+let data46 = data43.operator;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -2672,9 +2670,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-const failure44 = func2("line", data44);
-if(failure44 !== null){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+if(typeof data46 === "string"){
+if(func3(data46) > 200){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -2683,12 +2681,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema15.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const failure43 = func5(true, data46);
+if(failure43 !== null){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -2697,9 +2692,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func3(data45) > 32){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure44 = func2("line", data46);
+if(failure44 !== null){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -2708,9 +2703,12 @@ vErrors.push(err135);
 }
 errors++;
 }
-const failure45 = func2("line", data45);
-if(failure45 !== null){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+}
+}
+if(data43.time !== undefined){
+let data47 = data43.time;
+if((typeof data47 !== "string") && (data47 !== null)){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema15.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -2719,12 +2717,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-}
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+if(typeof data47 === "string"){
+if(func3(data47) > 32){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -2733,9 +2728,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(typeof data46 === "string"){
-if(func3(data46) > 1000){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure45 = func2("line", data47);
+if(failure45 !== null){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -2744,9 +2739,12 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure46 = func2("line", data46);
-if(failure46 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+}
+}
+if(data43.attachment !== undefined){
+let data48 = data43.attachment;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -2755,9 +2753,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-const failure47 = func14(true, data46);
-if(failure47 !== null){
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+if(typeof data48 === "string"){
+if(func3(data48) > 1000){
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -2766,11 +2764,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err141 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure46 = func2("line", data48);
+if(failure46 !== null){
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -2779,10 +2775,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-}
-else {
-const err142 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure47 = func14(true, data48);
+if(failure47 !== null){
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -2792,12 +2787,10 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err143 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -2807,10 +2800,9 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+}
+else {
+const err144 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -2819,9 +2811,13 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(typeof data48 === "string"){
-if(func3(data48) > 200){
-const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data.ownership !== undefined){
+let data49 = data.ownership;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key6 in data49){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err145 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -2830,9 +2826,11 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure48 = func5(true, data48);
-if(failure48 !== null){
-const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+}
+if(data49.ownerIdentity !== undefined){
+let data50 = data49.ownerIdentity;
+if((typeof data50 !== "string") && (data50 !== null)){
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -2841,9 +2839,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-const failure49 = func2("line", data48);
-if(failure49 !== null){
-const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+if(typeof data50 === "string"){
+if(func3(data50) > 200){
+const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2852,12 +2850,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const failure48 = func5(true, data50);
+if(failure48 !== null){
+const err148 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2866,9 +2861,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(typeof data49 === "string"){
-if(func3(data49) > 1000){
-const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure49 = func2("line", data50);
+if(failure49 !== null){
+const err149 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2877,9 +2872,12 @@ vErrors.push(err149);
 }
 errors++;
 }
-const failure50 = func2("line", data49);
-if(failure50 !== null){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+}
+}
+if(data49.ownershipProof !== undefined){
+let data51 = data49.ownershipProof;
+if((typeof data51 !== "string") && (data51 !== null)){
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2888,9 +2886,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-const failure51 = func14(true, data49);
-if(failure51 !== null){
-const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+if(typeof data51 === "string"){
+if(func3(data51) > 1000){
+const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2899,12 +2897,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema15.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const failure50 = func2("line", data51);
+if(failure50 !== null){
+const err152 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2913,8 +2908,9 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema15.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const failure51 = func14(true, data51);
+if(failure51 !== null){
+const err153 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2925,8 +2921,10 @@ errors++;
 }
 }
 }
-else {
-const err154 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data49.creditCheck !== undefined){
+let data52 = data49.creditCheck;
+if((typeof data52 !== "string") && (data52 !== null)){
+const err154 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema15.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2935,13 +2933,8 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err155 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
+const err155 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema15.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2951,10 +2944,9 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+}
+else {
+const err156 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2963,9 +2955,13 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(typeof data52 === "string"){
-if(func3(data52) > 1000){
-const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+if(data.authenticity !== undefined){
+let data53 = data.authenticity;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key7 in data53){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err157 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2974,9 +2970,11 @@ vErrors.push(err157);
 }
 errors++;
 }
-const failure52 = func2("line", data52);
-if(failure52 !== null){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+}
+if(data53.appraisalCertificate !== undefined){
+let data54 = data53.appraisalCertificate;
+if((typeof data54 !== "string") && (data54 !== null)){
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2985,9 +2983,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-const failure53 = func14(true, data52);
-if(failure53 !== null){
-const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+if(typeof data54 === "string"){
+if(func3(data54) > 1000){
+const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2996,12 +2994,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const failure52 = func2("line", data54);
+if(failure52 !== null){
+const err160 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -3010,9 +3005,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(typeof data53 === "string"){
-if(func3(data53) > 1000){
-const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure53 = func14(true, data54);
+if(failure53 !== null){
+const err161 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -3021,9 +3016,12 @@ vErrors.push(err161);
 }
 errors++;
 }
-const failure54 = func2("line", data53);
-if(failure54 !== null){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+}
+}
+if(data53.otherCertificate !== undefined){
+let data55 = data53.otherCertificate;
+if((typeof data55 !== "string") && (data55 !== null)){
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -3032,9 +3030,9 @@ vErrors.push(err162);
 }
 errors++;
 }
-const failure55 = func14(true, data53);
-if(failure55 !== null){
-const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+if(typeof data55 === "string"){
+if(func3(data55) > 1000){
+const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -3043,11 +3041,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err164 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure54 = func2("line", data55);
+if(failure54 !== null){
+const err164 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -3056,9 +3052,9 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
-if(data.sourceId !== undefined){
-const err165 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure55 = func14(true, data55);
+if(failure55 !== null){
+const err165 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -3068,8 +3064,10 @@ vErrors.push(err165);
 errors++;
 }
 }
+}
+}
 else {
-const err166 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err166 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -3078,12 +3076,34 @@ vErrors.push(err166);
 }
 errors++;
 }
+}
+if(data.sourceId !== undefined){
+const err167 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+else {
+const err168 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
 validate14.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_update = validate15;
-const schema28 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema28 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
 const schema29 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema30 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema36 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
@@ -3565,8 +3585,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err41 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainDigest !== undefined){
+const err41 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3575,12 +3595,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func36.call(schema28.properties.baseInfo.properties, key1))){
-const err42 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data.chainVersion !== undefined){
+const err42 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3589,11 +3605,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err43 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.size.type},message:"must be string,null"};
+if(data.createTime !== undefined){
+const err43 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3602,10 +3615,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(typeof data15 === "string"){
-const failure14 = func4(60, data15);
-if(failure14 !== null){
-const err44 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
+if(data.baseInfo !== undefined){
+let data16 = data.baseInfo;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key1 in data16){
+if(!(func36.call(schema28.properties.baseInfo.properties, key1))){
+const err44 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3614,9 +3629,11 @@ vErrors.push(err44);
 }
 errors++;
 }
-const failure15 = func5(true, data15);
-if(failure15 !== null){
-const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+}
+if(data16.size !== undefined){
+let data17 = data16.size;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3625,9 +3642,10 @@ vErrors.push(err45);
 }
 errors++;
 }
-const failure16 = func2("line", data15);
-if(failure16 !== null){
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(typeof data17 === "string"){
+const failure14 = func4(60, data17);
+if(failure14 !== null){
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3636,12 +3654,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err47 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const failure15 = func5(true, data17);
+if(failure15 !== null){
+const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3650,9 +3665,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(typeof data16 === "string"){
-if(!pattern2.test(data16)){
-const err48 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure16 = func2("line", data17);
+if(failure16 !== null){
+const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3661,9 +3676,12 @@ vErrors.push(err48);
 }
 errors++;
 }
-const failure17 = func2("line", data16);
-if(failure17 !== null){
-const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+}
+}
+if(data16.width !== undefined){
+let data18 = data16.width;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3672,12 +3690,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err50 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.height.type},message:"must be string,null"};
+if(typeof data18 === "string"){
+if(!pattern2.test(data18)){
+const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3686,9 +3701,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(typeof data17 === "string"){
-if(!pattern2.test(data17)){
-const err51 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure17 = func2("line", data18);
+if(failure17 !== null){
+const err51 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3697,9 +3712,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure18 = func2("line", data17);
-if(failure18 !== null){
-const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+}
+}
+if(data16.height !== undefined){
+let data19 = data16.height;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3708,12 +3726,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+if(typeof data19 === "string"){
+if(!pattern2.test(data19)){
+const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3722,9 +3737,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(typeof data18 === "string"){
-if(!pattern2.test(data18)){
-const err54 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure18 = func2("line", data19);
+if(failure18 !== null){
+const err54 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3733,9 +3748,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure19 = func2("line", data18);
-if(failure19 !== null){
-const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+}
+}
+if(data16.depth !== undefined){
+let data20 = data16.depth;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3744,12 +3762,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err56 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.units.type},message:"must be string,null"};
+if(typeof data20 === "string"){
+if(!pattern2.test(data20)){
+const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3758,8 +3773,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err57 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema28.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const failure19 = func2("line", data20);
+if(failure19 !== null){
+const err57 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3769,10 +3785,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err58 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+}
+if(data16.units !== undefined){
+let data21 = data16.units;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3781,9 +3798,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(typeof data20 === "string"){
-if(func3(data20) > 100){
-const err59 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
+const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema28.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3792,9 +3808,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-const failure20 = func5(true, data20);
-if(failure20 !== null){
-const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
+}
+if(data16.dateText !== undefined){
+let data22 = data16.dateText;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3803,9 +3821,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-const failure21 = func2("line", data20);
-if(failure21 !== null){
-const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(typeof data22 === "string"){
+if(func3(data22) > 100){
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -3814,12 +3832,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err62 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const failure20 = func5(true, data22);
+if(failure20 !== null){
+const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -3828,9 +3843,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err63 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure21 = func2("line", data22);
+if(failure21 !== null){
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -3839,9 +3854,12 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure22 = func66(true, data21);
-if(failure22 !== null){
-const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
+}
+}
+if(data16.startYear !== undefined){
+let data23 = data16.startYear;
+if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
+const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -3850,12 +3868,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err65 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -3864,9 +3879,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err66 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure22 = func66(true, data23);
+if(failure22 !== null){
+const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -3875,9 +3890,12 @@ vErrors.push(err66);
 }
 errors++;
 }
-const failure23 = func66(true, data22);
-if(failure23 !== null){
-const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
+}
+}
+if(data16.endYear !== undefined){
+let data24 = data16.endYear;
+if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
+const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -3886,12 +3904,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err68 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err68 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -3900,9 +3915,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(typeof data23 === "string"){
-if(func3(data23) > 32){
-const err69 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure23 = func66(true, data24);
+if(failure23 !== null){
+const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -3911,9 +3926,12 @@ vErrors.push(err69);
 }
 errors++;
 }
-const failure24 = func2("line", data23);
-if(failure24 !== null){
-const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+}
+}
+if(data16.acno !== undefined){
+let data25 = data16.acno;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -3922,12 +3940,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-const err71 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+if(typeof data25 === "string"){
+if(func3(data25) > 32){
+const err71 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -3936,9 +3951,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(typeof data24 === "string"){
-if(func3(data24) > 1000){
-const err72 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure24 = func2("line", data25);
+if(failure24 !== null){
+const err72 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -3947,9 +3962,12 @@ vErrors.push(err72);
 }
 errors++;
 }
-const failure25 = func2("line", data24);
-if(failure25 !== null){
-const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+}
+}
+if(data16.url !== undefined){
+let data26 = data16.url;
+if((typeof data26 !== "string") && (data26 !== null)){
+const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -3958,9 +3976,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-const failure26 = func14(true, data24);
-if(failure26 !== null){
-const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
+if(typeof data26 === "string"){
+if(func3(data26) > 1000){
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -3969,12 +3987,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-const err75 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const failure25 = func2("line", data26);
+if(failure25 !== null){
+const err75 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -3983,9 +3998,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(typeof data25 === "string"){
-if(func3(data25) > 500){
-const err76 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const failure26 = func14(true, data26);
+if(failure26 !== null){
+const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -3994,9 +4009,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-const failure27 = func2("line", data25);
-if(failure27 !== null){
-const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+}
+}
+if(data16.groupTitle !== undefined){
+let data27 = data16.groupTitle;
+if((typeof data27 !== "string") && (data27 !== null)){
+const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -4005,11 +4023,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-const failure28 = func75([["startYear","endYear"]], data14);
-if(failure28 !== null){
-const err78 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
+if(typeof data27 === "string"){
+if(func3(data27) > 500){
+const err78 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -4018,9 +4034,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-else {
-const err79 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure27 = func2("line", data27);
+if(failure27 !== null){
+const err79 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -4030,12 +4046,10 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err80 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+const failure28 = func75([["startYear","endYear"]], data16);
+if(failure28 !== null){
+const err80 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -4045,10 +4059,8 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err81 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+else {
+const err81 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -4057,9 +4069,13 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(typeof data27 === "string"){
-if(func3(data27) > 1000){
-const err82 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+if(data.dealInfo !== undefined){
+let data28 = data.dealInfo;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key2 in data28){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err82 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -4068,9 +4084,11 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure29 = func2("line", data27);
-if(failure29 !== null){
-const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+}
+if(data28.creditLine !== undefined){
+let data29 = data28.creditLine;
+if((typeof data29 !== "string") && (data29 !== null)){
+const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -4079,12 +4097,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-const err84 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(typeof data29 === "string"){
+if(func3(data29) > 1000){
+const err84 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -4093,9 +4108,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err85 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+const failure29 = func2("line", data29);
+if(failure29 !== null){
+const err85 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -4104,9 +4119,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-const failure30 = func66(true, data28);
-if(failure30 !== null){
-const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
+}
+}
+if(data28.acquisitionYear !== undefined){
+let data30 = data28.acquisitionYear;
+if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
+const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -4115,12 +4133,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-}
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-const err87 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.price.type},message:"must be number,null"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 1500 || isNaN(data30)){
+const err87 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -4129,9 +4144,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err88 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const failure30 = func66(true, data30);
+if(failure30 !== null){
+const err88 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -4142,10 +4157,10 @@ errors++;
 }
 }
 }
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-const err89 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+if(data28.price !== undefined){
+let data31 = data28.price;
+if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
+const err89 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -4154,8 +4169,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err90 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema28.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err90 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -4165,10 +4181,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-const err91 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+}
+if(data28.currency !== undefined){
+let data32 = data28.currency;
+if((typeof data32 !== "string") && (data32 !== null)){
+const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -4177,9 +4194,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(typeof data31 === "string"){
-if(func3(data31) > 32){
-const err92 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
+const err92 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema28.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -4188,9 +4204,11 @@ vErrors.push(err92);
 }
 errors++;
 }
-const failure31 = func2("line", data31);
-if(failure31 !== null){
-const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+}
+if(data28.dealTime !== undefined){
+let data33 = data28.dealTime;
+if((typeof data33 !== "string") && (data33 !== null)){
+const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -4199,11 +4217,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data33 === "string"){
+if(func3(data33) > 32){
+const err94 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -4212,13 +4228,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err95 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const failure31 = func2("line", data33);
+if(failure31 !== null){
+const err95 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -4228,10 +4240,10 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-const err96 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema28.properties.securityInfo.properties.level.type},message:"must be string,null"};
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -4240,8 +4252,13 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err97 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema28.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.securityInfo !== undefined){
+let data34 = data.securityInfo;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key3 in data34){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err97 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -4251,10 +4268,10 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err98 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+if(data34.level !== undefined){
+let data35 = data34.level;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema28.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -4263,9 +4280,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func3(data34) > 200){
-const err99 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
+const err99 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema28.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -4274,9 +4290,11 @@ vErrors.push(err99);
 }
 errors++;
 }
-const failure32 = func5(true, data34);
-if(failure32 !== null){
-const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
+}
+if(data34.watermark !== undefined){
+let data36 = data34.watermark;
+if((typeof data36 !== "string") && (data36 !== null)){
+const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -4285,9 +4303,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-const failure33 = func2("line", data34);
-if(failure33 !== null){
-const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+if(typeof data36 === "string"){
+if(func3(data36) > 200){
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -4296,12 +4314,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-}
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-const err102 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const failure32 = func5(true, data36);
+if(failure32 !== null){
+const err102 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -4310,9 +4325,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(func3(data35) > 200){
-const err103 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure33 = func2("line", data36);
+if(failure33 !== null){
+const err103 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -4321,9 +4336,12 @@ vErrors.push(err103);
 }
 errors++;
 }
-const failure34 = func5(true, data35);
-if(failure34 !== null){
-const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
+}
+}
+if(data34.rfid !== undefined){
+let data37 = data34.rfid;
+if((typeof data37 !== "string") && (data37 !== null)){
+const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -4332,9 +4350,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-const failure35 = func2("line", data35);
-if(failure35 !== null){
-const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
+if(typeof data37 === "string"){
+if(func3(data37) > 200){
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -4343,11 +4361,9 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure34 = func5(true, data37);
+if(failure34 !== null){
+const err106 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -4356,13 +4372,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err107 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const failure35 = func2("line", data37);
+if(failure35 !== null){
+const err107 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -4372,10 +4384,10 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err108 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -4384,9 +4396,13 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func3(data37) > 200){
-const err109 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data.certificateInfo !== undefined){
+let data38 = data.certificateInfo;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key4 in data38){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err109 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -4395,9 +4411,11 @@ vErrors.push(err109);
 }
 errors++;
 }
-const failure36 = func5(true, data37);
-if(failure36 !== null){
-const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
+}
+if(data38.certificateNo !== undefined){
+let data39 = data38.certificateNo;
+if((typeof data39 !== "string") && (data39 !== null)){
+const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -4406,9 +4424,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure37 = func2("line", data37);
-if(failure37 !== null){
-const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+if(typeof data39 === "string"){
+if(func3(data39) > 200){
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -4417,12 +4435,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err112 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const failure36 = func5(true, data39);
+if(failure36 !== null){
+const err112 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -4431,9 +4446,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func3(data38) > 200){
-const err113 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure37 = func2("line", data39);
+if(failure37 !== null){
+const err113 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -4442,9 +4457,12 @@ vErrors.push(err113);
 }
 errors++;
 }
-const failure38 = func5(true, data38);
-if(failure38 !== null){
-const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
+}
+}
+if(data38.issuer !== undefined){
+let data40 = data38.issuer;
+if((typeof data40 !== "string") && (data40 !== null)){
+const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -4453,9 +4471,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-const failure39 = func2("line", data38);
-if(failure39 !== null){
-const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+if(typeof data40 === "string"){
+if(func3(data40) > 200){
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -4464,12 +4482,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err116 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema28.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const failure38 = func5(true, data40);
+if(failure38 !== null){
+const err116 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -4478,9 +4493,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(typeof data39 === "string"){
-if(func3(data39) > 32){
-const err117 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure39 = func2("line", data40);
+if(failure39 !== null){
+const err117 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -4489,9 +4504,12 @@ vErrors.push(err117);
 }
 errors++;
 }
-const failure40 = func2("line", data39);
-if(failure40 !== null){
-const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
+}
+}
+if(data38.issueDate !== undefined){
+let data41 = data38.issueDate;
+if((typeof data41 !== "string") && (data41 !== null)){
+const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema28.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -4500,11 +4518,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err119 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data41 === "string"){
+if(func3(data41) > 32){
+const err119 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -4513,12 +4529,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err120 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const failure40 = func2("line", data41);
+if(failure40 !== null){
+const err120 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -4527,12 +4540,11 @@ vErrors.push(err120);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err121 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+}
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -4541,9 +4553,12 @@ vErrors.push(err121);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err122 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data.traceability !== undefined){
+let data42 = data.traceability;
+if(Array.isArray(data42)){
+if(data42.length > 20){
+const err122 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -4552,11 +4567,12 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(typeof data42 !== "string"){
-const err123 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.step === undefined){
+const err123 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -4565,8 +4581,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err124 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema28.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+for(const key5 in data43){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err124 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -4576,10 +4593,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err125 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+if(data43.step !== undefined){
+let data44 = data43.step;
+if(typeof data44 !== "string"){
+const err125 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -4588,9 +4605,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-if(typeof data43 === "string"){
-if(func3(data43) > 200){
-const err126 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema28.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -4599,9 +4615,11 @@ vErrors.push(err126);
 }
 errors++;
 }
-const failure41 = func5(true, data43);
-if(failure41 !== null){
-const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+}
+if(data43.result !== undefined){
+let data45 = data43.result;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -4610,9 +4628,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-const failure42 = func2("line", data43);
-if(failure42 !== null){
-const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+if(typeof data45 === "string"){
+if(func3(data45) > 200){
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -4621,12 +4639,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-}
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err129 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const failure41 = func5(true, data45);
+if(failure41 !== null){
+const err129 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -4635,9 +4650,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func3(data44) > 200){
-const err130 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure42 = func2("line", data45);
+if(failure42 !== null){
+const err130 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -4646,9 +4661,12 @@ vErrors.push(err130);
 }
 errors++;
 }
-const failure43 = func5(true, data44);
-if(failure43 !== null){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
+}
+}
+if(data43.operator !== undefined){
+let data46 = data43.operator;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -4657,9 +4675,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-const failure44 = func2("line", data44);
-if(failure44 !== null){
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+if(typeof data46 === "string"){
+if(func3(data46) > 200){
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -4668,12 +4686,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema28.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const failure43 = func5(true, data46);
+if(failure43 !== null){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -4682,9 +4697,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func3(data45) > 32){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure44 = func2("line", data46);
+if(failure44 !== null){
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -4693,9 +4708,12 @@ vErrors.push(err134);
 }
 errors++;
 }
-const failure45 = func2("line", data45);
-if(failure45 !== null){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+}
+}
+if(data43.time !== undefined){
+let data47 = data43.time;
+if((typeof data47 !== "string") && (data47 !== null)){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema28.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -4704,12 +4722,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-}
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+if(typeof data47 === "string"){
+if(func3(data47) > 32){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -4718,9 +4733,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(typeof data46 === "string"){
-if(func3(data46) > 1000){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure45 = func2("line", data47);
+if(failure45 !== null){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -4729,9 +4744,12 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure46 = func2("line", data46);
-if(failure46 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+}
+}
+if(data43.attachment !== undefined){
+let data48 = data43.attachment;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -4740,9 +4758,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure47 = func14(true, data46);
-if(failure47 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
+if(typeof data48 === "string"){
+if(func3(data48) > 1000){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -4751,11 +4769,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure46 = func2("line", data48);
+if(failure46 !== null){
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -4764,10 +4780,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-}
-else {
-const err141 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure47 = func14(true, data48);
+if(failure47 !== null){
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -4777,12 +4792,10 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err142 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+}
+else {
+const err142 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -4792,10 +4805,9 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err143 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+}
+else {
+const err143 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -4804,9 +4816,13 @@ vErrors.push(err143);
 }
 errors++;
 }
-if(typeof data48 === "string"){
-if(func3(data48) > 200){
-const err144 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+if(data.ownership !== undefined){
+let data49 = data.ownership;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key6 in data49){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err144 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -4815,9 +4831,11 @@ vErrors.push(err144);
 }
 errors++;
 }
-const failure48 = func5(true, data48);
-if(failure48 !== null){
-const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+}
+if(data49.ownerIdentity !== undefined){
+let data50 = data49.ownerIdentity;
+if((typeof data50 !== "string") && (data50 !== null)){
+const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -4826,9 +4844,9 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure49 = func2("line", data48);
-if(failure49 !== null){
-const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+if(typeof data50 === "string"){
+if(func3(data50) > 200){
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -4837,12 +4855,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-const err147 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const failure48 = func5(true, data50);
+if(failure48 !== null){
+const err147 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -4851,9 +4866,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(typeof data49 === "string"){
-if(func3(data49) > 1000){
-const err148 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure49 = func2("line", data50);
+if(failure49 !== null){
+const err148 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -4862,9 +4877,12 @@ vErrors.push(err148);
 }
 errors++;
 }
-const failure50 = func2("line", data49);
-if(failure50 !== null){
-const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+}
+}
+if(data49.ownershipProof !== undefined){
+let data51 = data49.ownershipProof;
+if((typeof data51 !== "string") && (data51 !== null)){
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -4873,9 +4891,9 @@ vErrors.push(err149);
 }
 errors++;
 }
-const failure51 = func14(true, data49);
-if(failure51 !== null){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
+if(typeof data51 === "string"){
+if(func3(data51) > 1000){
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -4884,12 +4902,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-const err151 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema28.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const failure50 = func2("line", data51);
+if(failure50 !== null){
+const err151 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -4898,8 +4913,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err152 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema28.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const failure51 = func14(true, data51);
+if(failure51 !== null){
+const err152 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -4910,8 +4926,10 @@ errors++;
 }
 }
 }
-else {
-const err153 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data49.creditCheck !== undefined){
+let data52 = data49.creditCheck;
+if((typeof data52 !== "string") && (data52 !== null)){
+const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema28.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -4920,13 +4938,8 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err154 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
+const err154 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema28.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -4936,10 +4949,9 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-const err155 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+}
+else {
+const err155 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -4948,9 +4960,13 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(typeof data52 === "string"){
-if(func3(data52) > 1000){
-const err156 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+if(data.authenticity !== undefined){
+let data53 = data.authenticity;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key7 in data53){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err156 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -4959,9 +4975,11 @@ vErrors.push(err156);
 }
 errors++;
 }
-const failure52 = func2("line", data52);
-if(failure52 !== null){
-const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+}
+if(data53.appraisalCertificate !== undefined){
+let data54 = data53.appraisalCertificate;
+if((typeof data54 !== "string") && (data54 !== null)){
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -4970,9 +4988,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-const failure53 = func14(true, data52);
-if(failure53 !== null){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+if(typeof data54 === "string"){
+if(func3(data54) > 1000){
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -4981,12 +4999,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-const err159 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const failure52 = func2("line", data54);
+if(failure52 !== null){
+const err159 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -4995,9 +5010,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(typeof data53 === "string"){
-if(func3(data53) > 1000){
-const err160 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure53 = func14(true, data54);
+if(failure53 !== null){
+const err160 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -5006,9 +5021,12 @@ vErrors.push(err160);
 }
 errors++;
 }
-const failure54 = func2("line", data53);
-if(failure54 !== null){
-const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
+}
+}
+if(data53.otherCertificate !== undefined){
+let data55 = data53.otherCertificate;
+if((typeof data55 !== "string") && (data55 !== null)){
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -5017,9 +5035,9 @@ vErrors.push(err161);
 }
 errors++;
 }
-const failure55 = func14(true, data53);
-if(failure55 !== null){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
+if(typeof data55 === "string"){
+if(func3(data55) > 1000){
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -5028,11 +5046,9 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err163 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure54 = func2("line", data55);
+if(failure54 !== null){
+const err163 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -5041,9 +5057,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-if(data.sourceId !== undefined){
-const err164 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure55 = func14(true, data55);
+if(failure55 !== null){
+const err164 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -5053,13 +5069,37 @@ vErrors.push(err164);
 errors++;
 }
 }
+}
+}
 else {
-const err165 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err165 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err165];
 }
 else {
 vErrors.push(err165);
+}
+errors++;
+}
+}
+if(data.sourceId !== undefined){
+const err166 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+else {
+const err167 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
 }
 errors++;
 }
@@ -5353,7 +5393,7 @@ return errors === 0;
 }
 
 export const author_create = validate18;
-const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
@@ -5576,8 +5616,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err19 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainDigest !== undefined){
+const err19 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5586,9 +5626,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-let data9 = data.wxIsEnable;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err20 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.chainVersion !== undefined){
+const err20 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5597,8 +5636,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema43.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(data.createTime !== undefined){
+const err21 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5607,10 +5646,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err22 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema43.properties.wxCode.type},message:"must be string,null"};
+let data11 = data.wxIsEnable;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5619,9 +5657,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func3(data10) > 64){
-const err23 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(!((data11 === 0) || (data11 === 1))){
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema43.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5630,9 +5667,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure6 = func5(true, data10);
-if(failure6 !== null){
-const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
+if(data.wxCode !== undefined){
+let data12 = data.wxCode;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema43.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5641,9 +5679,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func2("line", data10);
-if(failure7 !== null){
-const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(typeof data12 === "string"){
+if(func3(data12) > 64){
+const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5652,12 +5690,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err26 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema43.properties.wxUrl.type},message:"must be string,null"};
+const failure6 = func5(true, data12);
+if(failure6 !== null){
+const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5666,9 +5701,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-if(func3(data11) > 1000){
-const err27 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure7 = func2("line", data12);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5677,9 +5712,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure8 = func2("line", data11);
-if(failure8 !== null){
-const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+}
+if(data.wxUrl !== undefined){
+let data13 = data.wxUrl;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema43.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5688,9 +5726,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func14(true, data11);
-if(failure9 !== null){
-const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
+if(typeof data13 === "string"){
+if(func3(data13) > 1000){
+const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5699,10 +5737,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-if(data.wxCreateTime !== undefined){
-const err30 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure8 = func2("line", data13);
+if(failure8 !== null){
+const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5711,8 +5748,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data.sourceId !== undefined){
-const err31 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure9 = func14(true, data13);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5722,8 +5760,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data.wxCreateTime !== undefined){
+const err32 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5732,12 +5771,33 @@ vErrors.push(err32);
 }
 errors++;
 }
+if(data.sourceId !== undefined){
+const err33 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
 validate18.errors = vErrors;
 return errors === 0;
 }
 
 export const author_update = validate19;
-const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
@@ -5982,8 +6042,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err21 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainDigest !== undefined){
+const err21 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5992,10 +6052,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.wxIsEnable !== undefined){
-let data9 = data.wxIsEnable;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.chainVersion !== undefined){
+const err22 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6004,8 +6062,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema44.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(data.createTime !== undefined){
+const err23 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6014,11 +6072,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema44.properties.wxCode.type},message:"must be string,null"};
+if(data.wxIsEnable !== undefined){
+let data11 = data.wxIsEnable;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6027,9 +6084,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func3(data10) > 64){
-const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(!((data11 === 0) || (data11 === 1))){
+const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema44.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6038,9 +6094,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure6 = func5(true, data10);
-if(failure6 !== null){
-const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
+}
+if(data.wxCode !== undefined){
+let data12 = data.wxCode;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema44.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6049,9 +6107,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure7 = func2("line", data10);
-if(failure7 !== null){
-const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(typeof data12 === "string"){
+if(func3(data12) > 64){
+const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6060,12 +6118,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema44.properties.wxUrl.type},message:"must be string,null"};
+const failure6 = func5(true, data12);
+if(failure6 !== null){
+const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6074,9 +6129,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(typeof data11 === "string"){
-if(func3(data11) > 1000){
-const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure7 = func2("line", data12);
+if(failure7 !== null){
+const err29 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6085,9 +6140,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure8 = func2("line", data11);
-if(failure8 !== null){
-const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+}
+if(data.wxUrl !== undefined){
+let data13 = data.wxUrl;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema44.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6096,9 +6154,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure9 = func14(true, data11);
-if(failure9 !== null){
-const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
+if(typeof data13 === "string"){
+if(func3(data13) > 1000){
+const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6107,10 +6165,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-if(data.wxCreateTime !== undefined){
-const err32 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure8 = func2("line", data13);
+if(failure8 !== null){
+const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6119,8 +6176,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data.sourceId !== undefined){
-const err33 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure9 = func14(true, data13);
+if(failure9 !== null){
+const err33 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6130,13 +6188,35 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data.wxCreateTime !== undefined){
+const err34 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
+}
+errors++;
+}
+if(data.sourceId !== undefined){
+const err35 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }

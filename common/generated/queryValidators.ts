@@ -3681,13 +3681,13 @@ return errors === 0;
 }
 
 export const artwork = validate20;
-const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema22 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema23 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema29 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func81 = Object.prototype.hasOwnProperty;
-const func120 = keywordRules.notFuture;
-const func130 = keywordRules.ordered;
+const func122 = keywordRules.notFuture;
+const func132 = keywordRules.ordered;
 const pattern5 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -3703,6 +3703,9 @@ data.status = 0;
 }
 if(data.isBlock === undefined){
 data.isBlock = 0;
+}
+if(data.chainVersion === undefined){
+data.chainVersion = 0;
 }
 if(data.artWorkName === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "artWorkName"},message:"must have required property '"+"artWorkName"+"'"};
@@ -4509,9 +4512,9 @@ errors++;
 }
 }
 }
-if(data.createTime !== undefined){
-let data13 = data.createTime;
-if(typeof data13 !== "string"){
+if(data.chainDigest !== undefined){
+let data13 = data.chainDigest;
+if((typeof data13 !== "string") && (data13 !== null)){
 let dataType12 = typeof data13;
 let coerced12 = undefined;
 if(!(coerced12 !== undefined)){
@@ -4521,8 +4524,11 @@ coerced12 = "" + data13;
 else if(data13 === null){
 coerced12 = "";
 }
+else if(data13 === "" || data13 === 0 || data13 === false){
+coerced12 = null;
+}
 else {
-const err51 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err51 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema21.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4535,14 +4541,14 @@ errors++;
 if(coerced12 !== undefined){
 data13 = coerced12;
 if(data !== undefined){
-data["createTime"] = coerced12;
+data["chainDigest"] = coerced12;
 }
 }
 }
 if(typeof data13 === "string"){
 const failure21 = func3("line", data13);
 if(failure21 !== null){
-const err52 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+const err52 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4553,12 +4559,17 @@ errors++;
 }
 }
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func81.call(schema21.properties.baseInfo.properties, key1))){
-const err53 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+let data14 = data.chainVersion;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+let dataType13 = typeof data14;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 === "boolean" || data14 === null
+              || (dataType13 === "string" && data14 && data14 == +data14 && !(data14 % 1))){
+coerced13 = +data14;
+}
+else {
+const err53 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4568,23 +4579,16 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-let dataType13 = typeof data15;
-let coerced13 = undefined;
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data15;
+if(coerced13 !== undefined){
+data14 = coerced13;
+if(data !== undefined){
+data["chainVersion"] = coerced13;
 }
-else if(data15 === null){
-coerced13 = "";
 }
-else if(data15 === "" || data15 === 0 || data15 === false){
-coerced13 = null;
 }
-else {
-const err54 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const failure22 = func2(true, data14);
+if(failure22 !== null){
+const err54 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/x-finite",keyword:"x-finite",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -4593,18 +4597,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(coerced13 !== undefined){
-data15 = coerced13;
-if(data14 !== undefined){
-data14["size"] = coerced13;
-}
-}
-}
-if(typeof data15 === "string"){
-const failure22 = func5(60, data15);
-if(failure22 !== null){
-const err55 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure22.params,message:failure22.message};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err55 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4613,9 +4608,21 @@ vErrors.push(err55);
 }
 errors++;
 }
-const failure23 = func6(true, data15);
-if(failure23 !== null){
-const err56 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+}
+if(data.createTime !== undefined){
+let data15 = data.createTime;
+if(typeof data15 !== "string"){
+let dataType14 = typeof data15;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data15;
+}
+else if(data15 === null){
+coerced14 = "";
+}
+else {
+const err56 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -4624,9 +4631,18 @@ vErrors.push(err56);
 }
 errors++;
 }
-const failure24 = func3("line", data15);
-if(failure24 !== null){
-const err57 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+}
+if(coerced14 !== undefined){
+data15 = coerced14;
+if(data !== undefined){
+data["createTime"] = coerced14;
+}
+}
+}
+if(typeof data15 === "string"){
+const failure23 = func3("line", data15);
+if(failure23 !== null){
+const err57 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -4637,23 +4653,12 @@ errors++;
 }
 }
 }
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-let dataType14 = typeof data16;
-let coerced14 = undefined;
-if(!(coerced14 !== undefined)){
-if(dataType14 == "number" || dataType14 == "boolean"){
-coerced14 = "" + data16;
-}
-else if(data16 === null){
-coerced14 = "";
-}
-else if(data16 === "" || data16 === 0 || data16 === false){
-coerced14 = null;
-}
-else {
-const err58 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.width.type},message:"must be string,null"};
+if(data.baseInfo !== undefined){
+let data16 = data.baseInfo;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key1 in data16){
+if(!(func81.call(schema21.properties.baseInfo.properties, key1))){
+const err58 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4663,39 +4668,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(coerced14 !== undefined){
-data16 = coerced14;
-if(data14 !== undefined){
-data14["width"] = coerced14;
-}
-}
-}
-if(typeof data16 === "string"){
-if(!pattern5.test(data16)){
-const err59 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-const failure25 = func3("line", data16);
-if(failure25 !== null){
-const err60 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-if(data14.height !== undefined){
-let data17 = data14.height;
+if(data16.size !== undefined){
+let data17 = data16.size;
 if((typeof data17 !== "string") && (data17 !== null)){
 let dataType15 = typeof data17;
 let coerced15 = undefined;
@@ -4710,7 +4684,38 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced15 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err59 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.size.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(coerced15 !== undefined){
+data17 = coerced15;
+if(data16 !== undefined){
+data16["size"] = coerced15;
+}
+}
+}
+if(typeof data17 === "string"){
+const failure24 = func5(60, data17);
+if(failure24 !== null){
+const err60 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure25 = func6(true, data17);
+if(failure25 !== null){
+const err61 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4719,17 +4724,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-if(coerced15 !== undefined){
-data17 = coerced15;
-if(data14 !== undefined){
-data14["height"] = coerced15;
-}
-}
-}
-if(typeof data17 === "string"){
-if(!pattern5.test(data17)){
-const err62 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure26 = func3("line", data17);
+if(failure26 !== null){
+const err62 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4738,21 +4735,10 @@ vErrors.push(err62);
 }
 errors++;
 }
-const failure26 = func3("line", data17);
-if(failure26 !== null){
-const err63 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure26.params,message:failure26.message};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
 }
 }
-}
-if(data14.depth !== undefined){
-let data18 = data14.depth;
+if(data16.width !== undefined){
+let data18 = data16.width;
 if((typeof data18 !== "string") && (data18 !== null)){
 let dataType16 = typeof data18;
 let coerced16 = undefined;
@@ -4767,7 +4753,26 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced16 = null;
 }
 else {
-const err64 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.width.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(coerced16 !== undefined){
+data18 = coerced16;
+if(data16 !== undefined){
+data16["width"] = coerced16;
+}
+}
+}
+if(typeof data18 === "string"){
+if(!pattern5.test(data18)){
+const err64 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4776,17 +4781,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-if(coerced16 !== undefined){
-data18 = coerced16;
-if(data14 !== undefined){
-data14["depth"] = coerced16;
-}
-}
-}
-if(typeof data18 === "string"){
-if(!pattern5.test(data18)){
-const err65 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure27 = func3("line", data18);
+if(failure27 !== null){
+const err65 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4795,21 +4792,10 @@ vErrors.push(err65);
 }
 errors++;
 }
-const failure27 = func3("line", data18);
-if(failure27 !== null){
-const err66 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
 }
 }
-}
-if(data14.units !== undefined){
-let data19 = data14.units;
+if(data16.height !== undefined){
+let data19 = data16.height;
 if((typeof data19 !== "string") && (data19 !== null)){
 let dataType17 = typeof data19;
 let coerced17 = undefined;
@@ -4824,7 +4810,26 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced17 = null;
 }
 else {
-const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err66 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.height.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(coerced17 !== undefined){
+data19 = coerced17;
+if(data16 !== undefined){
+data16["height"] = coerced17;
+}
+}
+}
+if(typeof data19 === "string"){
+if(!pattern5.test(data19)){
+const err67 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -4833,16 +4838,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-if(coerced17 !== undefined){
-data19 = coerced17;
-if(data14 !== undefined){
-data14["units"] = coerced17;
-}
-}
-}
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err68 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema21.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const failure28 = func3("line", data19);
+if(failure28 !== null){
+const err68 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -4852,8 +4850,9 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
+}
+if(data16.depth !== undefined){
+let data20 = data16.depth;
 if((typeof data20 !== "string") && (data20 !== null)){
 let dataType18 = typeof data20;
 let coerced18 = undefined;
@@ -4868,7 +4867,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced18 = null;
 }
 else {
-const err69 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -4880,14 +4879,14 @@ errors++;
 }
 if(coerced18 !== undefined){
 data20 = coerced18;
-if(data14 !== undefined){
-data14["dateText"] = coerced18;
+if(data16 !== undefined){
+data16["depth"] = coerced18;
 }
 }
 }
 if(typeof data20 === "string"){
-if(func4(data20) > 100){
-const err70 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(!pattern5.test(data20)){
+const err70 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -4896,9 +4895,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-const failure28 = func6(true, data20);
-if(failure28 !== null){
-const err71 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure28.params,message:failure28.message};
+const failure29 = func3("line", data20);
+if(failure29 !== null){
+const err71 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -4907,9 +4906,25 @@ vErrors.push(err71);
 }
 errors++;
 }
-const failure29 = func3("line", data20);
-if(failure29 !== null){
-const err72 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+}
+}
+if(data16.units !== undefined){
+let data21 = data16.units;
+if((typeof data21 !== "string") && (data21 !== null)){
+let dataType19 = typeof data21;
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(dataType19 == "number" || dataType19 == "boolean"){
+coerced19 = "" + data21;
+}
+else if(data21 === null){
+coerced19 = "";
+}
+else if(data21 === "" || data21 === 0 || data21 === false){
+coerced19 = null;
+}
+else {
+const err72 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -4919,22 +4934,15 @@ vErrors.push(err72);
 errors++;
 }
 }
+if(coerced19 !== undefined){
+data21 = coerced19;
+if(data16 !== undefined){
+data16["units"] = coerced19;
 }
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-let dataType19 = typeof data21;
-let coerced19 = undefined;
-if(!(coerced19 !== undefined)){
-if(dataType19 === "boolean" || data21 === null
-              || (dataType19 === "string" && data21 && data21 == +data21 && !(data21 % 1))){
-coerced19 = +data21;
 }
-else if(data21 === "" || data21 === 0 || data21 === false){
-coerced19 = null;
 }
-else {
-const err73 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
+const err73 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema21.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4944,16 +4952,23 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(coerced19 !== undefined){
-data21 = coerced19;
-if(data14 !== undefined){
-data14["startYear"] = coerced19;
+if(data16.dateText !== undefined){
+let data22 = data16.dateText;
+if((typeof data22 !== "string") && (data22 !== null)){
+let dataType20 = typeof data22;
+let coerced20 = undefined;
+if(!(coerced20 !== undefined)){
+if(dataType20 == "number" || dataType20 == "boolean"){
+coerced20 = "" + data22;
 }
+else if(data22 === null){
+coerced20 = "";
 }
+else if(data22 === "" || data22 === 0 || data22 === false){
+coerced20 = null;
 }
-const failure30 = func2(true, data21);
-if(failure30 !== null){
-const err74 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure30.params,message:failure30.message};
+else {
+const err74 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -4962,9 +4977,17 @@ vErrors.push(err74);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err75 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(coerced20 !== undefined){
+data22 = coerced20;
+if(data16 !== undefined){
+data16["dateText"] = coerced20;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) > 100){
+const err75 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -4973,9 +4996,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-const failure31 = func120(true, data21);
-if(failure31 !== null){
-const err76 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure31.params,message:failure31.message};
+const failure30 = func6(true, data22);
+if(failure30 !== null){
+const err76 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -4984,23 +5007,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-let dataType20 = typeof data22;
-let coerced20 = undefined;
-if(!(coerced20 !== undefined)){
-if(dataType20 === "boolean" || data22 === null
-              || (dataType20 === "string" && data22 && data22 == +data22 && !(data22 % 1))){
-coerced20 = +data22;
-}
-else if(data22 === "" || data22 === 0 || data22 === false){
-coerced20 = null;
-}
-else {
-const err77 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const failure31 = func3("line", data22);
+if(failure31 !== null){
+const err77 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -5010,16 +5019,22 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(coerced20 !== undefined){
-data22 = coerced20;
-if(data14 !== undefined){
-data14["endYear"] = coerced20;
 }
+if(data16.startYear !== undefined){
+let data23 = data16.startYear;
+if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
+let dataType21 = typeof data23;
+let coerced21 = undefined;
+if(!(coerced21 !== undefined)){
+if(dataType21 === "boolean" || data23 === null
+              || (dataType21 === "string" && data23 && data23 == +data23 && !(data23 % 1))){
+coerced21 = +data23;
 }
+else if(data23 === "" || data23 === 0 || data23 === false){
+coerced21 = null;
 }
-const failure32 = func2(true, data22);
-if(failure32 !== null){
-const err78 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure32.params,message:failure32.message};
+else {
+const err78 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -5028,9 +5043,17 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err79 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(coerced21 !== undefined){
+data23 = coerced21;
+if(data16 !== undefined){
+data16["startYear"] = coerced21;
+}
+}
+}
+const failure32 = func2(true, data23);
+if(failure32 !== null){
+const err79 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -5039,9 +5062,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-const failure33 = func120(true, data22);
-if(failure33 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure33.params,message:failure33.message};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err80 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -5050,25 +5073,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-let dataType21 = typeof data23;
-let coerced21 = undefined;
-if(!(coerced21 !== undefined)){
-if(dataType21 == "number" || dataType21 == "boolean"){
-coerced21 = "" + data23;
-}
-else if(data23 === null){
-coerced21 = "";
-}
-else if(data23 === "" || data23 === 0 || data23 === false){
-coerced21 = null;
-}
-else {
-const err81 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const failure33 = func122(true, data23);
+if(failure33 !== null){
+const err81 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -5078,16 +5085,22 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(coerced21 !== undefined){
-data23 = coerced21;
-if(data14 !== undefined){
-data14["acno"] = coerced21;
 }
+if(data16.endYear !== undefined){
+let data24 = data16.endYear;
+if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
+let dataType22 = typeof data24;
+let coerced22 = undefined;
+if(!(coerced22 !== undefined)){
+if(dataType22 === "boolean" || data24 === null
+              || (dataType22 === "string" && data24 && data24 == +data24 && !(data24 % 1))){
+coerced22 = +data24;
 }
+else if(data24 === "" || data24 === 0 || data24 === false){
+coerced22 = null;
 }
-if(typeof data23 === "string"){
-if(func4(data23) > 32){
-const err82 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+else {
+const err82 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -5096,9 +5109,17 @@ vErrors.push(err82);
 }
 errors++;
 }
-const failure34 = func3("line", data23);
+}
+if(coerced22 !== undefined){
+data24 = coerced22;
+if(data16 !== undefined){
+data16["endYear"] = coerced22;
+}
+}
+}
+const failure34 = func2(true, data24);
 if(failure34 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
+const err83 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -5107,25 +5128,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-let dataType22 = typeof data24;
-let coerced22 = undefined;
-if(!(coerced22 !== undefined)){
-if(dataType22 == "number" || dataType22 == "boolean"){
-coerced22 = "" + data24;
-}
-else if(data24 === null){
-coerced22 = "";
-}
-else if(data24 === "" || data24 === 0 || data24 === false){
-coerced22 = null;
-}
-else {
-const err84 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err84 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -5134,17 +5139,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(coerced22 !== undefined){
-data24 = coerced22;
-if(data14 !== undefined){
-data14["url"] = coerced22;
-}
-}
-}
-if(typeof data24 === "string"){
-if(func4(data24) > 1000){
-const err85 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure35 = func122(true, data24);
+if(failure35 !== null){
+const err85 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -5153,32 +5150,10 @@ vErrors.push(err85);
 }
 errors++;
 }
-const failure35 = func3("line", data24);
-if(failure35 !== null){
-const err86 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-const failure36 = func15(true, data24);
-if(failure36 !== null){
-const err87 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure36.params,message:failure36.message};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
 }
 }
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
+if(data16.acno !== undefined){
+let data25 = data16.acno;
 if((typeof data25 !== "string") && (data25 !== null)){
 let dataType23 = typeof data25;
 let coerced23 = undefined;
@@ -5193,7 +5168,37 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced23 = null;
 }
 else {
-const err88 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(coerced23 !== undefined){
+data25 = coerced23;
+if(data16 !== undefined){
+data16["acno"] = coerced23;
+}
+}
+}
+if(typeof data25 === "string"){
+if(func4(data25) > 32){
+const err87 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+const failure36 = func3("line", data25);
+if(failure36 !== null){
+const err88 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -5203,16 +5208,24 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(coerced23 !== undefined){
-data25 = coerced23;
-if(data14 !== undefined){
-data14["groupTitle"] = coerced23;
 }
+if(data16.url !== undefined){
+let data26 = data16.url;
+if((typeof data26 !== "string") && (data26 !== null)){
+let dataType24 = typeof data26;
+let coerced24 = undefined;
+if(!(coerced24 !== undefined)){
+if(dataType24 == "number" || dataType24 == "boolean"){
+coerced24 = "" + data26;
 }
+else if(data26 === null){
+coerced24 = "";
 }
-if(typeof data25 === "string"){
-if(func4(data25) > 500){
-const err89 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+else if(data26 === "" || data26 === 0 || data26 === false){
+coerced24 = null;
+}
+else {
+const err89 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -5221,9 +5234,17 @@ vErrors.push(err89);
 }
 errors++;
 }
-const failure37 = func3("line", data25);
-if(failure37 !== null){
-const err90 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+}
+if(coerced24 !== undefined){
+data26 = coerced24;
+if(data16 !== undefined){
+data16["url"] = coerced24;
+}
+}
+}
+if(typeof data26 === "string"){
+if(func4(data26) > 1000){
+const err90 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -5232,11 +5253,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-const failure38 = func130([["startYear","endYear"]], data14);
-if(failure38 !== null){
-const err91 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure38.params,message:failure38.message};
+const failure37 = func3("line", data26);
+if(failure37 !== null){
+const err91 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -5245,9 +5264,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure38 = func15(true, data26);
+if(failure38 !== null){
+const err92 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -5257,12 +5276,24 @@ vErrors.push(err92);
 errors++;
 }
 }
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err93 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data16.groupTitle !== undefined){
+let data27 = data16.groupTitle;
+if((typeof data27 !== "string") && (data27 !== null)){
+let dataType25 = typeof data27;
+let coerced25 = undefined;
+if(!(coerced25 !== undefined)){
+if(dataType25 == "number" || dataType25 == "boolean"){
+coerced25 = "" + data27;
+}
+else if(data27 === null){
+coerced25 = "";
+}
+else if(data27 === "" || data27 === 0 || data27 === false){
+coerced25 = null;
+}
+else {
+const err93 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -5272,23 +5303,16 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-let dataType24 = typeof data27;
-let coerced24 = undefined;
-if(!(coerced24 !== undefined)){
-if(dataType24 == "number" || dataType24 == "boolean"){
-coerced24 = "" + data27;
+if(coerced25 !== undefined){
+data27 = coerced25;
+if(data16 !== undefined){
+data16["groupTitle"] = coerced25;
 }
-else if(data27 === null){
-coerced24 = "";
 }
-else if(data27 === "" || data27 === 0 || data27 === false){
-coerced24 = null;
 }
-else {
-const err94 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+if(typeof data27 === "string"){
+if(func4(data27) > 500){
+const err94 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -5297,17 +5321,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(coerced24 !== undefined){
-data27 = coerced24;
-if(data26 !== undefined){
-data26["creditLine"] = coerced24;
-}
-}
-}
-if(typeof data27 === "string"){
-if(func4(data27) > 1000){
-const err95 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure39 = func3("line", data27);
+if(failure39 !== null){
+const err95 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -5316,9 +5332,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-const failure39 = func3("line", data27);
-if(failure39 !== null){
-const err96 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+}
+}
+const failure40 = func132([["startYear","endYear"]], data16);
+if(failure40 !== null){
+const err96 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -5328,22 +5346,8 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-let dataType25 = typeof data28;
-let coerced25 = undefined;
-if(!(coerced25 !== undefined)){
-if(dataType25 === "boolean" || data28 === null
-              || (dataType25 === "string" && data28 && data28 == +data28 && !(data28 % 1))){
-coerced25 = +data28;
-}
-else if(data28 === "" || data28 === 0 || data28 === false){
-coerced25 = null;
-}
 else {
-const err97 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err97 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -5353,16 +5357,12 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(coerced25 !== undefined){
-data28 = coerced25;
-if(data26 !== undefined){
-data26["acquisitionYear"] = coerced25;
-}
-}
-}
-const failure40 = func2(true, data28);
-if(failure40 !== null){
-const err98 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure40.params,message:failure40.message};
+if(data.dealInfo !== undefined){
+let data28 = data.dealInfo;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key2 in data28){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err98 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -5371,9 +5371,24 @@ vErrors.push(err98);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err99 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+}
+if(data28.creditLine !== undefined){
+let data29 = data28.creditLine;
+if((typeof data29 !== "string") && (data29 !== null)){
+let dataType26 = typeof data29;
+let coerced26 = undefined;
+if(!(coerced26 !== undefined)){
+if(dataType26 == "number" || dataType26 == "boolean"){
+coerced26 = "" + data29;
+}
+else if(data29 === null){
+coerced26 = "";
+}
+else if(data29 === "" || data29 === 0 || data29 === false){
+coerced26 = null;
+}
+else {
+const err99 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -5382,9 +5397,17 @@ vErrors.push(err99);
 }
 errors++;
 }
-const failure41 = func120(true, data28);
-if(failure41 !== null){
-const err100 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure41.params,message:failure41.message};
+}
+if(coerced26 !== undefined){
+data29 = coerced26;
+if(data28 !== undefined){
+data28["creditLine"] = coerced26;
+}
+}
+}
+if(typeof data29 === "string"){
+if(func4(data29) > 1000){
+const err100 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -5393,23 +5416,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-}
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-let dataType26 = typeof data29;
-let coerced26 = undefined;
-if(!(coerced26 !== undefined)){
-if(dataType26 == "boolean" || data29 === null
-              || (dataType26 == "string" && data29 && data29 == +data29)){
-coerced26 = +data29;
-}
-else if(data29 === "" || data29 === 0 || data29 === false){
-coerced26 = null;
-}
-else {
-const err101 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const failure41 = func3("line", data29);
+if(failure41 !== null){
+const err101 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -5419,16 +5428,22 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(coerced26 !== undefined){
-data29 = coerced26;
-if(data26 !== undefined){
-data26["price"] = coerced26;
 }
+if(data28.acquisitionYear !== undefined){
+let data30 = data28.acquisitionYear;
+if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
+let dataType27 = typeof data30;
+let coerced27 = undefined;
+if(!(coerced27 !== undefined)){
+if(dataType27 === "boolean" || data30 === null
+              || (dataType27 === "string" && data30 && data30 == +data30 && !(data30 % 1))){
+coerced27 = +data30;
 }
+else if(data30 === "" || data30 === 0 || data30 === false){
+coerced27 = null;
 }
-const failure42 = func2(true, data29);
-if(failure42 !== null){
-const err102 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure42.params,message:failure42.message};
+else {
+const err102 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -5437,9 +5452,17 @@ vErrors.push(err102);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err103 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(coerced27 !== undefined){
+data30 = coerced27;
+if(data28 !== undefined){
+data28["acquisitionYear"] = coerced27;
+}
+}
+}
+const failure42 = func2(true, data30);
+if(failure42 !== null){
+const err103 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -5448,25 +5471,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-}
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-let dataType27 = typeof data30;
-let coerced27 = undefined;
-if(!(coerced27 !== undefined)){
-if(dataType27 == "number" || dataType27 == "boolean"){
-coerced27 = "" + data30;
-}
-else if(data30 === null){
-coerced27 = "";
-}
-else if(data30 === "" || data30 === 0 || data30 === false){
-coerced27 = null;
-}
-else {
-const err104 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 1500 || isNaN(data30)){
+const err104 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -5475,16 +5482,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(coerced27 !== undefined){
-data30 = coerced27;
-if(data26 !== undefined){
-data26["currency"] = coerced27;
-}
-}
-}
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err105 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema21.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const failure43 = func122(true, data30);
+if(failure43 !== null){
+const err105 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -5494,23 +5494,22 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
+}
+if(data28.price !== undefined){
+let data31 = data28.price;
+if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
 let dataType28 = typeof data31;
 let coerced28 = undefined;
 if(!(coerced28 !== undefined)){
-if(dataType28 == "number" || dataType28 == "boolean"){
-coerced28 = "" + data31;
-}
-else if(data31 === null){
-coerced28 = "";
+if(dataType28 == "boolean" || data31 === null
+              || (dataType28 == "string" && data31 && data31 == +data31)){
+coerced28 = +data31;
 }
 else if(data31 === "" || data31 === 0 || data31 === false){
 coerced28 = null;
 }
 else {
-const err106 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err106 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -5522,14 +5521,14 @@ errors++;
 }
 if(coerced28 !== undefined){
 data31 = coerced28;
-if(data26 !== undefined){
-data26["dealTime"] = coerced28;
+if(data28 !== undefined){
+data28["price"] = coerced28;
 }
 }
 }
-if(typeof data31 === "string"){
-if(func4(data31) > 32){
-const err107 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure44 = func2(true, data31);
+if(failure44 !== null){
+const err107 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -5538,9 +5537,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-const failure43 = func3("line", data31);
-if(failure43 !== null){
-const err108 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err108 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -5551,9 +5550,23 @@ errors++;
 }
 }
 }
+if(data28.currency !== undefined){
+let data32 = data28.currency;
+if((typeof data32 !== "string") && (data32 !== null)){
+let dataType29 = typeof data32;
+let coerced29 = undefined;
+if(!(coerced29 !== undefined)){
+if(dataType29 == "number" || dataType29 == "boolean"){
+coerced29 = "" + data32;
+}
+else if(data32 === null){
+coerced29 = "";
+}
+else if(data32 === "" || data32 === 0 || data32 === false){
+coerced29 = null;
 }
 else {
-const err109 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err109 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -5563,12 +5576,15 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err110 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(coerced29 !== undefined){
+data32 = coerced29;
+if(data28 !== undefined){
+data28["currency"] = coerced29;
+}
+}
+}
+if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
+const err110 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema21.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -5578,23 +5594,23 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data32.level !== undefined){
-let data33 = data32.level;
+if(data28.dealTime !== undefined){
+let data33 = data28.dealTime;
 if((typeof data33 !== "string") && (data33 !== null)){
-let dataType29 = typeof data33;
-let coerced29 = undefined;
-if(!(coerced29 !== undefined)){
-if(dataType29 == "number" || dataType29 == "boolean"){
-coerced29 = "" + data33;
+let dataType30 = typeof data33;
+let coerced30 = undefined;
+if(!(coerced30 !== undefined)){
+if(dataType30 == "number" || dataType30 == "boolean"){
+coerced30 = "" + data33;
 }
 else if(data33 === null){
-coerced29 = "";
+coerced30 = "";
 }
 else if(data33 === "" || data33 === 0 || data33 === false){
-coerced29 = null;
+coerced30 = null;
 }
 else {
-const err111 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema21.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -5604,15 +5620,16 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(coerced29 !== undefined){
-data33 = coerced29;
-if(data32 !== undefined){
-data32["level"] = coerced29;
+if(coerced30 !== undefined){
+data33 = coerced30;
+if(data28 !== undefined){
+data28["dealTime"] = coerced30;
 }
 }
 }
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err112 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema21.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+if(typeof data33 === "string"){
+if(func4(data33) > 32){
+const err112 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -5621,24 +5638,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-let dataType30 = typeof data34;
-let coerced30 = undefined;
-if(!(coerced30 !== undefined)){
-if(dataType30 == "number" || dataType30 == "boolean"){
-coerced30 = "" + data34;
-}
-else if(data34 === null){
-coerced30 = "";
-}
-else if(data34 === "" || data34 === 0 || data34 === false){
-coerced30 = null;
-}
-else {
-const err113 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const failure45 = func3("line", data33);
+if(failure45 !== null){
+const err113 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -5648,16 +5650,10 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(coerced30 !== undefined){
-data34 = coerced30;
-if(data32 !== undefined){
-data32["watermark"] = coerced30;
 }
 }
-}
-if(typeof data34 === "string"){
-if(func4(data34) > 200){
-const err114 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err114 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -5666,9 +5662,13 @@ vErrors.push(err114);
 }
 errors++;
 }
-const failure44 = func6(true, data34);
-if(failure44 !== null){
-const err115 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
+}
+if(data.securityInfo !== undefined){
+let data34 = data.securityInfo;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key3 in data34){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err115 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -5677,21 +5677,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-const failure45 = func3("line", data34);
-if(failure45 !== null){
-const err116 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
-if(vErrors === null){
-vErrors = [err116];
 }
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-}
-}
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
+if(data34.level !== undefined){
+let data35 = data34.level;
 if((typeof data35 !== "string") && (data35 !== null)){
 let dataType31 = typeof data35;
 let coerced31 = undefined;
@@ -5706,7 +5694,25 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced31 = null;
 }
 else {
-const err117 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err116 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema21.properties.securityInfo.properties.level.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(coerced31 !== undefined){
+data35 = coerced31;
+if(data34 !== undefined){
+data34["level"] = coerced31;
+}
+}
+}
+if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
+const err117 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema21.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -5716,16 +5722,23 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(coerced31 !== undefined){
-data35 = coerced31;
-if(data32 !== undefined){
-data32["rfid"] = coerced31;
+if(data34.watermark !== undefined){
+let data36 = data34.watermark;
+if((typeof data36 !== "string") && (data36 !== null)){
+let dataType32 = typeof data36;
+let coerced32 = undefined;
+if(!(coerced32 !== undefined)){
+if(dataType32 == "number" || dataType32 == "boolean"){
+coerced32 = "" + data36;
 }
+else if(data36 === null){
+coerced32 = "";
 }
+else if(data36 === "" || data36 === 0 || data36 === false){
+coerced32 = null;
 }
-if(typeof data35 === "string"){
-if(func4(data35) > 200){
-const err118 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+const err118 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -5734,9 +5747,17 @@ vErrors.push(err118);
 }
 errors++;
 }
-const failure46 = func6(true, data35);
-if(failure46 !== null){
-const err119 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
+}
+if(coerced32 !== undefined){
+data36 = coerced32;
+if(data34 !== undefined){
+data34["watermark"] = coerced32;
+}
+}
+}
+if(typeof data36 === "string"){
+if(func4(data36) > 200){
+const err119 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -5745,9 +5766,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-const failure47 = func3("line", data35);
-if(failure47 !== null){
-const err120 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
+const failure46 = func6(true, data36);
+if(failure46 !== null){
+const err120 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -5756,11 +5777,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure47 = func3("line", data36);
+if(failure47 !== null){
+const err121 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -5770,12 +5789,24 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err122 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data34.rfid !== undefined){
+let data37 = data34.rfid;
+if((typeof data37 !== "string") && (data37 !== null)){
+let dataType33 = typeof data37;
+let coerced33 = undefined;
+if(!(coerced33 !== undefined)){
+if(dataType33 == "number" || dataType33 == "boolean"){
+coerced33 = "" + data37;
+}
+else if(data37 === null){
+coerced33 = "";
+}
+else if(data37 === "" || data37 === 0 || data37 === false){
+coerced33 = null;
+}
+else {
+const err122 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -5785,23 +5816,16 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-let dataType32 = typeof data37;
-let coerced32 = undefined;
-if(!(coerced32 !== undefined)){
-if(dataType32 == "number" || dataType32 == "boolean"){
-coerced32 = "" + data37;
+if(coerced33 !== undefined){
+data37 = coerced33;
+if(data34 !== undefined){
+data34["rfid"] = coerced33;
 }
-else if(data37 === null){
-coerced32 = "";
 }
-else if(data37 === "" || data37 === 0 || data37 === false){
-coerced32 = null;
 }
-else {
-const err123 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+if(typeof data37 === "string"){
+if(func4(data37) > 200){
+const err123 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -5810,17 +5834,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(coerced32 !== undefined){
-data37 = coerced32;
-if(data36 !== undefined){
-data36["certificateNo"] = coerced32;
-}
-}
-}
-if(typeof data37 === "string"){
-if(func4(data37) > 200){
-const err124 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure48 = func6(true, data37);
+if(failure48 !== null){
+const err124 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -5829,9 +5845,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-const failure48 = func6(true, data37);
-if(failure48 !== null){
-const err125 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+const failure49 = func3("line", data37);
+if(failure49 !== null){
+const err125 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -5840,9 +5856,11 @@ vErrors.push(err125);
 }
 errors++;
 }
-const failure49 = func3("line", data37);
-if(failure49 !== null){
-const err126 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -5852,24 +5870,12 @@ vErrors.push(err126);
 errors++;
 }
 }
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-let dataType33 = typeof data38;
-let coerced33 = undefined;
-if(!(coerced33 !== undefined)){
-if(dataType33 == "number" || dataType33 == "boolean"){
-coerced33 = "" + data38;
-}
-else if(data38 === null){
-coerced33 = "";
-}
-else if(data38 === "" || data38 === 0 || data38 === false){
-coerced33 = null;
-}
-else {
-const err127 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+if(data.certificateInfo !== undefined){
+let data38 = data.certificateInfo;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key4 in data38){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err127 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -5879,50 +5885,8 @@ vErrors.push(err127);
 errors++;
 }
 }
-if(coerced33 !== undefined){
-data38 = coerced33;
-if(data36 !== undefined){
-data36["issuer"] = coerced33;
-}
-}
-}
-if(typeof data38 === "string"){
-if(func4(data38) > 200){
-const err128 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
-errors++;
-}
-const failure50 = func6(true, data38);
-if(failure50 !== null){
-const err129 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-const failure51 = func3("line", data38);
-if(failure51 !== null){
-const err130 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-}
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
+if(data38.certificateNo !== undefined){
+let data39 = data38.certificateNo;
 if((typeof data39 !== "string") && (data39 !== null)){
 let dataType34 = typeof data39;
 let coerced34 = undefined;
@@ -5937,7 +5901,48 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced34 = null;
 }
 else {
-const err131 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema21.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err128 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+if(coerced34 !== undefined){
+data39 = coerced34;
+if(data38 !== undefined){
+data38["certificateNo"] = coerced34;
+}
+}
+}
+if(typeof data39 === "string"){
+if(func4(data39) > 200){
+const err129 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+const failure50 = func6(true, data39);
+if(failure50 !== null){
+const err130 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+const failure51 = func3("line", data39);
+if(failure51 !== null){
+const err131 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -5947,16 +5952,24 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(coerced34 !== undefined){
-data39 = coerced34;
-if(data36 !== undefined){
-data36["issueDate"] = coerced34;
 }
+if(data38.issuer !== undefined){
+let data40 = data38.issuer;
+if((typeof data40 !== "string") && (data40 !== null)){
+let dataType35 = typeof data40;
+let coerced35 = undefined;
+if(!(coerced35 !== undefined)){
+if(dataType35 == "number" || dataType35 == "boolean"){
+coerced35 = "" + data40;
 }
+else if(data40 === null){
+coerced35 = "";
 }
-if(typeof data39 === "string"){
-if(func4(data39) > 32){
-const err132 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+else if(data40 === "" || data40 === 0 || data40 === false){
+coerced35 = null;
+}
+else {
+const err132 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -5965,9 +5978,17 @@ vErrors.push(err132);
 }
 errors++;
 }
-const failure52 = func3("line", data39);
-if(failure52 !== null){
-const err133 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+}
+if(coerced35 !== undefined){
+data40 = coerced35;
+if(data38 !== undefined){
+data38["issuer"] = coerced35;
+}
+}
+}
+if(typeof data40 === "string"){
+if(func4(data40) > 200){
+const err133 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -5976,11 +5997,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err134 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure52 = func6(true, data40);
+if(failure52 !== null){
+const err134 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -5989,12 +6008,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err135 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const failure53 = func3("line", data40);
+if(failure53 !== null){
+const err135 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -6003,12 +6019,25 @@ vErrors.push(err135);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err136 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+}
+}
+if(data38.issueDate !== undefined){
+let data41 = data38.issueDate;
+if((typeof data41 !== "string") && (data41 !== null)){
+let dataType36 = typeof data41;
+let coerced36 = undefined;
+if(!(coerced36 !== undefined)){
+if(dataType36 == "number" || dataType36 == "boolean"){
+coerced36 = "" + data41;
+}
+else if(data41 === null){
+coerced36 = "";
+}
+else if(data41 === "" || data41 === 0 || data41 === false){
+coerced36 = null;
+}
+else {
+const err136 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema21.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -6017,9 +6046,17 @@ vErrors.push(err136);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err137 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(coerced36 !== undefined){
+data41 = coerced36;
+if(data38 !== undefined){
+data38["issueDate"] = coerced36;
+}
+}
+}
+if(typeof data41 === "string"){
+if(func4(data41) > 32){
+const err137 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -6028,21 +6065,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(typeof data42 !== "string"){
-let dataType35 = typeof data42;
-let coerced35 = undefined;
-if(!(coerced35 !== undefined)){
-if(dataType35 == "number" || dataType35 == "boolean"){
-coerced35 = "" + data42;
-}
-else if(data42 === null){
-coerced35 = "";
-}
-else {
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure54 = func3("line", data41);
+if(failure54 !== null){
+const err138 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -6052,15 +6077,10 @@ vErrors.push(err138);
 errors++;
 }
 }
-if(coerced35 !== undefined){
-data42 = coerced35;
-if(data41 !== undefined){
-data41["step"] = coerced35;
 }
 }
-}
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema21.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+else {
+const err139 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -6070,23 +6090,11 @@ vErrors.push(err139);
 errors++;
 }
 }
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-let dataType36 = typeof data43;
-let coerced36 = undefined;
-if(!(coerced36 !== undefined)){
-if(dataType36 == "number" || dataType36 == "boolean"){
-coerced36 = "" + data43;
-}
-else if(data43 === null){
-coerced36 = "";
-}
-else if(data43 === "" || data43 === 0 || data43 === false){
-coerced36 = null;
-}
-else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+if(data.traceability !== undefined){
+let data42 = data.traceability;
+if(Array.isArray(data42)){
+if(data42.length > 20){
+const err140 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -6095,17 +6103,12 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(coerced36 !== undefined){
-data43 = coerced36;
-if(data41 !== undefined){
-data41["result"] = coerced36;
-}
-}
-}
-if(typeof data43 === "string"){
-if(func4(data43) > 200){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.step === undefined){
+const err141 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -6114,9 +6117,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-const failure53 = func6(true, data43);
-if(failure53 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure53.params,message:failure53.message};
+for(const key5 in data43){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err142 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -6125,22 +6128,10 @@ vErrors.push(err142);
 }
 errors++;
 }
-const failure54 = func3("line", data43);
-if(failure54 !== null){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure54.params,message:failure54.message};
-if(vErrors === null){
-vErrors = [err143];
 }
-else {
-vErrors.push(err143);
-}
-errors++;
-}
-}
-}
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
+if(data43.step !== undefined){
+let data44 = data43.step;
+if(typeof data44 !== "string"){
 let dataType37 = typeof data44;
 let coerced37 = undefined;
 if(!(coerced37 !== undefined)){
@@ -6150,11 +6141,26 @@ coerced37 = "" + data44;
 else if(data44 === null){
 coerced37 = "";
 }
-else if(data44 === "" || data44 === 0 || data44 === false){
-coerced37 = null;
+else {
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err143];
 }
 else {
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+vErrors.push(err143);
+}
+errors++;
+}
+}
+if(coerced37 !== undefined){
+data44 = coerced37;
+if(data43 !== undefined){
+data43["step"] = coerced37;
+}
+}
+}
+if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema21.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -6164,50 +6170,8 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(coerced37 !== undefined){
-data44 = coerced37;
-if(data41 !== undefined){
-data41["operator"] = coerced37;
-}
-}
-}
-if(typeof data44 === "string"){
-if(func4(data44) > 200){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
-}
-errors++;
-}
-const failure55 = func6(true, data44);
-if(failure55 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
-errors++;
-}
-const failure56 = func3("line", data44);
-if(failure56 !== null){
-const err147 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
-errors++;
-}
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
+if(data43.result !== undefined){
+let data45 = data43.result;
 if((typeof data45 !== "string") && (data45 !== null)){
 let dataType38 = typeof data45;
 let coerced38 = undefined;
@@ -6222,7 +6186,48 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced38 = null;
 }
 else {
-const err148 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema21.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(coerced38 !== undefined){
+data45 = coerced38;
+if(data43 !== undefined){
+data43["result"] = coerced38;
+}
+}
+}
+if(typeof data45 === "string"){
+if(func4(data45) > 200){
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+const failure55 = func6(true, data45);
+if(failure55 !== null){
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+const failure56 = func3("line", data45);
+if(failure56 !== null){
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -6232,39 +6237,9 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(coerced38 !== undefined){
-data45 = coerced38;
-if(data41 !== undefined){
-data41["time"] = coerced38;
 }
-}
-}
-if(typeof data45 === "string"){
-if(func4(data45) > 32){
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
-const failure57 = func3("line", data45);
-if(failure57 !== null){
-const err150 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
-}
-}
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
+if(data43.operator !== undefined){
+let data46 = data43.operator;
 if((typeof data46 !== "string") && (data46 !== null)){
 let dataType39 = typeof data46;
 let coerced39 = undefined;
@@ -6279,7 +6254,37 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced39 = null;
 }
 else {
-const err151 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err149 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+if(coerced39 !== undefined){
+data46 = coerced39;
+if(data43 !== undefined){
+data43["operator"] = coerced39;
+}
+}
+}
+if(typeof data46 === "string"){
+if(func4(data46) > 200){
+const err150 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+const failure57 = func6(true, data46);
+if(failure57 !== null){
+const err151 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -6288,17 +6293,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-if(coerced39 !== undefined){
-data46 = coerced39;
-if(data41 !== undefined){
-data41["attachment"] = coerced39;
-}
-}
-}
-if(typeof data46 === "string"){
-if(func4(data46) > 1000){
-const err152 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure58 = func3("line", data46);
+if(failure58 !== null){
+const err152 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -6307,9 +6304,25 @@ vErrors.push(err152);
 }
 errors++;
 }
-const failure58 = func3("line", data46);
-if(failure58 !== null){
-const err153 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+}
+}
+if(data43.time !== undefined){
+let data47 = data43.time;
+if((typeof data47 !== "string") && (data47 !== null)){
+let dataType40 = typeof data47;
+let coerced40 = undefined;
+if(!(coerced40 !== undefined)){
+if(dataType40 == "number" || dataType40 == "boolean"){
+coerced40 = "" + data47;
+}
+else if(data47 === null){
+coerced40 = "";
+}
+else if(data47 === "" || data47 === 0 || data47 === false){
+coerced40 = null;
+}
+else {
+const err153 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema21.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -6318,9 +6331,17 @@ vErrors.push(err153);
 }
 errors++;
 }
-const failure59 = func15(true, data46);
-if(failure59 !== null){
-const err154 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
+}
+if(coerced40 !== undefined){
+data47 = coerced40;
+if(data43 !== undefined){
+data43["time"] = coerced40;
+}
+}
+}
+if(typeof data47 === "string"){
+if(func4(data47) > 32){
+const err154 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -6329,11 +6350,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err155 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure59 = func3("line", data47);
+if(failure59 !== null){
+const err155 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -6344,8 +6363,23 @@ errors++;
 }
 }
 }
+if(data43.attachment !== undefined){
+let data48 = data43.attachment;
+if((typeof data48 !== "string") && (data48 !== null)){
+let dataType41 = typeof data48;
+let coerced41 = undefined;
+if(!(coerced41 !== undefined)){
+if(dataType41 == "number" || dataType41 == "boolean"){
+coerced41 = "" + data48;
+}
+else if(data48 === null){
+coerced41 = "";
+}
+else if(data48 === "" || data48 === 0 || data48 === false){
+coerced41 = null;
+}
 else {
-const err156 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err156 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -6355,12 +6389,16 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err157 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(coerced41 !== undefined){
+data48 = coerced41;
+if(data43 !== undefined){
+data43["attachment"] = coerced41;
+}
+}
+}
+if(typeof data48 === "string"){
+if(func4(data48) > 1000){
+const err157 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -6369,24 +6407,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-let dataType40 = typeof data48;
-let coerced40 = undefined;
-if(!(coerced40 !== undefined)){
-if(dataType40 == "number" || dataType40 == "boolean"){
-coerced40 = "" + data48;
-}
-else if(data48 === null){
-coerced40 = "";
-}
-else if(data48 === "" || data48 === 0 || data48 === false){
-coerced40 = null;
-}
-else {
-const err158 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const failure60 = func3("line", data48);
+if(failure60 !== null){
+const err158 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -6395,17 +6418,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-if(coerced40 !== undefined){
-data48 = coerced40;
-if(data47 !== undefined){
-data47["ownerIdentity"] = coerced40;
-}
-}
-}
-if(typeof data48 === "string"){
-if(func4(data48) > 200){
-const err159 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure61 = func15(true, data48);
+if(failure61 !== null){
+const err159 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -6414,9 +6429,11 @@ vErrors.push(err159);
 }
 errors++;
 }
-const failure60 = func6(true, data48);
-if(failure60 !== null){
-const err160 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure60.params,message:failure60.message};
+}
+}
+}
+else {
+const err160 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -6425,9 +6442,10 @@ vErrors.push(err160);
 }
 errors++;
 }
-const failure61 = func3("line", data48);
-if(failure61 !== null){
-const err161 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+}
+}
+else {
+const err161 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -6437,24 +6455,12 @@ vErrors.push(err161);
 errors++;
 }
 }
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-let dataType41 = typeof data49;
-let coerced41 = undefined;
-if(!(coerced41 !== undefined)){
-if(dataType41 == "number" || dataType41 == "boolean"){
-coerced41 = "" + data49;
-}
-else if(data49 === null){
-coerced41 = "";
-}
-else if(data49 === "" || data49 === 0 || data49 === false){
-coerced41 = null;
-}
-else {
-const err162 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+if(data.ownership !== undefined){
+let data49 = data.ownership;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key6 in data49){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err162 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -6464,50 +6470,8 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(coerced41 !== undefined){
-data49 = coerced41;
-if(data47 !== undefined){
-data47["ownershipProof"] = coerced41;
-}
-}
-}
-if(typeof data49 === "string"){
-if(func4(data49) > 1000){
-const err163 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err163];
-}
-else {
-vErrors.push(err163);
-}
-errors++;
-}
-const failure62 = func3("line", data49);
-if(failure62 !== null){
-const err164 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure62.params,message:failure62.message};
-if(vErrors === null){
-vErrors = [err164];
-}
-else {
-vErrors.push(err164);
-}
-errors++;
-}
-const failure63 = func15(true, data49);
-if(failure63 !== null){
-const err165 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure63.params,message:failure63.message};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
-}
-errors++;
-}
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
+if(data49.ownerIdentity !== undefined){
+let data50 = data49.ownerIdentity;
 if((typeof data50 !== "string") && (data50 !== null)){
 let dataType42 = typeof data50;
 let coerced42 = undefined;
@@ -6522,7 +6486,48 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced42 = null;
 }
 else {
-const err166 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema21.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err163 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+if(coerced42 !== undefined){
+data50 = coerced42;
+if(data49 !== undefined){
+data49["ownerIdentity"] = coerced42;
+}
+}
+}
+if(typeof data50 === "string"){
+if(func4(data50) > 200){
+const err164 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+const failure62 = func6(true, data50);
+if(failure62 !== null){
+const err165 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure62.params,message:failure62.message};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+const failure63 = func3("line", data50);
+if(failure63 !== null){
+const err166 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure63.params,message:failure63.message};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -6532,15 +6537,24 @@ vErrors.push(err166);
 errors++;
 }
 }
-if(coerced42 !== undefined){
-data50 = coerced42;
-if(data47 !== undefined){
-data47["creditCheck"] = coerced42;
 }
+if(data49.ownershipProof !== undefined){
+let data51 = data49.ownershipProof;
+if((typeof data51 !== "string") && (data51 !== null)){
+let dataType43 = typeof data51;
+let coerced43 = undefined;
+if(!(coerced43 !== undefined)){
+if(dataType43 == "number" || dataType43 == "boolean"){
+coerced43 = "" + data51;
 }
+else if(data51 === null){
+coerced43 = "";
 }
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err167 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema21.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+else if(data51 === "" || data51 === 0 || data51 === false){
+coerced43 = null;
+}
+else {
+const err167 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -6550,9 +6564,16 @@ vErrors.push(err167);
 errors++;
 }
 }
+if(coerced43 !== undefined){
+data51 = coerced43;
+if(data49 !== undefined){
+data49["ownershipProof"] = coerced43;
 }
-else {
-const err168 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+}
+if(typeof data51 === "string"){
+if(func4(data51) > 1000){
+const err168 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -6561,13 +6582,9 @@ vErrors.push(err168);
 }
 errors++;
 }
-}
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err169 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const failure64 = func3("line", data51);
+if(failure64 !== null){
+const err169 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -6576,24 +6593,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-let dataType43 = typeof data52;
-let coerced43 = undefined;
-if(!(coerced43 !== undefined)){
-if(dataType43 == "number" || dataType43 == "boolean"){
-coerced43 = "" + data52;
-}
-else if(data52 === null){
-coerced43 = "";
-}
-else if(data52 === "" || data52 === 0 || data52 === false){
-coerced43 = null;
-}
-else {
-const err170 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const failure65 = func15(true, data51);
+if(failure65 !== null){
+const err170 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -6603,16 +6605,24 @@ vErrors.push(err170);
 errors++;
 }
 }
-if(coerced43 !== undefined){
-data52 = coerced43;
-if(data51 !== undefined){
-data51["appraisalCertificate"] = coerced43;
 }
+if(data49.creditCheck !== undefined){
+let data52 = data49.creditCheck;
+if((typeof data52 !== "string") && (data52 !== null)){
+let dataType44 = typeof data52;
+let coerced44 = undefined;
+if(!(coerced44 !== undefined)){
+if(dataType44 == "number" || dataType44 == "boolean"){
+coerced44 = "" + data52;
 }
+else if(data52 === null){
+coerced44 = "";
 }
-if(typeof data52 === "string"){
-if(func4(data52) > 1000){
-const err171 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+else if(data52 === "" || data52 === 0 || data52 === false){
+coerced44 = null;
+}
+else {
+const err171 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema21.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -6621,9 +6631,16 @@ vErrors.push(err171);
 }
 errors++;
 }
-const failure64 = func3("line", data52);
-if(failure64 !== null){
-const err172 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure64.params,message:failure64.message};
+}
+if(coerced44 !== undefined){
+data52 = coerced44;
+if(data49 !== undefined){
+data49["creditCheck"] = coerced44;
+}
+}
+}
+if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
+const err172 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema21.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -6632,9 +6649,10 @@ vErrors.push(err172);
 }
 errors++;
 }
-const failure65 = func15(true, data52);
-if(failure65 !== null){
-const err173 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure65.params,message:failure65.message};
+}
+}
+else {
+const err173 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -6644,24 +6662,12 @@ vErrors.push(err173);
 errors++;
 }
 }
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-let dataType44 = typeof data53;
-let coerced44 = undefined;
-if(!(coerced44 !== undefined)){
-if(dataType44 == "number" || dataType44 == "boolean"){
-coerced44 = "" + data53;
-}
-else if(data53 === null){
-coerced44 = "";
-}
-else if(data53 === "" || data53 === 0 || data53 === false){
-coerced44 = null;
-}
-else {
-const err174 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+if(data.authenticity !== undefined){
+let data53 = data.authenticity;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key7 in data53){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err174 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -6671,62 +6677,8 @@ vErrors.push(err174);
 errors++;
 }
 }
-if(coerced44 !== undefined){
-data53 = coerced44;
-if(data51 !== undefined){
-data51["otherCertificate"] = coerced44;
-}
-}
-}
-if(typeof data53 === "string"){
-if(func4(data53) > 1000){
-const err175 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-const failure66 = func3("line", data53);
-if(failure66 !== null){
-const err176 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-const failure67 = func15(true, data53);
-if(failure67 !== null){
-const err177 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err178 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err178];
-}
-else {
-vErrors.push(err178);
-}
-errors++;
-}
-}
-if(data.sourceId !== undefined){
-let data54 = data.sourceId;
+if(data53.appraisalCertificate !== undefined){
+let data54 = data53.appraisalCertificate;
 if((typeof data54 !== "string") && (data54 !== null)){
 let dataType45 = typeof data54;
 let coerced45 = undefined;
@@ -6741,7 +6693,75 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced45 = null;
 }
 else {
-const err179 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema21.properties.sourceId.type},message:"must be string,null"};
+const err175 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+if(coerced45 !== undefined){
+data54 = coerced45;
+if(data53 !== undefined){
+data53["appraisalCertificate"] = coerced45;
+}
+}
+}
+if(typeof data54 === "string"){
+if(func4(data54) > 1000){
+const err176 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+const failure66 = func3("line", data54);
+if(failure66 !== null){
+const err177 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure66.params,message:failure66.message};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+const failure67 = func15(true, data54);
+if(failure67 !== null){
+const err178 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure67.params,message:failure67.message};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+}
+if(data53.otherCertificate !== undefined){
+let data55 = data53.otherCertificate;
+if((typeof data55 !== "string") && (data55 !== null)){
+let dataType46 = typeof data55;
+let coerced46 = undefined;
+if(!(coerced46 !== undefined)){
+if(dataType46 == "number" || dataType46 == "boolean"){
+coerced46 = "" + data55;
+}
+else if(data55 === null){
+coerced46 = "";
+}
+else if(data55 === "" || data55 === 0 || data55 === false){
+coerced46 = null;
+}
+else {
+const err179 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -6751,17 +6771,16 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(coerced45 !== undefined){
-data54 = coerced45;
-if(data !== undefined){
-data["sourceId"] = coerced45;
+if(coerced46 !== undefined){
+data55 = coerced46;
+if(data53 !== undefined){
+data53["otherCertificate"] = coerced46;
 }
 }
 }
-if(typeof data54 === "string"){
-const failure68 = func3("line", data54);
-if(failure68 !== null){
-const err180 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure68.params,message:failure68.message};
+if(typeof data55 === "string"){
+if(func4(data55) > 1000){
+const err180 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -6770,11 +6789,9 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err181 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure68 = func3("line", data55);
+if(failure68 !== null){
+const err181 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure68.params,message:failure68.message};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -6783,12 +6800,95 @@ vErrors.push(err181);
 }
 errors++;
 }
+const failure69 = func15(true, data55);
+if(failure69 !== null){
+const err182 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure69.params,message:failure69.message};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err183 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+}
+if(data.sourceId !== undefined){
+let data56 = data.sourceId;
+if((typeof data56 !== "string") && (data56 !== null)){
+let dataType47 = typeof data56;
+let coerced47 = undefined;
+if(!(coerced47 !== undefined)){
+if(dataType47 == "number" || dataType47 == "boolean"){
+coerced47 = "" + data56;
+}
+else if(data56 === null){
+coerced47 = "";
+}
+else if(data56 === "" || data56 === 0 || data56 === false){
+coerced47 = null;
+}
+else {
+const err184 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema21.properties.sourceId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+if(coerced47 !== undefined){
+data56 = coerced47;
+if(data !== undefined){
+data["sourceId"] = coerced47;
+}
+}
+}
+if(typeof data56 === "string"){
+const failure70 = func3("line", data56);
+if(failure70 !== null){
+const err185 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-text",keyword:"x-text",params:failure70.params,message:failure70.message};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err186 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_create = validate21;
-const schema34 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema34 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
 const schema35 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema36 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema42 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
@@ -7426,8 +7526,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err44 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainDigest !== undefined){
+const err44 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -7436,12 +7536,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func81.call(schema34.properties.baseInfo.properties, key1))){
-const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data.chainVersion !== undefined){
+const err45 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -7450,24 +7546,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-let dataType7 = typeof data15;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data15;
-}
-else if(data15 === null){
-coerced7 = "";
-}
-else if(data15 === "" || data15 === 0 || data15 === false){
-coerced7 = null;
-}
-else {
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.size.type},message:"must be string,null"};
+if(data.createTime !== undefined){
+const err46 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -7476,18 +7556,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(coerced7 !== undefined){
-data15 = coerced7;
-if(data14 !== undefined){
-data14["size"] = coerced7;
-}
-}
-}
-if(typeof data15 === "string"){
-const failure16 = func5(60, data15);
-if(failure16 !== null){
-const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure16.params,message:failure16.message};
+if(data.baseInfo !== undefined){
+let data16 = data.baseInfo;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key1 in data16){
+if(!(func81.call(schema34.properties.baseInfo.properties, key1))){
+const err47 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -7496,9 +7570,24 @@ vErrors.push(err47);
 }
 errors++;
 }
-const failure17 = func6(true, data15);
-if(failure17 !== null){
-const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure17.params,message:failure17.message};
+}
+if(data16.size !== undefined){
+let data17 = data16.size;
+if((typeof data17 !== "string") && (data17 !== null)){
+let dataType7 = typeof data17;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data17;
+}
+else if(data17 === null){
+coerced7 = "";
+}
+else if(data17 === "" || data17 === 0 || data17 === false){
+coerced7 = null;
+}
+else {
+const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -7507,9 +7596,18 @@ vErrors.push(err48);
 }
 errors++;
 }
-const failure18 = func3("line", data15);
-if(failure18 !== null){
-const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+}
+if(coerced7 !== undefined){
+data17 = coerced7;
+if(data16 !== undefined){
+data16["size"] = coerced7;
+}
+}
+}
+if(typeof data17 === "string"){
+const failure16 = func5(60, data17);
+if(failure16 !== null){
+const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -7518,25 +7616,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-let dataType8 = typeof data16;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data16;
-}
-else if(data16 === null){
-coerced8 = "";
-}
-else if(data16 === "" || data16 === 0 || data16 === false){
-coerced8 = null;
-}
-else {
-const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const failure17 = func6(true, data17);
+if(failure17 !== null){
+const err50 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -7545,17 +7627,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(coerced8 !== undefined){
-data16 = coerced8;
-if(data14 !== undefined){
-data14["width"] = coerced8;
-}
-}
-}
-if(typeof data16 === "string"){
-if(!pattern5.test(data16)){
-const err51 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure18 = func3("line", data17);
+if(failure18 !== null){
+const err51 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -7564,9 +7638,25 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure19 = func3("line", data16);
-if(failure19 !== null){
-const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+}
+}
+if(data16.width !== undefined){
+let data18 = data16.width;
+if((typeof data18 !== "string") && (data18 !== null)){
+let dataType8 = typeof data18;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data18;
+}
+else if(data18 === null){
+coerced8 = "";
+}
+else if(data18 === "" || data18 === 0 || data18 === false){
+coerced8 = null;
+}
+else {
+const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -7576,24 +7666,16 @@ vErrors.push(err52);
 errors++;
 }
 }
+if(coerced8 !== undefined){
+data18 = coerced8;
+if(data16 !== undefined){
+data16["width"] = coerced8;
 }
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-let dataType9 = typeof data17;
-let coerced9 = undefined;
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data17;
 }
-else if(data17 === null){
-coerced9 = "";
 }
-else if(data17 === "" || data17 === 0 || data17 === false){
-coerced9 = null;
-}
-else {
-const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.height.type},message:"must be string,null"};
+if(typeof data18 === "string"){
+if(!pattern5.test(data18)){
+const err53 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -7602,17 +7684,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(coerced9 !== undefined){
-data17 = coerced9;
-if(data14 !== undefined){
-data14["height"] = coerced9;
-}
-}
-}
-if(typeof data17 === "string"){
-if(!pattern5.test(data17)){
-const err54 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure19 = func3("line", data18);
+if(failure19 !== null){
+const err54 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -7621,9 +7695,25 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure20 = func3("line", data17);
-if(failure20 !== null){
-const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+}
+}
+if(data16.height !== undefined){
+let data19 = data16.height;
+if((typeof data19 !== "string") && (data19 !== null)){
+let dataType9 = typeof data19;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data19;
+}
+else if(data19 === null){
+coerced9 = "";
+}
+else if(data19 === "" || data19 === 0 || data19 === false){
+coerced9 = null;
+}
+else {
+const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7633,24 +7723,16 @@ vErrors.push(err55);
 errors++;
 }
 }
+if(coerced9 !== undefined){
+data19 = coerced9;
+if(data16 !== undefined){
+data16["height"] = coerced9;
 }
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-let dataType10 = typeof data18;
-let coerced10 = undefined;
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data18;
 }
-else if(data18 === null){
-coerced10 = "";
 }
-else if(data18 === "" || data18 === 0 || data18 === false){
-coerced10 = null;
-}
-else {
-const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+if(typeof data19 === "string"){
+if(!pattern5.test(data19)){
+const err56 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -7659,17 +7741,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(coerced10 !== undefined){
-data18 = coerced10;
-if(data14 !== undefined){
-data14["depth"] = coerced10;
-}
-}
-}
-if(typeof data18 === "string"){
-if(!pattern5.test(data18)){
-const err57 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure20 = func3("line", data19);
+if(failure20 !== null){
+const err57 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -7678,9 +7752,25 @@ vErrors.push(err57);
 }
 errors++;
 }
-const failure21 = func3("line", data18);
-if(failure21 !== null){
-const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+}
+}
+if(data16.depth !== undefined){
+let data20 = data16.depth;
+if((typeof data20 !== "string") && (data20 !== null)){
+let dataType10 = typeof data20;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data20;
+}
+else if(data20 === null){
+coerced10 = "";
+}
+else if(data20 === "" || data20 === 0 || data20 === false){
+coerced10 = null;
+}
+else {
+const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -7690,24 +7780,16 @@ vErrors.push(err58);
 errors++;
 }
 }
+if(coerced10 !== undefined){
+data20 = coerced10;
+if(data16 !== undefined){
+data16["depth"] = coerced10;
 }
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-let dataType11 = typeof data19;
-let coerced11 = undefined;
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data19;
 }
-else if(data19 === null){
-coerced11 = "";
 }
-else if(data19 === "" || data19 === 0 || data19 === false){
-coerced11 = null;
-}
-else {
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.units.type},message:"must be string,null"};
+if(typeof data20 === "string"){
+if(!pattern5.test(data20)){
+const err59 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -7716,16 +7798,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(coerced11 !== undefined){
-data19 = coerced11;
-if(data14 !== undefined){
-data14["units"] = coerced11;
-}
-}
-}
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema34.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const failure21 = func3("line", data20);
+if(failure21 !== null){
+const err60 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -7735,23 +7810,24 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-let dataType12 = typeof data20;
-let coerced12 = undefined;
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data20;
 }
-else if(data20 === null){
-coerced12 = "";
+if(data16.units !== undefined){
+let data21 = data16.units;
+if((typeof data21 !== "string") && (data21 !== null)){
+let dataType11 = typeof data21;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data21;
 }
-else if(data20 === "" || data20 === 0 || data20 === false){
-coerced12 = null;
+else if(data21 === null){
+coerced11 = "";
+}
+else if(data21 === "" || data21 === 0 || data21 === false){
+coerced11 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7761,16 +7837,15 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(coerced12 !== undefined){
-data20 = coerced12;
-if(data14 !== undefined){
-data14["dateText"] = coerced12;
+if(coerced11 !== undefined){
+data21 = coerced11;
+if(data16 !== undefined){
+data16["units"] = coerced11;
 }
 }
 }
-if(typeof data20 === "string"){
-if(func4(data20) > 100){
-const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
+const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema34.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -7779,9 +7854,24 @@ vErrors.push(err62);
 }
 errors++;
 }
-const failure22 = func6(true, data20);
-if(failure22 !== null){
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure22.params,message:failure22.message};
+}
+if(data16.dateText !== undefined){
+let data22 = data16.dateText;
+if((typeof data22 !== "string") && (data22 !== null)){
+let dataType12 = typeof data22;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data22;
+}
+else if(data22 === null){
+coerced12 = "";
+}
+else if(data22 === "" || data22 === 0 || data22 === false){
+coerced12 = null;
+}
+else {
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -7790,9 +7880,17 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure23 = func3("line", data20);
-if(failure23 !== null){
-const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
+}
+if(coerced12 !== undefined){
+data22 = coerced12;
+if(data16 !== undefined){
+data16["dateText"] = coerced12;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) > 100){
+const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -7801,23 +7899,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-let dataType13 = typeof data21;
-let coerced13 = undefined;
-if(!(coerced13 !== undefined)){
-if(dataType13 === "boolean" || data21 === null
-              || (dataType13 === "string" && data21 && data21 == +data21 && !(data21 % 1))){
-coerced13 = +data21;
-}
-else if(data21 === "" || data21 === 0 || data21 === false){
-coerced13 = null;
-}
-else {
-const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const failure22 = func6(true, data22);
+if(failure22 !== null){
+const err65 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -7826,17 +7910,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(coerced13 !== undefined){
-data21 = coerced13;
-if(data14 !== undefined){
-data14["startYear"] = coerced13;
-}
-}
-}
-const failure24 = func2(true, data21);
-if(failure24 !== null){
-const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure24.params,message:failure24.message};
+const failure23 = func3("line", data22);
+if(failure23 !== null){
+const err66 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -7845,9 +7921,23 @@ vErrors.push(err66);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data16.startYear !== undefined){
+let data23 = data16.startYear;
+if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
+let dataType13 = typeof data23;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 === "boolean" || data23 === null
+              || (dataType13 === "string" && data23 && data23 == +data23 && !(data23 % 1))){
+coerced13 = +data23;
+}
+else if(data23 === "" || data23 === 0 || data23 === false){
+coerced13 = null;
+}
+else {
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -7856,9 +7946,17 @@ vErrors.push(err67);
 }
 errors++;
 }
-const failure25 = func120(true, data21);
-if(failure25 !== null){
-const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure25.params,message:failure25.message};
+}
+if(coerced13 !== undefined){
+data23 = coerced13;
+if(data16 !== undefined){
+data16["startYear"] = coerced13;
+}
+}
+}
+const failure24 = func2(true, data23);
+if(failure24 !== null){
+const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -7867,23 +7965,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-let dataType14 = typeof data22;
-let coerced14 = undefined;
-if(!(coerced14 !== undefined)){
-if(dataType14 === "boolean" || data22 === null
-              || (dataType14 === "string" && data22 && data22 == +data22 && !(data22 % 1))){
-coerced14 = +data22;
-}
-else if(data22 === "" || data22 === 0 || data22 === false){
-coerced14 = null;
-}
-else {
-const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err69 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -7892,17 +7976,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(coerced14 !== undefined){
-data22 = coerced14;
-if(data14 !== undefined){
-data14["endYear"] = coerced14;
-}
-}
-}
-const failure26 = func2(true, data22);
-if(failure26 !== null){
-const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure26.params,message:failure26.message};
+const failure25 = func122(true, data23);
+if(failure25 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -7911,9 +7987,23 @@ vErrors.push(err70);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data16.endYear !== undefined){
+let data24 = data16.endYear;
+if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
+let dataType14 = typeof data24;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 === "boolean" || data24 === null
+              || (dataType14 === "string" && data24 && data24 == +data24 && !(data24 % 1))){
+coerced14 = +data24;
+}
+else if(data24 === "" || data24 === 0 || data24 === false){
+coerced14 = null;
+}
+else {
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -7922,9 +8012,17 @@ vErrors.push(err71);
 }
 errors++;
 }
-const failure27 = func120(true, data22);
-if(failure27 !== null){
-const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
+}
+if(coerced14 !== undefined){
+data24 = coerced14;
+if(data16 !== undefined){
+data16["endYear"] = coerced14;
+}
+}
+}
+const failure26 = func2(true, data24);
+if(failure26 !== null){
+const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -7933,25 +8031,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-let dataType15 = typeof data23;
-let coerced15 = undefined;
-if(!(coerced15 !== undefined)){
-if(dataType15 == "number" || dataType15 == "boolean"){
-coerced15 = "" + data23;
-}
-else if(data23 === null){
-coerced15 = "";
-}
-else if(data23 === "" || data23 === 0 || data23 === false){
-coerced15 = null;
-}
-else {
-const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err73 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -7960,17 +8042,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-if(coerced15 !== undefined){
-data23 = coerced15;
-if(data14 !== undefined){
-data14["acno"] = coerced15;
-}
-}
-}
-if(typeof data23 === "string"){
-if(func4(data23) > 32){
-const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure27 = func122(true, data24);
+if(failure27 !== null){
+const err74 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -7979,9 +8053,25 @@ vErrors.push(err74);
 }
 errors++;
 }
-const failure28 = func3("line", data23);
-if(failure28 !== null){
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+}
+}
+if(data16.acno !== undefined){
+let data25 = data16.acno;
+if((typeof data25 !== "string") && (data25 !== null)){
+let dataType15 = typeof data25;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data25;
+}
+else if(data25 === null){
+coerced15 = "";
+}
+else if(data25 === "" || data25 === 0 || data25 === false){
+coerced15 = null;
+}
+else {
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -7991,24 +8081,16 @@ vErrors.push(err75);
 errors++;
 }
 }
+if(coerced15 !== undefined){
+data25 = coerced15;
+if(data16 !== undefined){
+data16["acno"] = coerced15;
 }
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-let dataType16 = typeof data24;
-let coerced16 = undefined;
-if(!(coerced16 !== undefined)){
-if(dataType16 == "number" || dataType16 == "boolean"){
-coerced16 = "" + data24;
 }
-else if(data24 === null){
-coerced16 = "";
 }
-else if(data24 === "" || data24 === 0 || data24 === false){
-coerced16 = null;
-}
-else {
-const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
+if(typeof data25 === "string"){
+if(func4(data25) > 32){
+const err76 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -8017,17 +8099,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-if(coerced16 !== undefined){
-data24 = coerced16;
-if(data14 !== undefined){
-data14["url"] = coerced16;
-}
-}
-}
-if(typeof data24 === "string"){
-if(func4(data24) > 1000){
-const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure28 = func3("line", data25);
+if(failure28 !== null){
+const err77 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -8036,9 +8110,25 @@ vErrors.push(err77);
 }
 errors++;
 }
-const failure29 = func3("line", data24);
-if(failure29 !== null){
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+}
+}
+if(data16.url !== undefined){
+let data26 = data16.url;
+if((typeof data26 !== "string") && (data26 !== null)){
+let dataType16 = typeof data26;
+let coerced16 = undefined;
+if(!(coerced16 !== undefined)){
+if(dataType16 == "number" || dataType16 == "boolean"){
+coerced16 = "" + data26;
+}
+else if(data26 === null){
+coerced16 = "";
+}
+else if(data26 === "" || data26 === 0 || data26 === false){
+coerced16 = null;
+}
+else {
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -8047,9 +8137,17 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure30 = func15(true, data24);
-if(failure30 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
+}
+if(coerced16 !== undefined){
+data26 = coerced16;
+if(data16 !== undefined){
+data16["url"] = coerced16;
+}
+}
+}
+if(typeof data26 === "string"){
+if(func4(data26) > 1000){
+const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -8058,25 +8156,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-let dataType17 = typeof data25;
-let coerced17 = undefined;
-if(!(coerced17 !== undefined)){
-if(dataType17 == "number" || dataType17 == "boolean"){
-coerced17 = "" + data25;
-}
-else if(data25 === null){
-coerced17 = "";
-}
-else if(data25 === "" || data25 === 0 || data25 === false){
-coerced17 = null;
-}
-else {
-const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const failure29 = func3("line", data26);
+if(failure29 !== null){
+const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -8085,17 +8167,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(coerced17 !== undefined){
-data25 = coerced17;
-if(data14 !== undefined){
-data14["groupTitle"] = coerced17;
-}
-}
-}
-if(typeof data25 === "string"){
-if(func4(data25) > 500){
-const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const failure30 = func15(true, data26);
+if(failure30 !== null){
+const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -8104,9 +8178,25 @@ vErrors.push(err81);
 }
 errors++;
 }
-const failure31 = func3("line", data25);
-if(failure31 !== null){
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+}
+}
+if(data16.groupTitle !== undefined){
+let data27 = data16.groupTitle;
+if((typeof data27 !== "string") && (data27 !== null)){
+let dataType17 = typeof data27;
+let coerced17 = undefined;
+if(!(coerced17 !== undefined)){
+if(dataType17 == "number" || dataType17 == "boolean"){
+coerced17 = "" + data27;
+}
+else if(data27 === null){
+coerced17 = "";
+}
+else if(data27 === "" || data27 === 0 || data27 === false){
+coerced17 = null;
+}
+else {
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -8116,10 +8206,16 @@ vErrors.push(err82);
 errors++;
 }
 }
+if(coerced17 !== undefined){
+data27 = coerced17;
+if(data16 !== undefined){
+data16["groupTitle"] = coerced17;
 }
-const failure32 = func130([["startYear","endYear"]], data14);
-if(failure32 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
+}
+}
+if(typeof data27 === "string"){
+if(func4(data27) > 500){
+const err83 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -8128,9 +8224,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure31 = func3("line", data27);
+if(failure31 !== null){
+const err84 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -8140,12 +8236,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err85 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+const failure32 = func132([["startYear","endYear"]], data16);
+if(failure32 !== null){
+const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -8155,23 +8249,8 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-let dataType18 = typeof data27;
-let coerced18 = undefined;
-if(!(coerced18 !== undefined)){
-if(dataType18 == "number" || dataType18 == "boolean"){
-coerced18 = "" + data27;
-}
-else if(data27 === null){
-coerced18 = "";
-}
-else if(data27 === "" || data27 === 0 || data27 === false){
-coerced18 = null;
-}
 else {
-const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -8181,16 +8260,12 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(coerced18 !== undefined){
-data27 = coerced18;
-if(data26 !== undefined){
-data26["creditLine"] = coerced18;
-}
-}
-}
-if(typeof data27 === "string"){
-if(func4(data27) > 1000){
-const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data.dealInfo !== undefined){
+let data28 = data.dealInfo;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key2 in data28){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err87 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -8199,9 +8274,24 @@ vErrors.push(err87);
 }
 errors++;
 }
-const failure33 = func3("line", data27);
-if(failure33 !== null){
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+}
+if(data28.creditLine !== undefined){
+let data29 = data28.creditLine;
+if((typeof data29 !== "string") && (data29 !== null)){
+let dataType18 = typeof data29;
+let coerced18 = undefined;
+if(!(coerced18 !== undefined)){
+if(dataType18 == "number" || dataType18 == "boolean"){
+coerced18 = "" + data29;
+}
+else if(data29 === null){
+coerced18 = "";
+}
+else if(data29 === "" || data29 === 0 || data29 === false){
+coerced18 = null;
+}
+else {
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -8211,22 +8301,16 @@ vErrors.push(err88);
 errors++;
 }
 }
+if(coerced18 !== undefined){
+data29 = coerced18;
+if(data28 !== undefined){
+data28["creditLine"] = coerced18;
 }
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-let dataType19 = typeof data28;
-let coerced19 = undefined;
-if(!(coerced19 !== undefined)){
-if(dataType19 === "boolean" || data28 === null
-              || (dataType19 === "string" && data28 && data28 == +data28 && !(data28 % 1))){
-coerced19 = +data28;
 }
-else if(data28 === "" || data28 === 0 || data28 === false){
-coerced19 = null;
 }
-else {
-const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(typeof data29 === "string"){
+if(func4(data29) > 1000){
+const err89 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -8235,17 +8319,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(coerced19 !== undefined){
-data28 = coerced19;
-if(data26 !== undefined){
-data26["acquisitionYear"] = coerced19;
-}
-}
-}
-const failure34 = func2(true, data28);
-if(failure34 !== null){
-const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure34.params,message:failure34.message};
+const failure33 = func3("line", data29);
+if(failure33 !== null){
+const err90 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -8254,9 +8330,23 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+}
+}
+if(data28.acquisitionYear !== undefined){
+let data30 = data28.acquisitionYear;
+if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
+let dataType19 = typeof data30;
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(dataType19 === "boolean" || data30 === null
+              || (dataType19 === "string" && data30 && data30 == +data30 && !(data30 % 1))){
+coerced19 = +data30;
+}
+else if(data30 === "" || data30 === 0 || data30 === false){
+coerced19 = null;
+}
+else {
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -8265,9 +8355,17 @@ vErrors.push(err91);
 }
 errors++;
 }
-const failure35 = func120(true, data28);
-if(failure35 !== null){
-const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
+}
+if(coerced19 !== undefined){
+data30 = coerced19;
+if(data28 !== undefined){
+data28["acquisitionYear"] = coerced19;
+}
+}
+}
+const failure34 = func2(true, data30);
+if(failure34 !== null){
+const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -8276,23 +8374,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-let dataType20 = typeof data29;
-let coerced20 = undefined;
-if(!(coerced20 !== undefined)){
-if(dataType20 == "boolean" || data29 === null
-              || (dataType20 == "string" && data29 && data29 == +data29)){
-coerced20 = +data29;
-}
-else if(data29 === "" || data29 === 0 || data29 === false){
-coerced20 = null;
-}
-else {
-const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.price.type},message:"must be number,null"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 1500 || isNaN(data30)){
+const err93 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -8301,17 +8385,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-if(coerced20 !== undefined){
-data29 = coerced20;
-if(data26 !== undefined){
-data26["price"] = coerced20;
-}
-}
-}
-const failure36 = func2(true, data29);
-if(failure36 !== null){
-const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure36.params,message:failure36.message};
+const failure35 = func122(true, data30);
+if(failure35 !== null){
+const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -8320,9 +8396,23 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data28.price !== undefined){
+let data31 = data28.price;
+if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
+let dataType20 = typeof data31;
+let coerced20 = undefined;
+if(!(coerced20 !== undefined)){
+if(dataType20 == "boolean" || data31 === null
+              || (dataType20 == "string" && data31 && data31 == +data31)){
+coerced20 = +data31;
+}
+else if(data31 === "" || data31 === 0 || data31 === false){
+coerced20 = null;
+}
+else {
+const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -8332,24 +8422,16 @@ vErrors.push(err95);
 errors++;
 }
 }
+if(coerced20 !== undefined){
+data31 = coerced20;
+if(data28 !== undefined){
+data28["price"] = coerced20;
 }
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-let dataType21 = typeof data30;
-let coerced21 = undefined;
-if(!(coerced21 !== undefined)){
-if(dataType21 == "number" || dataType21 == "boolean"){
-coerced21 = "" + data30;
 }
-else if(data30 === null){
-coerced21 = "";
 }
-else if(data30 === "" || data30 === 0 || data30 === false){
-coerced21 = null;
-}
-else {
-const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const failure36 = func2(true, data31);
+if(failure36 !== null){
+const err96 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -8358,16 +8440,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-if(coerced21 !== undefined){
-data30 = coerced21;
-if(data26 !== undefined){
-data26["currency"] = coerced21;
-}
-}
-}
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema34.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -8377,23 +8452,24 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-let dataType22 = typeof data31;
-let coerced22 = undefined;
-if(!(coerced22 !== undefined)){
-if(dataType22 == "number" || dataType22 == "boolean"){
-coerced22 = "" + data31;
 }
-else if(data31 === null){
-coerced22 = "";
+if(data28.currency !== undefined){
+let data32 = data28.currency;
+if((typeof data32 !== "string") && (data32 !== null)){
+let dataType21 = typeof data32;
+let coerced21 = undefined;
+if(!(coerced21 !== undefined)){
+if(dataType21 == "number" || dataType21 == "boolean"){
+coerced21 = "" + data32;
 }
-else if(data31 === "" || data31 === 0 || data31 === false){
-coerced22 = null;
+else if(data32 === null){
+coerced21 = "";
+}
+else if(data32 === "" || data32 === 0 || data32 === false){
+coerced21 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -8403,16 +8479,15 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(coerced22 !== undefined){
-data31 = coerced22;
-if(data26 !== undefined){
-data26["dealTime"] = coerced22;
+if(coerced21 !== undefined){
+data32 = coerced21;
+if(data28 !== undefined){
+data28["currency"] = coerced21;
 }
 }
 }
-if(typeof data31 === "string"){
-if(func4(data31) > 32){
-const err99 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema34.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -8421,9 +8496,24 @@ vErrors.push(err99);
 }
 errors++;
 }
-const failure37 = func3("line", data31);
-if(failure37 !== null){
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+}
+if(data28.dealTime !== undefined){
+let data33 = data28.dealTime;
+if((typeof data33 !== "string") && (data33 !== null)){
+let dataType22 = typeof data33;
+let coerced22 = undefined;
+if(!(coerced22 !== undefined)){
+if(dataType22 == "number" || dataType22 == "boolean"){
+coerced22 = "" + data33;
+}
+else if(data33 === null){
+coerced22 = "";
+}
+else if(data33 === "" || data33 === 0 || data33 === false){
+coerced22 = null;
+}
+else {
+const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -8433,10 +8523,16 @@ vErrors.push(err100);
 errors++;
 }
 }
+if(coerced22 !== undefined){
+data33 = coerced22;
+if(data28 !== undefined){
+data28["dealTime"] = coerced22;
 }
 }
-else {
-const err101 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(typeof data33 === "string"){
+if(func4(data33) > 32){
+const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -8445,13 +8541,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err102 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const failure37 = func3("line", data33);
+if(failure37 !== null){
+const err102 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -8461,23 +8553,10 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-let dataType23 = typeof data33;
-let coerced23 = undefined;
-if(!(coerced23 !== undefined)){
-if(dataType23 == "number" || dataType23 == "boolean"){
-coerced23 = "" + data33;
 }
-else if(data33 === null){
-coerced23 = "";
-}
-else if(data33 === "" || data33 === 0 || data33 === false){
-coerced23 = null;
 }
 else {
-const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema34.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err103 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -8487,15 +8566,12 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(coerced23 !== undefined){
-data33 = coerced23;
-if(data32 !== undefined){
-data32["level"] = coerced23;
-}
-}
-}
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err104 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema34.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+if(data.securityInfo !== undefined){
+let data34 = data.securityInfo;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key3 in data34){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err104 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -8505,23 +8581,23 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-let dataType24 = typeof data34;
-let coerced24 = undefined;
-if(!(coerced24 !== undefined)){
-if(dataType24 == "number" || dataType24 == "boolean"){
-coerced24 = "" + data34;
+if(data34.level !== undefined){
+let data35 = data34.level;
+if((typeof data35 !== "string") && (data35 !== null)){
+let dataType23 = typeof data35;
+let coerced23 = undefined;
+if(!(coerced23 !== undefined)){
+if(dataType23 == "number" || dataType23 == "boolean"){
+coerced23 = "" + data35;
 }
-else if(data34 === null){
-coerced24 = "";
+else if(data35 === null){
+coerced23 = "";
 }
-else if(data34 === "" || data34 === 0 || data34 === false){
-coerced24 = null;
+else if(data35 === "" || data35 === 0 || data35 === false){
+coerced23 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema34.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -8531,16 +8607,15 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(coerced24 !== undefined){
-data34 = coerced24;
-if(data32 !== undefined){
-data32["watermark"] = coerced24;
+if(coerced23 !== undefined){
+data35 = coerced23;
+if(data34 !== undefined){
+data34["level"] = coerced23;
 }
 }
 }
-if(typeof data34 === "string"){
-if(func4(data34) > 200){
-const err106 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema34.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -8549,9 +8624,24 @@ vErrors.push(err106);
 }
 errors++;
 }
-const failure38 = func6(true, data34);
-if(failure38 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
+}
+if(data34.watermark !== undefined){
+let data36 = data34.watermark;
+if((typeof data36 !== "string") && (data36 !== null)){
+let dataType24 = typeof data36;
+let coerced24 = undefined;
+if(!(coerced24 !== undefined)){
+if(dataType24 == "number" || dataType24 == "boolean"){
+coerced24 = "" + data36;
+}
+else if(data36 === null){
+coerced24 = "";
+}
+else if(data36 === "" || data36 === 0 || data36 === false){
+coerced24 = null;
+}
+else {
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -8560,9 +8650,17 @@ vErrors.push(err107);
 }
 errors++;
 }
-const failure39 = func3("line", data34);
-if(failure39 !== null){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
+}
+if(coerced24 !== undefined){
+data36 = coerced24;
+if(data34 !== undefined){
+data34["watermark"] = coerced24;
+}
+}
+}
+if(typeof data36 === "string"){
+if(func4(data36) > 200){
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -8571,25 +8669,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-}
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-let dataType25 = typeof data35;
-let coerced25 = undefined;
-if(!(coerced25 !== undefined)){
-if(dataType25 == "number" || dataType25 == "boolean"){
-coerced25 = "" + data35;
-}
-else if(data35 === null){
-coerced25 = "";
-}
-else if(data35 === "" || data35 === 0 || data35 === false){
-coerced25 = null;
-}
-else {
-const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const failure38 = func6(true, data36);
+if(failure38 !== null){
+const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -8598,17 +8680,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-if(coerced25 !== undefined){
-data35 = coerced25;
-if(data32 !== undefined){
-data32["rfid"] = coerced25;
-}
-}
-}
-if(typeof data35 === "string"){
-if(func4(data35) > 200){
-const err110 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure39 = func3("line", data36);
+if(failure39 !== null){
+const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -8617,9 +8691,25 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure40 = func6(true, data35);
-if(failure40 !== null){
-const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
+}
+}
+if(data34.rfid !== undefined){
+let data37 = data34.rfid;
+if((typeof data37 !== "string") && (data37 !== null)){
+let dataType25 = typeof data37;
+let coerced25 = undefined;
+if(!(coerced25 !== undefined)){
+if(dataType25 == "number" || dataType25 == "boolean"){
+coerced25 = "" + data37;
+}
+else if(data37 === null){
+coerced25 = "";
+}
+else if(data37 === "" || data37 === 0 || data37 === false){
+coerced25 = null;
+}
+else {
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -8628,9 +8718,17 @@ vErrors.push(err111);
 }
 errors++;
 }
-const failure41 = func3("line", data35);
-if(failure41 !== null){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
+}
+if(coerced25 !== undefined){
+data37 = coerced25;
+if(data34 !== undefined){
+data34["rfid"] = coerced25;
+}
+}
+}
+if(typeof data37 === "string"){
+if(func4(data37) > 200){
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -8639,11 +8737,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err113 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure40 = func6(true, data37);
+if(failure40 !== null){
+const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -8652,13 +8748,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err114 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const failure41 = func3("line", data37);
+if(failure41 !== null){
+const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -8668,23 +8760,10 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-let dataType26 = typeof data37;
-let coerced26 = undefined;
-if(!(coerced26 !== undefined)){
-if(dataType26 == "number" || dataType26 == "boolean"){
-coerced26 = "" + data37;
 }
-else if(data37 === null){
-coerced26 = "";
-}
-else if(data37 === "" || data37 === 0 || data37 === false){
-coerced26 = null;
 }
 else {
-const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err115 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -8694,16 +8773,12 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(coerced26 !== undefined){
-data37 = coerced26;
-if(data36 !== undefined){
-data36["certificateNo"] = coerced26;
-}
-}
-}
-if(typeof data37 === "string"){
-if(func4(data37) > 200){
-const err116 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.certificateInfo !== undefined){
+let data38 = data.certificateInfo;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key4 in data38){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err116 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -8712,9 +8787,24 @@ vErrors.push(err116);
 }
 errors++;
 }
-const failure42 = func6(true, data37);
-if(failure42 !== null){
-const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
+}
+if(data38.certificateNo !== undefined){
+let data39 = data38.certificateNo;
+if((typeof data39 !== "string") && (data39 !== null)){
+let dataType26 = typeof data39;
+let coerced26 = undefined;
+if(!(coerced26 !== undefined)){
+if(dataType26 == "number" || dataType26 == "boolean"){
+coerced26 = "" + data39;
+}
+else if(data39 === null){
+coerced26 = "";
+}
+else if(data39 === "" || data39 === 0 || data39 === false){
+coerced26 = null;
+}
+else {
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -8723,9 +8813,17 @@ vErrors.push(err117);
 }
 errors++;
 }
-const failure43 = func3("line", data37);
-if(failure43 !== null){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+}
+if(coerced26 !== undefined){
+data39 = coerced26;
+if(data38 !== undefined){
+data38["certificateNo"] = coerced26;
+}
+}
+}
+if(typeof data39 === "string"){
+if(func4(data39) > 200){
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -8734,25 +8832,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-let dataType27 = typeof data38;
-let coerced27 = undefined;
-if(!(coerced27 !== undefined)){
-if(dataType27 == "number" || dataType27 == "boolean"){
-coerced27 = "" + data38;
-}
-else if(data38 === null){
-coerced27 = "";
-}
-else if(data38 === "" || data38 === 0 || data38 === false){
-coerced27 = null;
-}
-else {
-const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const failure42 = func6(true, data39);
+if(failure42 !== null){
+const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -8761,17 +8843,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(coerced27 !== undefined){
-data38 = coerced27;
-if(data36 !== undefined){
-data36["issuer"] = coerced27;
-}
-}
-}
-if(typeof data38 === "string"){
-if(func4(data38) > 200){
-const err120 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure43 = func3("line", data39);
+if(failure43 !== null){
+const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -8780,9 +8854,25 @@ vErrors.push(err120);
 }
 errors++;
 }
-const failure44 = func6(true, data38);
-if(failure44 !== null){
-const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
+}
+}
+if(data38.issuer !== undefined){
+let data40 = data38.issuer;
+if((typeof data40 !== "string") && (data40 !== null)){
+let dataType27 = typeof data40;
+let coerced27 = undefined;
+if(!(coerced27 !== undefined)){
+if(dataType27 == "number" || dataType27 == "boolean"){
+coerced27 = "" + data40;
+}
+else if(data40 === null){
+coerced27 = "";
+}
+else if(data40 === "" || data40 === 0 || data40 === false){
+coerced27 = null;
+}
+else {
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -8791,9 +8881,17 @@ vErrors.push(err121);
 }
 errors++;
 }
-const failure45 = func3("line", data38);
-if(failure45 !== null){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
+}
+if(coerced27 !== undefined){
+data40 = coerced27;
+if(data38 !== undefined){
+data38["issuer"] = coerced27;
+}
+}
+}
+if(typeof data40 === "string"){
+if(func4(data40) > 200){
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -8802,25 +8900,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-let dataType28 = typeof data39;
-let coerced28 = undefined;
-if(!(coerced28 !== undefined)){
-if(dataType28 == "number" || dataType28 == "boolean"){
-coerced28 = "" + data39;
-}
-else if(data39 === null){
-coerced28 = "";
-}
-else if(data39 === "" || data39 === 0 || data39 === false){
-coerced28 = null;
-}
-else {
-const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema34.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const failure44 = func6(true, data40);
+if(failure44 !== null){
+const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -8829,17 +8911,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(coerced28 !== undefined){
-data39 = coerced28;
-if(data36 !== undefined){
-data36["issueDate"] = coerced28;
-}
-}
-}
-if(typeof data39 === "string"){
-if(func4(data39) > 32){
-const err124 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure45 = func3("line", data40);
+if(failure45 !== null){
+const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -8848,9 +8922,25 @@ vErrors.push(err124);
 }
 errors++;
 }
-const failure46 = func3("line", data39);
-if(failure46 !== null){
-const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+}
+}
+if(data38.issueDate !== undefined){
+let data41 = data38.issueDate;
+if((typeof data41 !== "string") && (data41 !== null)){
+let dataType28 = typeof data41;
+let coerced28 = undefined;
+if(!(coerced28 !== undefined)){
+if(dataType28 == "number" || dataType28 == "boolean"){
+coerced28 = "" + data41;
+}
+else if(data41 === null){
+coerced28 = "";
+}
+else if(data41 === "" || data41 === 0 || data41 === false){
+coerced28 = null;
+}
+else {
+const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema34.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -8860,10 +8950,16 @@ vErrors.push(err125);
 errors++;
 }
 }
+if(coerced28 !== undefined){
+data41 = coerced28;
+if(data38 !== undefined){
+data38["issueDate"] = coerced28;
 }
 }
-else {
-const err126 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(typeof data41 === "string"){
+if(func4(data41) > 32){
+const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -8872,12 +8968,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err127 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const failure46 = func3("line", data41);
+if(failure46 !== null){
+const err127 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -8886,12 +8979,11 @@ vErrors.push(err127);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err128 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -8900,9 +8992,12 @@ vErrors.push(err128);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err129 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data.traceability !== undefined){
+let data42 = data.traceability;
+if(Array.isArray(data42)){
+if(data42.length > 20){
+const err129 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -8911,21 +9006,12 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(typeof data42 !== "string"){
-let dataType29 = typeof data42;
-let coerced29 = undefined;
-if(!(coerced29 !== undefined)){
-if(dataType29 == "number" || dataType29 == "boolean"){
-coerced29 = "" + data42;
-}
-else if(data42 === null){
-coerced29 = "";
-}
-else {
-const err130 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.step === undefined){
+const err130 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -8934,16 +9020,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(coerced29 !== undefined){
-data42 = coerced29;
-if(data41 !== undefined){
-data41["step"] = coerced29;
-}
-}
-}
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema34.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+for(const key5 in data43){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err131 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -8953,23 +9032,20 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-let dataType30 = typeof data43;
-let coerced30 = undefined;
-if(!(coerced30 !== undefined)){
-if(dataType30 == "number" || dataType30 == "boolean"){
-coerced30 = "" + data43;
+if(data43.step !== undefined){
+let data44 = data43.step;
+if(typeof data44 !== "string"){
+let dataType29 = typeof data44;
+let coerced29 = undefined;
+if(!(coerced29 !== undefined)){
+if(dataType29 == "number" || dataType29 == "boolean"){
+coerced29 = "" + data44;
 }
-else if(data43 === null){
-coerced30 = "";
-}
-else if(data43 === "" || data43 === 0 || data43 === false){
-coerced30 = null;
+else if(data44 === null){
+coerced29 = "";
 }
 else {
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -8979,16 +9055,15 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(coerced30 !== undefined){
-data43 = coerced30;
-if(data41 !== undefined){
-data41["result"] = coerced30;
+if(coerced29 !== undefined){
+data44 = coerced29;
+if(data43 !== undefined){
+data43["step"] = coerced29;
 }
 }
 }
-if(typeof data43 === "string"){
-if(func4(data43) > 200){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema34.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -8997,9 +9072,24 @@ vErrors.push(err133);
 }
 errors++;
 }
-const failure47 = func6(true, data43);
-if(failure47 !== null){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
+}
+if(data43.result !== undefined){
+let data45 = data43.result;
+if((typeof data45 !== "string") && (data45 !== null)){
+let dataType30 = typeof data45;
+let coerced30 = undefined;
+if(!(coerced30 !== undefined)){
+if(dataType30 == "number" || dataType30 == "boolean"){
+coerced30 = "" + data45;
+}
+else if(data45 === null){
+coerced30 = "";
+}
+else if(data45 === "" || data45 === 0 || data45 === false){
+coerced30 = null;
+}
+else {
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -9008,9 +9098,17 @@ vErrors.push(err134);
 }
 errors++;
 }
-const failure48 = func3("line", data43);
-if(failure48 !== null){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
+}
+if(coerced30 !== undefined){
+data45 = coerced30;
+if(data43 !== undefined){
+data43["result"] = coerced30;
+}
+}
+}
+if(typeof data45 === "string"){
+if(func4(data45) > 200){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -9019,25 +9117,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-}
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-let dataType31 = typeof data44;
-let coerced31 = undefined;
-if(!(coerced31 !== undefined)){
-if(dataType31 == "number" || dataType31 == "boolean"){
-coerced31 = "" + data44;
-}
-else if(data44 === null){
-coerced31 = "";
-}
-else if(data44 === "" || data44 === 0 || data44 === false){
-coerced31 = null;
-}
-else {
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const failure47 = func6(true, data45);
+if(failure47 !== null){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -9046,17 +9128,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-if(coerced31 !== undefined){
-data44 = coerced31;
-if(data41 !== undefined){
-data41["operator"] = coerced31;
-}
-}
-}
-if(typeof data44 === "string"){
-if(func4(data44) > 200){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure48 = func3("line", data45);
+if(failure48 !== null){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -9065,9 +9139,25 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure49 = func6(true, data44);
-if(failure49 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure49.params,message:failure49.message};
+}
+}
+if(data43.operator !== undefined){
+let data46 = data43.operator;
+if((typeof data46 !== "string") && (data46 !== null)){
+let dataType31 = typeof data46;
+let coerced31 = undefined;
+if(!(coerced31 !== undefined)){
+if(dataType31 == "number" || dataType31 == "boolean"){
+coerced31 = "" + data46;
+}
+else if(data46 === null){
+coerced31 = "";
+}
+else if(data46 === "" || data46 === 0 || data46 === false){
+coerced31 = null;
+}
+else {
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -9076,9 +9166,17 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure50 = func3("line", data44);
-if(failure50 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
+}
+if(coerced31 !== undefined){
+data46 = coerced31;
+if(data43 !== undefined){
+data43["operator"] = coerced31;
+}
+}
+}
+if(typeof data46 === "string"){
+if(func4(data46) > 200){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -9087,25 +9185,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-let dataType32 = typeof data45;
-let coerced32 = undefined;
-if(!(coerced32 !== undefined)){
-if(dataType32 == "number" || dataType32 == "boolean"){
-coerced32 = "" + data45;
-}
-else if(data45 === null){
-coerced32 = "";
-}
-else if(data45 === "" || data45 === 0 || data45 === false){
-coerced32 = null;
-}
-else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema34.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const failure49 = func6(true, data46);
+if(failure49 !== null){
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -9114,17 +9196,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(coerced32 !== undefined){
-data45 = coerced32;
-if(data41 !== undefined){
-data41["time"] = coerced32;
-}
-}
-}
-if(typeof data45 === "string"){
-if(func4(data45) > 32){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure50 = func3("line", data46);
+if(failure50 !== null){
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -9133,9 +9207,25 @@ vErrors.push(err141);
 }
 errors++;
 }
-const failure51 = func3("line", data45);
-if(failure51 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
+}
+}
+if(data43.time !== undefined){
+let data47 = data43.time;
+if((typeof data47 !== "string") && (data47 !== null)){
+let dataType32 = typeof data47;
+let coerced32 = undefined;
+if(!(coerced32 !== undefined)){
+if(dataType32 == "number" || dataType32 == "boolean"){
+coerced32 = "" + data47;
+}
+else if(data47 === null){
+coerced32 = "";
+}
+else if(data47 === "" || data47 === 0 || data47 === false){
+coerced32 = null;
+}
+else {
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema34.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -9145,24 +9235,16 @@ vErrors.push(err142);
 errors++;
 }
 }
+if(coerced32 !== undefined){
+data47 = coerced32;
+if(data43 !== undefined){
+data43["time"] = coerced32;
 }
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-let dataType33 = typeof data46;
-let coerced33 = undefined;
-if(!(coerced33 !== undefined)){
-if(dataType33 == "number" || dataType33 == "boolean"){
-coerced33 = "" + data46;
 }
-else if(data46 === null){
-coerced33 = "";
 }
-else if(data46 === "" || data46 === 0 || data46 === false){
-coerced33 = null;
-}
-else {
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
+if(typeof data47 === "string"){
+if(func4(data47) > 32){
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -9171,17 +9253,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-if(coerced33 !== undefined){
-data46 = coerced33;
-if(data41 !== undefined){
-data41["attachment"] = coerced33;
-}
-}
-}
-if(typeof data46 === "string"){
-if(func4(data46) > 1000){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure51 = func3("line", data47);
+if(failure51 !== null){
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -9190,9 +9264,25 @@ vErrors.push(err144);
 }
 errors++;
 }
-const failure52 = func3("line", data46);
-if(failure52 !== null){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+}
+}
+if(data43.attachment !== undefined){
+let data48 = data43.attachment;
+if((typeof data48 !== "string") && (data48 !== null)){
+let dataType33 = typeof data48;
+let coerced33 = undefined;
+if(!(coerced33 !== undefined)){
+if(dataType33 == "number" || dataType33 == "boolean"){
+coerced33 = "" + data48;
+}
+else if(data48 === null){
+coerced33 = "";
+}
+else if(data48 === "" || data48 === 0 || data48 === false){
+coerced33 = null;
+}
+else {
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -9201,9 +9291,17 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure53 = func15(true, data46);
-if(failure53 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
+}
+if(coerced33 !== undefined){
+data48 = coerced33;
+if(data43 !== undefined){
+data43["attachment"] = coerced33;
+}
+}
+}
+if(typeof data48 === "string"){
+if(func4(data48) > 1000){
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -9212,11 +9310,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err147 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure52 = func3("line", data48);
+if(failure52 !== null){
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -9225,10 +9321,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-}
-else {
-const err148 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure53 = func15(true, data48);
+if(failure53 !== null){
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -9238,12 +9333,10 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err149 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+}
+else {
+const err149 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -9253,23 +9346,9 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-let dataType34 = typeof data48;
-let coerced34 = undefined;
-if(!(coerced34 !== undefined)){
-if(dataType34 == "number" || dataType34 == "boolean"){
-coerced34 = "" + data48;
-}
-else if(data48 === null){
-coerced34 = "";
-}
-else if(data48 === "" || data48 === 0 || data48 === false){
-coerced34 = null;
 }
 else {
-const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err150 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -9279,16 +9358,12 @@ vErrors.push(err150);
 errors++;
 }
 }
-if(coerced34 !== undefined){
-data48 = coerced34;
-if(data47 !== undefined){
-data47["ownerIdentity"] = coerced34;
-}
-}
-}
-if(typeof data48 === "string"){
-if(func4(data48) > 200){
-const err151 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.ownership !== undefined){
+let data49 = data.ownership;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key6 in data49){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err151 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -9297,9 +9372,24 @@ vErrors.push(err151);
 }
 errors++;
 }
-const failure54 = func6(true, data48);
-if(failure54 !== null){
-const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure54.params,message:failure54.message};
+}
+if(data49.ownerIdentity !== undefined){
+let data50 = data49.ownerIdentity;
+if((typeof data50 !== "string") && (data50 !== null)){
+let dataType34 = typeof data50;
+let coerced34 = undefined;
+if(!(coerced34 !== undefined)){
+if(dataType34 == "number" || dataType34 == "boolean"){
+coerced34 = "" + data50;
+}
+else if(data50 === null){
+coerced34 = "";
+}
+else if(data50 === "" || data50 === 0 || data50 === false){
+coerced34 = null;
+}
+else {
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -9308,9 +9398,17 @@ vErrors.push(err152);
 }
 errors++;
 }
-const failure55 = func3("line", data48);
-if(failure55 !== null){
-const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
+}
+if(coerced34 !== undefined){
+data50 = coerced34;
+if(data49 !== undefined){
+data49["ownerIdentity"] = coerced34;
+}
+}
+}
+if(typeof data50 === "string"){
+if(func4(data50) > 200){
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -9319,25 +9417,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-let dataType35 = typeof data49;
-let coerced35 = undefined;
-if(!(coerced35 !== undefined)){
-if(dataType35 == "number" || dataType35 == "boolean"){
-coerced35 = "" + data49;
-}
-else if(data49 === null){
-coerced35 = "";
-}
-else if(data49 === "" || data49 === 0 || data49 === false){
-coerced35 = null;
-}
-else {
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
+const failure54 = func6(true, data50);
+if(failure54 !== null){
+const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -9346,17 +9428,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-if(coerced35 !== undefined){
-data49 = coerced35;
-if(data47 !== undefined){
-data47["ownershipProof"] = coerced35;
-}
-}
-}
-if(typeof data49 === "string"){
-if(func4(data49) > 1000){
-const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure55 = func3("line", data50);
+if(failure55 !== null){
+const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -9365,9 +9439,25 @@ vErrors.push(err155);
 }
 errors++;
 }
-const failure56 = func3("line", data49);
-if(failure56 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+}
+}
+if(data49.ownershipProof !== undefined){
+let data51 = data49.ownershipProof;
+if((typeof data51 !== "string") && (data51 !== null)){
+let dataType35 = typeof data51;
+let coerced35 = undefined;
+if(!(coerced35 !== undefined)){
+if(dataType35 == "number" || dataType35 == "boolean"){
+coerced35 = "" + data51;
+}
+else if(data51 === null){
+coerced35 = "";
+}
+else if(data51 === "" || data51 === 0 || data51 === false){
+coerced35 = null;
+}
+else {
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -9376,9 +9466,17 @@ vErrors.push(err156);
 }
 errors++;
 }
-const failure57 = func15(true, data49);
-if(failure57 !== null){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
+}
+if(coerced35 !== undefined){
+data51 = coerced35;
+if(data49 !== undefined){
+data49["ownershipProof"] = coerced35;
+}
+}
+}
+if(typeof data51 === "string"){
+if(func4(data51) > 1000){
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -9387,25 +9485,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-let dataType36 = typeof data50;
-let coerced36 = undefined;
-if(!(coerced36 !== undefined)){
-if(dataType36 == "number" || dataType36 == "boolean"){
-coerced36 = "" + data50;
-}
-else if(data50 === null){
-coerced36 = "";
-}
-else if(data50 === "" || data50 === 0 || data50 === false){
-coerced36 = null;
-}
-else {
-const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema34.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const failure56 = func3("line", data51);
+if(failure56 !== null){
+const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -9414,16 +9496,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-if(coerced36 !== undefined){
-data50 = coerced36;
-if(data47 !== undefined){
-data47["creditCheck"] = coerced36;
-}
-}
-}
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err159 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema34.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const failure57 = func15(true, data51);
+if(failure57 !== null){
+const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -9434,8 +9509,23 @@ errors++;
 }
 }
 }
+if(data49.creditCheck !== undefined){
+let data52 = data49.creditCheck;
+if((typeof data52 !== "string") && (data52 !== null)){
+let dataType36 = typeof data52;
+let coerced36 = undefined;
+if(!(coerced36 !== undefined)){
+if(dataType36 == "number" || dataType36 == "boolean"){
+coerced36 = "" + data52;
+}
+else if(data52 === null){
+coerced36 = "";
+}
+else if(data52 === "" || data52 === 0 || data52 === false){
+coerced36 = null;
+}
 else {
-const err160 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema34.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -9445,12 +9535,15 @@ vErrors.push(err160);
 errors++;
 }
 }
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err161 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(coerced36 !== undefined){
+data52 = coerced36;
+if(data49 !== undefined){
+data49["creditCheck"] = coerced36;
+}
+}
+}
+if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema34.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -9460,23 +9553,9 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-let dataType37 = typeof data52;
-let coerced37 = undefined;
-if(!(coerced37 !== undefined)){
-if(dataType37 == "number" || dataType37 == "boolean"){
-coerced37 = "" + data52;
-}
-else if(data52 === null){
-coerced37 = "";
-}
-else if(data52 === "" || data52 === 0 || data52 === false){
-coerced37 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -9486,16 +9565,12 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(coerced37 !== undefined){
-data52 = coerced37;
-if(data51 !== undefined){
-data51["appraisalCertificate"] = coerced37;
-}
-}
-}
-if(typeof data52 === "string"){
-if(func4(data52) > 1000){
-const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data.authenticity !== undefined){
+let data53 = data.authenticity;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key7 in data53){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err163 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -9504,9 +9579,24 @@ vErrors.push(err163);
 }
 errors++;
 }
-const failure58 = func3("line", data52);
-if(failure58 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
+}
+if(data53.appraisalCertificate !== undefined){
+let data54 = data53.appraisalCertificate;
+if((typeof data54 !== "string") && (data54 !== null)){
+let dataType37 = typeof data54;
+let coerced37 = undefined;
+if(!(coerced37 !== undefined)){
+if(dataType37 == "number" || dataType37 == "boolean"){
+coerced37 = "" + data54;
+}
+else if(data54 === null){
+coerced37 = "";
+}
+else if(data54 === "" || data54 === 0 || data54 === false){
+coerced37 = null;
+}
+else {
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -9515,9 +9605,17 @@ vErrors.push(err164);
 }
 errors++;
 }
-const failure59 = func15(true, data52);
-if(failure59 !== null){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
+}
+if(coerced37 !== undefined){
+data54 = coerced37;
+if(data53 !== undefined){
+data53["appraisalCertificate"] = coerced37;
+}
+}
+}
+if(typeof data54 === "string"){
+if(func4(data54) > 1000){
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -9526,25 +9624,9 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-let dataType38 = typeof data53;
-let coerced38 = undefined;
-if(!(coerced38 !== undefined)){
-if(dataType38 == "number" || dataType38 == "boolean"){
-coerced38 = "" + data53;
-}
-else if(data53 === null){
-coerced38 = "";
-}
-else if(data53 === "" || data53 === 0 || data53 === false){
-coerced38 = null;
-}
-else {
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
+const failure58 = func3("line", data54);
+if(failure58 !== null){
+const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -9553,17 +9635,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-}
-if(coerced38 !== undefined){
-data53 = coerced38;
-if(data51 !== undefined){
-data51["otherCertificate"] = coerced38;
-}
-}
-}
-if(typeof data53 === "string"){
-if(func4(data53) > 1000){
-const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure59 = func15(true, data54);
+if(failure59 !== null){
+const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -9572,9 +9646,25 @@ vErrors.push(err167);
 }
 errors++;
 }
-const failure60 = func3("line", data53);
-if(failure60 !== null){
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
+}
+}
+if(data53.otherCertificate !== undefined){
+let data55 = data53.otherCertificate;
+if((typeof data55 !== "string") && (data55 !== null)){
+let dataType38 = typeof data55;
+let coerced38 = undefined;
+if(!(coerced38 !== undefined)){
+if(dataType38 == "number" || dataType38 == "boolean"){
+coerced38 = "" + data55;
+}
+else if(data55 === null){
+coerced38 = "";
+}
+else if(data55 === "" || data55 === 0 || data55 === false){
+coerced38 = null;
+}
+else {
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -9583,9 +9673,17 @@ vErrors.push(err168);
 }
 errors++;
 }
-const failure61 = func15(true, data53);
-if(failure61 !== null){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
+}
+if(coerced38 !== undefined){
+data55 = coerced38;
+if(data53 !== undefined){
+data53["otherCertificate"] = coerced38;
+}
+}
+}
+if(typeof data55 === "string"){
+if(func4(data55) > 1000){
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -9594,11 +9692,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err170 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure60 = func3("line", data55);
+if(failure60 !== null){
+const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure60.params,message:failure60.message};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -9607,9 +9703,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-if(data.sourceId !== undefined){
-const err171 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure61 = func15(true, data55);
+if(failure61 !== null){
+const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure61.params,message:failure61.message};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -9619,8 +9715,10 @@ vErrors.push(err171);
 errors++;
 }
 }
+}
+}
 else {
-const err172 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err172 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -9629,12 +9727,34 @@ vErrors.push(err172);
 }
 errors++;
 }
+}
+if(data.sourceId !== undefined){
+const err173 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+else {
+const err174 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
 validate21.errors = vErrors;
 return errors === 0;
 }
 
 export const artwork_update = validate22;
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
 const schema48 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const schema49 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
 const schema55 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
@@ -10293,8 +10413,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err44 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainDigest !== undefined){
+const err44 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -10303,12 +10423,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data.baseInfo !== undefined){
-let data14 = data.baseInfo;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-if(!(func81.call(schema47.properties.baseInfo.properties, key1))){
-const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data.chainVersion !== undefined){
+const err45 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -10317,24 +10433,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data14.size !== undefined){
-let data15 = data14.size;
-if((typeof data15 !== "string") && (data15 !== null)){
-let dataType8 = typeof data15;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data15;
-}
-else if(data15 === null){
-coerced8 = "";
-}
-else if(data15 === "" || data15 === 0 || data15 === false){
-coerced8 = null;
-}
-else {
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.size.type},message:"must be string,null"};
+if(data.createTime !== undefined){
+const err46 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -10343,18 +10443,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(coerced8 !== undefined){
-data15 = coerced8;
-if(data14 !== undefined){
-data14["size"] = coerced8;
-}
-}
-}
-if(typeof data15 === "string"){
-const failure17 = func5(60, data15);
-if(failure17 !== null){
-const err47 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
+if(data.baseInfo !== undefined){
+let data16 = data.baseInfo;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key1 in data16){
+if(!(func81.call(schema47.properties.baseInfo.properties, key1))){
+const err47 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -10363,9 +10457,24 @@ vErrors.push(err47);
 }
 errors++;
 }
-const failure18 = func6(true, data15);
-if(failure18 !== null){
-const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+}
+if(data16.size !== undefined){
+let data17 = data16.size;
+if((typeof data17 !== "string") && (data17 !== null)){
+let dataType8 = typeof data17;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data17;
+}
+else if(data17 === null){
+coerced8 = "";
+}
+else if(data17 === "" || data17 === 0 || data17 === false){
+coerced8 = null;
+}
+else {
+const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -10374,9 +10483,18 @@ vErrors.push(err48);
 }
 errors++;
 }
-const failure19 = func3("line", data15);
-if(failure19 !== null){
-const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+}
+if(coerced8 !== undefined){
+data17 = coerced8;
+if(data16 !== undefined){
+data16["size"] = coerced8;
+}
+}
+}
+if(typeof data17 === "string"){
+const failure17 = func5(60, data17);
+if(failure17 !== null){
+const err49 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -10385,25 +10503,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-if(data14.width !== undefined){
-let data16 = data14.width;
-if((typeof data16 !== "string") && (data16 !== null)){
-let dataType9 = typeof data16;
-let coerced9 = undefined;
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data16;
-}
-else if(data16 === null){
-coerced9 = "";
-}
-else if(data16 === "" || data16 === 0 || data16 === false){
-coerced9 = null;
-}
-else {
-const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const failure18 = func6(true, data17);
+if(failure18 !== null){
+const err50 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -10412,17 +10514,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(coerced9 !== undefined){
-data16 = coerced9;
-if(data14 !== undefined){
-data14["width"] = coerced9;
-}
-}
-}
-if(typeof data16 === "string"){
-if(!pattern5.test(data16)){
-const err51 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure19 = func3("line", data17);
+if(failure19 !== null){
+const err51 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -10431,9 +10525,25 @@ vErrors.push(err51);
 }
 errors++;
 }
-const failure20 = func3("line", data16);
-if(failure20 !== null){
-const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+}
+}
+if(data16.width !== undefined){
+let data18 = data16.width;
+if((typeof data18 !== "string") && (data18 !== null)){
+let dataType9 = typeof data18;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data18;
+}
+else if(data18 === null){
+coerced9 = "";
+}
+else if(data18 === "" || data18 === 0 || data18 === false){
+coerced9 = null;
+}
+else {
+const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -10443,24 +10553,16 @@ vErrors.push(err52);
 errors++;
 }
 }
+if(coerced9 !== undefined){
+data18 = coerced9;
+if(data16 !== undefined){
+data16["width"] = coerced9;
 }
-if(data14.height !== undefined){
-let data17 = data14.height;
-if((typeof data17 !== "string") && (data17 !== null)){
-let dataType10 = typeof data17;
-let coerced10 = undefined;
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data17;
 }
-else if(data17 === null){
-coerced10 = "";
 }
-else if(data17 === "" || data17 === 0 || data17 === false){
-coerced10 = null;
-}
-else {
-const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.height.type},message:"must be string,null"};
+if(typeof data18 === "string"){
+if(!pattern5.test(data18)){
+const err53 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -10469,17 +10571,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(coerced10 !== undefined){
-data17 = coerced10;
-if(data14 !== undefined){
-data14["height"] = coerced10;
-}
-}
-}
-if(typeof data17 === "string"){
-if(!pattern5.test(data17)){
-const err54 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure20 = func3("line", data18);
+if(failure20 !== null){
+const err54 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -10488,9 +10582,25 @@ vErrors.push(err54);
 }
 errors++;
 }
-const failure21 = func3("line", data17);
-if(failure21 !== null){
-const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+}
+}
+if(data16.height !== undefined){
+let data19 = data16.height;
+if((typeof data19 !== "string") && (data19 !== null)){
+let dataType10 = typeof data19;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data19;
+}
+else if(data19 === null){
+coerced10 = "";
+}
+else if(data19 === "" || data19 === 0 || data19 === false){
+coerced10 = null;
+}
+else {
+const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -10500,24 +10610,16 @@ vErrors.push(err55);
 errors++;
 }
 }
+if(coerced10 !== undefined){
+data19 = coerced10;
+if(data16 !== undefined){
+data16["height"] = coerced10;
 }
-if(data14.depth !== undefined){
-let data18 = data14.depth;
-if((typeof data18 !== "string") && (data18 !== null)){
-let dataType11 = typeof data18;
-let coerced11 = undefined;
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data18;
 }
-else if(data18 === null){
-coerced11 = "";
 }
-else if(data18 === "" || data18 === 0 || data18 === false){
-coerced11 = null;
-}
-else {
-const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+if(typeof data19 === "string"){
+if(!pattern5.test(data19)){
+const err56 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -10526,17 +10628,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(coerced11 !== undefined){
-data18 = coerced11;
-if(data14 !== undefined){
-data14["depth"] = coerced11;
-}
-}
-}
-if(typeof data18 === "string"){
-if(!pattern5.test(data18)){
-const err57 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
+const failure21 = func3("line", data19);
+if(failure21 !== null){
+const err57 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -10545,9 +10639,25 @@ vErrors.push(err57);
 }
 errors++;
 }
-const failure22 = func3("line", data18);
-if(failure22 !== null){
-const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
+}
+}
+if(data16.depth !== undefined){
+let data20 = data16.depth;
+if((typeof data20 !== "string") && (data20 !== null)){
+let dataType11 = typeof data20;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data20;
+}
+else if(data20 === null){
+coerced11 = "";
+}
+else if(data20 === "" || data20 === 0 || data20 === false){
+coerced11 = null;
+}
+else {
+const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -10557,24 +10667,16 @@ vErrors.push(err58);
 errors++;
 }
 }
+if(coerced11 !== undefined){
+data20 = coerced11;
+if(data16 !== undefined){
+data16["depth"] = coerced11;
 }
-if(data14.units !== undefined){
-let data19 = data14.units;
-if((typeof data19 !== "string") && (data19 !== null)){
-let dataType12 = typeof data19;
-let coerced12 = undefined;
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data19;
 }
-else if(data19 === null){
-coerced12 = "";
 }
-else if(data19 === "" || data19 === 0 || data19 === false){
-coerced12 = null;
-}
-else {
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.units.type},message:"must be string,null"};
+if(typeof data20 === "string"){
+if(!pattern5.test(data20)){
+const err59 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -10583,16 +10685,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(coerced12 !== undefined){
-data19 = coerced12;
-if(data14 !== undefined){
-data14["units"] = coerced12;
-}
-}
-}
-if(!((((data19 === "mm") || (data19 === "cm")) || (data19 === "")) || (data19 === null))){
-const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema47.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const failure22 = func3("line", data20);
+if(failure22 !== null){
+const err60 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -10602,23 +10697,24 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data14.dateText !== undefined){
-let data20 = data14.dateText;
-if((typeof data20 !== "string") && (data20 !== null)){
-let dataType13 = typeof data20;
-let coerced13 = undefined;
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data20;
 }
-else if(data20 === null){
-coerced13 = "";
+if(data16.units !== undefined){
+let data21 = data16.units;
+if((typeof data21 !== "string") && (data21 !== null)){
+let dataType12 = typeof data21;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data21;
 }
-else if(data20 === "" || data20 === 0 || data20 === false){
-coerced13 = null;
+else if(data21 === null){
+coerced12 = "";
+}
+else if(data21 === "" || data21 === 0 || data21 === false){
+coerced12 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -10628,16 +10724,15 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(coerced13 !== undefined){
-data20 = coerced13;
-if(data14 !== undefined){
-data14["dateText"] = coerced13;
+if(coerced12 !== undefined){
+data21 = coerced12;
+if(data16 !== undefined){
+data16["units"] = coerced12;
 }
 }
 }
-if(typeof data20 === "string"){
-if(func4(data20) > 100){
-const err62 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
+const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema47.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -10646,9 +10741,24 @@ vErrors.push(err62);
 }
 errors++;
 }
-const failure23 = func6(true, data20);
-if(failure23 !== null){
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+}
+if(data16.dateText !== undefined){
+let data22 = data16.dateText;
+if((typeof data22 !== "string") && (data22 !== null)){
+let dataType13 = typeof data22;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data22;
+}
+else if(data22 === null){
+coerced13 = "";
+}
+else if(data22 === "" || data22 === 0 || data22 === false){
+coerced13 = null;
+}
+else {
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -10657,9 +10767,17 @@ vErrors.push(err63);
 }
 errors++;
 }
-const failure24 = func3("line", data20);
-if(failure24 !== null){
-const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+}
+if(coerced13 !== undefined){
+data22 = coerced13;
+if(data16 !== undefined){
+data16["dateText"] = coerced13;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) > 100){
+const err64 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -10668,23 +10786,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-if(data14.startYear !== undefined){
-let data21 = data14.startYear;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-let dataType14 = typeof data21;
-let coerced14 = undefined;
-if(!(coerced14 !== undefined)){
-if(dataType14 === "boolean" || data21 === null
-              || (dataType14 === "string" && data21 && data21 == +data21 && !(data21 % 1))){
-coerced14 = +data21;
-}
-else if(data21 === "" || data21 === 0 || data21 === false){
-coerced14 = null;
-}
-else {
-const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const failure23 = func6(true, data22);
+if(failure23 !== null){
+const err65 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -10693,17 +10797,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(coerced14 !== undefined){
-data21 = coerced14;
-if(data14 !== undefined){
-data14["startYear"] = coerced14;
-}
-}
-}
-const failure25 = func2(true, data21);
-if(failure25 !== null){
-const err66 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure25.params,message:failure25.message};
+const failure24 = func3("line", data22);
+if(failure24 !== null){
+const err66 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -10712,9 +10808,23 @@ vErrors.push(err66);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data16.startYear !== undefined){
+let data23 = data16.startYear;
+if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
+let dataType14 = typeof data23;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 === "boolean" || data23 === null
+              || (dataType14 === "string" && data23 && data23 == +data23 && !(data23 % 1))){
+coerced14 = +data23;
+}
+else if(data23 === "" || data23 === 0 || data23 === false){
+coerced14 = null;
+}
+else {
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -10723,9 +10833,17 @@ vErrors.push(err67);
 }
 errors++;
 }
-const failure26 = func120(true, data21);
-if(failure26 !== null){
-const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
+}
+if(coerced14 !== undefined){
+data23 = coerced14;
+if(data16 !== undefined){
+data16["startYear"] = coerced14;
+}
+}
+}
+const failure25 = func2(true, data23);
+if(failure25 !== null){
+const err68 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-finite",keyword:"x-finite",params:failure25.params,message:failure25.message};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -10734,23 +10852,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-if(data14.endYear !== undefined){
-let data22 = data14.endYear;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-let dataType15 = typeof data22;
-let coerced15 = undefined;
-if(!(coerced15 !== undefined)){
-if(dataType15 === "boolean" || data22 === null
-              || (dataType15 === "string" && data22 && data22 == +data22 && !(data22 % 1))){
-coerced15 = +data22;
-}
-else if(data22 === "" || data22 === 0 || data22 === false){
-coerced15 = null;
-}
-else {
-const err69 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err69 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -10759,17 +10863,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(coerced15 !== undefined){
-data22 = coerced15;
-if(data14 !== undefined){
-data14["endYear"] = coerced15;
-}
-}
-}
-const failure27 = func2(true, data22);
-if(failure27 !== null){
-const err70 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure27.params,message:failure27.message};
+const failure26 = func122(true, data23);
+if(failure26 !== null){
+const err70 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -10778,9 +10874,23 @@ vErrors.push(err70);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data16.endYear !== undefined){
+let data24 = data16.endYear;
+if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
+let dataType15 = typeof data24;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 === "boolean" || data24 === null
+              || (dataType15 === "string" && data24 && data24 == +data24 && !(data24 % 1))){
+coerced15 = +data24;
+}
+else if(data24 === "" || data24 === 0 || data24 === false){
+coerced15 = null;
+}
+else {
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -10789,9 +10899,17 @@ vErrors.push(err71);
 }
 errors++;
 }
-const failure28 = func120(true, data22);
-if(failure28 !== null){
-const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure28.params,message:failure28.message};
+}
+if(coerced15 !== undefined){
+data24 = coerced15;
+if(data16 !== undefined){
+data16["endYear"] = coerced15;
+}
+}
+}
+const failure27 = func2(true, data24);
+if(failure27 !== null){
+const err72 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-finite",keyword:"x-finite",params:failure27.params,message:failure27.message};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -10800,25 +10918,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-}
-if(data14.acno !== undefined){
-let data23 = data14.acno;
-if((typeof data23 !== "string") && (data23 !== null)){
-let dataType16 = typeof data23;
-let coerced16 = undefined;
-if(!(coerced16 !== undefined)){
-if(dataType16 == "number" || dataType16 == "boolean"){
-coerced16 = "" + data23;
-}
-else if(data23 === null){
-coerced16 = "";
-}
-else if(data23 === "" || data23 === 0 || data23 === false){
-coerced16 = null;
-}
-else {
-const err73 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err73 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -10827,17 +10929,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-if(coerced16 !== undefined){
-data23 = coerced16;
-if(data14 !== undefined){
-data14["acno"] = coerced16;
-}
-}
-}
-if(typeof data23 === "string"){
-if(func4(data23) > 32){
-const err74 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure28 = func122(true, data24);
+if(failure28 !== null){
+const err74 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -10846,9 +10940,25 @@ vErrors.push(err74);
 }
 errors++;
 }
-const failure29 = func3("line", data23);
-if(failure29 !== null){
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+}
+}
+if(data16.acno !== undefined){
+let data25 = data16.acno;
+if((typeof data25 !== "string") && (data25 !== null)){
+let dataType16 = typeof data25;
+let coerced16 = undefined;
+if(!(coerced16 !== undefined)){
+if(dataType16 == "number" || dataType16 == "boolean"){
+coerced16 = "" + data25;
+}
+else if(data25 === null){
+coerced16 = "";
+}
+else if(data25 === "" || data25 === 0 || data25 === false){
+coerced16 = null;
+}
+else {
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -10858,24 +10968,16 @@ vErrors.push(err75);
 errors++;
 }
 }
+if(coerced16 !== undefined){
+data25 = coerced16;
+if(data16 !== undefined){
+data16["acno"] = coerced16;
 }
-if(data14.url !== undefined){
-let data24 = data14.url;
-if((typeof data24 !== "string") && (data24 !== null)){
-let dataType17 = typeof data24;
-let coerced17 = undefined;
-if(!(coerced17 !== undefined)){
-if(dataType17 == "number" || dataType17 == "boolean"){
-coerced17 = "" + data24;
 }
-else if(data24 === null){
-coerced17 = "";
 }
-else if(data24 === "" || data24 === 0 || data24 === false){
-coerced17 = null;
-}
-else {
-const err76 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
+if(typeof data25 === "string"){
+if(func4(data25) > 32){
+const err76 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -10884,17 +10986,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-if(coerced17 !== undefined){
-data24 = coerced17;
-if(data14 !== undefined){
-data14["url"] = coerced17;
-}
-}
-}
-if(typeof data24 === "string"){
-if(func4(data24) > 1000){
-const err77 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure29 = func3("line", data25);
+if(failure29 !== null){
+const err77 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -10903,9 +10997,25 @@ vErrors.push(err77);
 }
 errors++;
 }
-const failure30 = func3("line", data24);
-if(failure30 !== null){
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
+}
+}
+if(data16.url !== undefined){
+let data26 = data16.url;
+if((typeof data26 !== "string") && (data26 !== null)){
+let dataType17 = typeof data26;
+let coerced17 = undefined;
+if(!(coerced17 !== undefined)){
+if(dataType17 == "number" || dataType17 == "boolean"){
+coerced17 = "" + data26;
+}
+else if(data26 === null){
+coerced17 = "";
+}
+else if(data26 === "" || data26 === 0 || data26 === false){
+coerced17 = null;
+}
+else {
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -10914,9 +11024,17 @@ vErrors.push(err78);
 }
 errors++;
 }
-const failure31 = func15(true, data24);
-if(failure31 !== null){
-const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure31.params,message:failure31.message};
+}
+if(coerced17 !== undefined){
+data26 = coerced17;
+if(data16 !== undefined){
+data16["url"] = coerced17;
+}
+}
+}
+if(typeof data26 === "string"){
+if(func4(data26) > 1000){
+const err79 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -10925,25 +11043,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-if(data14.groupTitle !== undefined){
-let data25 = data14.groupTitle;
-if((typeof data25 !== "string") && (data25 !== null)){
-let dataType18 = typeof data25;
-let coerced18 = undefined;
-if(!(coerced18 !== undefined)){
-if(dataType18 == "number" || dataType18 == "boolean"){
-coerced18 = "" + data25;
-}
-else if(data25 === null){
-coerced18 = "";
-}
-else if(data25 === "" || data25 === 0 || data25 === false){
-coerced18 = null;
-}
-else {
-const err80 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const failure30 = func3("line", data26);
+if(failure30 !== null){
+const err80 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-text",keyword:"x-text",params:failure30.params,message:failure30.message};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -10952,17 +11054,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(coerced18 !== undefined){
-data25 = coerced18;
-if(data14 !== undefined){
-data14["groupTitle"] = coerced18;
-}
-}
-}
-if(typeof data25 === "string"){
-if(func4(data25) > 500){
-const err81 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
+const failure31 = func15(true, data26);
+if(failure31 !== null){
+const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/x-url",keyword:"x-url",params:failure31.params,message:failure31.message};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -10971,9 +11065,25 @@ vErrors.push(err81);
 }
 errors++;
 }
-const failure32 = func3("line", data25);
-if(failure32 !== null){
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+}
+}
+if(data16.groupTitle !== undefined){
+let data27 = data16.groupTitle;
+if((typeof data27 !== "string") && (data27 !== null)){
+let dataType18 = typeof data27;
+let coerced18 = undefined;
+if(!(coerced18 !== undefined)){
+if(dataType18 == "number" || dataType18 == "boolean"){
+coerced18 = "" + data27;
+}
+else if(data27 === null){
+coerced18 = "";
+}
+else if(data27 === "" || data27 === 0 || data27 === false){
+coerced18 = null;
+}
+else {
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -10983,10 +11093,16 @@ vErrors.push(err82);
 errors++;
 }
 }
+if(coerced18 !== undefined){
+data27 = coerced18;
+if(data16 !== undefined){
+data16["groupTitle"] = coerced18;
 }
-const failure33 = func130([["startYear","endYear"]], data14);
-if(failure33 !== null){
-const err83 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
+}
+}
+if(typeof data27 === "string"){
+if(func4(data27) > 500){
+const err83 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -10995,9 +11111,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure32 = func3("line", data27);
+if(failure32 !== null){
+const err84 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -11007,12 +11123,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data.dealInfo !== undefined){
-let data26 = data.dealInfo;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key2 in data26){
-if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
-const err85 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+const failure33 = func132([["startYear","endYear"]], data16);
+if(failure33 !== null){
+const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -11022,23 +11136,8 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data26.creditLine !== undefined){
-let data27 = data26.creditLine;
-if((typeof data27 !== "string") && (data27 !== null)){
-let dataType19 = typeof data27;
-let coerced19 = undefined;
-if(!(coerced19 !== undefined)){
-if(dataType19 == "number" || dataType19 == "boolean"){
-coerced19 = "" + data27;
-}
-else if(data27 === null){
-coerced19 = "";
-}
-else if(data27 === "" || data27 === 0 || data27 === false){
-coerced19 = null;
-}
 else {
-const err86 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -11048,16 +11147,12 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(coerced19 !== undefined){
-data27 = coerced19;
-if(data26 !== undefined){
-data26["creditLine"] = coerced19;
-}
-}
-}
-if(typeof data27 === "string"){
-if(func4(data27) > 1000){
-const err87 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data.dealInfo !== undefined){
+let data28 = data.dealInfo;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key2 in data28){
+if(!(((((key2 === "creditLine") || (key2 === "acquisitionYear")) || (key2 === "price")) || (key2 === "currency")) || (key2 === "dealTime"))){
+const err87 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -11066,9 +11161,24 @@ vErrors.push(err87);
 }
 errors++;
 }
-const failure34 = func3("line", data27);
-if(failure34 !== null){
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
+}
+if(data28.creditLine !== undefined){
+let data29 = data28.creditLine;
+if((typeof data29 !== "string") && (data29 !== null)){
+let dataType19 = typeof data29;
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(dataType19 == "number" || dataType19 == "boolean"){
+coerced19 = "" + data29;
+}
+else if(data29 === null){
+coerced19 = "";
+}
+else if(data29 === "" || data29 === 0 || data29 === false){
+coerced19 = null;
+}
+else {
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -11078,22 +11188,16 @@ vErrors.push(err88);
 errors++;
 }
 }
+if(coerced19 !== undefined){
+data29 = coerced19;
+if(data28 !== undefined){
+data28["creditLine"] = coerced19;
 }
-if(data26.acquisitionYear !== undefined){
-let data28 = data26.acquisitionYear;
-if((!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))) && (data28 !== null)){
-let dataType20 = typeof data28;
-let coerced20 = undefined;
-if(!(coerced20 !== undefined)){
-if(dataType20 === "boolean" || data28 === null
-              || (dataType20 === "string" && data28 && data28 == +data28 && !(data28 % 1))){
-coerced20 = +data28;
 }
-else if(data28 === "" || data28 === 0 || data28 === false){
-coerced20 = null;
 }
-else {
-const err89 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+if(typeof data29 === "string"){
+if(func4(data29) > 1000){
+const err89 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -11102,17 +11206,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(coerced20 !== undefined){
-data28 = coerced20;
-if(data26 !== undefined){
-data26["acquisitionYear"] = coerced20;
-}
-}
-}
-const failure35 = func2(true, data28);
-if(failure35 !== null){
-const err90 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure35.params,message:failure35.message};
+const failure34 = func3("line", data29);
+if(failure34 !== null){
+const err90 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -11121,9 +11217,23 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1500 || isNaN(data28)){
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
+}
+}
+if(data28.acquisitionYear !== undefined){
+let data30 = data28.acquisitionYear;
+if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
+let dataType20 = typeof data30;
+let coerced20 = undefined;
+if(!(coerced20 !== undefined)){
+if(dataType20 === "boolean" || data30 === null
+              || (dataType20 === "string" && data30 && data30 == +data30 && !(data30 % 1))){
+coerced20 = +data30;
+}
+else if(data30 === "" || data30 === 0 || data30 === false){
+coerced20 = null;
+}
+else {
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -11132,9 +11242,17 @@ vErrors.push(err91);
 }
 errors++;
 }
-const failure36 = func120(true, data28);
-if(failure36 !== null){
-const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure36.params,message:failure36.message};
+}
+if(coerced20 !== undefined){
+data30 = coerced20;
+if(data28 !== undefined){
+data28["acquisitionYear"] = coerced20;
+}
+}
+}
+const failure35 = func2(true, data30);
+if(failure35 !== null){
+const err92 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-finite",keyword:"x-finite",params:failure35.params,message:failure35.message};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -11143,23 +11261,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-if(data26.price !== undefined){
-let data29 = data26.price;
-if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
-let dataType21 = typeof data29;
-let coerced21 = undefined;
-if(!(coerced21 !== undefined)){
-if(dataType21 == "boolean" || data29 === null
-              || (dataType21 == "string" && data29 && data29 == +data29)){
-coerced21 = +data29;
-}
-else if(data29 === "" || data29 === 0 || data29 === false){
-coerced21 = null;
-}
-else {
-const err93 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.price.type},message:"must be number,null"};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 1500 || isNaN(data30)){
+const err93 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1500},message:"must be >= 1500"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -11168,17 +11272,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-if(coerced21 !== undefined){
-data29 = coerced21;
-if(data26 !== undefined){
-data26["price"] = coerced21;
-}
-}
-}
-const failure37 = func2(true, data29);
-if(failure37 !== null){
-const err94 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure37.params,message:failure37.message};
+const failure36 = func122(true, data30);
+if(failure36 !== null){
+const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure36.params,message:failure36.message};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -11187,9 +11283,23 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data28.price !== undefined){
+let data31 = data28.price;
+if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
+let dataType21 = typeof data31;
+let coerced21 = undefined;
+if(!(coerced21 !== undefined)){
+if(dataType21 == "boolean" || data31 === null
+              || (dataType21 == "string" && data31 && data31 == +data31)){
+coerced21 = +data31;
+}
+else if(data31 === "" || data31 === 0 || data31 === false){
+coerced21 = null;
+}
+else {
+const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -11199,24 +11309,16 @@ vErrors.push(err95);
 errors++;
 }
 }
+if(coerced21 !== undefined){
+data31 = coerced21;
+if(data28 !== undefined){
+data28["price"] = coerced21;
 }
-if(data26.currency !== undefined){
-let data30 = data26.currency;
-if((typeof data30 !== "string") && (data30 !== null)){
-let dataType22 = typeof data30;
-let coerced22 = undefined;
-if(!(coerced22 !== undefined)){
-if(dataType22 == "number" || dataType22 == "boolean"){
-coerced22 = "" + data30;
 }
-else if(data30 === null){
-coerced22 = "";
 }
-else if(data30 === "" || data30 === 0 || data30 === false){
-coerced22 = null;
-}
-else {
-const err96 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const failure37 = func2(true, data31);
+if(failure37 !== null){
+const err96 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/x-finite",keyword:"x-finite",params:failure37.params,message:failure37.message};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -11225,16 +11327,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-if(coerced22 !== undefined){
-data30 = coerced22;
-if(data26 !== undefined){
-data26["currency"] = coerced22;
-}
-}
-}
-if(!(((((data30 === "CNY") || (data30 === "USD")) || (data30 === "GBP")) || (data30 === "EUR")) || (data30 === null))){
-const err97 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema47.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -11244,23 +11339,24 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data26.dealTime !== undefined){
-let data31 = data26.dealTime;
-if((typeof data31 !== "string") && (data31 !== null)){
-let dataType23 = typeof data31;
-let coerced23 = undefined;
-if(!(coerced23 !== undefined)){
-if(dataType23 == "number" || dataType23 == "boolean"){
-coerced23 = "" + data31;
 }
-else if(data31 === null){
-coerced23 = "";
+if(data28.currency !== undefined){
+let data32 = data28.currency;
+if((typeof data32 !== "string") && (data32 !== null)){
+let dataType22 = typeof data32;
+let coerced22 = undefined;
+if(!(coerced22 !== undefined)){
+if(dataType22 == "number" || dataType22 == "boolean"){
+coerced22 = "" + data32;
 }
-else if(data31 === "" || data31 === 0 || data31 === false){
-coerced23 = null;
+else if(data32 === null){
+coerced22 = "";
+}
+else if(data32 === "" || data32 === 0 || data32 === false){
+coerced22 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -11270,16 +11366,15 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(coerced23 !== undefined){
-data31 = coerced23;
-if(data26 !== undefined){
-data26["dealTime"] = coerced23;
+if(coerced22 !== undefined){
+data32 = coerced22;
+if(data28 !== undefined){
+data28["currency"] = coerced22;
 }
 }
 }
-if(typeof data31 === "string"){
-if(func4(data31) > 32){
-const err99 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema47.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -11288,9 +11383,24 @@ vErrors.push(err99);
 }
 errors++;
 }
-const failure38 = func3("line", data31);
-if(failure38 !== null){
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
+}
+if(data28.dealTime !== undefined){
+let data33 = data28.dealTime;
+if((typeof data33 !== "string") && (data33 !== null)){
+let dataType23 = typeof data33;
+let coerced23 = undefined;
+if(!(coerced23 !== undefined)){
+if(dataType23 == "number" || dataType23 == "boolean"){
+coerced23 = "" + data33;
+}
+else if(data33 === null){
+coerced23 = "";
+}
+else if(data33 === "" || data33 === 0 || data33 === false){
+coerced23 = null;
+}
+else {
+const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -11300,10 +11410,16 @@ vErrors.push(err100);
 errors++;
 }
 }
+if(coerced23 !== undefined){
+data33 = coerced23;
+if(data28 !== undefined){
+data28["dealTime"] = coerced23;
 }
 }
-else {
-const err101 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(typeof data33 === "string"){
+if(func4(data33) > 32){
+const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -11312,13 +11428,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-if(data.securityInfo !== undefined){
-let data32 = data.securityInfo;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key3 in data32){
-if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
-const err102 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const failure38 = func3("line", data33);
+if(failure38 !== null){
+const err102 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -11328,23 +11440,10 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data32.level !== undefined){
-let data33 = data32.level;
-if((typeof data33 !== "string") && (data33 !== null)){
-let dataType24 = typeof data33;
-let coerced24 = undefined;
-if(!(coerced24 !== undefined)){
-if(dataType24 == "number" || dataType24 == "boolean"){
-coerced24 = "" + data33;
 }
-else if(data33 === null){
-coerced24 = "";
-}
-else if(data33 === "" || data33 === 0 || data33 === false){
-coerced24 = null;
 }
 else {
-const err103 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema47.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err103 = {instancePath:instancePath+"/dealInfo",schemaPath:"#/properties/dealInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -11354,15 +11453,12 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(coerced24 !== undefined){
-data33 = coerced24;
-if(data32 !== undefined){
-data32["level"] = coerced24;
-}
-}
-}
-if(!((((data33 === "public") || (data33 === "restricted")) || (data33 === "confidential")) || (data33 === null))){
-const err104 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema47.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+if(data.securityInfo !== undefined){
+let data34 = data.securityInfo;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key3 in data34){
+if(!(((key3 === "level") || (key3 === "watermark")) || (key3 === "rfid"))){
+const err104 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -11372,23 +11468,23 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data32.watermark !== undefined){
-let data34 = data32.watermark;
-if((typeof data34 !== "string") && (data34 !== null)){
-let dataType25 = typeof data34;
-let coerced25 = undefined;
-if(!(coerced25 !== undefined)){
-if(dataType25 == "number" || dataType25 == "boolean"){
-coerced25 = "" + data34;
+if(data34.level !== undefined){
+let data35 = data34.level;
+if((typeof data35 !== "string") && (data35 !== null)){
+let dataType24 = typeof data35;
+let coerced24 = undefined;
+if(!(coerced24 !== undefined)){
+if(dataType24 == "number" || dataType24 == "boolean"){
+coerced24 = "" + data35;
 }
-else if(data34 === null){
-coerced25 = "";
+else if(data35 === null){
+coerced24 = "";
 }
-else if(data34 === "" || data34 === 0 || data34 === false){
-coerced25 = null;
+else if(data35 === "" || data35 === 0 || data35 === false){
+coerced24 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema47.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -11398,16 +11494,15 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(coerced25 !== undefined){
-data34 = coerced25;
-if(data32 !== undefined){
-data32["watermark"] = coerced25;
+if(coerced24 !== undefined){
+data35 = coerced24;
+if(data34 !== undefined){
+data34["level"] = coerced24;
 }
 }
 }
-if(typeof data34 === "string"){
-if(func4(data34) > 200){
-const err106 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema47.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -11416,9 +11511,24 @@ vErrors.push(err106);
 }
 errors++;
 }
-const failure39 = func6(true, data34);
-if(failure39 !== null){
-const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure39.params,message:failure39.message};
+}
+if(data34.watermark !== undefined){
+let data36 = data34.watermark;
+if((typeof data36 !== "string") && (data36 !== null)){
+let dataType25 = typeof data36;
+let coerced25 = undefined;
+if(!(coerced25 !== undefined)){
+if(dataType25 == "number" || dataType25 == "boolean"){
+coerced25 = "" + data36;
+}
+else if(data36 === null){
+coerced25 = "";
+}
+else if(data36 === "" || data36 === 0 || data36 === false){
+coerced25 = null;
+}
+else {
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -11427,9 +11537,17 @@ vErrors.push(err107);
 }
 errors++;
 }
-const failure40 = func3("line", data34);
-if(failure40 !== null){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
+}
+if(coerced25 !== undefined){
+data36 = coerced25;
+if(data34 !== undefined){
+data34["watermark"] = coerced25;
+}
+}
+}
+if(typeof data36 === "string"){
+if(func4(data36) > 200){
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -11438,25 +11556,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-}
-if(data32.rfid !== undefined){
-let data35 = data32.rfid;
-if((typeof data35 !== "string") && (data35 !== null)){
-let dataType26 = typeof data35;
-let coerced26 = undefined;
-if(!(coerced26 !== undefined)){
-if(dataType26 == "number" || dataType26 == "boolean"){
-coerced26 = "" + data35;
-}
-else if(data35 === null){
-coerced26 = "";
-}
-else if(data35 === "" || data35 === 0 || data35 === false){
-coerced26 = null;
-}
-else {
-const err109 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const failure39 = func6(true, data36);
+if(failure39 !== null){
+const err109 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure39.params,message:failure39.message};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -11465,17 +11567,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-if(coerced26 !== undefined){
-data35 = coerced26;
-if(data32 !== undefined){
-data32["rfid"] = coerced26;
-}
-}
-}
-if(typeof data35 === "string"){
-if(func4(data35) > 200){
-const err110 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure40 = func3("line", data36);
+if(failure40 !== null){
+const err110 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -11484,9 +11578,25 @@ vErrors.push(err110);
 }
 errors++;
 }
-const failure41 = func6(true, data35);
-if(failure41 !== null){
-const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
+}
+}
+if(data34.rfid !== undefined){
+let data37 = data34.rfid;
+if((typeof data37 !== "string") && (data37 !== null)){
+let dataType26 = typeof data37;
+let coerced26 = undefined;
+if(!(coerced26 !== undefined)){
+if(dataType26 == "number" || dataType26 == "boolean"){
+coerced26 = "" + data37;
+}
+else if(data37 === null){
+coerced26 = "";
+}
+else if(data37 === "" || data37 === 0 || data37 === false){
+coerced26 = null;
+}
+else {
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -11495,9 +11605,17 @@ vErrors.push(err111);
 }
 errors++;
 }
-const failure42 = func3("line", data35);
-if(failure42 !== null){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
+}
+if(coerced26 !== undefined){
+data37 = coerced26;
+if(data34 !== undefined){
+data34["rfid"] = coerced26;
+}
+}
+}
+if(typeof data37 === "string"){
+if(func4(data37) > 200){
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -11506,11 +11624,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err113 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure41 = func6(true, data37);
+if(failure41 !== null){
+const err113 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure41.params,message:failure41.message};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -11519,13 +11635,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data.certificateInfo !== undefined){
-let data36 = data.certificateInfo;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key4 in data36){
-if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
-const err114 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const failure42 = func3("line", data37);
+if(failure42 !== null){
+const err114 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure42.params,message:failure42.message};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -11535,23 +11647,10 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data36.certificateNo !== undefined){
-let data37 = data36.certificateNo;
-if((typeof data37 !== "string") && (data37 !== null)){
-let dataType27 = typeof data37;
-let coerced27 = undefined;
-if(!(coerced27 !== undefined)){
-if(dataType27 == "number" || dataType27 == "boolean"){
-coerced27 = "" + data37;
 }
-else if(data37 === null){
-coerced27 = "";
-}
-else if(data37 === "" || data37 === 0 || data37 === false){
-coerced27 = null;
 }
 else {
-const err115 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err115 = {instancePath:instancePath+"/securityInfo",schemaPath:"#/properties/securityInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -11561,16 +11660,12 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(coerced27 !== undefined){
-data37 = coerced27;
-if(data36 !== undefined){
-data36["certificateNo"] = coerced27;
-}
-}
-}
-if(typeof data37 === "string"){
-if(func4(data37) > 200){
-const err116 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.certificateInfo !== undefined){
+let data38 = data.certificateInfo;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key4 in data38){
+if(!(((key4 === "certificateNo") || (key4 === "issuer")) || (key4 === "issueDate"))){
+const err116 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -11579,9 +11674,24 @@ vErrors.push(err116);
 }
 errors++;
 }
-const failure43 = func6(true, data37);
-if(failure43 !== null){
-const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
+}
+if(data38.certificateNo !== undefined){
+let data39 = data38.certificateNo;
+if((typeof data39 !== "string") && (data39 !== null)){
+let dataType27 = typeof data39;
+let coerced27 = undefined;
+if(!(coerced27 !== undefined)){
+if(dataType27 == "number" || dataType27 == "boolean"){
+coerced27 = "" + data39;
+}
+else if(data39 === null){
+coerced27 = "";
+}
+else if(data39 === "" || data39 === 0 || data39 === false){
+coerced27 = null;
+}
+else {
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -11590,9 +11700,17 @@ vErrors.push(err117);
 }
 errors++;
 }
-const failure44 = func3("line", data37);
-if(failure44 !== null){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+}
+if(coerced27 !== undefined){
+data39 = coerced27;
+if(data38 !== undefined){
+data38["certificateNo"] = coerced27;
+}
+}
+}
+if(typeof data39 === "string"){
+if(func4(data39) > 200){
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -11601,25 +11719,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-}
-if(data36.issuer !== undefined){
-let data38 = data36.issuer;
-if((typeof data38 !== "string") && (data38 !== null)){
-let dataType28 = typeof data38;
-let coerced28 = undefined;
-if(!(coerced28 !== undefined)){
-if(dataType28 == "number" || dataType28 == "boolean"){
-coerced28 = "" + data38;
-}
-else if(data38 === null){
-coerced28 = "";
-}
-else if(data38 === "" || data38 === 0 || data38 === false){
-coerced28 = null;
-}
-else {
-const err119 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const failure43 = func6(true, data39);
+if(failure43 !== null){
+const err119 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure43.params,message:failure43.message};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -11628,17 +11730,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(coerced28 !== undefined){
-data38 = coerced28;
-if(data36 !== undefined){
-data36["issuer"] = coerced28;
-}
-}
-}
-if(typeof data38 === "string"){
-if(func4(data38) > 200){
-const err120 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure44 = func3("line", data39);
+if(failure44 !== null){
+const err120 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -11647,9 +11741,25 @@ vErrors.push(err120);
 }
 errors++;
 }
-const failure45 = func6(true, data38);
-if(failure45 !== null){
-const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
+}
+}
+if(data38.issuer !== undefined){
+let data40 = data38.issuer;
+if((typeof data40 !== "string") && (data40 !== null)){
+let dataType28 = typeof data40;
+let coerced28 = undefined;
+if(!(coerced28 !== undefined)){
+if(dataType28 == "number" || dataType28 == "boolean"){
+coerced28 = "" + data40;
+}
+else if(data40 === null){
+coerced28 = "";
+}
+else if(data40 === "" || data40 === 0 || data40 === false){
+coerced28 = null;
+}
+else {
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -11658,9 +11768,17 @@ vErrors.push(err121);
 }
 errors++;
 }
-const failure46 = func3("line", data38);
-if(failure46 !== null){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
+}
+if(coerced28 !== undefined){
+data40 = coerced28;
+if(data38 !== undefined){
+data38["issuer"] = coerced28;
+}
+}
+}
+if(typeof data40 === "string"){
+if(func4(data40) > 200){
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -11669,25 +11787,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-if(data36.issueDate !== undefined){
-let data39 = data36.issueDate;
-if((typeof data39 !== "string") && (data39 !== null)){
-let dataType29 = typeof data39;
-let coerced29 = undefined;
-if(!(coerced29 !== undefined)){
-if(dataType29 == "number" || dataType29 == "boolean"){
-coerced29 = "" + data39;
-}
-else if(data39 === null){
-coerced29 = "";
-}
-else if(data39 === "" || data39 === 0 || data39 === false){
-coerced29 = null;
-}
-else {
-const err123 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema47.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const failure45 = func6(true, data40);
+if(failure45 !== null){
+const err123 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure45.params,message:failure45.message};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -11696,17 +11798,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(coerced29 !== undefined){
-data39 = coerced29;
-if(data36 !== undefined){
-data36["issueDate"] = coerced29;
-}
-}
-}
-if(typeof data39 === "string"){
-if(func4(data39) > 32){
-const err124 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure46 = func3("line", data40);
+if(failure46 !== null){
+const err124 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure46.params,message:failure46.message};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -11715,9 +11809,25 @@ vErrors.push(err124);
 }
 errors++;
 }
-const failure47 = func3("line", data39);
-if(failure47 !== null){
-const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
+}
+}
+if(data38.issueDate !== undefined){
+let data41 = data38.issueDate;
+if((typeof data41 !== "string") && (data41 !== null)){
+let dataType29 = typeof data41;
+let coerced29 = undefined;
+if(!(coerced29 !== undefined)){
+if(dataType29 == "number" || dataType29 == "boolean"){
+coerced29 = "" + data41;
+}
+else if(data41 === null){
+coerced29 = "";
+}
+else if(data41 === "" || data41 === 0 || data41 === false){
+coerced29 = null;
+}
+else {
+const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema47.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -11727,10 +11837,16 @@ vErrors.push(err125);
 errors++;
 }
 }
+if(coerced29 !== undefined){
+data41 = coerced29;
+if(data38 !== undefined){
+data38["issueDate"] = coerced29;
 }
 }
-else {
-const err126 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(typeof data41 === "string"){
+if(func4(data41) > 32){
+const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -11739,12 +11855,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-if(data.traceability !== undefined){
-let data40 = data.traceability;
-if(Array.isArray(data40)){
-if(data40.length > 20){
-const err127 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+const failure47 = func3("line", data41);
+if(failure47 !== null){
+const err127 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/x-text",keyword:"x-text",params:failure47.params,message:failure47.message};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -11753,12 +11866,11 @@ vErrors.push(err127);
 }
 errors++;
 }
-const len1 = data40.length;
-for(let i1=0; i1<len1; i1++){
-let data41 = data40[i1];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.step === undefined){
-const err128 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/certificateInfo",schemaPath:"#/properties/certificateInfo/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -11767,9 +11879,12 @@ vErrors.push(err128);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
-const err129 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data.traceability !== undefined){
+let data42 = data.traceability;
+if(Array.isArray(data42)){
+if(data42.length > 20){
+const err129 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -11778,21 +11893,12 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data41.step !== undefined){
-let data42 = data41.step;
-if(typeof data42 !== "string"){
-let dataType30 = typeof data42;
-let coerced30 = undefined;
-if(!(coerced30 !== undefined)){
-if(dataType30 == "number" || dataType30 == "boolean"){
-coerced30 = "" + data42;
-}
-else if(data42 === null){
-coerced30 = "";
-}
-else {
-const err130 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.step === undefined){
+const err130 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -11801,16 +11907,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(coerced30 !== undefined){
-data42 = coerced30;
-if(data41 !== undefined){
-data41["step"] = coerced30;
-}
-}
-}
-if(!((((data42 === "machineInspection") || (data42 === "expertAssessment")) || (data42 === "judicialCertification")) || (data42 === "digitalWatermark"))){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema47.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+for(const key5 in data43){
+if(!(((((key5 === "step") || (key5 === "result")) || (key5 === "operator")) || (key5 === "time")) || (key5 === "attachment"))){
+const err131 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -11820,23 +11919,20 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data41.result !== undefined){
-let data43 = data41.result;
-if((typeof data43 !== "string") && (data43 !== null)){
-let dataType31 = typeof data43;
-let coerced31 = undefined;
-if(!(coerced31 !== undefined)){
-if(dataType31 == "number" || dataType31 == "boolean"){
-coerced31 = "" + data43;
+if(data43.step !== undefined){
+let data44 = data43.step;
+if(typeof data44 !== "string"){
+let dataType30 = typeof data44;
+let coerced30 = undefined;
+if(!(coerced30 !== undefined)){
+if(dataType30 == "number" || dataType30 == "boolean"){
+coerced30 = "" + data44;
 }
-else if(data43 === null){
-coerced31 = "";
-}
-else if(data43 === "" || data43 === 0 || data43 === false){
-coerced31 = null;
+else if(data44 === null){
+coerced30 = "";
 }
 else {
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -11846,16 +11942,15 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(coerced31 !== undefined){
-data43 = coerced31;
-if(data41 !== undefined){
-data41["result"] = coerced31;
+if(coerced30 !== undefined){
+data44 = coerced30;
+if(data43 !== undefined){
+data43["step"] = coerced30;
 }
 }
 }
-if(typeof data43 === "string"){
-if(func4(data43) > 200){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema47.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -11864,9 +11959,24 @@ vErrors.push(err133);
 }
 errors++;
 }
-const failure48 = func6(true, data43);
-if(failure48 !== null){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
+}
+if(data43.result !== undefined){
+let data45 = data43.result;
+if((typeof data45 !== "string") && (data45 !== null)){
+let dataType31 = typeof data45;
+let coerced31 = undefined;
+if(!(coerced31 !== undefined)){
+if(dataType31 == "number" || dataType31 == "boolean"){
+coerced31 = "" + data45;
+}
+else if(data45 === null){
+coerced31 = "";
+}
+else if(data45 === "" || data45 === 0 || data45 === false){
+coerced31 = null;
+}
+else {
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -11875,9 +11985,17 @@ vErrors.push(err134);
 }
 errors++;
 }
-const failure49 = func3("line", data43);
-if(failure49 !== null){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
+}
+if(coerced31 !== undefined){
+data45 = coerced31;
+if(data43 !== undefined){
+data43["result"] = coerced31;
+}
+}
+}
+if(typeof data45 === "string"){
+if(func4(data45) > 200){
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -11886,25 +12004,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-}
-if(data41.operator !== undefined){
-let data44 = data41.operator;
-if((typeof data44 !== "string") && (data44 !== null)){
-let dataType32 = typeof data44;
-let coerced32 = undefined;
-if(!(coerced32 !== undefined)){
-if(dataType32 == "number" || dataType32 == "boolean"){
-coerced32 = "" + data44;
-}
-else if(data44 === null){
-coerced32 = "";
-}
-else if(data44 === "" || data44 === 0 || data44 === false){
-coerced32 = null;
-}
-else {
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const failure48 = func6(true, data45);
+if(failure48 !== null){
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure48.params,message:failure48.message};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -11913,17 +12015,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-if(coerced32 !== undefined){
-data44 = coerced32;
-if(data41 !== undefined){
-data41["operator"] = coerced32;
-}
-}
-}
-if(typeof data44 === "string"){
-if(func4(data44) > 200){
-const err137 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const failure49 = func3("line", data45);
+if(failure49 !== null){
+const err137 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure49.params,message:failure49.message};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -11932,9 +12026,25 @@ vErrors.push(err137);
 }
 errors++;
 }
-const failure50 = func6(true, data44);
-if(failure50 !== null){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
+}
+}
+if(data43.operator !== undefined){
+let data46 = data43.operator;
+if((typeof data46 !== "string") && (data46 !== null)){
+let dataType32 = typeof data46;
+let coerced32 = undefined;
+if(!(coerced32 !== undefined)){
+if(dataType32 == "number" || dataType32 == "boolean"){
+coerced32 = "" + data46;
+}
+else if(data46 === null){
+coerced32 = "";
+}
+else if(data46 === "" || data46 === 0 || data46 === false){
+coerced32 = null;
+}
+else {
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -11943,9 +12053,17 @@ vErrors.push(err138);
 }
 errors++;
 }
-const failure51 = func3("line", data44);
-if(failure51 !== null){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
+}
+if(coerced32 !== undefined){
+data46 = coerced32;
+if(data43 !== undefined){
+data43["operator"] = coerced32;
+}
+}
+}
+if(typeof data46 === "string"){
+if(func4(data46) > 200){
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -11954,25 +12072,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-if(data41.time !== undefined){
-let data45 = data41.time;
-if((typeof data45 !== "string") && (data45 !== null)){
-let dataType33 = typeof data45;
-let coerced33 = undefined;
-if(!(coerced33 !== undefined)){
-if(dataType33 == "number" || dataType33 == "boolean"){
-coerced33 = "" + data45;
-}
-else if(data45 === null){
-coerced33 = "";
-}
-else if(data45 === "" || data45 === 0 || data45 === false){
-coerced33 = null;
-}
-else {
-const err140 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema47.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const failure50 = func6(true, data46);
+if(failure50 !== null){
+const err140 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure50.params,message:failure50.message};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -11981,17 +12083,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(coerced33 !== undefined){
-data45 = coerced33;
-if(data41 !== undefined){
-data41["time"] = coerced33;
-}
-}
-}
-if(typeof data45 === "string"){
-if(func4(data45) > 32){
-const err141 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+const failure51 = func3("line", data46);
+if(failure51 !== null){
+const err141 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure51.params,message:failure51.message};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -12000,9 +12094,25 @@ vErrors.push(err141);
 }
 errors++;
 }
-const failure52 = func3("line", data45);
-if(failure52 !== null){
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
+}
+}
+if(data43.time !== undefined){
+let data47 = data43.time;
+if((typeof data47 !== "string") && (data47 !== null)){
+let dataType33 = typeof data47;
+let coerced33 = undefined;
+if(!(coerced33 !== undefined)){
+if(dataType33 == "number" || dataType33 == "boolean"){
+coerced33 = "" + data47;
+}
+else if(data47 === null){
+coerced33 = "";
+}
+else if(data47 === "" || data47 === 0 || data47 === false){
+coerced33 = null;
+}
+else {
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema47.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -12012,24 +12122,16 @@ vErrors.push(err142);
 errors++;
 }
 }
+if(coerced33 !== undefined){
+data47 = coerced33;
+if(data43 !== undefined){
+data43["time"] = coerced33;
 }
-if(data41.attachment !== undefined){
-let data46 = data41.attachment;
-if((typeof data46 !== "string") && (data46 !== null)){
-let dataType34 = typeof data46;
-let coerced34 = undefined;
-if(!(coerced34 !== undefined)){
-if(dataType34 == "number" || dataType34 == "boolean"){
-coerced34 = "" + data46;
 }
-else if(data46 === null){
-coerced34 = "";
 }
-else if(data46 === "" || data46 === 0 || data46 === false){
-coerced34 = null;
-}
-else {
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
+if(typeof data47 === "string"){
+if(func4(data47) > 32){
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -12038,17 +12140,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-if(coerced34 !== undefined){
-data46 = coerced34;
-if(data41 !== undefined){
-data41["attachment"] = coerced34;
-}
-}
-}
-if(typeof data46 === "string"){
-if(func4(data46) > 1000){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure52 = func3("line", data47);
+if(failure52 !== null){
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/x-text",keyword:"x-text",params:failure52.params,message:failure52.message};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -12057,9 +12151,25 @@ vErrors.push(err144);
 }
 errors++;
 }
-const failure53 = func3("line", data46);
-if(failure53 !== null){
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
+}
+}
+if(data43.attachment !== undefined){
+let data48 = data43.attachment;
+if((typeof data48 !== "string") && (data48 !== null)){
+let dataType34 = typeof data48;
+let coerced34 = undefined;
+if(!(coerced34 !== undefined)){
+if(dataType34 == "number" || dataType34 == "boolean"){
+coerced34 = "" + data48;
+}
+else if(data48 === null){
+coerced34 = "";
+}
+else if(data48 === "" || data48 === 0 || data48 === false){
+coerced34 = null;
+}
+else {
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -12068,9 +12178,17 @@ vErrors.push(err145);
 }
 errors++;
 }
-const failure54 = func15(true, data46);
-if(failure54 !== null){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
+}
+if(coerced34 !== undefined){
+data48 = coerced34;
+if(data43 !== undefined){
+data43["attachment"] = coerced34;
+}
+}
+}
+if(typeof data48 === "string"){
+if(func4(data48) > 1000){
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -12079,11 +12197,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err147 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure53 = func3("line", data48);
+if(failure53 !== null){
+const err147 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure53.params,message:failure53.message};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -12092,10 +12208,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-}
-else {
-const err148 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const failure54 = func15(true, data48);
+if(failure54 !== null){
+const err148 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure54.params,message:failure54.message};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -12105,12 +12220,10 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data.ownership !== undefined){
-let data47 = data.ownership;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key6 in data47){
-if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
-const err149 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+}
+else {
+const err149 = {instancePath:instancePath+"/traceability/" + i1,schemaPath:"#/properties/traceability/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -12120,23 +12233,9 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data47.ownerIdentity !== undefined){
-let data48 = data47.ownerIdentity;
-if((typeof data48 !== "string") && (data48 !== null)){
-let dataType35 = typeof data48;
-let coerced35 = undefined;
-if(!(coerced35 !== undefined)){
-if(dataType35 == "number" || dataType35 == "boolean"){
-coerced35 = "" + data48;
-}
-else if(data48 === null){
-coerced35 = "";
-}
-else if(data48 === "" || data48 === 0 || data48 === false){
-coerced35 = null;
 }
 else {
-const err150 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err150 = {instancePath:instancePath+"/traceability",schemaPath:"#/properties/traceability/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -12146,16 +12245,12 @@ vErrors.push(err150);
 errors++;
 }
 }
-if(coerced35 !== undefined){
-data48 = coerced35;
-if(data47 !== undefined){
-data47["ownerIdentity"] = coerced35;
-}
-}
-}
-if(typeof data48 === "string"){
-if(func4(data48) > 200){
-const err151 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(data.ownership !== undefined){
+let data49 = data.ownership;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key6 in data49){
+if(!(((key6 === "ownerIdentity") || (key6 === "ownershipProof")) || (key6 === "creditCheck"))){
+const err151 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -12164,9 +12259,24 @@ vErrors.push(err151);
 }
 errors++;
 }
-const failure55 = func6(true, data48);
-if(failure55 !== null){
-const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
+}
+if(data49.ownerIdentity !== undefined){
+let data50 = data49.ownerIdentity;
+if((typeof data50 !== "string") && (data50 !== null)){
+let dataType35 = typeof data50;
+let coerced35 = undefined;
+if(!(coerced35 !== undefined)){
+if(dataType35 == "number" || dataType35 == "boolean"){
+coerced35 = "" + data50;
+}
+else if(data50 === null){
+coerced35 = "";
+}
+else if(data50 === "" || data50 === 0 || data50 === false){
+coerced35 = null;
+}
+else {
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -12175,9 +12285,17 @@ vErrors.push(err152);
 }
 errors++;
 }
-const failure56 = func3("line", data48);
-if(failure56 !== null){
-const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
+}
+if(coerced35 !== undefined){
+data50 = coerced35;
+if(data49 !== undefined){
+data49["ownerIdentity"] = coerced35;
+}
+}
+}
+if(typeof data50 === "string"){
+if(func4(data50) > 200){
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -12186,25 +12304,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-}
-if(data47.ownershipProof !== undefined){
-let data49 = data47.ownershipProof;
-if((typeof data49 !== "string") && (data49 !== null)){
-let dataType36 = typeof data49;
-let coerced36 = undefined;
-if(!(coerced36 !== undefined)){
-if(dataType36 == "number" || dataType36 == "boolean"){
-coerced36 = "" + data49;
-}
-else if(data49 === null){
-coerced36 = "";
-}
-else if(data49 === "" || data49 === 0 || data49 === false){
-coerced36 = null;
-}
-else {
-const err154 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
+const failure55 = func6(true, data50);
+if(failure55 !== null){
+const err154 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-plainText",keyword:"x-plainText",params:failure55.params,message:failure55.message};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -12213,17 +12315,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-if(coerced36 !== undefined){
-data49 = coerced36;
-if(data47 !== undefined){
-data47["ownershipProof"] = coerced36;
-}
-}
-}
-if(typeof data49 === "string"){
-if(func4(data49) > 1000){
-const err155 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure56 = func3("line", data50);
+if(failure56 !== null){
+const err155 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/x-text",keyword:"x-text",params:failure56.params,message:failure56.message};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -12232,9 +12326,25 @@ vErrors.push(err155);
 }
 errors++;
 }
-const failure57 = func3("line", data49);
-if(failure57 !== null){
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
+}
+}
+if(data49.ownershipProof !== undefined){
+let data51 = data49.ownershipProof;
+if((typeof data51 !== "string") && (data51 !== null)){
+let dataType36 = typeof data51;
+let coerced36 = undefined;
+if(!(coerced36 !== undefined)){
+if(dataType36 == "number" || dataType36 == "boolean"){
+coerced36 = "" + data51;
+}
+else if(data51 === null){
+coerced36 = "";
+}
+else if(data51 === "" || data51 === 0 || data51 === false){
+coerced36 = null;
+}
+else {
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -12243,9 +12353,17 @@ vErrors.push(err156);
 }
 errors++;
 }
-const failure58 = func15(true, data49);
-if(failure58 !== null){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
+}
+if(coerced36 !== undefined){
+data51 = coerced36;
+if(data49 !== undefined){
+data49["ownershipProof"] = coerced36;
+}
+}
+}
+if(typeof data51 === "string"){
+if(func4(data51) > 1000){
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -12254,25 +12372,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-}
-if(data47.creditCheck !== undefined){
-let data50 = data47.creditCheck;
-if((typeof data50 !== "string") && (data50 !== null)){
-let dataType37 = typeof data50;
-let coerced37 = undefined;
-if(!(coerced37 !== undefined)){
-if(dataType37 == "number" || dataType37 == "boolean"){
-coerced37 = "" + data50;
-}
-else if(data50 === null){
-coerced37 = "";
-}
-else if(data50 === "" || data50 === 0 || data50 === false){
-coerced37 = null;
-}
-else {
-const err158 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema47.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const failure57 = func3("line", data51);
+if(failure57 !== null){
+const err158 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure57.params,message:failure57.message};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -12281,16 +12383,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-if(coerced37 !== undefined){
-data50 = coerced37;
-if(data47 !== undefined){
-data47["creditCheck"] = coerced37;
-}
-}
-}
-if(!((((data50 === "pending") || (data50 === "passed")) || (data50 === "failed")) || (data50 === null))){
-const err159 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema47.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const failure58 = func15(true, data51);
+if(failure58 !== null){
+const err159 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure58.params,message:failure58.message};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -12301,8 +12396,23 @@ errors++;
 }
 }
 }
+if(data49.creditCheck !== undefined){
+let data52 = data49.creditCheck;
+if((typeof data52 !== "string") && (data52 !== null)){
+let dataType37 = typeof data52;
+let coerced37 = undefined;
+if(!(coerced37 !== undefined)){
+if(dataType37 == "number" || dataType37 == "boolean"){
+coerced37 = "" + data52;
+}
+else if(data52 === null){
+coerced37 = "";
+}
+else if(data52 === "" || data52 === 0 || data52 === false){
+coerced37 = null;
+}
 else {
-const err160 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema47.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -12312,12 +12422,15 @@ vErrors.push(err160);
 errors++;
 }
 }
-if(data.authenticity !== undefined){
-let data51 = data.authenticity;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key7 in data51){
-if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
-const err161 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(coerced37 !== undefined){
+data52 = coerced37;
+if(data49 !== undefined){
+data49["creditCheck"] = coerced37;
+}
+}
+}
+if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema47.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -12327,23 +12440,9 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data51.appraisalCertificate !== undefined){
-let data52 = data51.appraisalCertificate;
-if((typeof data52 !== "string") && (data52 !== null)){
-let dataType38 = typeof data52;
-let coerced38 = undefined;
-if(!(coerced38 !== undefined)){
-if(dataType38 == "number" || dataType38 == "boolean"){
-coerced38 = "" + data52;
-}
-else if(data52 === null){
-coerced38 = "";
-}
-else if(data52 === "" || data52 === 0 || data52 === false){
-coerced38 = null;
 }
 else {
-const err162 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/ownership",schemaPath:"#/properties/ownership/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -12353,16 +12452,12 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(coerced38 !== undefined){
-data52 = coerced38;
-if(data51 !== undefined){
-data51["appraisalCertificate"] = coerced38;
-}
-}
-}
-if(typeof data52 === "string"){
-if(func4(data52) > 1000){
-const err163 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(data.authenticity !== undefined){
+let data53 = data.authenticity;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key7 in data53){
+if(!((key7 === "appraisalCertificate") || (key7 === "otherCertificate"))){
+const err163 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -12371,9 +12466,24 @@ vErrors.push(err163);
 }
 errors++;
 }
-const failure59 = func3("line", data52);
-if(failure59 !== null){
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
+}
+if(data53.appraisalCertificate !== undefined){
+let data54 = data53.appraisalCertificate;
+if((typeof data54 !== "string") && (data54 !== null)){
+let dataType38 = typeof data54;
+let coerced38 = undefined;
+if(!(coerced38 !== undefined)){
+if(dataType38 == "number" || dataType38 == "boolean"){
+coerced38 = "" + data54;
+}
+else if(data54 === null){
+coerced38 = "";
+}
+else if(data54 === "" || data54 === 0 || data54 === false){
+coerced38 = null;
+}
+else {
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -12382,9 +12492,17 @@ vErrors.push(err164);
 }
 errors++;
 }
-const failure60 = func15(true, data52);
-if(failure60 !== null){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure60.params,message:failure60.message};
+}
+if(coerced38 !== undefined){
+data54 = coerced38;
+if(data53 !== undefined){
+data53["appraisalCertificate"] = coerced38;
+}
+}
+}
+if(typeof data54 === "string"){
+if(func4(data54) > 1000){
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -12393,25 +12511,9 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-}
-if(data51.otherCertificate !== undefined){
-let data53 = data51.otherCertificate;
-if((typeof data53 !== "string") && (data53 !== null)){
-let dataType39 = typeof data53;
-let coerced39 = undefined;
-if(!(coerced39 !== undefined)){
-if(dataType39 == "number" || dataType39 == "boolean"){
-coerced39 = "" + data53;
-}
-else if(data53 === null){
-coerced39 = "";
-}
-else if(data53 === "" || data53 === 0 || data53 === false){
-coerced39 = null;
-}
-else {
-const err166 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
+const failure59 = func3("line", data54);
+if(failure59 !== null){
+const err166 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure59.params,message:failure59.message};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -12420,17 +12522,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-}
-if(coerced39 !== undefined){
-data53 = coerced39;
-if(data51 !== undefined){
-data51["otherCertificate"] = coerced39;
-}
-}
-}
-if(typeof data53 === "string"){
-if(func4(data53) > 1000){
-const err167 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure60 = func15(true, data54);
+if(failure60 !== null){
+const err167 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure60.params,message:failure60.message};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -12439,9 +12533,25 @@ vErrors.push(err167);
 }
 errors++;
 }
-const failure61 = func3("line", data53);
-if(failure61 !== null){
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
+}
+}
+if(data53.otherCertificate !== undefined){
+let data55 = data53.otherCertificate;
+if((typeof data55 !== "string") && (data55 !== null)){
+let dataType39 = typeof data55;
+let coerced39 = undefined;
+if(!(coerced39 !== undefined)){
+if(dataType39 == "number" || dataType39 == "boolean"){
+coerced39 = "" + data55;
+}
+else if(data55 === null){
+coerced39 = "";
+}
+else if(data55 === "" || data55 === 0 || data55 === false){
+coerced39 = null;
+}
+else {
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -12450,9 +12560,17 @@ vErrors.push(err168);
 }
 errors++;
 }
-const failure62 = func15(true, data53);
-if(failure62 !== null){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
+}
+if(coerced39 !== undefined){
+data55 = coerced39;
+if(data53 !== undefined){
+data53["otherCertificate"] = coerced39;
+}
+}
+}
+if(typeof data55 === "string"){
+if(func4(data55) > 1000){
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -12461,11 +12579,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err170 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure61 = func3("line", data55);
+if(failure61 !== null){
+const err170 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-text",keyword:"x-text",params:failure61.params,message:failure61.message};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -12474,9 +12590,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-if(data.sourceId !== undefined){
-const err171 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure62 = func15(true, data55);
+if(failure62 !== null){
+const err171 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/x-url",keyword:"x-url",params:failure62.params,message:failure62.message};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -12486,13 +12602,37 @@ vErrors.push(err171);
 errors++;
 }
 }
+}
+}
 else {
-const err172 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err172 = {instancePath:instancePath+"/authenticity",schemaPath:"#/properties/authenticity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err172];
 }
 else {
 vErrors.push(err172);
+}
+errors++;
+}
+}
+if(data.sourceId !== undefined){
+const err173 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+else {
+const err174 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
 }
 errors++;
 }
@@ -15651,7 +15791,7 @@ return errors === 0;
 }
 
 export const author = validate30;
-const schema67 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
+const schema67 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
@@ -15660,6 +15800,9 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.isBlock === undefined){
 data.isBlock = 0;
+}
+if(data.chainVersion === undefined){
+data.chainVersion = 0;
 }
 if(data.wxIsEnable === undefined){
 data.wxIsEnable = 0;
@@ -16121,9 +16264,9 @@ errors++;
 }
 }
 }
-if(data.createTime !== undefined){
-let data8 = data.createTime;
-if(typeof data8 !== "string"){
+if(data.chainDigest !== undefined){
+let data8 = data.chainDigest;
+if((typeof data8 !== "string") && (data8 !== null)){
 let dataType8 = typeof data8;
 let coerced8 = undefined;
 if(!(coerced8 !== undefined)){
@@ -16133,8 +16276,11 @@ coerced8 = "" + data8;
 else if(data8 === null){
 coerced8 = "";
 }
+else if(data8 === "" || data8 === 0 || data8 === false){
+coerced8 = null;
+}
 else {
-const err26 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err26 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema67.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -16147,14 +16293,14 @@ errors++;
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["createTime"] = coerced8;
+data["chainDigest"] = coerced8;
 }
 }
 }
 if(typeof data8 === "string"){
 const failure11 = func3("line", data8);
 if(failure11 !== null){
-const err27 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+const err27 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -16165,7 +16311,7 @@ errors++;
 }
 }
 }
-let data9 = data.wxIsEnable;
+let data9 = data.chainVersion;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 let dataType9 = typeof data9;
 let coerced9 = undefined;
@@ -16175,7 +16321,7 @@ if(dataType9 === "boolean" || data9 === null
 coerced9 = +data9;
 }
 else {
-const err28 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err28 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -16188,12 +16334,13 @@ errors++;
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["wxIsEnable"] = coerced9;
+data["chainVersion"] = coerced9;
 }
 }
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err29 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema67.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const failure12 = func2(true, data9);
+if(failure12 !== null){
+const err29 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -16202,9 +16349,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure12 = func2(true, data9);
-if(failure12 !== null){
-const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err30 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16213,9 +16360,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
+}
+if(data.createTime !== undefined){
+let data10 = data.createTime;
+if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
 let coerced10 = undefined;
 if(!(coerced10 !== undefined)){
@@ -16225,11 +16373,8 @@ coerced10 = "" + data10;
 else if(data10 === null){
 coerced10 = "";
 }
-else if(data10 === "" || data10 === 0 || data10 === false){
-coerced10 = null;
-}
 else {
-const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema67.properties.wxCode.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16242,13 +16387,14 @@ errors++;
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["wxCode"] = coerced10;
+data["createTime"] = coerced10;
 }
 }
 }
 if(typeof data10 === "string"){
-if(func4(data10) > 64){
-const err32 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const failure13 = func3("line", data10);
+if(failure13 !== null){
+const err32 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16257,9 +16403,19 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure13 = func6(true, data10);
-if(failure13 !== null){
-const err33 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure13.params,message:failure13.message};
+}
+}
+let data11 = data.wxIsEnable;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 === "boolean" || data11 === null
+              || (dataType11 === "string" && data11 && data11 == +data11 && !(data11 % 1))){
+coerced11 = +data11;
+}
+else {
+const err33 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16268,9 +16424,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure14 = func3("line", data10);
-if(failure14 !== null){
-const err34 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["wxIsEnable"] = coerced11;
+}
+}
+}
+if(!((data11 === 0) || (data11 === 1))){
+const err34 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema67.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -16279,25 +16442,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else if(data11 === "" || data11 === 0 || data11 === false){
-coerced11 = null;
-}
-else {
-const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema67.properties.wxUrl.type},message:"must be string,null"};
+const failure14 = func2(true, data11);
+if(failure14 !== null){
+const err35 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -16306,51 +16453,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["wxUrl"] = coerced11;
-}
-}
-}
-if(typeof data11 === "string"){
-if(func4(data11) > 1000){
-const err36 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-const failure15 = func3("line", data11);
-if(failure15 !== null){
-const err37 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-const failure16 = func15(true, data11);
-if(failure16 !== null){
-const err38 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure16.params,message:failure16.message};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-if(data.wxCreateTime !== undefined){
-let data12 = data.wxCreateTime;
+if(data.wxCode !== undefined){
+let data12 = data.wxCode;
 if((typeof data12 !== "string") && (data12 !== null)){
 let dataType12 = typeof data12;
 let coerced12 = undefined;
@@ -16365,7 +16469,48 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced12 = null;
 }
 else {
-const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema67.properties.wxCreateTime.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema67.properties.wxCode.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["wxCode"] = coerced12;
+}
+}
+}
+if(typeof data12 === "string"){
+if(func4(data12) > 64){
+const err37 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+const failure15 = func6(true, data12);
+if(failure15 !== null){
+const err38 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+const failure16 = func3("line", data12);
+if(failure16 !== null){
+const err39 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -16375,17 +16520,24 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["wxCreateTime"] = coerced12;
 }
+if(data.wxUrl !== undefined){
+let data13 = data.wxUrl;
+if((typeof data13 !== "string") && (data13 !== null)){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
 }
+else if(data13 === null){
+coerced13 = "";
 }
-if(typeof data12 === "string"){
-const failure17 = func3("line", data12);
-if(failure17 !== null){
-const err40 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+else if(data13 === "" || data13 === 0 || data13 === false){
+coerced13 = null;
+}
+else {
+const err40 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema67.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -16395,22 +16547,16 @@ vErrors.push(err40);
 errors++;
 }
 }
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data !== undefined){
+data["wxUrl"] = coerced13;
 }
-if(data.sourceId !== undefined){
-let data13 = data.sourceId;
-if((!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))) && (data13 !== null)){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(!(coerced13 !== undefined)){
-if(dataType13 === "boolean" || data13 === null
-              || (dataType13 === "string" && data13 && data13 == +data13 && !(data13 % 1))){
-coerced13 = +data13;
 }
-else if(data13 === "" || data13 === 0 || data13 === false){
-coerced13 = null;
 }
-else {
-const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema67.properties.sourceId.type},message:"must be integer,null"};
+if(typeof data13 === "string"){
+if(func4(data13) > 1000){
+const err41 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -16419,17 +16565,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data !== undefined){
-data["sourceId"] = coerced13;
-}
-}
-}
-const failure18 = func2(true, data13);
-if(failure18 !== null){
-const err42 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-finite",keyword:"x-finite",params:failure18.params,message:failure18.message};
+const failure17 = func3("line", data13);
+if(failure17 !== null){
+const err42 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -16438,10 +16576,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure18 = func15(true, data13);
+if(failure18 !== null){
+const err43 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure18.params,message:failure18.message};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -16450,12 +16587,115 @@ vErrors.push(err43);
 }
 errors++;
 }
+}
+}
+if(data.wxCreateTime !== undefined){
+let data14 = data.wxCreateTime;
+if((typeof data14 !== "string") && (data14 !== null)){
+let dataType14 = typeof data14;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data14;
+}
+else if(data14 === null){
+coerced14 = "";
+}
+else if(data14 === "" || data14 === 0 || data14 === false){
+coerced14 = null;
+}
+else {
+const err44 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema67.properties.wxCreateTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(coerced14 !== undefined){
+data14 = coerced14;
+if(data !== undefined){
+data["wxCreateTime"] = coerced14;
+}
+}
+}
+if(typeof data14 === "string"){
+const failure19 = func3("line", data14);
+if(failure19 !== null){
+const err45 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+if(data.sourceId !== undefined){
+let data15 = data.sourceId;
+if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
+let dataType15 = typeof data15;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 === "boolean" || data15 === null
+              || (dataType15 === "string" && data15 && data15 == +data15 && !(data15 % 1))){
+coerced15 = +data15;
+}
+else if(data15 === "" || data15 === 0 || data15 === false){
+coerced15 = null;
+}
+else {
+const err46 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema67.properties.sourceId.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(coerced15 !== undefined){
+data15 = coerced15;
+if(data !== undefined){
+data["sourceId"] = coerced15;
+}
+}
+}
+const failure20 = func2(true, data15);
+if(failure20 !== null){
+const err47 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/x-finite",keyword:"x-finite",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
 validate30.errors = vErrors;
 return errors === 0;
 }
 
 export const author_create = validate31;
-const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
@@ -16738,8 +16978,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err19 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainDigest !== undefined){
+const err19 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16748,17 +16988,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-let data9 = data.wxIsEnable;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-let dataType3 = typeof data9;
-let coerced3 = undefined;
-if(!(coerced3 !== undefined)){
-if(dataType3 === "boolean" || data9 === null
-              || (dataType3 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
-coerced3 = +data9;
-}
-else {
-const err20 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.chainVersion !== undefined){
+const err20 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16767,16 +16998,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(coerced3 !== undefined){
-data9 = coerced3;
-if(data !== undefined){
-data["wxIsEnable"] = coerced3;
-}
-}
-}
-if(!((data9 === 0) || (data9 === 1))){
-const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema68.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(data.createTime !== undefined){
+const err21 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16785,9 +17008,17 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure6 = func2(true, data9);
-if(failure6 !== null){
-const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+let data11 = data.wxIsEnable;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+let dataType3 = typeof data11;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 === "boolean" || data11 === null
+              || (dataType3 === "string" && data11 && data11 == +data11 && !(data11 % 1))){
+coerced3 = +data11;
+}
+else {
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16796,23 +17027,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-let dataType4 = typeof data10;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data10;
 }
-else if(data10 === null){
-coerced4 = "";
+if(coerced3 !== undefined){
+data11 = coerced3;
+if(data !== undefined){
+data["wxIsEnable"] = coerced3;
 }
-else if(data10 === "" || data10 === 0 || data10 === false){
-coerced4 = null;
 }
-else {
-const err23 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema68.properties.wxCode.type},message:"must be string,null"};
+}
+if(!((data11 === 0) || (data11 === 1))){
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema68.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -16821,17 +17045,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(coerced4 !== undefined){
-data10 = coerced4;
-if(data !== undefined){
-data["wxCode"] = coerced4;
-}
-}
-}
-if(typeof data10 === "string"){
-if(func4(data10) > 64){
-const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const failure6 = func2(true, data11);
+if(failure6 !== null){
+const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -16840,9 +17056,23 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func6(true, data10);
-if(failure7 !== null){
-const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+if(data.wxCode !== undefined){
+let data12 = data.wxCode;
+if((typeof data12 !== "string") && (data12 !== null)){
+let dataType4 = typeof data12;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data12;
+}
+else if(data12 === null){
+coerced4 = "";
+}
+else if(data12 === "" || data12 === 0 || data12 === false){
+coerced4 = null;
+}
+else {
+const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema68.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -16851,9 +17081,17 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure8 = func3("line", data10);
-if(failure8 !== null){
-const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+if(coerced4 !== undefined){
+data12 = coerced4;
+if(data !== undefined){
+data["wxCode"] = coerced4;
+}
+}
+}
+if(typeof data12 === "string"){
+if(func4(data12) > 64){
+const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -16862,25 +17100,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-let dataType5 = typeof data11;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data11;
-}
-else if(data11 === null){
-coerced5 = "";
-}
-else if(data11 === "" || data11 === 0 || data11 === false){
-coerced5 = null;
-}
-else {
-const err27 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema68.properties.wxUrl.type},message:"must be string,null"};
+const failure7 = func6(true, data12);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -16889,17 +17111,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(coerced5 !== undefined){
-data11 = coerced5;
-if(data !== undefined){
-data["wxUrl"] = coerced5;
-}
-}
-}
-if(typeof data11 === "string"){
-if(func4(data11) > 1000){
-const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure8 = func3("line", data12);
+if(failure8 !== null){
+const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -16908,9 +17122,25 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func3("line", data11);
-if(failure9 !== null){
-const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+}
+}
+if(data.wxUrl !== undefined){
+let data13 = data.wxUrl;
+if((typeof data13 !== "string") && (data13 !== null)){
+let dataType5 = typeof data13;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data13;
+}
+else if(data13 === null){
+coerced5 = "";
+}
+else if(data13 === "" || data13 === 0 || data13 === false){
+coerced5 = null;
+}
+else {
+const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema68.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -16919,9 +17149,17 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure10 = func15(true, data11);
-if(failure10 !== null){
-const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure10.params,message:failure10.message};
+}
+if(coerced5 !== undefined){
+data13 = coerced5;
+if(data !== undefined){
+data["wxUrl"] = coerced5;
+}
+}
+}
+if(typeof data13 === "string"){
+if(func4(data13) > 1000){
+const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16930,10 +17168,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data.wxCreateTime !== undefined){
-const err31 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure9 = func3("line", data13);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16942,8 +17179,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data.sourceId !== undefined){
-const err32 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure10 = func15(true, data13);
+if(failure10 !== null){
+const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16953,8 +17191,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data.wxCreateTime !== undefined){
+const err33 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16963,12 +17202,33 @@ vErrors.push(err33);
 }
 errors++;
 }
+if(data.sourceId !== undefined){
+const err34 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
 validate31.errors = vErrors;
 return errors === 0;
 }
 
 export const author_update = validate32;
-const schema69 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema69 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
@@ -17300,8 +17560,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err22 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.chainDigest !== undefined){
+const err22 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -17310,18 +17570,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.wxIsEnable !== undefined){
-let data9 = data.wxIsEnable;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-let dataType4 = typeof data9;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 === "boolean" || data9 === null
-              || (dataType4 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
-coerced4 = +data9;
-}
-else {
-const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.chainVersion !== undefined){
+const err23 = {instancePath:instancePath+"/chainVersion",schemaPath:"#/properties/chainVersion/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17330,16 +17580,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(coerced4 !== undefined){
-data9 = coerced4;
-if(data !== undefined){
-data["wxIsEnable"] = coerced4;
-}
-}
-}
-if(!((data9 === 0) || (data9 === 1))){
-const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema69.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+if(data.createTime !== undefined){
+const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -17348,9 +17590,18 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure7 = func2(true, data9);
-if(failure7 !== null){
-const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+if(data.wxIsEnable !== undefined){
+let data11 = data.wxIsEnable;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+let dataType4 = typeof data11;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 === "boolean" || data11 === null
+              || (dataType4 === "string" && data11 && data11 == +data11 && !(data11 % 1))){
+coerced4 = +data11;
+}
+else {
+const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -17360,23 +17611,15 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.wxCode !== undefined){
-let data10 = data.wxCode;
-if((typeof data10 !== "string") && (data10 !== null)){
-let dataType5 = typeof data10;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data10;
+if(coerced4 !== undefined){
+data11 = coerced4;
+if(data !== undefined){
+data["wxIsEnable"] = coerced4;
 }
-else if(data10 === null){
-coerced5 = "";
 }
-else if(data10 === "" || data10 === 0 || data10 === false){
-coerced5 = null;
 }
-else {
-const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema69.properties.wxCode.type},message:"must be string,null"};
+if(!((data11 === 0) || (data11 === 1))){
+const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema69.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17385,17 +17628,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(coerced5 !== undefined){
-data10 = coerced5;
-if(data !== undefined){
-data["wxCode"] = coerced5;
-}
-}
-}
-if(typeof data10 === "string"){
-if(func4(data10) > 64){
-const err27 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+const failure7 = func2(true, data11);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -17404,9 +17639,24 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure8 = func6(true, data10);
-if(failure8 !== null){
-const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
+}
+if(data.wxCode !== undefined){
+let data12 = data.wxCode;
+if((typeof data12 !== "string") && (data12 !== null)){
+let dataType5 = typeof data12;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data12;
+}
+else if(data12 === null){
+coerced5 = "";
+}
+else if(data12 === "" || data12 === 0 || data12 === false){
+coerced5 = null;
+}
+else {
+const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema69.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -17415,9 +17665,17 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure9 = func3("line", data10);
-if(failure9 !== null){
-const err29 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+}
+if(coerced5 !== undefined){
+data12 = coerced5;
+if(data !== undefined){
+data["wxCode"] = coerced5;
+}
+}
+}
+if(typeof data12 === "string"){
+if(func4(data12) > 64){
+const err29 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -17426,25 +17684,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-if(data.wxUrl !== undefined){
-let data11 = data.wxUrl;
-if((typeof data11 !== "string") && (data11 !== null)){
-let dataType6 = typeof data11;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data11;
-}
-else if(data11 === null){
-coerced6 = "";
-}
-else if(data11 === "" || data11 === 0 || data11 === false){
-coerced6 = null;
-}
-else {
-const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema69.properties.wxUrl.type},message:"must be string,null"};
+const failure8 = func6(true, data12);
+if(failure8 !== null){
+const err30 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -17453,17 +17695,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(coerced6 !== undefined){
-data11 = coerced6;
-if(data !== undefined){
-data["wxUrl"] = coerced6;
-}
-}
-}
-if(typeof data11 === "string"){
-if(func4(data11) > 1000){
-const err31 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+const failure9 = func3("line", data12);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -17472,9 +17706,25 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure10 = func3("line", data11);
-if(failure10 !== null){
-const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+}
+if(data.wxUrl !== undefined){
+let data13 = data.wxUrl;
+if((typeof data13 !== "string") && (data13 !== null)){
+let dataType6 = typeof data13;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data13;
+}
+else if(data13 === null){
+coerced6 = "";
+}
+else if(data13 === "" || data13 === 0 || data13 === false){
+coerced6 = null;
+}
+else {
+const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema69.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -17483,9 +17733,17 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure11 = func15(true, data11);
-if(failure11 !== null){
-const err33 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure11.params,message:failure11.message};
+}
+if(coerced6 !== undefined){
+data13 = coerced6;
+if(data !== undefined){
+data["wxUrl"] = coerced6;
+}
+}
+}
+if(typeof data13 === "string"){
+if(func4(data13) > 1000){
+const err33 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -17494,10 +17752,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-}
-if(data.wxCreateTime !== undefined){
-const err34 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure10 = func3("line", data13);
+if(failure10 !== null){
+const err34 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -17506,8 +17763,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data.sourceId !== undefined){
-const err35 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure11 = func15(true, data13);
+if(failure11 !== null){
+const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/x-url",keyword:"x-url",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -17517,13 +17775,35 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data.wxCreateTime !== undefined){
+const err36 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
+}
+errors++;
+}
+if(data.sourceId !== undefined){
+const err37 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
 }
 errors++;
 }
@@ -27568,8 +27848,8 @@ return errors === 0;
 
 export const company = validate55;
 const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func672 = keywordRules.uscc;
-const func690 = keywordRules.distinct;
+const func676 = keywordRules.uscc;
+const func694 = keywordRules.distinct;
 const pattern45 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern46 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern47 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
@@ -27801,7 +28081,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func672(true, data2);
+const failure4 = func676(true, data2);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -28339,7 +28619,7 @@ errors++;
 }
 }
 }
-const failure20 = func690([["adminAccount","backupAdminAccount"]], data);
+const failure20 = func694([["adminAccount","backupAdminAccount"]], data);
 if(failure20 !== null){
 const property0 = failure20.property;
 const err46 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure20.params,message:failure20.message};
@@ -28566,7 +28846,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func672(true, data2);
+const failure3 = func676(true, data2);
 if(failure3 !== null){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -29036,7 +29316,7 @@ vErrors.push(err42);
 }
 errors++;
 }
-const failure17 = func690([["adminAccount","backupAdminAccount"]], data);
+const failure17 = func694([["adminAccount","backupAdminAccount"]], data);
 if(failure17 !== null){
 const property0 = failure17.property;
 const err43 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure17.params,message:failure17.message};
@@ -29272,7 +29552,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func672(true, data2);
+const failure4 = func676(true, data2);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -29744,7 +30024,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure18 = func690([["adminAccount","backupAdminAccount"]], data);
+const failure18 = func694([["adminAccount","backupAdminAccount"]], data);
 if(failure18 !== null){
 const property0 = failure18.property;
 const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};

@@ -66,6 +66,14 @@ export interface Artwork {
   isBlock?: 0 | 1;
   chain?: string | null;
   blockTime?: string | null;
+  /**
+   * SHA-256 hex of the record's digest fields when it was last put on chain (docs/ledger.md section 7).
+   */
+  chainDigest?: string | null;
+  /**
+   * The record's last on-chain version (0 before the first put on chain).
+   */
+  chainVersion?: number;
   createTime?: string;
   baseInfo?: {
     size?: string | null;
@@ -155,6 +163,14 @@ export interface Author {
   isBlock?: 0 | 1;
   chain?: string | null;
   blockTime?: string | null;
+  /**
+   * SHA-256 hex of the record's digest fields when it was last put on chain (docs/ledger.md section 7).
+   */
+  chainDigest?: string | null;
+  /**
+   * The record's last on-chain version (0 before the first put on chain).
+   */
+  chainVersion?: number;
   createTime?: string;
   wxIsEnable?: 0 | 1;
   wxCode?: string | null;

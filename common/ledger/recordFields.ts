@@ -14,9 +14,13 @@ export const BOOKKEEPING_FIELDS = [
   'chainDigest',
   'chainVersion',
 ] as const;
-/** Derived display fields, left out per kind (an author's work count; an artwork's author name). */
+/**
+ * Derived display fields and publishing settings, left out per kind: an author's work count and the
+ * public-page switch with its link and code (`wxIsEnable`, `wxUrl`, `wxCode`, `wxCreateTime`: switching
+ * the public page on or off does not change the record); an artwork's author name.
+ */
 export const DERIVED_FIELDS: Record<RecordKind, readonly string[]> = {
-  author: ['artWorks'],
+  author: ['artWorks', 'wxIsEnable', 'wxUrl', 'wxCode', 'wxCreateTime'],
   artwork: ['authorName'],
 };
 

@@ -85,7 +85,7 @@ describe('browser-side checks (Web Crypto)', () => {
     expect(await checkProofWeb({ ...p, tx: { ...p.tx, creator: 'mallory' } })).toMatchObject({
       ok: false,
       reason: 'merkle',
-      expected: dataHash,
+      found: dataHash,
     });
     const flipped = p.proof.map((s, i) =>
       i === 0 ? { ...s, side: s.side === 'left' ? 'right' : 'left' } : s,
@@ -97,9 +97,15 @@ describe('browser-side checks (Web Crypto)', () => {
     expect(await checkProofWeb({ ...p, header: { ...p.header, number: 8 } })).toMatchObject({
       ok: false,
       reason: 'header',
-      expected: blockHash,
+      found: blockHash,
     });
-    expect(await checkProofWeb(p, '00'.repeat(32))).toMatchObject({ ok: false, reason: 'digest' });
+    // "expected" is always the recomputed value: here the record's digest; "found" what the chain holds.
+    expect(await checkProofWeb(p, '00'.repeat(32))).toMatchObject({
+      ok: false,
+      reason: 'digest',
+      expected: '00'.repeat(32),
+      found: txs[2].args[2],
+    });
     expect(await checkProofWeb(p, txs[2].args[2])).toMatchObject({ ok: true });
     expect(await checkProofWeb({ ...p, proof: [{ side: 'left', hash: 'not hex' }] })).toMatchObject({
       ok: false,

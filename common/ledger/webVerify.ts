@@ -18,7 +18,10 @@ export async function recordDigestWeb(kind: RecordKind, record: object): Promise
   return toHex(await sha256(canonicalBytes(digestFields(kind, record))));
 }
 
-/** Why a proof failed, or `ok`. `digest` is set when the record was checked. */
+/**
+ * Why a proof failed, or `ok`. `expected` is always the value recomputed in the browser, `found` the value
+ * the server sent (docs/ledger.md section 6).
+ */
 export type ProofCheck =
   | { ok: true; channel: string; blockNumber: number; blockHash: string }
   | {
@@ -51,8 +54,8 @@ export async function checkProofWeb(proof: TxProof, recordDigest?: string): Prom
         ok: false,
         reason: 'digest',
         message: 'the record changed since it was put on chain',
-        expected: tx.args[2],
-        found: recordDigest,
+        expected: recordDigest,
+        found: tx.args[2],
       };
     let h = await sha256(concatBytes(Uint8Array.of(0), new TextEncoder().encode(canonicalJson(tx))));
     for (const step of proof.proof) {
@@ -66,8 +69,8 @@ export async function checkProofWeb(proof: TxProof, recordDigest?: string): Prom
         ok: false,
         reason: 'merkle',
         message: "the Merkle path does not lead to the block's data hash",
-        expected: proof.header.dataHash,
-        found: toHex(h),
+        expected: toHex(h),
+        found: proof.header.dataHash,
       };
     const blockHash = toHex(
       await sha256(
@@ -83,8 +86,8 @@ export async function checkProofWeb(proof: TxProof, recordDigest?: string): Prom
         ok: false,
         reason: 'header',
         message: 'the block header does not hash to the block hash',
-        expected: proof.blockHash,
-        found: blockHash,
+        expected: blockHash,
+        found: proof.blockHash,
       };
     return { ok: true, channel: proof.channel, blockNumber: proof.header.number, blockHash };
   } catch (err) {

@@ -74,10 +74,38 @@ export interface ChaincodeTable {
   updateTime: string;
 }
 
+/** A signed checkpoint (docs/ledger.md section 10; migration 20261122T0900_ledger_checkpoints). */
+export interface LedgerCheckpointTable {
+  channelId: number;
+  /** Tree size: the channel's height when signed. */
+  size: number;
+  /** Hash of block `size - 1` (hex). */
+  rootHash: string;
+  /** The signed note's text. */
+  note: string;
+  createdAt: string;
+}
+
+/** A witness's latest cosigned checkpoint of a channel. */
+export interface LedgerWitnessTable {
+  name: string;
+  channelId: number;
+  /** The witness's Ed25519 public key, standard base64 of the 32 raw bytes. */
+  publicKey: string;
+  size: number;
+  rootHash: string;
+  /** The checkpoint note carrying the witness's cosignature. */
+  note: string;
+  cosignedAt: string;
+  firstSeen: string;
+}
+
 export interface LedgerTables {
   ledger_channel: LedgerChannelTable;
   ledger_block: LedgerBlockTable;
   ledger_tx: LedgerTxTable;
   ledger_pending: LedgerPendingTable;
   chaincode: ChaincodeTable;
+  ledger_checkpoint: LedgerCheckpointTable;
+  ledger_witness: LedgerWitnessTable;
 }

@@ -146,8 +146,8 @@ export function verifyChunk(c: Chunk, data: ChunkData): ChunkResult {
       if (leafHex !== r.leafHash)
         return fail(
           'leafHash',
-          r.leafHash,
           leafHex,
+          r.leafHash,
           'the transaction does not hash to the leaf recorded in its block',
           r.txId,
         );

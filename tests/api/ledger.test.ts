@@ -120,8 +120,25 @@ describe('put on chain', () => {
     const proof = (await t.call({ method: 'GET', url: `/baas-api/proof?txId=${put.body.data.txId}` })).body
       .data;
     const check = await checkProofWeb(proof, await recordDigestWeb('author', now));
-    expect(check).toMatchObject({ ok: false, reason: 'digest', expected: put.body.data.digest });
-    // The ledger itself is intact.
+    expect(check).toMatchObject({ ok: false, reason: 'digest', found: put.body.data.digest });
+    // The chain itself is intact; the registry check names the record.
+    const v = (await t.call({ method: 'GET', url: '/baas-api/verify' })).body.data;
+    expect(v.chain.ok).toBe(true);
+    expect(v.ok).toBe(false);
+    expect(v.registry.problems).toContainEqual(
+      expect.objectContaining({
+        kind: 'author',
+        recordId: author,
+        field: 'digest',
+        found: put.body.data.digest,
+      }),
+    );
+    // Restored: the registry matches the ledger again.
+    await t.app.db
+      .updateTable('authors')
+      .set({ authorName: 'Tampered Author' })
+      .where('id', '=', author)
+      .execute();
     expect((await t.call({ method: 'GET', url: '/baas-api/verify' })).body.data.ok).toBe(true);
   });
 

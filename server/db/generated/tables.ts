@@ -46,6 +46,8 @@ export interface ArtworksTable {
   isBlock: Generated<number>;
   chain: string | null;
   blockTime: string | null;
+  chainDigest: string | null;
+  chainVersion: Generated<number>;
   createTime: string;
   baseInfo: JsonText;
   dealInfo: JsonText;
@@ -55,8 +57,6 @@ export interface ArtworksTable {
   ownership: JsonText;
   authenticity: JsonText;
   sourceId: string | null;
-  chainDigest: string | null;
-  chainVersion: Generated<number>;
   updateTime: string;
   sourceDigest: string | null;
 }
@@ -83,14 +83,14 @@ export interface AuthorsTable {
   isBlock: Generated<number>;
   chain: string | null;
   blockTime: string | null;
+  chainDigest: string | null;
+  chainVersion: Generated<number>;
   createTime: string;
   wxIsEnable: Generated<number>;
   wxCode: string | null;
   wxUrl: string | null;
   wxCreateTime: string | null;
   sourceId: number | null;
-  chainDigest: string | null;
-  chainVersion: Generated<number>;
   updateTime: string;
 }
 

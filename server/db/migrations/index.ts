@@ -10,6 +10,7 @@ import * as m20261122T0001_registry from './20261122T0001_registry';
 import * as m20261122T0100_ledger from './20261122T0100_ledger';
 import * as m20261122T0200_search from './20261122T0200_search';
 import * as m20261122T0300_companies from './20261122T0300_companies';
+import * as m20261122T0900_ledger_checkpoints from './20261122T0900_ledger_checkpoints';
 import * as m20261122T2303_storage_bid_users from './20261122T2303_storage_bid_users';
 
 export const migrations: Record<string, Migration> = {
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '20261122T0100_ledger': m20261122T0100_ledger,
   '20261122T0200_search': m20261122T0200_search,
   '20261122T0300_companies': m20261122T0300_companies,
+  '20261122T0900_ledger_checkpoints': m20261122T0900_ledger_checkpoints,
   '20261122T2303_storage_bid_users': m20261122T2303_storage_bid_users,
 };

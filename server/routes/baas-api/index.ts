@@ -15,6 +15,10 @@ import { ok } from '../../plugins/app/envelope';
 import { apiError, invalidField } from '../../plugins/app/errors';
 import { Codes } from '../../../common/envelope';
 import chaincodeRoutes from './chaincode';
+import publicRoutes, { recordAnswer, recordQuery } from './public';
+import type { RecordKind } from '../../../common/ledger/recordFields';
+import witnessRoutes from './witness';
+import { auditLedger } from '../../ledger/audit';
 
 const TIME = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$';
 
@@ -209,11 +213,20 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
       const { channel } = req.query;
       if (channel && !(await ledger.channel(channel)))
         throw apiError(Codes.NOT_FOUND, 404, 'ledger.channelNotFound', { id: channel });
-      return ok(await ledger.verify(channel));
+      const k = app.checkpoints.key;
+      return ok(await auditLedger(app.db, app.resources, k, { channel }));
     },
   );
 
+  // A record with its latest put transaction, proof and covering checkpoint (the on-chain panel), whether
+  // or not its public page is on: docs/ledger.md section 10.
+  app.get('/record', { onRequest, schema: { querystring: recordQuery } }, async (req) =>
+    ok(await recordAnswer(app, req.query.kind as RecordKind, req.query.id, false)),
+  );
+
   await app.register(chaincodeRoutes, { prefix: '/chaincode' });
+  await app.register(publicRoutes, { prefix: '/public' });
+  await app.register(witnessRoutes);
   app.get(
     '/chaincodes',
     { onRequest, schema: { querystring: query({ ...paging, channelId: id }) } },

@@ -110,6 +110,75 @@ function LatestBlocks({ channel }: { channel: ChannelInfo }) {
   );
 }
 
+interface WitnessRow {
+  name: string;
+  channel: string;
+  size: number;
+  height: number;
+  behind: number;
+  cosignedAt: string;
+}
+
+/** Witnesses (GET /baas-api/witnesses): each one's cosigned height per channel (docs/ledger.md 11). */
+function Witnesses() {
+  const translate = useTranslate();
+  const w = useBaas<{ list: WitnessRow[]; total: number }>('/witnesses');
+  return (
+    <Card variant="outlined" data-testid="witnesses">
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          {translate('blockchain.witness.title')}
+        </Typography>
+        <Loaded loading={w.isPending} error={w.error}>
+          {w.data && w.data.list.length === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              {translate('blockchain.witness.none')}
+            </Typography>
+          ) : (
+            <Box sx={{ overflowX: 'auto' }}>
+              <Box
+                component="table"
+                sx={{
+                  borderCollapse: 'collapse',
+                  width: '100%',
+                  '& td, & th': {
+                    p: 1,
+                    textAlign: 'left',
+                    borderBottom: '1px solid',
+                    borderColor: 'divider',
+                    whiteSpace: 'nowrap',
+                  },
+                }}
+              >
+                <thead>
+                  <tr>
+                    <th>{translate('blockchain.witness.name')}</th>
+                    <th>{translate('blockchain.field.channel')}</th>
+                    <th>{translate('blockchain.witness.size')}</th>
+                    <th>{translate('blockchain.witness.behind')}</th>
+                    <th>{translate('blockchain.witness.cosignedAt')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {w.data?.list.map((r) => (
+                    <tr key={`${r.name}:${r.channel}`}>
+                      <td>{r.name}</td>
+                      <td>{r.channel}</td>
+                      <td>{r.size}</td>
+                      <td>{r.behind}</td>
+                      <td>{r.cosignedAt.replace('T', ' ').slice(0, 19)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Box>
+            </Box>
+          )}
+        </Loaded>
+      </CardContent>
+    </Card>
+  );
+}
+
 export function BlockchainDashboard() {
   const theme = useTheme();
   const translate = useTranslate();
@@ -224,6 +293,7 @@ export function BlockchainDashboard() {
             </CardContent>
           </Card>
         ))}
+        <Witnesses />
         <Stack direction="row" spacing={2} alignItems="center">
           <Button variant="outlined" onClick={runVerify} disabled={verify.running}>
             {translate('blockchain.action.verify')}

@@ -1,10 +1,12 @@
 /**
  * `OnChainPanel` for the author and artwork show pages: inside a react-admin record context, fetches the
- * proof of the record's last put-on-chain transaction (GET /baas-api/proof?txId=record.chain) and checks
- * it in the browser with Web Crypto (common/ledger/webVerify.ts): the record's digest equals the one on
- * chain, the Merkle path leads to the block's data hash, and the DER header hashes to the block hash.
- * Shows "verified on chain at block N of channel C", or "changed since it was put on chain" on a digest
- * mismatch, or why not. Admins can put the record on chain (again) from here.
+ * ledger's latest put transaction of the record (GET /baas-api/record: by the ledger, not the record's
+ * own `chain` pointer, so a rolled-back record is caught) with its proof and covering checkpoint, and
+ * checks it in the browser with Web Crypto (common/ledger/publicVerify.ts, the public page's checks):
+ * record digest, Merkle proof, block header, checkpoint signature, no newer version. Shows "verified on
+ * chain at block N of channel C" with the transaction's hashed time, "changed since it was put on chain"
+ * when only the digest differs, or why not. Links to the public page and (artworks) the certificate.
+ * Admins can put the record on chain (again) from here.
  *
  * Usage: `<OnChainPanel kind="author" />` / `<OnChainPanel kind="artwork" />` inside `<Show>`.
  */
@@ -14,8 +16,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { RecordKind } from '../../../common/ledger/recordFields';
-import { checkProofWeb, recordDigestWeb, type ProofCheck } from '../../../common/ledger/webVerify';
-import { baasGet, putOnChain, type TxProof } from './api';
+import { verifyPublicRecord, type PublicCheck, type PublicRecord } from '../../../common/ledger/publicVerify';
+import { baasGet, putOnChain } from './api';
 
 export function OnChainPanel({ kind }: { kind: RecordKind }) {
   const translate = useTranslate();
@@ -25,26 +27,24 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
   const { permissions } = usePermissions<string[]>();
   const isAdmin = Array.isArray(permissions) && permissions.includes('admin');
   const txId = typeof record?.chain === 'string' ? record.chain : null;
+  const onChain = !!txId || Number(record?.isBlock) === 1;
   const proof = useQuery({
-    queryKey: ['baas-api', '/proof', { txId }],
-    queryFn: () => baasGet<TxProof>('/proof', { txId }),
-    enabled: !!txId,
+    queryKey: ['baas-api', '/record', { kind, id: record?.id, txId, v: record?.chainVersion }],
+    queryFn: () => baasGet<PublicRecord>('/record', { kind, id: record!.id }),
+    enabled: onChain && !!record,
     retry: false,
   });
-  const [check, setCheck] = useState<ProofCheck | null>(null);
+  const [check, setCheck] = useState<PublicCheck | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     let live = true;
     setCheck(null);
-    if (proof.data && record)
-      recordDigestWeb(kind, record)
-        .then((digest) => checkProofWeb(proof.data, digest))
-        .then((c) => live && setCheck(c));
+    if (proof.data) verifyPublicRecord(proof.data).then((c) => live && setCheck(c));
     return () => {
       live = false;
     };
-  }, [proof.data, record, kind]);
+  }, [proof.data]);
 
   if (!record) return null;
   const put = async () => {
@@ -75,7 +75,30 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
     );
 
   let body;
-  if (!txId) {
+  const links = record && (
+    <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
+      <Link
+        href={`#/verify/${kind}/${record.id}`}
+        target="_blank"
+        rel="noopener"
+        data-testid="onchain-public-link"
+      >
+        {translate('blockchain.onChain.publicPage')}
+      </Link>
+      {kind === 'artwork' && (
+        <Link
+          href={`#/certificate/${record.id}`}
+          target="_blank"
+          rel="noopener"
+          data-testid="onchain-certificate-link"
+        >
+          {translate('blockchain.onChain.certificate')}
+        </Link>
+      )}
+    </Stack>
+  );
+  const failed = check ? check.steps.filter((s) => !s.ok) : [];
+  if (!onChain) {
     body = (
       <Alert severity="info" data-testid="onchain-status">
         {translate(record.status === 1 ? 'blockchain.onChain.rolling' : 'blockchain.onChain.notOnChain')}
@@ -94,17 +117,17 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
   } else if (!check || !proof.data) {
     body = <Alert severity="info">{translate('blockchain.onChain.checking')}</Alert>;
   } else if (check.ok) {
-    const p = proof.data;
+    const p = proof.data.proof;
     body = (
       <Alert severity="success" data-testid="onchain-status">
         <AlertTitle>
-          {translate('blockchain.onChain.verified', { number: check.blockNumber, channel: check.channel })}
+          {translate('blockchain.onChain.verified', { number: check.blockNumber, channel: p.channel })}
         </AlertTitle>
         <Typography variant="body2">
           {translate('blockchain.onChain.verifiedDetail', {
             version: p.tx.args[1],
             txId: `${p.tx.txId.slice(0, 12)}…`,
-            time: p.blockTime,
+            time: p.tx.timestamp,
           })}
         </Typography>
         <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
@@ -119,16 +142,17 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
             {translate('blockchain.field.txId')}
           </Link>
         </Stack>
+        {links}
       </Alert>
     );
-  } else if (check.reason === 'digest') {
+  } else if (failed.length === 1 && failed[0].step === 'digest') {
     body = (
       <Alert severity="warning" data-testid="onchain-status">
         <AlertTitle>{translate('blockchain.onChain.changed')}</AlertTitle>
         <Typography variant="body2">
           {translate('blockchain.onChain.changedDetail', {
-            version: proof.data.tx.args[1],
-            number: proof.data.header.number,
+            version: proof.data.proof.tx.args[1],
+            number: proof.data.proof.header.number,
           })}
         </Typography>
         {button('blockchain.action.putAgain')}
@@ -137,7 +161,18 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
   } else {
     body = (
       <Alert severity="error" data-testid="onchain-status">
-        {translate('blockchain.onChain.failed', { message: check.message })}
+        {translate('blockchain.onChain.failed', {
+          message: failed.map((s) => s.message ?? s.step).join('; '),
+        })}
+        {failed.some((s) => s.step === 'latest') && (
+          <Typography variant="body2">
+            {translate('blockchain.onChain.olderVersion', {
+              latest: proof.data.latest.version,
+              found: proof.data.recordChain.version,
+            })}
+          </Typography>
+        )}
+        {failed.some((s) => s.step === 'digest') && button('blockchain.action.putAgain')}
       </Alert>
     );
   }

@@ -96,7 +96,7 @@ const en = {
       checking: 'Checking the proof in this browser…',
       verified: 'Verified on chain at block %{number} of channel %{channel}',
       verifiedDetail:
-        'Version %{version}, transaction %{txId}, put on chain %{time} (UTC). The record digest, the Merkle proof and the block hash were recomputed in this browser.',
+        "Version %{version} (the ledger's latest), transaction %{txId}, put on chain %{time} (UTC, the transaction's hashed time). The record digest, the Merkle proof, the block hash and the signed checkpoint were checked in this browser.",
       changed: 'Changed since it was put on chain',
       changedDetail:
         'The record no longer has the digest stored on chain (version %{version}, block %{number}). Put it on chain again to record the new version.',
@@ -107,6 +107,17 @@ const en = {
       done: 'Put on chain at block %{number}',
       repeated: 'Unchanged: already on chain at block %{number}',
       openBlock: 'Open the block',
+      publicPage: 'Public page',
+      certificate: 'Certificate',
+      olderVersion: 'The ledger holds version %{latest} of this record; the record claims version %{found}.',
+    },
+    witness: {
+      title: 'Witnesses',
+      none: 'No witness has cosigned a checkpoint yet. See docs/ledger.md, "Running a witness".',
+      name: 'Witness',
+      size: 'Cosigned height',
+      behind: 'Behind',
+      cosignedAt: 'Cosigned at (UTC)',
     },
     empty: 'No rows',
   },
@@ -203,7 +214,7 @@ const zh: typeof en = {
       checking: '正在本浏览器中校验证明……',
       verified: '已验证：位于通道 %{channel} 的第 %{number} 号区块',
       verifiedDetail:
-        '版本 %{version}，交易 %{txId}，上链时间 %{time}（UTC）。记录摘要、默克尔证明和区块哈希均已在本浏览器中重新计算。',
+        '版本 %{version}（账本中的最新版本），交易 %{txId}，上链时间 %{time}（UTC，交易中计入哈希的时间）。记录摘要、默克尔证明、区块哈希和已签名检查点均已在本浏览器中校验。',
       changed: '上链后已被修改',
       changedDetail:
         '记录的摘要与链上保存的不一致（版本 %{version}，第 %{number} 号区块）。重新上链即可记录新版本。',
@@ -214,6 +225,17 @@ const zh: typeof en = {
       done: '已上链，位于第 %{number} 号区块',
       repeated: '未修改：已在第 %{number} 号区块上链',
       openBlock: '打开区块',
+      publicPage: '公开页面',
+      certificate: '证书',
+      olderVersion: '账本中该记录的版本为 %{latest}；记录自称版本 %{found}。',
+    },
+    witness: {
+      title: '见证节点',
+      none: '尚无见证节点联署检查点。参见 docs/ledger.md“运行见证节点”。',
+      name: '见证节点',
+      size: '已联署高度',
+      behind: '落后区块数',
+      cosignedAt: '联署时间（UTC）',
     },
     empty: '暂无数据',
   },

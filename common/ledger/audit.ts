@@ -1,0 +1,65 @@
+/**
+ * The full verification answer (`GET /baas-api/verify`, `npm run ledger:verify`; docs/ledger.md
+ * section 6): the chain check (`VerifyResult`), the signed checkpoints against the recomputed heads, and
+ * the registry against the ledger. Top-level `ok`, `message` and the failure fields describe the first
+ * failure in that order, so a client reading only `VerifyResult` fields still sees where it broke.
+ * In every failure `expected` is the value recomputed from the data, `found` the value stored or claimed.
+ * Browser-safe.
+ */
+import type { RecordKind } from './recordFields';
+import type { VerifyResult } from './types';
+
+/** A registry record that does not agree with the ledger. */
+export interface RegistryProblem {
+  kind: RecordKind;
+  recordId: number;
+  /** The block of the record's latest put transaction in the ledger, or null when it has none. */
+  blockNumber: number | null;
+  /**
+   * `digest` (changed since put on chain), `chainDigest`, `chainVersion` (rolled back), `chain` (points at
+   * a transaction that is not its latest, or another record's), `isBlock`.
+   */
+  field: 'digest' | 'chainDigest' | 'chainVersion' | 'chain' | 'isBlock';
+  expected: string;
+  found: string;
+  message: string;
+}
+
+/** The checkpoint part of the answer. */
+export interface CheckpointAudit {
+  /** Checkpoints compared with the recomputed block hashes. */
+  checked: number;
+  /** Signatures verified (the latest checkpoint of each channel; all with `allSignatures`). */
+  signatures: number;
+  /** The signing key's SHA-256 fingerprint (of its SPKI DER), or null when no key was given. */
+  fingerprint: string | null;
+  failure?: {
+    channel: string;
+    blockNumber: number;
+    /** `checkpoint` (root hash differs), `signature`, `coverage` (head not covered). */
+    field: 'checkpoint' | 'signature' | 'coverage';
+    expected: string;
+    found: string;
+    message: string;
+  };
+}
+
+/** The registry part of the answer. */
+export interface RegistryAudit {
+  /** Records checked (every author and artwork). */
+  checked: number;
+  /** Records on chain (a put transaction in the ledger). */
+  onChain: number;
+  problems: RegistryProblem[];
+}
+
+/** The answer of the verify call. */
+export type AuditResult = VerifyResult & {
+  /** The chain check alone. */
+  chain: VerifyResult;
+  checkpoints: CheckpointAudit;
+  registry: RegistryAudit;
+  /** Set when a registry record is the first failure. */
+  kind?: RecordKind;
+  recordId?: number;
+};

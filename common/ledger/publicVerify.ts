@@ -1,0 +1,174 @@
+/**
+ * The public verification of one record (docs/ledger.md section 10), run in the browser by the public
+ * page `/#/verify/:kind/:id` (Web Crypto) and by the API tests on the same answer of
+ * `GET /baas-api/public/record`. Five steps, each ok or failed with `expected` (the recomputed value) and
+ * `found` (what the server sent):
+ * 1. `digest`: SHA-256 of the record's canonical digest fields equals the digest carried by the ledger's
+ *    latest put transaction of the record (`args[2]`);
+ * 2. `merkle`: the transaction's leaf hash folded along the audit path equals the header's data hash;
+ * 3. `header`: SHA-256 of the DER header equals the block hash;
+ * 4. `signature`: the checkpoint covering the block carries a valid Ed25519 signature of the published
+ *    key, and the headers from the block to the checkpoint's head link to its root hash;
+ * 5. `latest`: no newer version: the transaction is the ledger's latest of this record, and the record
+ *    itself claims that version and that transaction.
+ * Browser-safe.
+ */
+import {
+  checkConsistency,
+  fromBase64,
+  parseCheckpoint,
+  splitNote,
+  verifyCheckpointNote,
+  type LinkHeader,
+} from './note';
+import type { RecordKind } from './recordFields';
+import type { TxProof } from './types';
+import { blockHashWeb, checkProofWeb, recordDigestWeb } from './webVerify';
+
+/** The answer of `GET /baas-api/public/record`. */
+export interface PublicRecord {
+  kind: RecordKind;
+  id: number;
+  /** Every field the digest covers, and `id`. */
+  record: Record<string, unknown>;
+  /** Display-only values (an artwork's author name), not covered by the digest. */
+  display: Record<string, unknown>;
+  /** The record's own pointer to its chain transaction. */
+  recordChain: { txId: string | null; version: number };
+  /** The ledger's latest put transaction of this record. */
+  latest: { txId: string; version: number; versions: number };
+  proof: TxProof;
+  /** The first checkpoint covering the block, with the headers from the block to its head. */
+  checkpoint: { size: number; note: string; headers: LinkHeader[] } | null;
+  key: { name: string; publicKey: string; fingerprint: string; vkey: string; keyId: string; spki: string };
+}
+
+export type StepName = 'digest' | 'merkle' | 'header' | 'signature' | 'latest';
+
+export interface StepResult {
+  step: StepName;
+  ok: boolean;
+  message?: string;
+  expected?: string;
+  found?: string;
+}
+
+export interface PublicCheck {
+  ok: boolean;
+  steps: StepResult[];
+  /** Block number of the transaction, the checkpoint's size and its `time` line. */
+  blockNumber: number;
+  checkpointSize?: number;
+  /** The transaction's own (hashed) timestamp, UTC. */
+  txTime: string;
+  version: number;
+}
+
+/** Runs the five steps (never throws: a malformed answer fails the step it breaks). */
+export async function verifyPublicRecord(r: PublicRecord): Promise<PublicCheck> {
+  const steps: StepResult[] = [];
+  const digest = await recordDigestWeb(r.kind, r.record);
+  const tx = r.proof.tx;
+  steps.push(
+    digest === tx.args[2]
+      ? { step: 'digest', ok: true }
+      : {
+          step: 'digest',
+          ok: false,
+          message: 'the record differs from its latest version on chain',
+          expected: digest,
+          found: tx.args[2],
+        },
+  );
+  const proof = await checkProofWeb(r.proof);
+  if (proof.ok) {
+    steps.push({ step: 'merkle', ok: true }, { step: 'header', ok: true });
+  } else if (proof.reason === 'header') {
+    steps.push(
+      { step: 'merkle', ok: true },
+      { step: 'header', ok: false, message: proof.message, expected: proof.expected, found: proof.found },
+    );
+  } else {
+    steps.push(
+      { step: 'merkle', ok: false, message: proof.message, expected: proof.expected, found: proof.found },
+      { step: 'header', ok: false, message: 'not checked: the Merkle proof failed' },
+    );
+  }
+  let checkpointSize: number | undefined;
+  steps.push(await checkSignature(r, (s) => (checkpointSize = s)));
+  const latestOk =
+    tx.txId === r.latest.txId &&
+    Number(tx.args[1]) === r.latest.version &&
+    r.recordChain.version === r.latest.version &&
+    r.recordChain.txId === r.latest.txId &&
+    Number(tx.args[0]) === r.id;
+  steps.push(
+    latestOk
+      ? { step: 'latest', ok: true }
+      : {
+          step: 'latest',
+          ok: false,
+          message: `the ledger's latest version of this record is ${r.latest.version}; the record claims version ${r.recordChain.version}`,
+          expected: `${r.latest.version} ${r.latest.txId}`,
+          found: `${r.recordChain.version} ${r.recordChain.txId ?? 'none'}`,
+        },
+  );
+  return {
+    ok: steps.every((s) => s.ok),
+    steps,
+    blockNumber: r.proof.header.number,
+    checkpointSize,
+    txTime: tx.timestamp,
+    version: Number(tx.args[1]),
+  };
+}
+
+async function checkSignature(r: PublicRecord, setSize: (n: number) => void): Promise<StepResult> {
+  if (!r.checkpoint)
+    return { step: 'signature', ok: false, message: 'no signed checkpoint covers this block yet' };
+  let publicKey: Uint8Array;
+  try {
+    publicKey = fromBase64(r.key.publicKey);
+  } catch (err) {
+    return { step: 'signature', ok: false, message: (err as Error).message };
+  }
+  const v = await verifyCheckpointNote(r.checkpoint.note, { name: r.key.name, publicKey });
+  if (!v.ok) return { step: 'signature', ok: false, message: v.message };
+  setSize(v.checkpoint.size);
+  // The block itself, as the proof's header recomputes, is the first link.
+  const n = r.proof.header.number;
+  const first = r.checkpoint.headers[0];
+  if (
+    !first ||
+    first.number !== n ||
+    first.previousHash !== r.proof.header.previousHash ||
+    first.dataHash !== r.proof.header.dataHash
+  )
+    return { step: 'signature', ok: false, message: `the linking headers do not start at block ${n}` };
+  const blockCp = {
+    origin: v.checkpoint.origin,
+    size: n + 1,
+    rootHash: await blockHashWeb(r.proof.header),
+    extensions: [],
+  };
+  const link = await checkConsistency(blockCp, v.checkpoint, r.checkpoint.headers);
+  if (!link.ok)
+    return {
+      step: 'signature',
+      ok: false,
+      message: `the signed checkpoint of size ${v.checkpoint.size} does not cover block ${n}: ${link.message}`,
+      expected: link.expected,
+      found: link.found,
+    };
+  return { step: 'signature', ok: true };
+}
+
+/** The checkpoint's `time` line and size from a note, for display (no verification). */
+export function checkpointInfo(note: string): { size: number; time?: string } | undefined {
+  try {
+    const c = parseCheckpoint(splitNote(note).body);
+    return { size: c.size, time: c.extensions.find((e) => e.startsWith('time '))?.slice(5) };
+  } catch {
+    return undefined;
+  }
+}

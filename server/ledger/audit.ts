@@ -1,0 +1,358 @@
+/**
+ * The full verification behind `GET /baas-api/verify` and `npm run ledger:verify` (docs/ledger.md
+ * section 6): the chain (verify.ts), then the signed checkpoints against the recomputed heads, then the
+ * registry against the ledger:
+ *
+ * - checkpoints: every stored checkpoint's note names a root hash equal to the (verified) hash of block
+ *   `size − 1`; the latest one per channel (every one with `allSignatures`) carries a valid signature of
+ *   the signing key; the latest one covers the channel's head;
+ * - registry: for every author and artwork, the ledger's latest put transaction of that record (by
+ *   `args[0]`, not the record's own pointer) against the record: `isBlock`, `chain` (its latest
+ *   transaction, not an older one nor another record's), `chainVersion` (not rolled back), `chainDigest`
+ *   and the current digest (changed since it was put on chain).
+ *
+ * Every `expected` is the recomputed value, every `found` the stored or claimed one.
+ */
+import type { Kysely } from 'kysely';
+import type { AuditResult, CheckpointAudit, RegistryAudit, RegistryProblem } from '../../common/ledger/audit';
+import { parseCheckpoint, splitNote, verifyCheckpointNote } from '../../common/ledger/note';
+import type { RecordKind } from '../../common/ledger/recordFields';
+import type { Database } from '../db/database';
+import type { ResourceRepositories } from '../routes/resources';
+import { RECORD_CHAINCODE, recordDigest, recordOfTx } from './records';
+import type { LedgerTables } from './tables';
+import { verifyLedger } from './verify';
+
+/** The public key checkpoints are verified with. */
+export interface VerifyKey {
+  name: string;
+  publicKey: Uint8Array;
+  fingerprint: string;
+}
+
+/** The latest put transaction of a record in the ledger, and how many versions it has. */
+export interface LatestRecordTx {
+  txId: string;
+  version: number;
+  digest: string;
+  blockNumber: number;
+  versions: number;
+}
+
+const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };
+const FUNCTION: Record<RecordKind, string> = { author: 'putAuthor', artwork: 'putArtwork' };
+
+/** Every record transaction of the ledger: (kind:id) → latest, and txId → its record. */
+export async function recordTxIndex(db: Kysely<any>): Promise<{
+  latest: Map<string, LatestRecordTx>;
+  owner: Map<string, { kind: RecordKind; id: number; version: number }>;
+}> {
+  const rows = await (db as Kysely<LedgerTables>)
+    .selectFrom('ledger_tx')
+    .select(['txId', 'chaincode', 'function', 'args', 'blockNumber', 'txIndex'])
+    .where('chaincode', '=', RECORD_CHAINCODE)
+    .orderBy('channelId')
+    .orderBy('blockNumber')
+    .orderBy('txIndex')
+    .execute();
+  const latest = new Map<string, LatestRecordTx>();
+  const owner = new Map<string, { kind: RecordKind; id: number; version: number }>();
+  for (const r of rows) {
+    const rec = recordOfTx({
+      chaincode: r.chaincode,
+      function: r.function,
+      args: JSON.parse(r.args) as string[],
+    });
+    if (!rec) continue;
+    owner.set(r.txId, { kind: rec.kind, id: rec.id, version: rec.version });
+    const key = `${rec.kind}:${rec.id}`;
+    const prev = latest.get(key);
+    if (!prev || rec.version >= prev.version)
+      latest.set(key, {
+        txId: r.txId,
+        version: rec.version,
+        digest: rec.digest,
+        blockNumber: r.blockNumber,
+        versions: (prev?.versions ?? 0) + 1,
+      });
+    else prev.versions++;
+  }
+  return { latest, owner };
+}
+
+/** The latest put transaction of one record (by the ledger, not the record's pointer), or undefined. */
+export async function latestRecordTx(
+  db: Kysely<any>,
+  kind: RecordKind,
+  id: number,
+): Promise<LatestRecordTx | undefined> {
+  const rows = await (db as Kysely<LedgerTables>)
+    .selectFrom('ledger_tx')
+    .select(['txId', 'args', 'blockNumber'])
+    .where('chaincode', '=', RECORD_CHAINCODE)
+    .where('function', '=', FUNCTION[kind])
+    .where('args', 'like', `["${id}",%`)
+    .orderBy('blockNumber')
+    .orderBy('txIndex')
+    .execute();
+  let best: LatestRecordTx | undefined;
+  for (const r of rows) {
+    const [rid, version, digest] = JSON.parse(r.args) as string[];
+    if (Number(rid) !== id) continue;
+    if (!best || Number(version) >= best.version)
+      best = {
+        txId: r.txId,
+        version: Number(version),
+        digest,
+        blockNumber: r.blockNumber,
+        versions: (best?.versions ?? 0) + 1,
+      };
+    else best.versions++;
+  }
+  return best;
+}
+
+/** Checks the stored checkpoints against the verified chain. */
+export async function auditCheckpoints(
+  db: Kysely<any>,
+  key: VerifyKey | undefined,
+  opts: { channel?: string; allSignatures?: boolean } = {},
+): Promise<CheckpointAudit> {
+  const ldb = db as Kysely<LedgerTables>;
+  let q = ldb.selectFrom('ledger_channel').select(['id', 'name']).orderBy('id');
+  if (opts.channel !== undefined) q = q.where('name', '=', opts.channel);
+  const out: CheckpointAudit = { checked: 0, signatures: 0, fingerprint: key?.fingerprint ?? null };
+  for (const ch of await q.execute()) {
+    const hashes = new Map(
+      (
+        await ldb
+          .selectFrom('ledger_block')
+          .select(['number', 'blockHash'])
+          .where('channelId', '=', ch.id)
+          .execute()
+      ).map((b) => [b.number, b.blockHash]),
+    );
+    const height = hashes.size;
+    const cps = await ldb
+      .selectFrom('ledger_checkpoint')
+      .select(['size', 'note'])
+      .where('channelId', '=', ch.id)
+      .orderBy('size')
+      .execute();
+    const fail = (
+      field: 'checkpoint' | 'signature' | 'coverage',
+      blockNumber: number,
+      expected: string,
+      found: string,
+      what: string,
+    ) => {
+      out.failure = {
+        channel: ch.name,
+        blockNumber,
+        field,
+        expected,
+        found,
+        message: `channel ${ch.name}, block ${blockNumber}: ${what} (expected ${expected}, found ${found})`,
+      };
+      return out;
+    };
+    for (const [i, cp] of cps.entries()) {
+      let size: number;
+      let root: string;
+      try {
+        const parsed = parseCheckpoint(splitNote(cp.note).body);
+        size = parsed.size;
+        root = parsed.rootHash;
+      } catch (err) {
+        return fail(
+          'checkpoint',
+          cp.size - 1,
+          'a signed checkpoint note',
+          'malformed',
+          (err as Error).message,
+        );
+      }
+      if (size !== cp.size)
+        return fail(
+          'checkpoint',
+          cp.size - 1,
+          String(cp.size),
+          String(size),
+          'the checkpoint note names another size than its row',
+        );
+      const hash = hashes.get(size - 1);
+      if (hash === undefined)
+        return fail(
+          'checkpoint',
+          size - 1,
+          'a block',
+          'none',
+          `a signed checkpoint names block ${size - 1}, which the chain does not hold (rolled back?)`,
+        );
+      if (hash !== root)
+        return fail(
+          'checkpoint',
+          size - 1,
+          hash,
+          root,
+          'the signed checkpoint names another head hash than the recomputed chain',
+        );
+      out.checked++;
+      if (key && (opts.allSignatures || i === cps.length - 1)) {
+        const v = await verifyCheckpointNote(cp.note, key);
+        if (!v.ok)
+          return fail('signature', size - 1, `a valid signature of ${key.name}`, v.reason, v.message);
+        out.signatures++;
+      }
+    }
+    const covered = cps.length ? cps[cps.length - 1].size : 0;
+    if (covered < height)
+      return fail(
+        'coverage',
+        covered,
+        String(height),
+        String(covered),
+        `blocks ${covered}..${height - 1} are not covered by a signed checkpoint`,
+      );
+  }
+  return out;
+}
+
+/** Checks every author and artwork against the ledger's latest put transaction of it. */
+export async function auditRegistry(
+  db: Kysely<Database>,
+  repos: ResourceRepositories,
+): Promise<RegistryAudit> {
+  const { latest, owner } = await recordTxIndex(db);
+  const out: RegistryAudit = { checked: 0, onChain: 0, problems: [] };
+  for (const kind of ['author', 'artwork'] as RecordKind[]) {
+    const rows = await (db as Kysely<any>)
+      .selectFrom(TABLE[kind])
+      .select(['id', 'isBlock', 'chain', 'chainDigest', 'chainVersion'])
+      .orderBy('id')
+      .execute();
+    for (const row of rows as {
+      id: number;
+      isBlock: number;
+      chain: string | null;
+      chainDigest: string | null;
+      chainVersion: number;
+    }[]) {
+      out.checked++;
+      const id = Number(row.id);
+      const l = latest.get(`${kind}:${id}`);
+      const problem = (field: RegistryProblem['field'], expected: string, found: string, what: string) =>
+        out.problems.push({
+          kind,
+          recordId: id,
+          blockNumber: l?.blockNumber ?? null,
+          field,
+          expected,
+          found,
+          message: `${kind} ${id}: ${what} (expected ${expected}, found ${found})`,
+        });
+      if (l) out.onChain++;
+      const isBlock = l ? 1 : 0;
+      if (Number(row.isBlock) !== isBlock)
+        problem(
+          'isBlock',
+          String(isBlock),
+          String(row.isBlock),
+          l ? 'on chain but not marked so' : 'marked on chain without a transaction in the ledger',
+        );
+      if (row.chain) {
+        const o = owner.get(row.chain);
+        if (!o)
+          problem('chain', l?.txId ?? 'none', row.chain, 'points at a transaction the ledger does not hold');
+        else if (o.kind !== kind || o.id !== id)
+          problem('chain', l?.txId ?? 'none', row.chain, `claims the transaction of ${o.kind} ${o.id}`);
+        else if (l && row.chain !== l.txId)
+          problem(
+            'chain',
+            l.txId,
+            row.chain,
+            `points at version ${o.version}, the ledger's latest is version ${l.version}`,
+          );
+      } else if (l) problem('chain', l.txId, 'none', 'on chain but its transaction pointer is empty');
+      if (!l) continue;
+      if (Number(row.chainVersion) !== l.version)
+        problem(
+          'chainVersion',
+          String(l.version),
+          String(row.chainVersion),
+          Number(row.chainVersion) < l.version
+            ? 'rolled back to an older version'
+            : 'claims a version the ledger does not hold',
+        );
+      if (row.chainDigest !== l.digest)
+        problem(
+          'chainDigest',
+          l.digest,
+          row.chainDigest ?? 'none',
+          "its stored chain digest differs from its latest transaction's",
+        );
+      const record = await repos[TABLE[kind]].getOne(db, id);
+      const digest = recordDigest(kind, { ...record, id });
+      if (digest !== l.digest)
+        problem('digest', digest, l.digest, `changed since it was put on chain (version ${l.version})`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Chain, checkpoints and registry; the first failure in that order is the answer's top level.
+ * @param repos the resource repositories (records as the API answers them, for their digests)
+ */
+export async function auditLedger(
+  db: Kysely<Database>,
+  repos: ResourceRepositories,
+  key: VerifyKey | undefined,
+  opts: { channel?: string; allSignatures?: boolean } = {},
+): Promise<AuditResult> {
+  const chain = await verifyLedger(db, opts.channel);
+  const checkpoints: CheckpointAudit = chain.ok
+    ? await auditCheckpoints(db, key, opts)
+    : { checked: 0, signatures: 0, fingerprint: key?.fingerprint ?? null };
+  const registry = await auditRegistry(db, repos);
+  const extra = { chain, checkpoints, registry };
+  if (!chain.ok) return { ...chain, ...extra };
+  const f = checkpoints.failure;
+  if (f)
+    return {
+      ok: false,
+      channel: f.channel,
+      blockNumber: f.blockNumber,
+      field: f.field,
+      expected: f.expected,
+      found: f.found,
+      message: f.message,
+      blocks: chain.blocks,
+      transactions: chain.transactions,
+      ...extra,
+    };
+  const p = registry.problems[0];
+  if (p)
+    return {
+      ok: false,
+      channel: 'artchannel',
+      blockNumber: p.blockNumber ?? -1,
+      field: p.field,
+      expected: p.expected,
+      found: p.found,
+      message:
+        registry.problems.length === 1
+          ? p.message
+          : `${p.message}; ${registry.problems.length - 1} more registry problem(s)`,
+      blocks: chain.blocks,
+      transactions: chain.transactions,
+      kind: p.kind,
+      recordId: p.recordId,
+      ...extra,
+    };
+  return {
+    ...chain,
+    message: `${chain.message}; ${checkpoints.checked} checkpoints (${checkpoints.signatures} signatures); ${registry.checked} records (${registry.onChain} on chain) match the ledger`,
+    ...extra,
+  };
+}

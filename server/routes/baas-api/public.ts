@@ -1,0 +1,214 @@
+/**
+ * `/baas-api/public/*`: what anyone may read without signing in (docs/ledger.md section 10), rate-limited
+ * per IP (`PUBLIC_RATE_LIMIT` requests per minute, default 600), in the envelope:
+ * - `GET key`: the checkpoint signing key (SPKI PEM, SHA-256 fingerprint of the SPKI DER, raw base64, the
+ *   Go note verifier key);
+ * - `GET checkpoint?channel=C[&height=H]`: the latest signed checkpoint of C, or the one of size H, as
+ *   `{channel, size, rootHash, note, createdAt}` (`note` = the signed note's text);
+ * - `GET consistency?channel=C&from=H1&to=H2`: the block headers numbered H1 − 1 .. H2 − 1 (at most
+ *   10,000), which link the checkpoints of sizes H1 and H2;
+ * - `GET record?kind=author|artwork&id=N`: a published record (every field its digest covers), the
+ *   ledger's latest put transaction of it with its Merkle proof, the signed checkpoint covering that
+ *   block and the headers linking the two, and the key: all a browser needs to verify it
+ *   (common/ledger/publicVerify.ts). 404 "not published" for a record not on chain, or whose public page
+ *   is off (authors: `wxIsEnable`; artworks: their author's `wxIsEnable`), or that does not exist.
+ */
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { MAX_ID } from '../../../common/schemaRegistry';
+import { digestFields, type RecordKind } from '../../../common/ledger/recordFields';
+import { toBase64 } from '../../../common/ledger/note';
+import { latestRecordTx } from '../../ledger/audit';
+import { checkpointAt, checkpointCovering, latestCheckpoint } from '../../ledger/checkpoints';
+import type { LedgerTables } from '../../ledger/tables';
+import { ok } from '../../plugins/app/envelope';
+import { ApiError, invalidField, notFound } from '../../plugins/app/errors';
+import { Codes } from '../../../common/envelope';
+
+/** Most headers one consistency call answers. */
+export const MAX_CONSISTENCY = 10_000;
+
+const channel = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const height = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
+
+/** The public signing-key answer. */
+export function publicKeyOf(app: FastifyInstance) {
+  const k = app.checkpoints.key;
+  return {
+    algorithm: 'Ed25519',
+    name: k.name,
+    keyId: k.keyId,
+    publicKey: toBase64(k.publicKey),
+    spki: k.spkiPem,
+    fingerprint: k.fingerprint,
+    vkey: k.vkey,
+  };
+}
+
+/** The block headers numbered `first` .. `last` of a channel, in order. */
+async function headers(db: Kysely<any>, channelId: number, first: number, last: number) {
+  return (db as Kysely<LedgerTables>)
+    .selectFrom('ledger_block')
+    .select(['number', 'previousHash', 'dataHash'])
+    .where('channelId', '=', channelId)
+    .where('number', '>=', first)
+    .where('number', '<=', last)
+    .orderBy('number')
+    .execute();
+}
+
+function notPublished(kind: RecordKind, id: number) {
+  return new ApiError(
+    Codes.NOT_FOUND,
+    404,
+    `${kind} ${id} is not published: it is not on chain, or its public page is switched off`,
+    { published: false, kind, id },
+  );
+}
+
+/** The query of the record calls: `kind` and `id`. */
+export const recordQuery = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string', enum: ['author', 'artwork'] },
+    id: { type: 'integer', minimum: 1, maximum: MAX_ID },
+  },
+  required: ['kind', 'id'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * The record answer (common/ledger/publicVerify.ts `PublicRecord`): the record's digest fields, the
+ * ledger's latest put transaction of it with its proof, the covering checkpoint with linking headers,
+ * and the key. `published`: the public call, which answers 404 "not published" unless the record is
+ * on chain and its (or its author's) public page is on; otherwise 404 only when it is not on chain.
+ */
+export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: number, published: boolean) {
+  const table = kind === 'author' ? 'authors' : 'artworks';
+  const gone = () =>
+    published
+      ? notPublished(kind, id)
+      : new ApiError(Codes.NOT_FOUND, 404, `${kind} ${id} is not on chain`, { onChain: false, kind, id });
+  const row = (await app.db
+    .selectFrom(table)
+    .select(['id', 'chain', 'chainVersion'])
+    .where('id', '=', id)
+    .executeTakeFirst()) as { id: number; chain: string | null; chainVersion: number } | undefined;
+  if (!row) throw published ? notPublished(kind, id) : notFound(kind === 'author' ? 'Author' : 'Artwork', id);
+  const record = (await app.resources[table].getOne(app.db, id)) as unknown as Record<string, unknown>;
+  const authorId = kind === 'author' ? id : Number(record.author);
+  const author = await app.db
+    .selectFrom('authors')
+    .select(['wxIsEnable', 'authorName'])
+    .where('id', '=', authorId)
+    .executeTakeFirst();
+  if (published && (!author || Number(author.wxIsEnable) !== 1)) throw gone();
+  const latest = await latestRecordTx(app.db, kind, id);
+  if (!latest) throw gone();
+  const proof = (await app.ledger.proof(latest.txId))!;
+  const cp = await checkpointCovering(app.db, proof.channelId, proof.header.number + 1);
+  const links = cp ? await headers(app.db, proof.channelId, proof.header.number, cp.size - 1) : [];
+  return {
+    kind,
+    id,
+    record: { ...digestFields(kind, { ...record, id }), id },
+    display: kind === 'artwork' ? { authorName: author?.authorName ?? null } : {},
+    recordChain: { txId: row.chain, version: Number(row.chainVersion) },
+    latest: { txId: latest.txId, version: latest.version, versions: latest.versions },
+    proof,
+    checkpoint: cp ? { size: cp.size, note: cp.note, headers: links } : null,
+    key: publicKeyOf(app),
+  };
+}
+
+export default async function publicRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
+  const config = { rateLimit: { max: app.config.publicRateLimit, timeWindow: '1 minute' } };
+
+  async function channelOr404(name: string) {
+    const ch = await app.ledger.channel(name);
+    if (!ch) throw notFound('Channel', name);
+    return ch;
+  }
+
+  app.get(
+    '/key',
+    { config, schema: { querystring: { type: 'object', properties: {}, additionalProperties: false } } },
+    async () => ok(publicKeyOf(app)),
+  );
+
+  app.get(
+    '/checkpoint',
+    {
+      config,
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { channel, height },
+          required: ['channel'],
+          additionalProperties: false,
+        } as const,
+      },
+    },
+    async (req) => {
+      const ch = await channelOr404(req.query.channel);
+      const cp =
+        req.query.height === undefined
+          ? await latestCheckpoint(app.db, ch.id)
+          : await checkpointAt(app.db, ch.id, req.query.height);
+      if (!cp) throw notFound(`Checkpoint of channel ${ch.name} at height`, req.query.height ?? ch.height);
+      const { channelId: _c, ...rest } = cp;
+      return ok({ channel: ch.name, ...rest });
+    },
+  );
+
+  app.get(
+    '/consistency',
+    {
+      config,
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { channel, from: height, to: height },
+          required: ['channel', 'from', 'to'],
+          additionalProperties: false,
+        } as const,
+      },
+    },
+    async (req) => {
+      const { from, to } = req.query;
+      const ch = await channelOr404(req.query.channel);
+      if (from > to)
+        throw invalidField('from', 'x-ordered', 'must not be greater than "to"', {
+          first: 'from',
+          second: 'to',
+        });
+      if (to - from + 1 > MAX_CONSISTENCY)
+        throw invalidField('to', 'maximum', `at most ${MAX_CONSISTENCY} headers per call: ask in steps`, {
+          limit: from + MAX_CONSISTENCY - 1,
+        });
+      if (to > ch.height)
+        throw invalidField('to', 'maximum', `the channel's height is ${ch.height}`, { limit: ch.height });
+      return ok({ channel: ch.name, from, to, headers: await headers(app.db, ch.id, from - 1, to - 1) });
+    },
+  );
+
+  app.get(
+    '/record',
+    {
+      config,
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            ...recordQuery.properties,
+          },
+          required: ['kind', 'id'],
+          additionalProperties: false,
+        } as const,
+      },
+    },
+    async (req) => ok(await recordAnswer(app, req.query.kind as RecordKind, req.query.id, true)),
+  );
+}
