@@ -239,7 +239,8 @@ function registerResource<R extends object>(
           body: narrow ? narrowedUpdate(schema, narrow) : { $ref: `${id}.update` },
           response: envelope(record),
         },
-        handler: async (req) => ok(await repo.update(db, req.body as Partial<R> & { id: number }, actorOf(req))),
+        handler: async (req) =>
+          ok(await repo.update(db, req.body as Partial<R> & { id: number }, actorOf(req))),
       });
     } else if (names.every((v) => v === 'delete' || v === 'deleteMany')) {
       const one = verbs.get('delete');
