@@ -423,7 +423,7 @@ export async function storageFiles(opts: {
   const out: Record<string, string> = {
     [TABLES_PATH]: await opts.format(tablesSource(models.values(), opts.banner)),
     [MIGRATIONS_INDEX]: await opts.format(
-      migrationsIndexSource(opts.read(MIGRATIONS_INDEX) ?? '', opts.banner),
+      migrationsIndexSource(opts.read(MIGRATIONS_INDEX) ?? '', opts.banner, undefined, opts.migrations),
     ),
   };
   const text = opts.read(SNAPSHOT_PATH);

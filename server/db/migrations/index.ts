@@ -11,7 +11,11 @@ import * as m20261122T0100_ledger from './20261122T0100_ledger';
 import * as m20261122T0200_search from './20261122T0200_search';
 import * as m20261122T0300_companies from './20261122T0300_companies';
 import * as m20261122T0900_ledger_checkpoints from './20261122T0900_ledger_checkpoints';
+import * as m20261122T2300_account_username from './20261122T2300_account_username';
+import * as m20261122T2300_storage_audit_log from './20261122T2300_storage_audit_log';
 import * as m20261122T2303_storage_bid_users from './20261122T2303_storage_bid_users';
+import * as m20261123T0000_dashboard_indexes from './20261123T0000_dashboard_indexes';
+import * as m20261123T0009_storage_artworks_authors from './20261123T0009_storage_artworks_authors';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -19,5 +23,9 @@ export const migrations: Record<string, Migration> = {
   '20261122T0200_search': m20261122T0200_search,
   '20261122T0300_companies': m20261122T0300_companies,
   '20261122T0900_ledger_checkpoints': m20261122T0900_ledger_checkpoints,
+  '20261122T2300_account_username': m20261122T2300_account_username,
+  '20261122T2300_storage_audit_log': m20261122T2300_storage_audit_log,
   '20261122T2303_storage_bid_users': m20261122T2303_storage_bid_users,
+  '20261123T0000_dashboard_indexes': m20261123T0000_dashboard_indexes,
+  '20261123T0009_storage_artworks_authors': m20261123T0009_storage_artworks_authors,
 };
