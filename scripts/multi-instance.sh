@@ -12,6 +12,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?set DATABASE_URL to a postgres:// URL (e.g. DATABASE_URL=\$(bash scripts/postgres-test-db.sh) for the local test cluster)}"
+# Every instance signs checkpoints with the same key (whichever is the orderer signs): LEDGER_SIGNING_KEY,
+# or a seed created once in data/multi-instance-signing-key.
+if [ -z "${LEDGER_SIGNING_KEY:-}" ]; then
+  mkdir -p data
+  [ -f data/multi-instance-signing-key ] || (umask 077 && head -c 32 /dev/urandom | base64 > data/multi-instance-signing-key)
+  LEDGER_SIGNING_KEY=$(cat data/multi-instance-signing-key)
+fi
+export LEDGER_SIGNING_KEY
 count=${1:-3}
 first=${2:-8081}
 pids=()

@@ -20,6 +20,8 @@ import { ORDERER_LOCK_KEY } from '../../server/ledger/orderer';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
+/** The instances' shared checkpoint signing key (a base64 Ed25519 seed, LEDGER_SIGNING_KEY). */
+const signingKey = randomBytes(32).toString('base64');
 const onPg = Boolean(ADMIN_URL && /^postgres(ql)?:\/\//.test(ADMIN_URL));
 const PASSWORD = 'multi-instance-password';
 const CALLS = 1000;
@@ -78,7 +80,10 @@ afterAll(async () => {
 describe.skipIf(!onPg)('three instances on one PostgreSQL', () => {
   it('SIGKILL of the orderer during 1,000 put-on-chain calls loses no acknowledged transaction', async () => {
     await query(ADMIN_URL!, `CREATE DATABASE ${dbName}`);
+    // One signing key for every instance: whichever is the orderer signs the checkpoints, and every
+    // instance (and ledger:verify) checks them against the same published key (docs/ledger.md).
     const env = {
+      LEDGER_SIGNING_KEY: signingKey,
       DATABASE_URL: dbUrl(),
       ADMIN_PASSWORD: PASSWORD,
       USER_PASSWORD: PASSWORD,
@@ -188,7 +193,7 @@ describe.skipIf(!onPg)('three instances on one PostgreSQL', () => {
     await Promise.all(survivors.map((s) => s.stop('SIGTERM')));
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ledger-verify.ts'], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: dbUrl() },
+      env: { ...process.env, DATABASE_URL: dbUrl(), LEDGER_SIGNING_KEY: signingKey },
       encoding: 'utf8',
     });
     expect(cli.status, cli.stderr).toBe(0);
