@@ -366,7 +366,15 @@ describe(`fuzz (${DB})`, () => {
   /** Makes two records of every resource (bid and platform users inserted: they have no create call). */
   async function seedRecords() {
     for (const name of Object.keys(ids)) delete ids[name];
-    const order = ['authors', 'bidUsers', 'platformUsers', 'artCategories', 'companies', 'artworks'];
+    const order = [
+      'accounts',
+      'authors',
+      'bidUsers',
+      'platformUsers',
+      'artCategories',
+      'companies',
+      'artworks',
+    ];
     for (const name of order) {
       const s = storedSchemas.find((x) => x['x-resource']!.name === name);
       if (!s) continue;
@@ -407,6 +415,14 @@ describe(`fuzz (${DB})`, () => {
       }
       ids[name] = got;
     }
+    // Audit entries have no create call: the writes above made them.
+    const audit = await t.app.db
+      .selectFrom('audit_log' as any)
+      .select('id' as any)
+      .orderBy('id' as any)
+      .limit(3)
+      .execute();
+    ids.auditEntries = audit.map((r: any) => Number(r.id));
   }
 
   beforeAll(async () => {
