@@ -11,7 +11,6 @@
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import {
-  Alert,
   Avatar,
   Box,
   Button,
@@ -171,9 +170,9 @@ export function LoginScreen({ translate, locale, onLocaleChange, onSubmit }: Log
               }
             />
             {error && (
-              <Alert severity="error" sx={{ mt: 1 }} data-testid="login-error">
+              <Typography role="alert" color="error" sx={{ mt: 1, fontSize: 14 }} data-testid="login-error">
                 {error}
-              </Alert>
+              </Typography>
             )}
             <Button
               variant="contained"
