@@ -1,6 +1,6 @@
 /**
  * Routes from the schemas: for every resource schema with `x-storage`, every call its `x-endpoints`
- * declares is registered, path and method exactly as declared (docs/api.md; and each path in its `also`),
+ * declares is registered, path and method exactly as declared (docs/api.md; and each path in its `aliases`),
  * and answered by the generic
  * repository (server/kernel/repository.ts). Verbs sharing a call are registered once: getList, getMany
  * and search are one list call (`ids` selects getMany); delete and deleteMany one call taking `{<id>}` or
