@@ -58,6 +58,9 @@ export const serverMessagesEn = {
   'ledger.authorNotOnChain':
     'The author "%{authorName}" (id %{author}) is not on chain yet: put the author on chain before their artworks',
   'ledger.channelNotFound': 'Channel %{id} does not exist',
+  'ledger.notPublished':
+    '%{kind} %{id} is not published: it is not on chain, or its public page is switched off',
+  'ledger.notOnChain': '%{kind} %{id} is not on chain',
   'ledger.blockNotFound': 'Block %{number} of channel %{channel} does not exist',
   'ledger.txNotFound': 'Transaction %{txId} does not exist',
   'ledger.txPending': 'Transaction (still waiting for its block) %{txId} does not exist',
@@ -130,4 +133,6 @@ export const fieldMessagesEn = {
   chaincode: 'Not a valid chaincode upload (a Go source file in the field "file")',
   conflict: 'Conflicts with a stored record',
   invalid: 'Invalid: %{message}',
+  lastAdmin: '"%{username}" is the last account with the admin role: grant admin to another account first',
+  password: 'The current password is not right',
 };

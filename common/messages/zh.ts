@@ -38,6 +38,8 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'record.deleteReferencedMeanwhile': '已拒绝：有其他记录（刚刚添加）仍引用此记录；请先删除或重新分配',
   'ledger.authorNotOnChain': '作者“%{authorName}”（编号 %{author}）尚未上链：请先将作者上链，再上链其作品',
   'ledger.channelNotFound': '通道 %{id} 不存在',
+  'ledger.notPublished': '%{kind} %{id} 未公开：尚未上链，或其公开页面已关闭',
+  'ledger.notOnChain': '%{kind} %{id} 尚未上链',
   'ledger.blockNotFound': '通道 %{channel} 的区块 %{number} 不存在',
   'ledger.txNotFound': '交易 %{txId} 不存在',
   'ledger.txPending': '交易 %{txId} 仍在等待出块',
@@ -98,4 +100,6 @@ export const fieldMessagesZh: typeof fieldMessagesEn = {
   chaincode: '不是有效的链码上传（字段“file”中的 Go 源文件）',
   conflict: '与已存储的记录冲突',
   invalid: '无效：%{message}',
+  lastAdmin: '“%{username}”是最后一个拥有管理员角色的账号：请先将管理员角色授予其他账号',
+  password: '当前密码不正确',
 };

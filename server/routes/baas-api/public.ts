@@ -25,6 +25,7 @@ import type { LedgerTables } from '../../ledger/tables';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, invalidField, notFound } from '../../plugins/app/errors';
 import { Codes } from '../../../common/envelope';
+import { msg } from '../../../common/messages/index';
 
 /** Most headers one consistency call answers. */
 export const MAX_CONSISTENCY = 10_000;
@@ -58,13 +59,18 @@ async function headers(db: Kysely<any>, channelId: number, first: number, last: 
     .execute();
 }
 
+/** The record kinds' names in each language (message params). */
+const KIND_LABELS = {
+  author: { en: 'Author', zh: '作者' },
+  artwork: { en: 'Artwork', zh: '作品' },
+} as const;
+
 function notPublished(kind: RecordKind, id: number) {
-  return new ApiError(
-    Codes.NOT_FOUND,
-    404,
-    `${kind} ${id} is not published: it is not on chain, or its public page is switched off`,
-    { published: false, kind, id },
-  );
+  return new ApiError(Codes.NOT_FOUND, 404, msg('ledger.notPublished', { kind: KIND_LABELS[kind], id }), {
+    published: false,
+    kind,
+    id,
+  });
 }
 
 /** The query of the record calls: `kind` and `id`. */
@@ -89,7 +95,11 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
   const gone = () =>
     published
       ? notPublished(kind, id)
-      : new ApiError(Codes.NOT_FOUND, 404, `${kind} ${id} is not on chain`, { onChain: false, kind, id });
+      : new ApiError(Codes.NOT_FOUND, 404, msg('ledger.notOnChain', { kind: KIND_LABELS[kind], id }), {
+          onChain: false,
+          kind,
+          id,
+        });
   const row = (await app.db
     .selectFrom(table)
     .select(['id', 'chain', 'chainVersion'])

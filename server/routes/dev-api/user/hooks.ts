@@ -13,6 +13,7 @@ import { Codes } from '../../../../common/envelope';
 import type { Dialect, ResourceHooks } from '../../../kernel/repository';
 import { ApiError } from '../../../plugins/app/errors';
 import { hashPassword } from '../../../plugins/app/password';
+import { msg } from '../../../../common/messages/index';
 
 const ADMIN = 'admin';
 
@@ -22,7 +23,7 @@ export function lastAdminError(field: 'roles' | 'id', username: string) {
     field === 'roles'
       ? `roles: "${username}" is the last account with the admin role; grant admin to another account first`
       : `id: "${username}" is the last account with the admin role and cannot be deleted; grant admin to another account first`;
-  return new ApiError(Codes.CONFLICT, 409, message, {
+  return new ApiError(Codes.CONFLICT, 409, msg('request.fields'), {
     errors: [{ field, keyword: 'lastAdmin', params: { username }, message }],
   });
 }

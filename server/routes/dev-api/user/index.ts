@@ -30,6 +30,7 @@ import { schemas } from '../../../../common/schemaRegistry';
 import { actorOf, recordAudit, storedRow } from '../../../kernel/audit';
 import { ensureAnotherAdmin } from './hooks';
 import { TOKEN_SCHEME } from '../../../plugins/external/swagger';
+import { msg } from '../../../../common/messages/index';
 
 /** Roles the product knows: the accounts schema's `roles` enum (admin, and the blockchain section's `user`). */
 export const KNOWN_ROLES: string[] = schemas.account.properties.roles.items!.enum as string[];
@@ -181,21 +182,16 @@ export async function accountRoutes(app: FastifyInstance) {
     if (!add && role === 'admin' && roles.includes('admin'))
       await ensureAnotherAdmin(app.db, app.dialect, [id], 'roles');
     if (!add && !next.length)
-      throw new ApiError(
-        Codes.INVALID,
-        400,
-        `role: "${role}" is the only role of "${current.username}"; an account keeps at least one role`,
-        {
-          errors: [
-            {
-              field: 'role',
-              keyword: 'minItems',
-              params: { limit: 1 },
-              message: `role: an account keeps at least one role`,
-            },
-          ],
-        },
-      );
+      throw new ApiError(Codes.INVALID, 400, msg('request.fields'), {
+        errors: [
+          {
+            field: 'role',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: `role: an account keeps at least one role`,
+          },
+        ],
+      });
     return ok(await repo.update(app.db, { id, roles: next }, actorOf(request)));
   };
   const guard = app.requireRoles(['admin']);
@@ -214,7 +210,7 @@ export async function accountRoutes(app: FastifyInstance) {
         .where('id', '=', me.id)
         .executeTakeFirstOrThrow();
       if (!(await verifyPassword(oldPassword, row.passwordHash)))
-        throw new ApiError(Codes.INVALID, 400, 'oldPassword: the current password is not right', {
+        throw new ApiError(Codes.INVALID, 400, msg('request.fields'), {
           errors: [
             {
               field: 'oldPassword',
