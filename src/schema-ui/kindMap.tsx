@@ -29,6 +29,7 @@ import {
   useRecordContext,
   useResourceContext,
   useTranslate,
+  useWrappedSource,
   type Validator,
 } from 'react-admin';
 import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
@@ -90,7 +91,8 @@ function useEnumChoices(source: string, prop: PropertySchema) {
 }
 
 function EnumInput({ source, prop, label, validate }: KindProps) {
-  const choices = useEnumChoices(source, prop);
+  // Inside an array input (a traceability step) the labels are keyed by the item path without its index.
+  const choices = useEnumChoices(useWrappedSource(source).replace(/\.\d+(?=\.|$)/g, ''), prop);
   const nullable =
     (prop.enum ?? []).includes(null) || ([] as string[]).concat(prop.type ?? []).includes('null');
   return (

@@ -478,10 +478,10 @@ export function TwoStepHeader({ active }: { active: 0 | 1 }) {
   const translate = useTranslate();
   return (
     <Stepper activeStep={active} sx={{ px: 2, pt: 2 }} data-testid="two-step">
-      <Step>
+      <Step data-active={active === 0}>
         <StepLabel>{translate('registry.steps.one')}</StepLabel>
       </Step>
-      <Step>
+      <Step data-active={active === 1}>
         <StepLabel>{translate('registry.steps.two')}</StepLabel>
       </Step>
     </Stepper>

@@ -1,3 +1,4 @@
+import { schemas } from '../../common/schemaRegistry';
 import { describe, expect, it } from 'vitest';
 import { generatedResources, type GeneratedResource } from '../generated/resources';
 import { decideNavigation } from './permission';
@@ -34,7 +35,10 @@ describe('resource routes from the schemas', () => {
       const paths = [
         ...(r.verbs.includes('getOne') ? r.tabs.show.map((t) => `/${r.name}/1335/show/${t}`) : []),
         ...(r.verbs.includes('update') ? r.tabs.form.map((t) => `/${r.name}/1335/${t}`) : []),
-        ...(r.verbs.includes('create') ? r.tabs.form.map((t) => `/${r.name}/create/${t}`) : []),
+        // A two-step add creates with the main section only (x-resource.twoStep): no create tabs.
+        ...(r.verbs.includes('create') && !schemas[r.schemaId]['x-resource']?.twoStep
+          ? r.tabs.form.map((t) => `/${r.name}/create/${t}`)
+          : []),
       ];
       for (const p of paths) {
         const d = admin(p);

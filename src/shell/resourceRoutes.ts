@@ -19,6 +19,7 @@
  * routes. Titles: `x-resource.titles`, else the generated label `resources.<name>.name` for the list
  * and `resources.<name>.name#<view>` for the detail pages (see routes.ts `RouteMeta.title`).
  */
+import { schemas } from '../../common/schemaRegistry';
 import type { GeneratedResource } from '../generated/resources';
 import type { ShellRoute } from './routes';
 import { resolvePath } from './router';
@@ -63,7 +64,9 @@ export function resourceRoutes(r: GeneratedResource): ShellRoute[] {
       });
   };
   if (has('getOne')) page('show', `${base}/:id/show`, r.tabs.show, true);
-  if (has('create')) page('create', `${base}/create`, r.tabs.form);
+  // A two-step add (`x-resource.twoStep`) creates with the main section only: no create tabs.
+  const twoStep = !!schemas[r.schemaId]?.['x-resource']?.twoStep;
+  if (has('create')) page('create', `${base}/create`, twoStep ? [] : r.tabs.form);
   if (has('update')) page('edit', `${base}/:id`, r.tabs.form, true);
   for (const child of r.routes)
     out.push({

@@ -158,7 +158,10 @@ describe('GET /dev-api/openapi.json', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
     );
-    expect(documented.sort()).toEqual(registered.sort());
+    // Wildcard routes are left out of the tree walk above (static files); the one call with a wildcard,
+    // oss/dir{suffix}, is checked by name.
+    expect(documented).toContain('GET /artmanager/oss/dir/{*}');
+    expect(documented.filter((d) => !d.includes('{*}')).sort()).toEqual(registered.sort());
     for (const [path, item] of Object.entries(doc.paths))
       for (const op of Object.values(item) as { tags?: string[]; summary?: string }[]) {
         expect(op.tags?.length, path).toBe(1);

@@ -80,7 +80,7 @@ export class RegistryPage extends ConsolePage {
 
   /** The two-step add's stepper: the label of the active step. */
   async activeStep(): Promise<string> {
-    return this.page.getByTestId('two-step').locator('.MuiStepLabel-label.Mui-active').first().innerText();
+    return this.page.getByTestId('two-step').locator('[data-active="true"]').first().innerText();
   }
 
   /** Clicks "Generate" on the author's mini-program tab and waits for a QR code of a new code. */
