@@ -17,6 +17,7 @@ import { checkpointAt } from '../../ledger/checkpoints';
 import type { LedgerTables } from '../../ledger/tables';
 import { ok } from '../../plugins/app/envelope';
 import { conflict, invalidField, notFound } from '../../plugins/app/errors';
+import { msg } from '../../../common/messages/index';
 
 const cosignBody = {
   type: 'object',
@@ -77,7 +78,7 @@ export default async function witnessRoutes(fastify: FastifyInstance) {
         .where('name', '=', name)
         .executeTakeFirst();
       if (other && other.publicKey !== req.body.publicKey)
-        throw conflict(`witness ${name} is registered with another public key`, {
+        throw conflict(msg('request.fields'), {
           errors: [
             {
               field: 'publicKey',
@@ -88,19 +89,16 @@ export default async function witnessRoutes(fastify: FastifyInstance) {
           ],
         });
       if (existing && existing.size > cp.size)
-        throw conflict(
-          `witness ${name} already cosigned size ${existing.size} of ${ch.name}; sizes never go down`,
-          {
-            errors: [
-              {
-                field: 'note',
-                keyword: 'x-monotonic',
-                params: { size: existing.size },
-                message: 'note: older than the cosigned checkpoint',
-              },
-            ],
-          },
-        );
+        throw conflict(msg('request.fields'), {
+          errors: [
+            {
+              field: 'note',
+              keyword: 'x-monotonic',
+              params: { size: existing.size },
+              message: 'note: older than the cosigned checkpoint',
+            },
+          ],
+        });
       const row = {
         name,
         channelId: ch.id,

@@ -19,6 +19,7 @@ import { ApiError, invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
 import { actorOf } from '../../../kernel/audit';
+import { msg } from '../../../../common/messages/index';
 
 type Step = Record<string, unknown> & { step: string };
 
@@ -54,7 +55,7 @@ export default async function traceabilityRoutes(app: FastifyInstance) {
         const validate = validatorFor('artwork.update');
         if (!validate({ id, traceability: next })) {
           const errors = formatErrors(validate.errors);
-          throw new ApiError(Codes.INVALID, 400, errors.map((e) => e.message).join('; '), { errors });
+          throw new ApiError(Codes.INVALID, 400, msg('request.fields'), { errors });
         }
       },
     }).then((got) => {
