@@ -14,6 +14,7 @@ import {
   BooleanInput,
   CheckboxGroupInput,
   Datagrid,
+  FunctionField,
   Labeled,
   NumberField,
   NumberInput,
@@ -26,6 +27,7 @@ import {
   TextInput,
   UrlField,
   useGetList,
+  useLocaleState,
   useRecordContext,
   useResourceContext,
   useTranslate,
@@ -34,6 +36,7 @@ import {
 } from 'react-admin';
 import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
 import { generatedResources } from '../generated/resources';
+import { categoryLabel } from '../i18n/categories';
 import {
   EnumField,
   getPath,
@@ -323,6 +326,20 @@ function LongTextField({ source, inList }: KindProps) {
   );
 }
 
+/** A category, its display name in the console's language (src/i18n/categories.ts). */
+function CategoryField(props: KindProps) {
+  const [locale] = useLocaleState();
+  return (
+    <FunctionField
+      source={props.source}
+      label={props.label}
+      sortBy={props.sortable === false ? undefined : props.source}
+      sortable={props.sortable}
+      render={(r: Record<string, unknown>) => categoryLabel(r?.[props.source] as string | null, locale)}
+    />
+  );
+}
+
 const text = (props: KindProps) => (
   <TextField source={props.source} label={props.label} sortable={props.sortable} />
 );
@@ -395,7 +412,7 @@ export const kindMap: Record<Kind, KindComponents> = {
   images: { Field: (p) => <ImagesField {...p} />, Input: StringListInput },
   hash: { Field: (p) => <HashField {...p} />, Input: textInput },
   qrcode: { Field: (p) => (p.inList ? text(p) : <QrCodeField {...p} />), Input: textInput },
-  category: { Field: text, Input: CategoryInput },
+  category: { Field: CategoryField, Input: CategoryInput },
   steps: { Field: (p) => <StepsField {...p} />, Input: ObjectListInput },
   object: { Field: ObjectField, Input: ObjectInput },
   objectList: { Field: ObjectListField, Input: ObjectListInput },

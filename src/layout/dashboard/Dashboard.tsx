@@ -35,6 +35,7 @@ import { httpClient } from '../../dataProvider/httpClient';
 import { lazyComponent } from '../../shell/lazy';
 import { formatDateTime, relativeTime, type FormatLocale } from '../../utils/format';
 import { useShell } from '../ShellContext';
+import { categoryLabel } from '../../i18n/categories';
 
 interface RegistryStats {
   authors: number;
@@ -258,7 +259,8 @@ function RegistryPanel() {
           {s && (
             <CategoriesChart
               data={s.categories.map((c) => ({
-                name: c.name ?? translate('shell.dashboard.uncategorised'),
+                name:
+                  c.name == null ? translate('shell.dashboard.uncategorised') : categoryLabel(c.name, locale),
                 count: c.count,
               }))}
               label={translate('shell.dashboard.count')}
