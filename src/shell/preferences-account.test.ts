@@ -9,6 +9,7 @@ import {
   getPreferences,
   setPreferencesAccount,
   setSetting,
+  setSidebarOpened,
   settingsKey,
   subscribePreferences,
 } from './preferences';
@@ -44,5 +45,12 @@ describe('preferences per account', () => {
     expect(localStorage.length).toBe(0);
     setPreferencesAccount('carol');
     expect(getPreferences().settings.theme).toBe(DEFAULT_SETTINGS.theme);
+  });
+
+  it('keeps the sidebar as it is when the account changes (a phone closes it without its cookie)', () => {
+    setPreferencesAccount(null);
+    setSidebarOpened(false, false);
+    setPreferencesAccount('dave');
+    expect(getPreferences().sidebarOpened).toBe(false);
   });
 });

@@ -128,7 +128,10 @@ const COOKIE = { path: '/', expires: 365, sameSite: 'lax' as const };
 export function setPreferencesAccount(next: string | null): void {
   if (next === account) return;
   account = next;
-  emit(read());
+  // Only the drawer settings are the account's: the sidebar state (closed automatically on a phone,
+  // without touching its cookie) and the size stay as they are.
+  const { sidebarOpened, size } = getPreferences();
+  emit({ ...read(), sidebarOpened, size });
 }
 
 /** Changes one setting of the drawer and stores all of them for the signed-in account. */
