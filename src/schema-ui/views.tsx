@@ -107,8 +107,10 @@ function displayOf(
   overrides: SchemaOverrides | undefined,
   extra: Partial<KindProps> = {},
 ) {
-  const Field = overrides?.fields?.[f.source] ?? componentsFor(f.kind).Field;
-  if (OWN_EMPTY_STATE.has(f.kind))
+  const own = overrides?.fields?.[f.source];
+  const Field = own ?? componentsFor(f.kind).Field;
+  // A resource's own field component decides what an empty value shows (e.g. a Generate button).
+  if (own || OWN_EMPTY_STATE.has(f.kind))
     return <Field key={f.source} source={f.source} prop={f.prop} schema={schema} {...extra} />;
   return (
     <DashWhenEmpty key={f.source} field={Field} source={f.source} prop={f.prop} schema={schema} {...extra} />
