@@ -75,7 +75,7 @@ describe('issue 12: images, messages, sessions', () => {
     const visitor = await fresh('zh');
     await visitor.goto('/login');
     await visitor.login('admin', 'not-the-password');
-    expect(await visitor.notification(/用户名或密码错误/)).not.toMatch(/Incorrect/);
+    expect(await visitor.loginError(/用户名或密码错误/)).not.toMatch(/Incorrect/);
     await shot(visitor, 'zh-wrong-password');
     await visitor.page.context().close();
 

@@ -49,6 +49,13 @@ export class SessionPage {
     return (await n.textContent()) ?? '';
   }
 
+  /** Waits for the login screen's refusal (shown under its form) containing `text`; answers its text. */
+  async loginError(text: RegExp | string): Promise<string> {
+    const n = this.page.getByTestId('login-error').filter({ hasText: text }).first();
+    await n.waitFor();
+    return (await n.textContent()) ?? '';
+  }
+
   /** Logs out through the avatar menu. */
   async logout(): Promise<void> {
     await this.page.getByTestId('avatar-menu').click();
