@@ -45,7 +45,10 @@ describe('operator walk (browser)', () => {
       const author = main.getByRole('link', { name: art.authorName, exact: true }).first();
       expect(await ui.withinWidth(author)).toBe(true);
       for (const url of art.images) {
-        const image = main.locator(`a[href="${url}"]`).first();
+        // Remote catalogue pictures are shown through the image cache (/image-cache/?url=...).
+        const image = main
+          .locator(`a[href="${url}"], a[href="/image-cache/?url=${encodeURIComponent(url)}"]`)
+          .first();
         expect(await ui.withinWidth(image)).toBe(true);
       }
       const panel = main.getByTestId('onchain-status');
