@@ -19,6 +19,7 @@ import {
   YAxis,
 } from 'recharts';
 import { numberSuffix } from '../../utils/format';
+import { displayWidth } from '../../../common/displayWidth';
 
 const tick = { fontSize: 12 };
 
@@ -66,7 +67,8 @@ export function CategoriesChart({
 }) {
   const c = useChartColors();
   const rows = data.slice(0, max);
-  const labelWidth = Math.min(140, Math.max(48, ...rows.map((r) => r.name.length * 7 + 8)));
+  // About 6.5 px per column at the 12 px tick font; a Chinese character takes two columns.
+  const labelWidth = Math.min(140, Math.max(48, ...rows.map((r) => displayWidth(r.name) * 6.5 + 10)));
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart layout="vertical" data={rows} margin={{ top: 0, right: 16, left: 0, bottom: 0 }}>
