@@ -25,7 +25,7 @@ import type { LedgerTables } from '../../ledger/tables';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, invalidField, notFound } from '../../plugins/app/errors';
 import { Codes } from '../../../common/envelope';
-import { msg } from '../../../common/messages/index';
+import { msg, schemaLabel } from '../../../common/messages/index';
 
 /** Most headers one consistency call answers. */
 export const MAX_CONSISTENCY = 10_000;
@@ -59,14 +59,8 @@ async function headers(db: Kysely<any>, channelId: number, first: number, last: 
     .execute();
 }
 
-/** The record kinds' names in each language (message params). */
-const KIND_LABELS = {
-  author: { en: 'Author', zh: '作者' },
-  artwork: { en: 'Artwork', zh: '作品' },
-} as const;
-
 function notPublished(kind: RecordKind, id: number) {
-  return new ApiError(Codes.NOT_FOUND, 404, msg('ledger.notPublished', { kind: KIND_LABELS[kind], id }), {
+  return new ApiError(Codes.NOT_FOUND, 404, msg('ledger.notPublished', { kind: schemaLabel(kind), id }), {
     published: false,
     kind,
     id,
@@ -95,7 +89,7 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
   const gone = () =>
     published
       ? notPublished(kind, id)
-      : new ApiError(Codes.NOT_FOUND, 404, msg('ledger.notOnChain', { kind: KIND_LABELS[kind], id }), {
+      : new ApiError(Codes.NOT_FOUND, 404, msg('ledger.notOnChain', { kind: schemaLabel(kind), id }), {
           onChain: false,
           kind,
           id,
