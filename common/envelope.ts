@@ -49,6 +49,11 @@ export interface FieldError {
   params: Record<string, unknown>;
   /** English message that names the field. The console translates from keyword + params instead. */
   message: string;
+  /**
+   * The field's label in each language, when no registry schema labels it (a contract's parameter, labelled
+   * by its template's `paramsSchema`, server/kernel/schemaFrom.ts): messages name the field by it.
+   */
+  label?: { en: string; zh: string };
 }
 
 /** `data` of a list call: one page of rows and the total matching the filters. */

@@ -33,11 +33,13 @@
  * - `x-roles`: roles that may see and use the resource (root).
  * - `x-resource`: { name, recordRepresentation, icon, group, path, order, roles, hidden, titles, routes }
  *   (root): the resource, its menu entry and routes (scripts/codegen/resources.ts).
- * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom?, aliases? } (root), see
+ * - `x-endpoints`: react-admin verb -> { method, path, id?, ids?, sort?, idFrom?, aliases?, roles? } (root), see
  *   docs/api.md; `sort: false` and `idFrom` are read by src/dataProvider/index.ts (its header says how);
  *   `aliases: [{ method, path, properties? }]`: the same call also answers on these paths (the product's
  *   own paths beside today's), one implementation; on an update, `properties` narrows the body to `id` plus
  *   those properties (a section's call, e.g. `artwork/ArtSecurity`).
+ *   `roles`: the roles admitted to this call when narrower than `x-roles` (checked by the server's gate
+ *   and shown in docs/api.md), e.g. a template's writes for `admin` while `user` may read it.
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).
@@ -49,6 +51,15 @@
  *   the records go on chain with `POST <path>` `{id}`; `status` is the property whose `onChain` values mean
  *   "on chain"; `after` names the reference that must be on chain first. Read by the console's list
  *   (row and bulk put on chain, src/schema-ui/chain.tsx).
+ * - `x-schemaFrom` (property holding an object): `{ reference, field }`: the value must satisfy the JSON
+ *   Schema stored in `field` of the record that the property `reference` (an `x-references` integer)
+ *   points at, e.g. a contract's `params` and its template's `paramsSchema`. The server checks it on
+ *   create and update, defaults filled in (server/kernel/schemaFrom.ts, errors named `<property>.<param>`);
+ *   the console's `schemaFrom` widget renders and checks the parameters with the same schema
+ *   (src/schema-ui/schemaFrom.tsx).
+ * - `x-archive` (root, true): records can be archived to the pigeonhole (stored row kept whole in
+ *   `archived_records`) and restored under their own id (server/routes/data-api/pigeonhole.ts); the
+ *   console's list and show views get Archive buttons.
  *
  * Storage keywords (annotation only; read by the server's kernel, server/kernel/model.ts, and by the
  * storage codegen, scripts/codegen/storage.ts, which turns a change into a new migration):
@@ -89,6 +100,8 @@ export const ANNOTATION_KEYWORDS = [
   'x-count',
   'x-upload',
   'x-chain',
+  'x-schemaFrom',
+  'x-archive',
 ] as const;
 
 /**

@@ -31,6 +31,8 @@ export interface EndpointSpec {
   ids?: string;
   /** The same call on other paths (common/keywords.ts `x-endpoints`); `properties` narrows an update. */
   aliases?: { method: 'GET' | 'POST'; path: string; properties?: string[] }[];
+  /** Roles admitted to this call, narrower than the schema's `x-roles` (e.g. writes of templates: admin). */
+  roles?: string[];
 }
 
 /** react-admin verbs plus `search` (an alternative list call the product also exposes). */

@@ -29,6 +29,7 @@ import pictureRoutes from './routes/artmanager/artwork/pictures';
 import traceabilityRoutes from './routes/artmanager/traceability/index';
 import ossRoutes from './routes/artmanager/oss/index';
 import imageCacheRoutes from './routes/image-cache/index';
+import pigeonholeRoutes from './routes/data-api/pigeonhole';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,6 +83,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(pictureRoutes, { prefix: '/artmanager/artwork' });
   await app.register(traceabilityRoutes, { prefix: '/artmanager/traceability' });
   await app.register(ossRoutes, { prefix: '/artmanager/oss' });
+  await app.register(pigeonholeRoutes, { prefix: '/data-api/pigeonhole' });
   await app.register(imageCacheRoutes, { prefix: '/image-cache' });
   return app;
 }

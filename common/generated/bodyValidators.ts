@@ -12,8 +12,8 @@ function cjsExports(ns) {
 }
 const cjs0 = cjsExports(cjs0ns);
 
-export const account = validate34;
-const schema59 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
+export const account = validate48;
+const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
 const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{2,31}$", "u");
 const func2 = keywordRules.text;
 const func3 = cjs0.default;
@@ -21,7 +21,7 @@ const func4 = keywordRules.maxWidth;
 const func5 = keywordRules.plainText;
 const func14 = keywordRules.url;
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account" */;
 let vErrors = null;
 let errors = 0;
@@ -268,7 +268,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data5 === "admin") || (data5 === "user"))){
-const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema59.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema77.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -317,7 +317,7 @@ errors++;
 if(data.introduction !== undefined){
 let data6 = data.introduction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema59.properties.introduction.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema77.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -354,7 +354,7 @@ errors++;
 if(data.avatar !== undefined){
 let data7 = data.avatar;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema59.properties.avatar.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema77.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -435,15 +435,15 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
-export const account_listQuery = validate35;
-const schema60 = {"$id":"account.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
-const pattern37 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
+export const account_listQuery = validate49;
+const schema78 = {"$id":"account.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const pattern45 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -581,7 +581,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "username")) || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema60.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema78.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -604,7 +604,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema78.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -627,7 +627,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -671,14 +671,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
-export const account_listBody = validate36;
-const schema61 = {"$id":"account.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const account_listBody = validate50;
+const schema79 = {"$id":"account.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -816,7 +816,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "username")) || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema61.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema79.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -839,7 +839,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema61.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema79.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -921,14 +921,744 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory = validate37;
-const schema62 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
+export const archivedRecord = validate51;
+const schema80 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"archivedRecord","type":"object","properties":{"id":{"type":"integer","readOnly":true},"resource":{"type":"string","enum":["contracts","artworks"],"readOnly":true},"recordId":{"type":"integer","readOnly":true},"title":{"type":"string","readOnly":true,"x-text":"line"},"record":{"type":"object","readOnly":true},"archivedBy":{"type":"string","readOnly":true,"x-text":"line"},"archiveTime":{"type":"string","readOnly":true,"x-text":"line"}},"additionalProperties":false};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "resource")) || (key0 === "recordId")) || (key0 === "title")) || (key0 === "record")) || (key0 === "archivedBy")) || (key0 === "archiveTime"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data1 = data.resource;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((data1 === "contracts") || (data1 === "artworks"))){
+const err3 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema80.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.recordId !== undefined){
+let data2 = data.recordId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err4 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data3 = data.title;
+if(typeof data3 === "string"){
+const failure0 = func2("line", data3);
+if(failure0 !== null){
+const err5 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.record !== undefined){
+let data4 = data.record;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+const err7 = {instancePath:instancePath+"/record",schemaPath:"#/properties/record/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.archivedBy !== undefined){
+let data5 = data.archivedBy;
+if(typeof data5 === "string"){
+const failure1 = func2("line", data5);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/archivedBy",schemaPath:"#/properties/archivedBy/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/archivedBy",schemaPath:"#/properties/archivedBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.archiveTime !== undefined){
+let data6 = data.archiveTime;
+if(typeof data6 === "string"){
+const failure2 = func2("line", data6);
+if(failure2 !== null){
+const err10 = {instancePath:instancePath+"/archiveTime",schemaPath:"#/properties/archiveTime/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/archiveTime",schemaPath:"#/properties/archiveTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate51.errors = vErrors;
+return errors === 0;
+}
+
+export const archivedRecord_listQuery = validate52;
+const schema81 = {"$id":"archivedRecord.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "resource"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func3(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func2("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((data3 === "id") || (data3 === "recordId")) || (data3 === "archiveTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func3(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!pattern45.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure1 = func2("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data6 = data.resource;
+if(!((data6 === "contracts") || (data6 === "artworks"))){
+const err18 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema81.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+if(func3(data6) > 200){
+const err19 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+
+export const archivedRecord_listBody = validate53;
+const schema82 = {"$id":"archivedRecord.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "resource"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func3(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func2("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((data3 === "id") || (data3 === "recordId")) || (data3 === "archiveTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema82.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema82.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data7 = data.resource;
+if(!((data7 === "contracts") || (data7 === "artworks"))){
+const err19 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema82.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func3(data7) > 200){
+const err20 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+
+export const artCategory = validate54;
+const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory" */;
 let vErrors = null;
 let errors = 0;
@@ -1050,14 +1780,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listQuery = validate38;
-const schema63 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const artCategory_listQuery = validate55;
+const schema84 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -1195,7 +1925,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema63.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1218,7 +1948,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema63.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1241,7 +1971,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -1285,14 +2015,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listBody = validate39;
-const schema64 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const artCategory_listBody = validate56;
+const schema85 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -1430,7 +2160,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema64.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema85.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1453,7 +2183,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema64.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1535,21 +2265,21 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork = validate40;
-const schema65 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema66 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema67 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema73 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+export const artwork = validate57;
+const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema87 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema88 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema94 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func36 = Object.prototype.hasOwnProperty;
 const func66 = keywordRules.notFuture;
 const func75 = keywordRules.ordered;
 const pattern2 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork" */;
 let vErrors = null;
 let errors = 0;
@@ -1607,7 +2337,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema65.properties, key0))){
+if(!(func36.call(schema86.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -1924,7 +2654,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema65.properties.possessor.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema86.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1972,7 +2702,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema65.properties.bid.type},message:"must be integer,null"};
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema86.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2016,7 +2746,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2037,7 +2767,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema65.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema86.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2049,7 +2779,7 @@ errors++;
 if(data.chain !== undefined){
 let data11 = data.chain;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema65.properties.chain.type},message:"must be string,null"};
+const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema86.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2075,7 +2805,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data12 = data.blockTime;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err44 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema65.properties.blockTime.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema86.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2101,7 +2831,7 @@ errors++;
 if(data.chainDigest !== undefined){
 let data13 = data.chainDigest;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err46 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema65.properties.chainDigest.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema86.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2177,7 +2907,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func36.call(schema65.properties.baseInfo.properties, key1))){
+if(!(func36.call(schema86.properties.baseInfo.properties, key1))){
 const err52 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
@@ -2191,7 +2921,7 @@ errors++;
 if(data16.size !== undefined){
 let data17 = data16.size;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err53 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2239,7 +2969,7 @@ errors++;
 if(data16.width !== undefined){
 let data18 = data16.width;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err57 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err57 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2275,7 +3005,7 @@ errors++;
 if(data16.height !== undefined){
 let data19 = data16.height;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err60 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err60 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2311,7 +3041,7 @@ errors++;
 if(data16.depth !== undefined){
 let data20 = data16.depth;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err63 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2347,7 +3077,7 @@ errors++;
 if(data16.units !== undefined){
 let data21 = data16.units;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err66 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err66 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2357,7 +3087,7 @@ vErrors.push(err66);
 errors++;
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema65.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema86.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2370,7 +3100,7 @@ errors++;
 if(data16.dateText !== undefined){
 let data22 = data16.dateText;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err68 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err68 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2417,7 +3147,7 @@ errors++;
 if(data16.startYear !== undefined){
 let data23 = data16.startYear;
 if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err72 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err72 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2453,7 +3183,7 @@ errors++;
 if(data16.endYear !== undefined){
 let data24 = data16.endYear;
 if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err75 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err75 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2489,7 +3219,7 @@ errors++;
 if(data16.acno !== undefined){
 let data25 = data16.acno;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err78 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2525,7 +3255,7 @@ errors++;
 if(data16.url !== undefined){
 let data26 = data16.url;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"};
+const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema87.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2572,7 +3302,7 @@ errors++;
 if(data16.groupTitle !== undefined){
 let data27 = data16.groupTitle;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err85 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema65.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err85 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2646,7 +3376,7 @@ errors++;
 if(data28.creditLine !== undefined){
 let data29 = data28.creditLine;
 if((typeof data29 !== "string") && (data29 !== null)){
-const err91 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2682,7 +3412,7 @@ errors++;
 if(data28.acquisitionYear !== undefined){
 let data30 = data28.acquisitionYear;
 if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
-const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2718,7 +3448,7 @@ errors++;
 if(data28.price !== undefined){
 let data31 = data28.price;
 if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
-const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2743,7 +3473,7 @@ errors++;
 if(data28.currency !== undefined){
 let data32 = data28.currency;
 if((typeof data32 !== "string") && (data32 !== null)){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2753,7 +3483,7 @@ vErrors.push(err99);
 errors++;
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err100 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema65.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err100 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema86.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2766,7 +3496,7 @@ errors++;
 if(data28.dealTime !== undefined){
 let data33 = data28.dealTime;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema65.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2829,7 +3559,7 @@ errors++;
 if(data34.level !== undefined){
 let data35 = data34.level;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema65.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema86.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2839,7 +3569,7 @@ vErrors.push(err106);
 errors++;
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema65.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema86.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2852,7 +3582,7 @@ errors++;
 if(data34.watermark !== undefined){
 let data36 = data34.watermark;
 if((typeof data36 !== "string") && (data36 !== null)){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2899,7 +3629,7 @@ errors++;
 if(data34.rfid !== undefined){
 let data37 = data34.rfid;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2973,7 +3703,7 @@ errors++;
 if(data38.certificateNo !== undefined){
 let data39 = data38.certificateNo;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -3020,7 +3750,7 @@ errors++;
 if(data38.issuer !== undefined){
 let data40 = data38.issuer;
 if((typeof data40 !== "string") && (data40 !== null)){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -3067,7 +3797,7 @@ errors++;
 if(data38.issueDate !== undefined){
 let data41 = data38.issueDate;
 if((typeof data41 !== "string") && (data41 !== null)){
-const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema65.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema86.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -3164,7 +3894,7 @@ vErrors.push(err133);
 errors++;
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema65.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema86.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -3177,7 +3907,7 @@ errors++;
 if(data43.result !== undefined){
 let data45 = data43.result;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -3224,7 +3954,7 @@ errors++;
 if(data43.operator !== undefined){
 let data46 = data43.operator;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3271,7 +4001,7 @@ errors++;
 if(data43.time !== undefined){
 let data47 = data43.time;
 if((typeof data47 !== "string") && (data47 !== null)){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema65.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema86.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -3307,7 +4037,7 @@ errors++;
 if(data43.attachment !== undefined){
 let data48 = data43.attachment;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema94.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -3393,7 +4123,7 @@ errors++;
 if(data49.ownerIdentity !== undefined){
 let data50 = data49.ownerIdentity;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema67.type},message:"must be string,null"};
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -3440,7 +4170,7 @@ errors++;
 if(data49.ownershipProof !== undefined){
 let data51 = data49.ownershipProof;
 if((typeof data51 !== "string") && (data51 !== null)){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema94.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -3487,7 +4217,7 @@ errors++;
 if(data49.creditCheck !== undefined){
 let data52 = data49.creditCheck;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema65.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema86.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -3497,7 +4227,7 @@ vErrors.push(err161);
 errors++;
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema65.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema86.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -3537,7 +4267,7 @@ errors++;
 if(data53.appraisalCertificate !== undefined){
 let data54 = data53.appraisalCertificate;
 if((typeof data54 !== "string") && (data54 !== null)){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema94.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -3584,7 +4314,7 @@ errors++;
 if(data53.otherCertificate !== undefined){
 let data55 = data53.otherCertificate;
 if((typeof data55 !== "string") && (data55 !== null)){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema73.type},message:"must be string,null"};
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema94.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -3643,7 +4373,7 @@ errors++;
 if(data.sourceId !== undefined){
 let data56 = data.sourceId;
 if((typeof data56 !== "string") && (data56 !== null)){
-const err174 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema65.properties.sourceId.type},message:"must be string,null"};
+const err174 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema86.properties.sourceId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -3677,14 +4407,14 @@ vErrors.push(err176);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listQuery = validate41;
-const schema78 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const artwork_listQuery = validate58;
+const schema99 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -3696,7 +4426,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema78.properties, key0))){
+if(!(func36.call(schema99.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -3822,7 +4552,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema78.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema99.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3845,7 +4575,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema78.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema99.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3868,7 +4598,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -4021,7 +4751,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema78.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4044,7 +4774,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err30 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema78.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema99.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4065,14 +4795,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listBody = validate42;
-const schema79 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const artwork_listBody = validate59;
+const schema100 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -4084,7 +4814,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema79.properties, key0))){
+if(!(func36.call(schema100.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4210,7 +4940,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema79.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema100.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4233,7 +4963,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema79.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema100.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4424,7 +5154,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema100.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4447,7 +5177,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err31 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema79.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema100.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4468,14 +5198,14 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry = validate43;
-const schema80 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+export const auditEntry = validate60;
+const schema101 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
 let vErrors = null;
 let errors = 0;
@@ -4531,7 +5261,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema80.properties, key0))){
+if(!(func36.call(schema101.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -4610,7 +5340,7 @@ errors++;
 if(data.accountId !== undefined){
 let data3 = data.accountId;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema80.properties.accountId.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema101.properties.accountId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4701,7 +5431,7 @@ errors++;
 if(data.before !== undefined){
 let data7 = data.before;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema80.properties.before.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema101.properties.before.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4727,7 +5457,7 @@ errors++;
 if(data.after !== undefined){
 let data8 = data.after;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema80.properties.after.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema101.properties.after.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4761,14 +5491,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_listQuery = validate44;
-const schema81 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+export const auditEntry_listQuery = validate61;
+const schema102 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -4780,7 +5510,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema81.properties, key0))){
+if(!(func36.call(schema102.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4906,7 +5636,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema102.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4929,7 +5659,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema102.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4952,7 +5682,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -5104,14 +5834,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_listBody = validate45;
-const schema82 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+export const auditEntry_listBody = validate62;
+const schema103 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -5123,7 +5853,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema82.properties, key0))){
+if(!(func36.call(schema103.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5249,7 +5979,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema82.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema103.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5272,7 +6002,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema82.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema103.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5462,14 +6192,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-export const author = validate46;
-const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
+export const author = validate63;
+const schema104 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
 let vErrors = null;
 let errors = 0;
@@ -5494,7 +6224,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema83.properties, key0))){
+if(!(func36.call(schema104.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5579,7 +6309,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema83.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema104.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5615,7 +6345,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema83.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema104.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5696,7 +6426,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema83.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema104.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5708,7 +6438,7 @@ errors++;
 if(data.chain !== undefined){
 let data6 = data.chain;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema83.properties.chain.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema104.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5734,7 +6464,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data7 = data.blockTime;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err21 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema83.properties.blockTime.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema104.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5760,7 +6490,7 @@ errors++;
 if(data.chainDigest !== undefined){
 let data8 = data.chainDigest;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err23 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema83.properties.chainDigest.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema104.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5844,7 +6574,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema83.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema104.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5856,7 +6586,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data12 = data.wxCode;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema83.properties.wxCode.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema104.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5903,7 +6633,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data13 = data.wxUrl;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema83.properties.wxUrl.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema104.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5950,7 +6680,7 @@ errors++;
 if(data.wxCreateTime !== undefined){
 let data14 = data.wxCreateTime;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema83.properties.wxCreateTime.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema104.properties.wxCreateTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5976,7 +6706,7 @@ errors++;
 if(data.sourceId !== undefined){
 let data15 = data.sourceId;
 if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
-const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema83.properties.sourceId.type},message:"must be integer,null"};
+const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema104.properties.sourceId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5997,14 +6727,14 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listQuery = validate47;
-const schema84 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const author_listQuery = validate64;
+const schema105 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -6142,7 +6872,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema105.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6165,7 +6895,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6188,7 +6918,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -6234,7 +6964,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema84.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema105.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6257,7 +6987,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema84.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema105.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6278,14 +7008,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listBody = validate48;
-const schema85 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const author_listBody = validate65;
+const schema106 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -6423,7 +7153,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema85.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema106.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6446,7 +7176,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema106.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6530,7 +7260,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema85.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema106.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6553,7 +7283,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((data8 === 0) || (data8 === 1))){
-const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema85.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema106.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6574,15 +7304,15 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser = validate49;
-const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true}},"required":["phone"],"additionalProperties":false};
+export const bidUser = validate66;
+const schema107 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true}},"required":["phone"],"additionalProperties":false};
 const pattern8 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
 let vErrors = null;
 let errors = 0;
@@ -6607,7 +7337,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema86.properties, key0))){
+if(!(func36.call(schema107.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6717,7 +7447,7 @@ errors++;
 if(data.phone !== undefined){
 let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema86.properties.phone.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema107.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6763,7 +7493,7 @@ errors++;
 if(data.nickname !== undefined){
 let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema86.properties.nickname.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema107.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6811,7 +7541,7 @@ errors++;
 if(data.avatar !== undefined){
 let data5 = data.avatar;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema86.properties.avatar.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema107.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6884,7 +7614,7 @@ errors++;
 if(data.chainId !== undefined){
 let data7 = data.chainId;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema86.properties.chainId.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema107.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6956,7 +7686,7 @@ errors++;
 if(data.lastLoginTime !== undefined){
 let data10 = data.lastLoginTime;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema86.properties.lastLoginTime.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema107.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6991,7 +7721,7 @@ vErrors.push(err32);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err33 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema86.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema107.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7011,14 +7741,14 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listQuery = validate50;
-const schema87 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const bidUser_listQuery = validate67;
+const schema108 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -7156,7 +7886,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema87.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema108.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7179,7 +7909,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema87.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema108.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7202,7 +7932,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -7246,14 +7976,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listBody = validate51;
-const schema88 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const bidUser_listBody = validate68;
+const schema109 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -7391,7 +8121,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema88.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema109.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7414,7 +8144,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema88.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema109.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7496,16 +8226,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
-export const block = validate52;
-const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+export const block = validate69;
+const schema110 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern10 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern11 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
 let vErrors = null;
 let errors = 0;
@@ -7848,14 +8578,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listQuery = validate53;
-const schema90 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const block_listQuery = validate70;
+const schema111 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -8003,7 +8733,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema90.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema111.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8026,7 +8756,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -8070,14 +8800,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listBody = validate54;
-const schema91 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const block_listBody = validate71;
+const schema112 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -8225,7 +8955,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema91.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema112.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8307,17 +9037,17 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode = validate55;
-const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
+export const chaincode = validate72;
+const schema113 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
 const pattern16 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern18 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
 let vErrors = null;
 let errors = 0;
@@ -8361,7 +9091,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema92.properties, key0))){
+if(!(func36.call(schema113.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -8703,7 +9433,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema92.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema113.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -8803,7 +9533,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema92.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema113.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9053,14 +9783,14 @@ vErrors.push(err58);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_listQuery = validate56;
-const schema93 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const chaincode_listQuery = validate73;
+const schema114 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -9198,7 +9928,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema93.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema114.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9221,7 +9951,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema93.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema114.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9244,7 +9974,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -9288,14 +10018,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_listBody = validate57;
-const schema94 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const chaincode_listBody = validate74;
+const schema115 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -9433,7 +10163,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema94.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema115.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9456,7 +10186,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema94.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema115.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9538,14 +10268,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
 
-export const channel = validate58;
-const schema95 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
+export const channel = validate75;
+const schema116 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel" */;
 let vErrors = null;
 let errors = 0;
@@ -9760,14 +10490,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listQuery = validate59;
-const schema96 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const channel_listQuery = validate76;
+const schema117 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -9905,7 +10635,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema96.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema117.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9928,7 +10658,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema96.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema117.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9951,7 +10681,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -9995,14 +10725,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listBody = validate60;
-const schema97 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const channel_listBody = validate77;
+const schema118 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -10140,7 +10870,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema97.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema118.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10163,7 +10893,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema97.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema118.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10245,19 +10975,19 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
 
-export const company = validate61;
-const schema98 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+export const company = validate78;
+const schema119 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
 const func302 = keywordRules.uscc;
 const func317 = keywordRules.distinct;
 const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
 let vErrors = null;
 let errors = 0;
@@ -10316,7 +11046,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema98.properties, key0))){
+if(!(func36.call(schema119.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -10505,7 +11235,7 @@ errors++;
 if(data.address !== undefined){
 let data4 = data.address;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema98.properties.address.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema119.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10553,7 +11283,7 @@ errors++;
 if(data.contactName !== undefined){
 let data5 = data.contactName;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema98.properties.contactName.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema119.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -10601,7 +11331,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data6 = data.contactPhone;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema98.properties.contactPhone.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema119.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -10718,7 +11448,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema119.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -10802,14 +11532,14 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listQuery = validate62;
-const schema99 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const company_listQuery = validate79;
+const schema120 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -10947,7 +11677,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema99.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema120.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10970,7 +11700,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema99.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema120.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10993,7 +11723,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -11039,7 +11769,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema120.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11060,14 +11790,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listBody = validate63;
-const schema100 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const company_listBody = validate80;
+const schema121 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -11205,7 +11935,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema100.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema121.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11228,7 +11958,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema100.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema121.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11312,7 +12042,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema100.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema121.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11333,14 +12063,2506 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser = validate64;
-const schema101 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+export const contract = validate81;
+const schema122 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contract","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","templateId"],"additionalProperties":false};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.params === undefined){
+data.params = {};
+}
+if(data.status === undefined){
+data.status = "draft";
+}
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.templateId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templateId"},message:"must have required property '"+"templateId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "name")) || (key0 === "templateId")) || (key0 === "params")) || (key0 === "status")) || (key0 === "createTime")) || (key0 === "updateTime"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+const failure0 = func4(60, data1);
+if(failure0 !== null){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure1 = func5(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure2 = func2("line", data1);
+if(failure2 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.templateId !== undefined){
+let data2 = data.templateId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err9 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+let data3 = data.params;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err12 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema122.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+let data5 = data.createTime;
+if(typeof data5 === "string"){
+const failure3 = func2("line", data5);
+if(failure3 !== null){
+const err15 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.updateTime !== undefined){
+let data6 = data.updateTime;
+if(typeof data6 === "string"){
+const failure4 = func2("line", data6);
+if(failure4 !== null){
+const err17 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+
+export const contract_listQuery = validate82;
+const schema123 = {"$id":"contract.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "templateId")) || (key0 === "status"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func3(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func2("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema123.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema123.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func3(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!pattern45.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure1 = func2("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.templateId !== undefined){
+let data6 = data.templateId;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(!(((data7 === "draft") || (data7 === "active")) || (data7 === "terminated"))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema123.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func3(data7) > 200){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate82.errors = vErrors;
+return errors === 0;
+}
+
+export const contract_listBody = validate83;
+const schema124 = {"$id":"contract.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "templateId")) || (key0 === "status"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func3(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func2("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema124.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema124.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.templateId !== undefined){
+let data7 = data.templateId;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err19 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 2147483647 || isNaN(data7)){
+const err20 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data7 < 1 || isNaN(data7)){
+const err21 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data8 = data.status;
+if(!(((data8 === "draft") || (data8 === "active")) || (data8 === "terminated"))){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema124.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func3(data8) > 200){
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+validate83.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate = validate84;
+const schema125 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
+const schema126 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const pattern34 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
+const schema127 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
+const schema128 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
+const schema130 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data["x-i18n"] === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema127.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema127.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.minimum !== undefined){
+let data1 = data.minimum;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.maximum !== undefined){
+let data2 = data.maximum;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.exclusiveMinimum !== undefined){
+let data3 = data.exclusiveMinimum;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err7 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.exclusiveMaximum !== undefined){
+let data4 = data.exclusiveMaximum;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+const err8 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minLength !== undefined){
+let data5 = data.minLength;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err9 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+const err10 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err11 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.maxLength !== undefined){
+let data6 = data.maxLength;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err12 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1000 || isNaN(data6)){
+const err13 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.enum !== undefined){
+let data7 = data.enum;
+if(Array.isArray(data7)){
+if(data7.length > 50){
+const err15 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data7.length < 1){
+const err16 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
+const err17 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema128.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func3(data8) > 200){
+const err18 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure0 = func2("line", data8);
+if(failure0 !== null){
+const err19 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data9 = data.default;
+if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
+const err21 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema128.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func3(data9) > 200){
+const err22 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const failure1 = func2("line", data9);
+if(failure1 !== null){
+const err23 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data10 = data.description;
+if(typeof data10 === "string"){
+if(func3(data10) > 400){
+const err24 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const failure2 = func2("line", data10);
+if(failure2 !== null){
+const err25 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data["x-i18n"] !== undefined){
+let data11 = data["x-i18n"];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.en === undefined){
+const err27 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data11.zh === undefined){
+const err28 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((key1 === "en") || (key1 === "zh"))){
+const err29 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data11.en !== undefined){
+let data12 = data11.en;
+if(typeof data12 === "string"){
+if(func3(data12) < 1){
+const err30 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure3 = func4(40, data12);
+if(failure3 !== null){
+const err31 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const failure4 = func5(true, data12);
+if(failure4 !== null){
+const err32 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+const failure5 = func2("line", data12);
+if(failure5 !== null){
+const err33 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data11.zh !== undefined){
+let data13 = data11.zh;
+if(typeof data13 === "string"){
+if(func3(data13) < 1){
+const err35 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+const failure6 = func4(40, data13);
+if(failure6 !== null){
+const err36 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const failure7 = func5(true, data13);
+if(failure7 !== null){
+const err37 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+const failure8 = func2("line", data13);
+if(failure8 !== null){
+const err38 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate86.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.properties === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.additionalProperties === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(data0 === "object")){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema126.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.properties !== undefined){
+let data1 = data.properties;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(Object.keys(data1).length > 20){
+const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(Object.keys(data1).length < 1){
+const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data1){
+const _errs6 = errors;
+if(typeof key1 === "string"){
+if(!pattern34.test(key1)){
+const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+for(const key2 in data1){
+if(!(validate86(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.required !== undefined){
+let data3 = data.required;
+if(Array.isArray(data3)){
+if(data3.length > 20){
+const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 === "string"){
+if(!pattern34.test(data4)){
+const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure0 = func2("line", data4);
+if(failure0 !== null){
+const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.additionalProperties !== undefined){
+let data5 = data.additionalProperties;
+if(typeof data5 !== "boolean"){
+const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!(data5 === false)){
+const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema126.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+data.version = "1.0";
+}
+if(data.status === undefined){
+data.status = 1;
+}
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.chaincode === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chaincode"},message:"must have required property '"+"chaincode"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.paramsSchema === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paramsSchema"},message:"must have required property '"+"paramsSchema"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema125.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func4(60, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure1 = func5(true, data1);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure2 = func2("line", data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema125.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+const failure3 = func4(400, data2);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure4 = func2("multiline", data2);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.chaincode !== undefined){
+let data3 = data.chaincode;
+if(typeof data3 === "string"){
+if(!pattern17.test(data3)){
+const err13 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure5 = func2("line", data3);
+if(failure5 !== null){
+const err14 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+let data4 = data.version;
+if(typeof data4 === "string"){
+if(!pattern18.test(data4)){
+const err16 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure6 = func2("line", data4);
+if(failure6 !== null){
+const err17 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data.paramsSchema !== undefined){
+let data5 = data.paramsSchema;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!(validate85(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+}
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!((data6 === 0) || (data6 === 1))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema125.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+let data7 = data.createTime;
+if(typeof data7 === "string"){
+const failure7 = func2("line", data7);
+if(failure7 !== null){
+const err22 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.updateTime !== undefined){
+let data8 = data.updateTime;
+if(typeof data8 === "string"){
+const failure8 = func2("line", data8);
+if(failure8 !== null){
+const err24 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate84.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate_listQuery = validate89;
+const schema132 = {"$id":"contractTemplate.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "status"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func3(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func2("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema132.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema132.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func3(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!pattern45.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure1 = func2("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((data6 === 0) || (data6 === 1))){
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema132.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate_listBody = validate90;
+const schema133 = {"$id":"contractTemplate.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "status"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func3(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func2("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema133.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema133.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((data7 === 0) || (data7 === 1))){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema133.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+
+export const platformUser = validate91;
+const schema134 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
@@ -11362,7 +14584,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema101.properties, key0))){
+if(!(func36.call(schema134.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -11472,7 +14694,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema101.properties.nickname.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema134.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11520,7 +14742,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema101.properties.avatar.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema134.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11593,7 +14815,7 @@ errors++;
 if(data.chainId !== undefined){
 let data6 = data.chainId;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema101.properties.chainId.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema134.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11665,7 +14887,7 @@ errors++;
 if(data.lastLoginTime !== undefined){
 let data9 = data.lastLoginTime;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema101.properties.lastLoginTime.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema134.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11699,14 +14921,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listQuery = validate65;
-const schema102 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const platformUser_listQuery = validate92;
+const schema135 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -11844,7 +15066,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema102.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema135.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11867,7 +15089,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema102.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema135.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11890,7 +15112,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -11934,14 +15156,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listBody = validate66;
-const schema103 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const platformUser_listBody = validate93;
+const schema136 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -12079,7 +15301,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema103.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema136.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12102,7 +15324,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema103.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema136.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12184,14 +15406,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction = validate67;
-const schema104 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction = validate94;
+const schema137 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
 let vErrors = null;
 let errors = 0;
@@ -12277,7 +15499,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema104.properties, key0))){
+if(!(func36.call(schema137.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -12645,14 +15867,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listQuery = validate68;
-const schema105 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const transaction_listQuery = validate95;
+const schema138 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -12800,7 +16022,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema138.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12823,7 +16045,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern37.test(data5)){
+if(!pattern45.test(data5)){
 const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -12867,14 +16089,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listBody = validate69;
-const schema106 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const transaction_listBody = validate96;
+const schema139 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -13022,7 +16244,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema106.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema139.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13104,7 +16326,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
 
@@ -13116,6 +16338,11 @@ export const bodyValidators: Record<string, SchemaValidator> = {
   "account.update": formValidators["account.update"],
   "account.listQuery": account_listQuery,
   "account.listBody": account_listBody,
+  "archivedRecord": archivedRecord,
+  "archivedRecord.create": formValidators["archivedRecord.create"],
+  "archivedRecord.update": formValidators["archivedRecord.update"],
+  "archivedRecord.listQuery": archivedRecord_listQuery,
+  "archivedRecord.listBody": archivedRecord_listBody,
   "artCategory": artCategory,
   "artCategory.create": formValidators["artCategory.create"],
   "artCategory.update": formValidators["artCategory.update"],
@@ -13161,6 +16388,16 @@ export const bodyValidators: Record<string, SchemaValidator> = {
   "company.update": formValidators["company.update"],
   "company.listQuery": company_listQuery,
   "company.listBody": company_listBody,
+  "contract": contract,
+  "contract.create": formValidators["contract.create"],
+  "contract.update": formValidators["contract.update"],
+  "contract.listQuery": contract_listQuery,
+  "contract.listBody": contract_listBody,
+  "contractTemplate": contractTemplate,
+  "contractTemplate.create": formValidators["contractTemplate.create"],
+  "contractTemplate.update": formValidators["contractTemplate.update"],
+  "contractTemplate.listQuery": contractTemplate_listQuery,
+  "contractTemplate.listBody": contractTemplate_listBody,
   "platformUser": platformUser,
   "platformUser.create": formValidators["platformUser.create"],
   "platformUser.update": formValidators["platformUser.update"],

@@ -816,10 +816,255 @@ validate11.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_create = validate12;
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
+export const archivedRecord_create = validate12;
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"archivedRecord.create","type":"object","properties":{"id":false,"resource":false,"recordId":false,"title":false,"record":false,"archivedBy":false,"archiveTime":false},"additionalProperties":false,"required":[]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "resource")) || (key0 === "recordId")) || (key0 === "title")) || (key0 === "record")) || (key0 === "archivedBy")) || (key0 === "archiveTime"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.resource !== undefined){
+const err2 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.recordId !== undefined){
+const err3 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.title !== undefined){
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.record !== undefined){
+const err5 = {instancePath:instancePath+"/record",schemaPath:"#/properties/record/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.archivedBy !== undefined){
+const err6 = {instancePath:instancePath+"/archivedBy",schemaPath:"#/properties/archivedBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.archiveTime !== undefined){
+const err7 = {instancePath:instancePath+"/archiveTime",schemaPath:"#/properties/archiveTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate12.errors = vErrors;
+return errors === 0;
+}
+
+export const archivedRecord_update = validate13;
+const schema14 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"archivedRecord.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"resource":false,"recordId":false,"title":false,"record":false,"archivedBy":false,"archiveTime":false},"additionalProperties":false,"required":["id"]};
+
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "resource")) || (key0 === "recordId")) || (key0 === "title")) || (key0 === "record")) || (key0 === "archivedBy")) || (key0 === "archiveTime"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.resource !== undefined){
+const err5 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.recordId !== undefined){
+const err6 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.title !== undefined){
+const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.record !== undefined){
+const err8 = {instancePath:instancePath+"/record",schemaPath:"#/properties/record/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.archivedBy !== undefined){
+const err9 = {instancePath:instancePath+"/archivedBy",schemaPath:"#/properties/archivedBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.archiveTime !== undefined){
+const err10 = {instancePath:instancePath+"/archiveTime",schemaPath:"#/properties/archiveTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate13.errors = vErrors;
+return errors === 0;
+}
+
+export const artCategory_create = validate14;
+const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
+
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.create" */;
 let vErrors = null;
 let errors = 0;
@@ -935,14 +1180,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate12.errors = vErrors;
+validate14.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_update = validate13;
-const schema14 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
+export const artCategory_update = validate15;
+const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.update" */;
 let vErrors = null;
 let errors = 0;
@@ -1083,21 +1328,21 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_create = validate14;
-const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema16 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema17 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema23 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+export const artwork_create = validate16;
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema18 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema19 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema25 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func36 = Object.prototype.hasOwnProperty;
 const func66 = keywordRules.notFuture;
 const func75 = keywordRules.ordered;
 const pattern2 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.create" */;
 let vErrors = null;
 let errors = 0;
@@ -1146,7 +1391,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema15.properties, key0))){
+if(!(func36.call(schema17.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -1460,7 +1705,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema15.properties.possessor.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema17.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1508,7 +1753,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema15.properties.bid.type},message:"must be integer,null"};
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema17.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1614,7 +1859,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func36.call(schema15.properties.baseInfo.properties, key1))){
+if(!(func36.call(schema17.properties.baseInfo.properties, key1))){
 const err45 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
@@ -1628,7 +1873,7 @@ errors++;
 if(data16.size !== undefined){
 let data17 = data16.size;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1676,7 +1921,7 @@ errors++;
 if(data16.width !== undefined){
 let data18 = data16.width;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err50 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1712,7 +1957,7 @@ errors++;
 if(data16.height !== undefined){
 let data19 = data16.height;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err53 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1748,7 +1993,7 @@ errors++;
 if(data16.depth !== undefined){
 let data20 = data16.depth;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err56 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1784,7 +2029,7 @@ errors++;
 if(data16.units !== undefined){
 let data21 = data16.units;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1794,7 +2039,7 @@ vErrors.push(err59);
 errors++;
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema15.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err60 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema17.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1807,7 +2052,7 @@ errors++;
 if(data16.dateText !== undefined){
 let data22 = data16.dateText;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1854,7 +2099,7 @@ errors++;
 if(data16.startYear !== undefined){
 let data23 = data16.startYear;
 if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err65 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1890,7 +2135,7 @@ errors++;
 if(data16.endYear !== undefined){
 let data24 = data16.endYear;
 if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err68 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err68 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1926,7 +2171,7 @@ errors++;
 if(data16.acno !== undefined){
 let data25 = data16.acno;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err71 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err71 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1962,7 +2207,7 @@ errors++;
 if(data16.url !== undefined){
 let data26 = data16.url;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema16.type},message:"must be string,null"};
+const err74 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema18.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2009,7 +2254,7 @@ errors++;
 if(data16.groupTitle !== undefined){
 let data27 = data16.groupTitle;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err78 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema15.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema17.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2083,7 +2328,7 @@ errors++;
 if(data28.creditLine !== undefined){
 let data29 = data28.creditLine;
 if((typeof data29 !== "string") && (data29 !== null)){
-const err84 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err84 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema17.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2119,7 +2364,7 @@ errors++;
 if(data28.acquisitionYear !== undefined){
 let data30 = data28.acquisitionYear;
 if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
-const err87 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err87 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema17.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2155,7 +2400,7 @@ errors++;
 if(data28.price !== undefined){
 let data31 = data28.price;
 if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
-const err90 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err90 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema17.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2180,7 +2425,7 @@ errors++;
 if(data28.currency !== undefined){
 let data32 = data28.currency;
 if((typeof data32 !== "string") && (data32 !== null)){
-const err92 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err92 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema17.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2190,7 +2435,7 @@ vErrors.push(err92);
 errors++;
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err93 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema15.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err93 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema17.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2203,7 +2448,7 @@ errors++;
 if(data28.dealTime !== undefined){
 let data33 = data28.dealTime;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err94 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema15.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err94 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema17.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2266,7 +2511,7 @@ errors++;
 if(data34.level !== undefined){
 let data35 = data34.level;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err99 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema15.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err99 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema17.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2276,7 +2521,7 @@ vErrors.push(err99);
 errors++;
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err100 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema15.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err100 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema17.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2289,7 +2534,7 @@ errors++;
 if(data34.watermark !== undefined){
 let data36 = data34.watermark;
 if((typeof data36 !== "string") && (data36 !== null)){
-const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err101 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2336,7 +2581,7 @@ errors++;
 if(data34.rfid !== undefined){
 let data37 = data34.rfid;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2410,7 +2655,7 @@ errors++;
 if(data38.certificateNo !== undefined){
 let data39 = data38.certificateNo;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2457,7 +2702,7 @@ errors++;
 if(data38.issuer !== undefined){
 let data40 = data38.issuer;
 if((typeof data40 !== "string") && (data40 !== null)){
-const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err115 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2504,7 +2749,7 @@ errors++;
 if(data38.issueDate !== undefined){
 let data41 = data38.issueDate;
 if((typeof data41 !== "string") && (data41 !== null)){
-const err119 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema15.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err119 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema17.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2601,7 +2846,7 @@ vErrors.push(err126);
 errors++;
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err127 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema15.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema17.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -2614,7 +2859,7 @@ errors++;
 if(data43.result !== undefined){
 let data45 = data43.result;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err128 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2661,7 +2906,7 @@ errors++;
 if(data43.operator !== undefined){
 let data46 = data43.operator;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -2708,7 +2953,7 @@ errors++;
 if(data43.time !== undefined){
 let data47 = data43.time;
 if((typeof data47 !== "string") && (data47 !== null)){
-const err136 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema15.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema17.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -2744,7 +2989,7 @@ errors++;
 if(data43.attachment !== undefined){
 let data48 = data43.attachment;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema25.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -2830,7 +3075,7 @@ errors++;
 if(data49.ownerIdentity !== undefined){
 let data50 = data49.ownerIdentity;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema17.type},message:"must be string,null"};
+const err146 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema19.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -2877,7 +3122,7 @@ errors++;
 if(data49.ownershipProof !== undefined){
 let data51 = data49.ownershipProof;
 if((typeof data51 !== "string") && (data51 !== null)){
-const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err150 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema25.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2924,7 +3169,7 @@ errors++;
 if(data49.creditCheck !== undefined){
 let data52 = data49.creditCheck;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err154 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema15.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err154 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema17.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2934,7 +3179,7 @@ vErrors.push(err154);
 errors++;
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err155 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema15.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err155 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema17.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2974,7 +3219,7 @@ errors++;
 if(data53.appraisalCertificate !== undefined){
 let data54 = data53.appraisalCertificate;
 if((typeof data54 !== "string") && (data54 !== null)){
-const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err158 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema25.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -3021,7 +3266,7 @@ errors++;
 if(data53.otherCertificate !== undefined){
 let data55 = data53.otherCertificate;
 if((typeof data55 !== "string") && (data55 !== null)){
-const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err162 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema25.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -3098,17 +3343,17 @@ vErrors.push(err168);
 }
 errors++;
 }
-validate14.errors = vErrors;
+validate16.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_update = validate15;
-const schema28 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
-const schema29 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema30 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema36 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+export const artwork_update = validate17;
+const schema30 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema31 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema32 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema38 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
 let vErrors = null;
 let errors = 0;
@@ -3124,7 +3369,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema28.properties, key0))){
+if(!(func36.call(schema30.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -3465,7 +3710,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema28.properties.possessor.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema30.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3513,7 +3758,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err34 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema28.properties.bid.type},message:"must be integer,null"};
+const err34 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema30.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3619,7 +3864,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func36.call(schema28.properties.baseInfo.properties, key1))){
+if(!(func36.call(schema30.properties.baseInfo.properties, key1))){
 const err44 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
@@ -3633,7 +3878,7 @@ errors++;
 if(data16.size !== undefined){
 let data17 = data16.size;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err45 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3681,7 +3926,7 @@ errors++;
 if(data16.width !== undefined){
 let data18 = data16.width;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err49 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3717,7 +3962,7 @@ errors++;
 if(data16.height !== undefined){
 let data19 = data16.height;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3753,7 +3998,7 @@ errors++;
 if(data16.depth !== undefined){
 let data20 = data16.depth;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err55 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3789,7 +4034,7 @@ errors++;
 if(data16.units !== undefined){
 let data21 = data16.units;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err58 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3799,7 +4044,7 @@ vErrors.push(err58);
 errors++;
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema28.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err59 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema30.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3812,7 +4057,7 @@ errors++;
 if(data16.dateText !== undefined){
 let data22 = data16.dateText;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err60 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3859,7 +4104,7 @@ errors++;
 if(data16.startYear !== undefined){
 let data23 = data16.startYear;
 if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err64 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -3895,7 +4140,7 @@ errors++;
 if(data16.endYear !== undefined){
 let data24 = data16.endYear;
 if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err67 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -3931,7 +4176,7 @@ errors++;
 if(data16.acno !== undefined){
 let data25 = data16.acno;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err70 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -3967,7 +4212,7 @@ errors++;
 if(data16.url !== undefined){
 let data26 = data16.url;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err73 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema31.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4014,7 +4259,7 @@ errors++;
 if(data16.groupTitle !== undefined){
 let data27 = data16.groupTitle;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema28.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err77 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema30.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -4088,7 +4333,7 @@ errors++;
 if(data28.creditLine !== undefined){
 let data29 = data28.creditLine;
 if((typeof data29 !== "string") && (data29 !== null)){
-const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err83 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -4124,7 +4369,7 @@ errors++;
 if(data28.acquisitionYear !== undefined){
 let data30 = data28.acquisitionYear;
 if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
-const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err86 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -4160,7 +4405,7 @@ errors++;
 if(data28.price !== undefined){
 let data31 = data28.price;
 if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
-const err89 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err89 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -4185,7 +4430,7 @@ errors++;
 if(data28.currency !== undefined){
 let data32 = data28.currency;
 if((typeof data32 !== "string") && (data32 !== null)){
-const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -4195,7 +4440,7 @@ vErrors.push(err91);
 errors++;
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err92 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema28.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err92 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema30.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -4208,7 +4453,7 @@ errors++;
 if(data28.dealTime !== undefined){
 let data33 = data28.dealTime;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema28.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err93 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema30.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -4271,7 +4516,7 @@ errors++;
 if(data34.level !== undefined){
 let data35 = data34.level;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema28.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema30.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -4281,7 +4526,7 @@ vErrors.push(err98);
 errors++;
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err99 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema28.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err99 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema30.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -4294,7 +4539,7 @@ errors++;
 if(data34.watermark !== undefined){
 let data36 = data34.watermark;
 if((typeof data36 !== "string") && (data36 !== null)){
-const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err100 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -4341,7 +4586,7 @@ errors++;
 if(data34.rfid !== undefined){
 let data37 = data34.rfid;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err104 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -4415,7 +4660,7 @@ errors++;
 if(data38.certificateNo !== undefined){
 let data39 = data38.certificateNo;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err110 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -4462,7 +4707,7 @@ errors++;
 if(data38.issuer !== undefined){
 let data40 = data38.issuer;
 if((typeof data40 !== "string") && (data40 !== null)){
-const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err114 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -4509,7 +4754,7 @@ errors++;
 if(data38.issueDate !== undefined){
 let data41 = data38.issueDate;
 if((typeof data41 !== "string") && (data41 !== null)){
-const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema28.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err118 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema30.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -4606,7 +4851,7 @@ vErrors.push(err125);
 errors++;
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err126 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema28.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err126 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema30.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -4619,7 +4864,7 @@ errors++;
 if(data43.result !== undefined){
 let data45 = data43.result;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err127 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -4666,7 +4911,7 @@ errors++;
 if(data43.operator !== undefined){
 let data46 = data43.operator;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err131 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -4713,7 +4958,7 @@ errors++;
 if(data43.time !== undefined){
 let data47 = data43.time;
 if((typeof data47 !== "string") && (data47 !== null)){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema28.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema30.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -4749,7 +4994,7 @@ errors++;
 if(data43.attachment !== undefined){
 let data48 = data43.attachment;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema38.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -4835,7 +5080,7 @@ errors++;
 if(data49.ownerIdentity !== undefined){
 let data50 = data49.ownerIdentity;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema30.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema32.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -4882,7 +5127,7 @@ errors++;
 if(data49.ownershipProof !== undefined){
 let data51 = data49.ownershipProof;
 if((typeof data51 !== "string") && (data51 !== null)){
-const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err149 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema38.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -4929,7 +5174,7 @@ errors++;
 if(data49.creditCheck !== undefined){
 let data52 = data49.creditCheck;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema28.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err153 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema30.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -4939,7 +5184,7 @@ vErrors.push(err153);
 errors++;
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err154 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema28.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err154 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema30.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -4979,7 +5224,7 @@ errors++;
 if(data53.appraisalCertificate !== undefined){
 let data54 = data53.appraisalCertificate;
 if((typeof data54 !== "string") && (data54 !== null)){
-const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err157 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema38.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -5026,7 +5271,7 @@ errors++;
 if(data53.otherCertificate !== undefined){
 let data55 = data53.otherCertificate;
 if((typeof data55 !== "string") && (data55 !== null)){
-const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err161 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema38.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -5103,20 +5348,20 @@ vErrors.push(err167);
 }
 errors++;
 }
-validate15.errors = vErrors;
+validate17.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_create = validate16;
-const schema41 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":[],"additionalProperties":false};
+export const auditEntry_create = validate18;
+const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":[],"additionalProperties":false};
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.create" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func36.call(schema41.properties, key0))){
+if(!(func36.call(schema43.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5228,14 +5473,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate16.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_update = validate17;
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
+export const auditEntry_update = validate19;
+const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
 
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
 let vErrors = null;
 let errors = 0;
@@ -5251,7 +5496,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema42.properties, key0))){
+if(!(func36.call(schema44.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5388,14 +5633,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate17.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
 
-export const author_create = validate18;
-const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+export const author_create = validate20;
+const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
 let vErrors = null;
 let errors = 0;
@@ -5414,7 +5659,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema43.properties, key0))){
+if(!(func36.call(schema45.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5496,7 +5741,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema43.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema45.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5532,7 +5777,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema43.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema45.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5658,7 +5903,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema43.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema45.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5670,7 +5915,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data12 = data.wxCode;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema43.properties.wxCode.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema45.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5717,7 +5962,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data13 = data.wxUrl;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema43.properties.wxUrl.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema45.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5792,14 +6037,14 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate18.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
 
-export const author_update = validate19;
-const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+export const author_update = validate21;
+const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1]},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
 
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
 let vErrors = null;
 let errors = 0;
@@ -5815,7 +6060,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema44.properties, key0))){
+if(!(func36.call(schema46.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -5922,7 +6167,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema44.properties.introduction.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema46.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5958,7 +6203,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema44.properties.portrait.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema46.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6085,7 +6330,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema44.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema46.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6098,7 +6343,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data12 = data.wxCode;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema44.properties.wxCode.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema46.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6145,7 +6390,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data13 = data.wxUrl;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema44.properties.wxUrl.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema46.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6220,15 +6465,15 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate19.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_create = validate20;
-const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
+export const bidUser_create = validate22;
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
 const pattern8 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -6244,7 +6489,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema45.properties, key0))){
+if(!(func36.call(schema47.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6335,7 +6580,7 @@ errors++;
 if(data.phone !== undefined){
 let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema45.properties.phone.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema47.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6381,7 +6626,7 @@ errors++;
 if(data.nickname !== undefined){
 let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema45.properties.nickname.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema47.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6429,7 +6674,7 @@ errors++;
 if(data.avatar !== undefined){
 let data5 = data.avatar;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema45.properties.avatar.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema47.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6544,14 +6789,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_update = validate21;
-const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["id"],"additionalProperties":false};
+export const bidUser_update = validate23;
+const schema48 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["id"],"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -6567,7 +6812,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema46.properties, key0))){
+if(!(func36.call(schema48.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6683,7 +6928,7 @@ errors++;
 if(data.phone !== undefined){
 let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema46.properties.phone.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema48.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6729,7 +6974,7 @@ errors++;
 if(data.nickname !== undefined){
 let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema46.properties.nickname.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema48.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6777,7 +7022,7 @@ errors++;
 if(data.avatar !== undefined){
 let data5 = data.avatar;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema46.properties.avatar.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema48.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6892,16 +7137,16 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
 
-export const block_create = validate22;
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+export const block_create = validate24;
+const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern10 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern11 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.create" */;
 let vErrors = null;
 let errors = 0;
@@ -7244,14 +7489,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-export const block_update = validate23;
-const schema48 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+export const block_update = validate25;
+const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.update" */;
 let vErrors = null;
 let errors = 0;
@@ -7267,7 +7512,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema48.properties, key0))){
+if(!(func36.call(schema50.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7559,17 +7804,17 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_create = validate24;
-const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+export const chaincode_create = validate26;
+const schema51 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
 const pattern16 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern18 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.create" */;
 let vErrors = null;
 let errors = 0;
@@ -7613,7 +7858,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema49.properties, key0))){
+if(!(func36.call(schema51.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -7940,7 +8185,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema49.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema51.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -8040,14 +8285,14 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_update = validate25;
-const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+export const chaincode_update = validate27;
+const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.update" */;
 let vErrors = null;
 let errors = 0;
@@ -8063,7 +8308,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema50.properties, key0))){
+if(!(func36.call(schema52.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -8426,7 +8671,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema50.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema52.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -8527,14 +8772,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_create = validate26;
-const schema51 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
+export const channel_create = validate28;
+const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.create" */;
 let vErrors = null;
 let errors = 0;
@@ -8648,14 +8893,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_update = validate27;
-const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
+export const channel_update = validate29;
+const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.update" */;
 let vErrors = null;
 let errors = 0;
@@ -8794,19 +9039,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
 
-export const company_create = validate28;
-const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+export const company_create = validate30;
+const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
 const func302 = keywordRules.uscc;
 const func317 = keywordRules.distinct;
 const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
 let vErrors = null;
 let errors = 0;
@@ -8865,7 +9110,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema53.properties, key0))){
+if(!(func36.call(schema55.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9051,7 +9296,7 @@ errors++;
 if(data.address !== undefined){
 let data4 = data.address;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema53.properties.address.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema55.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9099,7 +9344,7 @@ errors++;
 if(data.contactName !== undefined){
 let data5 = data.contactName;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema53.properties.contactName.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema55.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9147,7 +9392,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data6 = data.contactPhone;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema53.properties.contactPhone.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema55.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9264,7 +9509,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9316,14 +9561,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
 
-export const company_update = validate29;
-const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+export const company_update = validate31;
+const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
 let vErrors = null;
 let errors = 0;
@@ -9339,7 +9584,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema54.properties, key0))){
+if(!(func36.call(schema56.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9550,7 +9795,7 @@ errors++;
 if(data.address !== undefined){
 let data4 = data.address;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err19 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema54.properties.address.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema56.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9598,7 +9843,7 @@ errors++;
 if(data.contactName !== undefined){
 let data5 = data.contactName;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err23 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema54.properties.contactName.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema56.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9646,7 +9891,7 @@ errors++;
 if(data.contactPhone !== undefined){
 let data6 = data.contactPhone;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err27 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema54.properties.contactPhone.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema56.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9764,7 +10009,7 @@ vErrors.push(err36);
 errors++;
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema54.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9817,14 +10062,2561 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_create = validate30;
-const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const contract_create = validate32;
+const schema57 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contract.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":false,"updateTime":false},"required":["name","templateId"],"additionalProperties":false};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.params === undefined){
+data.params = {};
+}
+if(data.status === undefined){
+data.status = "draft";
+}
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.templateId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templateId"},message:"must have required property '"+"templateId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "name")) || (key0 === "templateId")) || (key0 === "params")) || (key0 === "status")) || (key0 === "createTime")) || (key0 === "updateTime"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+const failure0 = func4(60, data1);
+if(failure0 !== null){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure1 = func5(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure2 = func2("line", data1);
+if(failure2 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.templateId !== undefined){
+let data2 = data.templateId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err9 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+let data3 = data.params;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err12 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema57.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err15 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err16 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+
+export const contract_update = validate33;
+const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contract.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object"},"status":{"type":"string","enum":["draft","active","terminated"]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "name")) || (key0 === "templateId")) || (key0 === "params")) || (key0 === "status")) || (key0 === "createTime")) || (key0 === "updateTime"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func4(60, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure1 = func5(true, data1);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure2 = func2("line", data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.templateId !== undefined){
+let data2 = data.templateId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err10 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.params !== undefined){
+let data3 = data.params;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err13 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
+const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err16 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err17 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate_create = validate34;
+const schema59 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate.create","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
+const schema60 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const pattern34 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
+const schema61 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
+const schema62 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
+const schema64 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data["x-i18n"] === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema61.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema61.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.minimum !== undefined){
+let data1 = data.minimum;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.maximum !== undefined){
+let data2 = data.maximum;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.exclusiveMinimum !== undefined){
+let data3 = data.exclusiveMinimum;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err7 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.exclusiveMaximum !== undefined){
+let data4 = data.exclusiveMaximum;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+const err8 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minLength !== undefined){
+let data5 = data.minLength;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err9 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+const err10 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err11 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.maxLength !== undefined){
+let data6 = data.maxLength;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err12 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1000 || isNaN(data6)){
+const err13 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.enum !== undefined){
+let data7 = data.enum;
+if(Array.isArray(data7)){
+if(data7.length > 50){
+const err15 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data7.length < 1){
+const err16 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
+const err17 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema62.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func3(data8) > 200){
+const err18 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure0 = func2("line", data8);
+if(failure0 !== null){
+const err19 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data9 = data.default;
+if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
+const err21 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema62.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func3(data9) > 200){
+const err22 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const failure1 = func2("line", data9);
+if(failure1 !== null){
+const err23 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data10 = data.description;
+if(typeof data10 === "string"){
+if(func3(data10) > 400){
+const err24 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const failure2 = func2("line", data10);
+if(failure2 !== null){
+const err25 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data["x-i18n"] !== undefined){
+let data11 = data["x-i18n"];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.en === undefined){
+const err27 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data11.zh === undefined){
+const err28 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((key1 === "en") || (key1 === "zh"))){
+const err29 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data11.en !== undefined){
+let data12 = data11.en;
+if(typeof data12 === "string"){
+if(func3(data12) < 1){
+const err30 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure3 = func4(40, data12);
+if(failure3 !== null){
+const err31 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const failure4 = func5(true, data12);
+if(failure4 !== null){
+const err32 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+const failure5 = func2("line", data12);
+if(failure5 !== null){
+const err33 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data11.zh !== undefined){
+let data13 = data11.zh;
+if(typeof data13 === "string"){
+if(func3(data13) < 1){
+const err35 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+const failure6 = func4(40, data13);
+if(failure6 !== null){
+const err36 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const failure7 = func5(true, data13);
+if(failure7 !== null){
+const err37 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+const failure8 = func2("line", data13);
+if(failure8 !== null){
+const err38 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.properties === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.additionalProperties === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(data0 === "object")){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema60.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.properties !== undefined){
+let data1 = data.properties;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(Object.keys(data1).length > 20){
+const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(Object.keys(data1).length < 1){
+const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data1){
+const _errs6 = errors;
+if(typeof key1 === "string"){
+if(!pattern34.test(key1)){
+const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+for(const key2 in data1){
+if(!(validate36(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.required !== undefined){
+let data3 = data.required;
+if(Array.isArray(data3)){
+if(data3.length > 20){
+const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 === "string"){
+if(!pattern34.test(data4)){
+const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure0 = func2("line", data4);
+if(failure0 !== null){
+const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.additionalProperties !== undefined){
+let data5 = data.additionalProperties;
+if(typeof data5 !== "boolean"){
+const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!(data5 === false)){
+const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema60.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+data.version = "1.0";
+}
+if(data.status === undefined){
+data.status = 1;
+}
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.chaincode === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chaincode"},message:"must have required property '"+"chaincode"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.paramsSchema === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paramsSchema"},message:"must have required property '"+"paramsSchema"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema59.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func4(60, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure1 = func5(true, data1);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure2 = func2("line", data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema59.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+const failure3 = func4(400, data2);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure4 = func2("multiline", data2);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.chaincode !== undefined){
+let data3 = data.chaincode;
+if(typeof data3 === "string"){
+if(!pattern17.test(data3)){
+const err13 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure5 = func2("line", data3);
+if(failure5 !== null){
+const err14 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+let data4 = data.version;
+if(typeof data4 === "string"){
+if(!pattern18.test(data4)){
+const err16 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure6 = func2("line", data4);
+if(failure6 !== null){
+const err17 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data.paramsSchema !== undefined){
+let data5 = data.paramsSchema;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!(validate35(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!((data6 === 0) || (data6 === 1))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema59.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err22 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err23 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate_update = validate39;
+const schema66 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate.update","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema67 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const schema68 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
+const schema69 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
+const schema71 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data["x-i18n"] === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema68.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema68.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.minimum !== undefined){
+let data1 = data.minimum;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.maximum !== undefined){
+let data2 = data.maximum;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.exclusiveMinimum !== undefined){
+let data3 = data.exclusiveMinimum;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err7 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.exclusiveMaximum !== undefined){
+let data4 = data.exclusiveMaximum;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+const err8 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minLength !== undefined){
+let data5 = data.minLength;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err9 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+const err10 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err11 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.maxLength !== undefined){
+let data6 = data.maxLength;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err12 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1000 || isNaN(data6)){
+const err13 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.enum !== undefined){
+let data7 = data.enum;
+if(Array.isArray(data7)){
+if(data7.length > 50){
+const err15 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data7.length < 1){
+const err16 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
+const err17 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema69.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func3(data8) > 200){
+const err18 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure0 = func2("line", data8);
+if(failure0 !== null){
+const err19 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data9 = data.default;
+if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
+const err21 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema69.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func3(data9) > 200){
+const err22 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const failure1 = func2("line", data9);
+if(failure1 !== null){
+const err23 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data10 = data.description;
+if(typeof data10 === "string"){
+if(func3(data10) > 400){
+const err24 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const failure2 = func2("line", data10);
+if(failure2 !== null){
+const err25 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data["x-i18n"] !== undefined){
+let data11 = data["x-i18n"];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.en === undefined){
+const err27 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data11.zh === undefined){
+const err28 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((key1 === "en") || (key1 === "zh"))){
+const err29 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data11.en !== undefined){
+let data12 = data11.en;
+if(typeof data12 === "string"){
+if(func3(data12) < 1){
+const err30 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure3 = func4(40, data12);
+if(failure3 !== null){
+const err31 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const failure4 = func5(true, data12);
+if(failure4 !== null){
+const err32 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+const failure5 = func2("line", data12);
+if(failure5 !== null){
+const err33 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data11.zh !== undefined){
+let data13 = data11.zh;
+if(typeof data13 === "string"){
+if(func3(data13) < 1){
+const err35 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+const failure6 = func4(40, data13);
+if(failure6 !== null){
+const err36 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const failure7 = func5(true, data13);
+if(failure7 !== null){
+const err37 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+const failure8 = func2("line", data13);
+if(failure8 !== null){
+const err38 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.properties === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.additionalProperties === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(data0 === "object")){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema67.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.properties !== undefined){
+let data1 = data.properties;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(Object.keys(data1).length > 20){
+const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(Object.keys(data1).length < 1){
+const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data1){
+const _errs6 = errors;
+if(typeof key1 === "string"){
+if(!pattern34.test(key1)){
+const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+for(const key2 in data1){
+if(!(validate41(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.required !== undefined){
+let data3 = data.required;
+if(Array.isArray(data3)){
+if(data3.length > 20){
+const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 === "string"){
+if(!pattern34.test(data4)){
+const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure0 = func2("line", data4);
+if(failure0 !== null){
+const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.additionalProperties !== undefined){
+let data5 = data.additionalProperties;
+if(typeof data5 !== "boolean"){
+const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!(data5 === false)){
+const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema67.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema66.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func4(60, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure1 = func5(true, data1);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure2 = func2("line", data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if((typeof data2 !== "string") && (data2 !== null)){
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+const failure3 = func4(400, data2);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure4 = func2("multiline", data2);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.chaincode !== undefined){
+let data3 = data.chaincode;
+if(typeof data3 === "string"){
+if(!pattern17.test(data3)){
+const err13 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure5 = func2("line", data3);
+if(failure5 !== null){
+const err14 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data4 = data.version;
+if(typeof data4 === "string"){
+if(!pattern18.test(data4)){
+const err16 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure6 = func2("line", data4);
+if(failure6 !== null){
+const err17 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.paramsSchema !== undefined){
+let data5 = data.paramsSchema;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!(validate40(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!((data6 === 0) || (data6 === 1))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err22 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err23 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+
+export const platformUser_create = validate44;
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -9840,7 +12632,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema55.properties, key0))){
+if(!(func36.call(schema73.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -9931,7 +12723,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema55.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema73.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9979,7 +12771,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema55.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema73.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10084,14 +12876,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_update = validate31;
-const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+export const platformUser_update = validate45;
+const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -10107,7 +12899,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema56.properties, key0))){
+if(!(func36.call(schema74.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -10223,7 +13015,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema56.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema74.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10271,7 +13063,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema56.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema74.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10376,14 +13168,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_create = validate32;
-const schema57 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction_create = validate46;
+const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
 let vErrors = null;
 let errors = 0;
@@ -10469,7 +13261,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema57.properties, key0))){
+if(!(func36.call(schema75.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -10837,14 +13629,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_update = validate33;
-const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+export const transaction_update = validate47;
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
 let vErrors = null;
 let errors = 0;
@@ -10860,7 +13652,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema58.properties, key0))){
+if(!(func36.call(schema76.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -11263,7 +14055,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
 
@@ -11272,6 +14064,8 @@ return errors === 0;
 export const formValidators: Record<string, SchemaValidator> = {
   "account.create": account_create,
   "account.update": account_update,
+  "archivedRecord.create": archivedRecord_create,
+  "archivedRecord.update": archivedRecord_update,
   "artCategory.create": artCategory_create,
   "artCategory.update": artCategory_update,
   "artwork.create": artwork_create,
@@ -11290,6 +14084,10 @@ export const formValidators: Record<string, SchemaValidator> = {
   "channel.update": channel_update,
   "company.create": company_create,
   "company.update": company_update,
+  "contract.create": contract_create,
+  "contract.update": contract_update,
+  "contractTemplate.create": contractTemplate_create,
+  "contractTemplate.update": contractTemplate_update,
   "platformUser.create": platformUser_create,
   "platformUser.update": platformUser_update,
   "transaction.create": transaction_create,

@@ -2399,10 +2399,1435 @@ validate14.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory = validate15;
-const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true,"x-finite":true}},"required":["name"],"additionalProperties":false};
+export const archivedRecord = validate15;
+const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"archivedRecord","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"resource":{"type":"string","enum":["contracts","artworks"],"readOnly":true},"recordId":{"type":"integer","readOnly":true,"x-finite":true},"title":{"type":"string","readOnly":true,"x-text":"line"},"record":{"type":"object","readOnly":true},"archivedBy":{"type":"string","readOnly":true,"x-text":"line"},"archiveTime":{"type":"string","readOnly":true,"x-text":"line"}},"additionalProperties":false};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "resource")) || (key0 === "recordId")) || (key0 === "title")) || (key0 === "record")) || (key0 === "archivedBy")) || (key0 === "archiveTime"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data1 = data.resource;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["resource"] = coerced1;
+}
+}
+}
+if(!((data1 === "contracts") || (data1 === "artworks"))){
+const err4 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema16.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.recordId !== undefined){
+let data2 = data.recordId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+const err5 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["recordId"] = coerced2;
+}
+}
+}
+const failure1 = func2(true, data2);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data3 = data.title;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["title"] = coerced3;
+}
+}
+}
+if(typeof data3 === "string"){
+const failure2 = func3("line", data3);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.record !== undefined){
+let data4 = data.record;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+const err9 = {instancePath:instancePath+"/record",schemaPath:"#/properties/record/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.archivedBy !== undefined){
+let data5 = data.archivedBy;
+if(typeof data5 !== "string"){
+let dataType4 = typeof data5;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data5;
+}
+else if(data5 === null){
+coerced4 = "";
+}
+else {
+const err10 = {instancePath:instancePath+"/archivedBy",schemaPath:"#/properties/archivedBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data5 = coerced4;
+if(data !== undefined){
+data["archivedBy"] = coerced4;
+}
+}
+}
+if(typeof data5 === "string"){
+const failure3 = func3("line", data5);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/archivedBy",schemaPath:"#/properties/archivedBy/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.archiveTime !== undefined){
+let data6 = data.archiveTime;
+if(typeof data6 !== "string"){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data6;
+}
+else if(data6 === null){
+coerced5 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/archiveTime",schemaPath:"#/properties/archiveTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data !== undefined){
+data["archiveTime"] = coerced5;
+}
+}
+}
+if(typeof data6 === "string"){
+const failure4 = func3("line", data6);
+if(failure4 !== null){
+const err13 = {instancePath:instancePath+"/archiveTime",schemaPath:"#/properties/archiveTime/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate15.errors = vErrors;
+return errors === 0;
+}
+
+export const archivedRecord_create = validate16;
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"archivedRecord.create","type":"object","properties":{"id":false,"resource":false,"recordId":false,"title":false,"record":false,"archivedBy":false,"archiveTime":false},"additionalProperties":false,"required":[]};
+
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "resource")) || (key0 === "recordId")) || (key0 === "title")) || (key0 === "record")) || (key0 === "archivedBy")) || (key0 === "archiveTime"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.resource !== undefined){
+const err2 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.recordId !== undefined){
+const err3 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.title !== undefined){
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.record !== undefined){
+const err5 = {instancePath:instancePath+"/record",schemaPath:"#/properties/record/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.archivedBy !== undefined){
+const err6 = {instancePath:instancePath+"/archivedBy",schemaPath:"#/properties/archivedBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.archiveTime !== undefined){
+const err7 = {instancePath:instancePath+"/archiveTime",schemaPath:"#/properties/archiveTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate16.errors = vErrors;
+return errors === 0;
+}
+
+export const archivedRecord_update = validate17;
+const schema18 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"archivedRecord.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"resource":false,"recordId":false,"title":false,"record":false,"archivedBy":false,"archiveTime":false},"additionalProperties":false,"required":["id"]};
+
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "resource")) || (key0 === "recordId")) || (key0 === "title")) || (key0 === "record")) || (key0 === "archivedBy")) || (key0 === "archiveTime"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.resource !== undefined){
+const err6 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.recordId !== undefined){
+const err7 = {instancePath:instancePath+"/recordId",schemaPath:"#/properties/recordId/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.title !== undefined){
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.record !== undefined){
+const err9 = {instancePath:instancePath+"/record",schemaPath:"#/properties/record/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.archivedBy !== undefined){
+const err10 = {instancePath:instancePath+"/archivedBy",schemaPath:"#/properties/archivedBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.archiveTime !== undefined){
+const err11 = {instancePath:instancePath+"/archiveTime",schemaPath:"#/properties/archiveTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate17.errors = vErrors;
+return errors === 0;
+}
+
+export const archivedRecord_listQuery = validate18;
+const schema19 = {"$id":"archivedRecord.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "resource"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(((data3 === "id") || (data3 === "recordId")) || (data3 === "archiveTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema19.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema19.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["ids"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1100){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern3.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func3("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.resource !== undefined){
+let data6 = data.resource;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+const err20 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["resource"] = coerced6;
+}
+}
+}
+if(!((data6 === "contracts") || (data6 === "artworks"))){
+const err21 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema19.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+if(func4(data6) > 200){
+const err22 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate18.errors = vErrors;
+return errors === 0;
+}
+
+export const archivedRecord_listBody = validate19;
+const schema20 = {"$id":"archivedRecord.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="archivedRecord.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "resource"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(((data3 === "id") || (data3 === "recordId")) || (data3 === "archiveTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema20.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema20.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data5 !== undefined){
+data5[i0] = coerced5;
+}
+}
+}
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data7 = data.resource;
+if(typeof data7 !== "string"){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data7;
+}
+else if(data7 === null){
+coerced6 = "";
+}
+else {
+const err22 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data !== undefined){
+data["resource"] = coerced6;
+}
+}
+}
+if(!((data7 === "contracts") || (data7 === "artworks"))){
+const err23 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema20.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func4(data7) > 200){
+const err24 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+validate19.errors = vErrors;
+return errors === 0;
+}
+
+export const artCategory = validate20;
+const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true,"x-finite":true}},"required":["name"],"additionalProperties":false};
+
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory" */;
 let vErrors = null;
 let errors = 0;
@@ -2596,14 +4021,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate15.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_create = validate16;
-const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
+export const artCategory_create = validate21;
+const schema22 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["name"],"additionalProperties":false};
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.create" */;
 let vErrors = null;
 let errors = 0;
@@ -2737,14 +4162,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate16.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_update = validate17;
-const schema18 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
+export const artCategory_update = validate22;
+const schema23 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":false},"required":["id"],"additionalProperties":false};
 
-function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.update" */;
 let vErrors = null;
 let errors = 0;
@@ -2930,14 +4355,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate17.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listQuery = validate18;
-const schema19 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const artCategory_listQuery = validate23;
+const schema24 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -3165,7 +4590,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema19.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema24.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3206,7 +4631,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema19.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema24.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3291,14 +4716,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate18.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listBody = validate19;
-const schema20 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const artCategory_listBody = validate24;
+const schema25 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -3526,7 +4951,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema20.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema25.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3567,7 +4992,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema20.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema25.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3676,21 +5101,21 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate19.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork = validate20;
-const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema22 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema23 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema29 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const func81 = Object.prototype.hasOwnProperty;
-const func122 = keywordRules.notFuture;
-const func132 = keywordRules.ordered;
-const pattern5 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
+export const artwork = validate25;
+const schema26 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema27 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema28 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema34 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const func100 = Object.prototype.hasOwnProperty;
+const func141 = keywordRules.notFuture;
+const func151 = keywordRules.ordered;
+const pattern6 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork" */;
 let vErrors = null;
 let errors = 0;
@@ -3748,7 +5173,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema21.properties, key0))){
+if(!(func100.call(schema26.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -4204,7 +5629,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced6 = null;
 }
 else {
-const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema21.properties.possessor.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema26.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4271,7 +5696,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced7 = null;
 }
 else {
-const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema21.properties.bid.type},message:"must be integer,null"};
+const err37 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema26.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4350,7 +5775,7 @@ data["status"] = coerced8;
 }
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err42 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema21.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err42 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema26.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4398,7 +5823,7 @@ data["isBlock"] = coerced9;
 }
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err45 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema21.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err45 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema26.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4434,7 +5859,7 @@ else if(data11 === "" || data11 === 0 || data11 === false){
 coerced10 = null;
 }
 else {
-const err47 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema21.properties.chain.type},message:"must be string,null"};
+const err47 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema26.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -4481,7 +5906,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced11 = null;
 }
 else {
-const err49 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema21.properties.blockTime.type},message:"must be string,null"};
+const err49 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema26.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4528,7 +5953,7 @@ else if(data13 === "" || data13 === 0 || data13 === false){
 coerced12 = null;
 }
 else {
-const err51 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema21.properties.chainDigest.type},message:"must be string,null"};
+const err51 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema26.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4657,7 +6082,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func81.call(schema21.properties.baseInfo.properties, key1))){
+if(!(func100.call(schema26.properties.baseInfo.properties, key1))){
 const err58 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err58];
@@ -4684,7 +6109,7 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced15 = null;
 }
 else {
-const err59 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err59 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4753,7 +6178,7 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced16 = null;
 }
 else {
-const err63 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4771,7 +6196,7 @@ data16["width"] = coerced16;
 }
 }
 if(typeof data18 === "string"){
-if(!pattern5.test(data18)){
+if(!pattern6.test(data18)){
 const err64 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err64];
@@ -4810,7 +6235,7 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced17 = null;
 }
 else {
-const err66 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err66 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -4828,7 +6253,7 @@ data16["height"] = coerced17;
 }
 }
 if(typeof data19 === "string"){
-if(!pattern5.test(data19)){
+if(!pattern6.test(data19)){
 const err67 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err67];
@@ -4867,7 +6292,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced18 = null;
 }
 else {
-const err69 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err69 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -4885,7 +6310,7 @@ data16["depth"] = coerced18;
 }
 }
 if(typeof data20 === "string"){
-if(!pattern5.test(data20)){
+if(!pattern6.test(data20)){
 const err70 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err70];
@@ -4924,7 +6349,7 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced19 = null;
 }
 else {
-const err72 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err72 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -4942,7 +6367,7 @@ data16["units"] = coerced19;
 }
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err73 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema21.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err73 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema26.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4968,7 +6393,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced20 = null;
 }
 else {
-const err74 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err74 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -5034,7 +6459,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced21 = null;
 }
 else {
-const err78 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -5073,7 +6498,7 @@ vErrors.push(err80);
 }
 errors++;
 }
-const failure33 = func122(true, data23);
+const failure33 = func141(true, data23);
 if(failure33 !== null){
 const err81 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure33.params,message:failure33.message};
 if(vErrors === null){
@@ -5100,7 +6525,7 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced22 = null;
 }
 else {
-const err82 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err82 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -5139,7 +6564,7 @@ vErrors.push(err84);
 }
 errors++;
 }
-const failure35 = func122(true, data24);
+const failure35 = func141(true, data24);
 if(failure35 !== null){
 const err85 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
 if(vErrors === null){
@@ -5168,7 +6593,7 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced23 = null;
 }
 else {
-const err86 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err86 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -5225,7 +6650,7 @@ else if(data26 === "" || data26 === 0 || data26 === false){
 coerced24 = null;
 }
 else {
-const err89 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema22.type},message:"must be string,null"};
+const err89 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema27.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -5293,7 +6718,7 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced25 = null;
 }
 else {
-const err93 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema21.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err93 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema26.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -5334,7 +6759,7 @@ errors++;
 }
 }
 }
-const failure40 = func132([["startYear","endYear"]], data16);
+const failure40 = func151([["startYear","endYear"]], data16);
 if(failure40 !== null){
 const err96 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure40.params,message:failure40.message};
 if(vErrors === null){
@@ -5388,7 +6813,7 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced26 = null;
 }
 else {
-const err99 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err99 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -5443,7 +6868,7 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced27 = null;
 }
 else {
-const err102 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err102 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -5482,7 +6907,7 @@ vErrors.push(err104);
 }
 errors++;
 }
-const failure43 = func122(true, data30);
+const failure43 = func141(true, data30);
 if(failure43 !== null){
 const err105 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure43.params,message:failure43.message};
 if(vErrors === null){
@@ -5509,7 +6934,7 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced28 = null;
 }
 else {
-const err106 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err106 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -5566,7 +6991,7 @@ else if(data32 === "" || data32 === 0 || data32 === false){
 coerced29 = null;
 }
 else {
-const err109 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err109 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -5584,7 +7009,7 @@ data28["currency"] = coerced29;
 }
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err110 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema21.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err110 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema26.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -5610,7 +7035,7 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced30 = null;
 }
 else {
-const err111 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema21.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema26.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -5694,7 +7119,7 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced31 = null;
 }
 else {
-const err116 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema21.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err116 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema26.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -5712,7 +7137,7 @@ data34["level"] = coerced31;
 }
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err117 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema21.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err117 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema26.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -5738,7 +7163,7 @@ else if(data36 === "" || data36 === 0 || data36 === false){
 coerced32 = null;
 }
 else {
-const err118 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err118 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -5806,7 +7231,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced33 = null;
 }
 else {
-const err122 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err122 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -5901,7 +7326,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced34 = null;
 }
 else {
-const err128 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err128 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -5969,7 +7394,7 @@ else if(data40 === "" || data40 === 0 || data40 === false){
 coerced35 = null;
 }
 else {
-const err132 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err132 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -6037,7 +7462,7 @@ else if(data41 === "" || data41 === 0 || data41 === false){
 coerced36 = null;
 }
 else {
-const err136 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema21.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err136 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema26.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -6160,7 +7585,7 @@ data43["step"] = coerced37;
 }
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err144 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema21.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err144 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema26.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -6186,7 +7611,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced38 = null;
 }
 else {
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -6254,7 +7679,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced39 = null;
 }
 else {
-const err149 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err149 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -6322,7 +7747,7 @@ else if(data47 === "" || data47 === 0 || data47 === false){
 coerced40 = null;
 }
 else {
-const err153 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema21.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err153 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema26.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -6379,7 +7804,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced41 = null;
 }
 else {
-const err156 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -6486,7 +7911,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced42 = null;
 }
 else {
-const err163 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema23.type},message:"must be string,null"};
+const err163 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema28.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -6554,7 +7979,7 @@ else if(data51 === "" || data51 === 0 || data51 === false){
 coerced43 = null;
 }
 else {
-const err167 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err167 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -6622,7 +8047,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced44 = null;
 }
 else {
-const err171 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema21.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err171 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema26.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -6640,7 +8065,7 @@ data49["creditCheck"] = coerced44;
 }
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err172 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema21.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err172 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema26.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -6693,7 +8118,7 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced45 = null;
 }
 else {
-const err175 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err175 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -6761,7 +8186,7 @@ else if(data55 === "" || data55 === 0 || data55 === false){
 coerced46 = null;
 }
 else {
-const err179 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema29.type},message:"must be string,null"};
+const err179 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema34.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -6841,7 +8266,7 @@ else if(data56 === "" || data56 === 0 || data56 === false){
 coerced47 = null;
 }
 else {
-const err184 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema21.properties.sourceId.type},message:"must be string,null"};
+const err184 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema26.properties.sourceId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -6883,17 +8308,17 @@ vErrors.push(err186);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_create = validate21;
-const schema34 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema35 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema36 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema42 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+export const artwork_create = validate26;
+const schema39 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.create","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":false,"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema40 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema41 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema47 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.create" */;
 let vErrors = null;
 let errors = 0;
@@ -6942,7 +8367,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema34.properties, key0))){
+if(!(func100.call(schema39.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -7368,7 +8793,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced5 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema34.properties.possessor.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema39.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7435,7 +8860,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced6 = null;
 }
 else {
-const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema34.properties.bid.type},message:"must be integer,null"};
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema39.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -7560,7 +8985,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func81.call(schema34.properties.baseInfo.properties, key1))){
+if(!(func100.call(schema39.properties.baseInfo.properties, key1))){
 const err47 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -7587,7 +9012,7 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced7 = null;
 }
 else {
-const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -7656,7 +9081,7 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced8 = null;
 }
 else {
-const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -7674,7 +9099,7 @@ data16["width"] = coerced8;
 }
 }
 if(typeof data18 === "string"){
-if(!pattern5.test(data18)){
+if(!pattern6.test(data18)){
 const err53 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
@@ -7713,7 +9138,7 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced9 = null;
 }
 else {
-const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7731,7 +9156,7 @@ data16["height"] = coerced9;
 }
 }
 if(typeof data19 === "string"){
-if(!pattern5.test(data19)){
+if(!pattern6.test(data19)){
 const err56 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
@@ -7770,7 +9195,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced10 = null;
 }
 else {
-const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -7788,7 +9213,7 @@ data16["depth"] = coerced10;
 }
 }
 if(typeof data20 === "string"){
-if(!pattern5.test(data20)){
+if(!pattern6.test(data20)){
 const err59 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
@@ -7827,7 +9252,7 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced11 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7845,7 +9270,7 @@ data16["units"] = coerced11;
 }
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema34.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema39.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -7871,7 +9296,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced12 = null;
 }
 else {
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -7937,7 +9362,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced13 = null;
 }
 else {
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -7976,7 +9401,7 @@ vErrors.push(err69);
 }
 errors++;
 }
-const failure25 = func122(true, data23);
+const failure25 = func141(true, data23);
 if(failure25 !== null){
 const err70 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure25.params,message:failure25.message};
 if(vErrors === null){
@@ -8003,7 +9428,7 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced14 = null;
 }
 else {
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -8042,7 +9467,7 @@ vErrors.push(err73);
 }
 errors++;
 }
-const failure27 = func122(true, data24);
+const failure27 = func141(true, data24);
 if(failure27 !== null){
 const err74 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure27.params,message:failure27.message};
 if(vErrors === null){
@@ -8071,7 +9496,7 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced15 = null;
 }
 else {
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -8128,7 +9553,7 @@ else if(data26 === "" || data26 === 0 || data26 === false){
 coerced16 = null;
 }
 else {
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema35.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema40.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -8196,7 +9621,7 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced17 = null;
 }
 else {
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema34.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema39.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -8237,7 +9662,7 @@ errors++;
 }
 }
 }
-const failure32 = func132([["startYear","endYear"]], data16);
+const failure32 = func151([["startYear","endYear"]], data16);
 if(failure32 !== null){
 const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
 if(vErrors === null){
@@ -8291,7 +9716,7 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced18 = null;
 }
 else {
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -8346,7 +9771,7 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced19 = null;
 }
 else {
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -8385,7 +9810,7 @@ vErrors.push(err93);
 }
 errors++;
 }
-const failure35 = func122(true, data30);
+const failure35 = func141(true, data30);
 if(failure35 !== null){
 const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure35.params,message:failure35.message};
 if(vErrors === null){
@@ -8412,7 +9837,7 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced20 = null;
 }
 else {
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -8469,7 +9894,7 @@ else if(data32 === "" || data32 === 0 || data32 === false){
 coerced21 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -8487,7 +9912,7 @@ data28["currency"] = coerced21;
 }
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema34.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema39.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -8513,7 +9938,7 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced22 = null;
 }
 else {
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema34.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema39.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -8597,7 +10022,7 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced23 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema34.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema39.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -8615,7 +10040,7 @@ data34["level"] = coerced23;
 }
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema34.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema39.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -8641,7 +10066,7 @@ else if(data36 === "" || data36 === 0 || data36 === false){
 coerced24 = null;
 }
 else {
-const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -8709,7 +10134,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced25 = null;
 }
 else {
-const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -8804,7 +10229,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced26 = null;
 }
 else {
-const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -8872,7 +10297,7 @@ else if(data40 === "" || data40 === 0 || data40 === false){
 coerced27 = null;
 }
 else {
-const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -8940,7 +10365,7 @@ else if(data41 === "" || data41 === 0 || data41 === false){
 coerced28 = null;
 }
 else {
-const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema34.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema39.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -9063,7 +10488,7 @@ data43["step"] = coerced29;
 }
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema34.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema39.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -9089,7 +10514,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced30 = null;
 }
 else {
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -9157,7 +10582,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced31 = null;
 }
 else {
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -9225,7 +10650,7 @@ else if(data47 === "" || data47 === 0 || data47 === false){
 coerced32 = null;
 }
 else {
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema34.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema39.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -9282,7 +10707,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced33 = null;
 }
 else {
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -9389,7 +10814,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced34 = null;
 }
 else {
-const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema36.type},message:"must be string,null"};
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema41.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -9457,7 +10882,7 @@ else if(data51 === "" || data51 === 0 || data51 === false){
 coerced35 = null;
 }
 else {
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -9525,7 +10950,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced36 = null;
 }
 else {
-const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema34.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema39.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -9543,7 +10968,7 @@ data49["creditCheck"] = coerced36;
 }
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema34.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema39.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -9596,7 +11021,7 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced37 = null;
 }
 else {
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -9664,7 +11089,7 @@ else if(data55 === "" || data55 === 0 || data55 === false){
 coerced38 = null;
 }
 else {
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema42.type},message:"must be string,null"};
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -9749,17 +11174,17 @@ vErrors.push(err174);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_update = validate22;
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
-const schema48 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema49 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema55 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+export const artwork_update = validate27;
+const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork.update","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"status":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true,"x-finite":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true,"x-finite":true},"price":{"type":["number","null"],"minimum":0,"x-finite":true},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":false},"required":["id"],"additionalProperties":false};
+const schema53 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema54 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema60 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.update" */;
 let vErrors = null;
 let errors = 0;
@@ -9775,7 +11200,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema47.properties, key0))){
+if(!(func100.call(schema52.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -10255,7 +11680,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced6 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema47.properties.possessor.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema52.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -10322,7 +11747,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced7 = null;
 }
 else {
-const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema47.properties.bid.type},message:"must be integer,null"};
+const err36 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema52.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -10447,7 +11872,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func81.call(schema47.properties.baseInfo.properties, key1))){
+if(!(func100.call(schema52.properties.baseInfo.properties, key1))){
 const err47 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -10474,7 +11899,7 @@ else if(data17 === "" || data17 === 0 || data17 === false){
 coerced8 = null;
 }
 else {
-const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err48 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -10543,7 +11968,7 @@ else if(data18 === "" || data18 === 0 || data18 === false){
 coerced9 = null;
 }
 else {
-const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err52 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -10561,7 +11986,7 @@ data16["width"] = coerced9;
 }
 }
 if(typeof data18 === "string"){
-if(!pattern5.test(data18)){
+if(!pattern6.test(data18)){
 const err53 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
@@ -10600,7 +12025,7 @@ else if(data19 === "" || data19 === 0 || data19 === false){
 coerced10 = null;
 }
 else {
-const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err55 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -10618,7 +12043,7 @@ data16["height"] = coerced10;
 }
 }
 if(typeof data19 === "string"){
-if(!pattern5.test(data19)){
+if(!pattern6.test(data19)){
 const err56 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
@@ -10657,7 +12082,7 @@ else if(data20 === "" || data20 === 0 || data20 === false){
 coerced11 = null;
 }
 else {
-const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err58 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -10675,7 +12100,7 @@ data16["depth"] = coerced11;
 }
 }
 if(typeof data20 === "string"){
-if(!pattern5.test(data20)){
+if(!pattern6.test(data20)){
 const err59 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?)?$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?)?$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
@@ -10714,7 +12139,7 @@ else if(data21 === "" || data21 === 0 || data21 === false){
 coerced12 = null;
 }
 else {
-const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err61 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -10732,7 +12157,7 @@ data16["units"] = coerced12;
 }
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema47.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err62 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema52.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -10758,7 +12183,7 @@ else if(data22 === "" || data22 === 0 || data22 === false){
 coerced13 = null;
 }
 else {
-const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -10824,7 +12249,7 @@ else if(data23 === "" || data23 === 0 || data23 === false){
 coerced14 = null;
 }
 else {
-const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err67 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -10863,7 +12288,7 @@ vErrors.push(err69);
 }
 errors++;
 }
-const failure26 = func122(true, data23);
+const failure26 = func141(true, data23);
 if(failure26 !== null){
 const err70 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/x-notFuture",keyword:"x-notFuture",params:failure26.params,message:failure26.message};
 if(vErrors === null){
@@ -10890,7 +12315,7 @@ else if(data24 === "" || data24 === 0 || data24 === false){
 coerced15 = null;
 }
 else {
-const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err71 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -10929,7 +12354,7 @@ vErrors.push(err73);
 }
 errors++;
 }
-const failure28 = func122(true, data24);
+const failure28 = func141(true, data24);
 if(failure28 !== null){
 const err74 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/x-notFuture",keyword:"x-notFuture",params:failure28.params,message:failure28.message};
 if(vErrors === null){
@@ -10958,7 +12383,7 @@ else if(data25 === "" || data25 === 0 || data25 === false){
 coerced16 = null;
 }
 else {
-const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err75 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -11015,7 +12440,7 @@ else if(data26 === "" || data26 === 0 || data26 === false){
 coerced17 = null;
 }
 else {
-const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema53.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -11083,7 +12508,7 @@ else if(data27 === "" || data27 === 0 || data27 === false){
 coerced18 = null;
 }
 else {
-const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema47.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err82 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema52.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -11124,7 +12549,7 @@ errors++;
 }
 }
 }
-const failure33 = func132([["startYear","endYear"]], data16);
+const failure33 = func151([["startYear","endYear"]], data16);
 if(failure33 !== null){
 const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
 if(vErrors === null){
@@ -11178,7 +12603,7 @@ else if(data29 === "" || data29 === 0 || data29 === false){
 coerced19 = null;
 }
 else {
-const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err88 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -11233,7 +12658,7 @@ else if(data30 === "" || data30 === 0 || data30 === false){
 coerced20 = null;
 }
 else {
-const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -11272,7 +12697,7 @@ vErrors.push(err93);
 }
 errors++;
 }
-const failure36 = func122(true, data30);
+const failure36 = func141(true, data30);
 if(failure36 !== null){
 const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/x-notFuture",keyword:"x-notFuture",params:failure36.params,message:failure36.message};
 if(vErrors === null){
@@ -11299,7 +12724,7 @@ else if(data31 === "" || data31 === 0 || data31 === false){
 coerced21 = null;
 }
 else {
-const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err95 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -11356,7 +12781,7 @@ else if(data32 === "" || data32 === 0 || data32 === false){
 coerced22 = null;
 }
 else {
-const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err98 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -11374,7 +12799,7 @@ data28["currency"] = coerced22;
 }
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema47.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema52.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -11400,7 +12825,7 @@ else if(data33 === "" || data33 === 0 || data33 === false){
 coerced23 = null;
 }
 else {
-const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema47.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err100 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema52.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -11484,7 +12909,7 @@ else if(data35 === "" || data35 === 0 || data35 === false){
 coerced24 = null;
 }
 else {
-const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema47.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err105 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema52.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -11502,7 +12927,7 @@ data34["level"] = coerced24;
 }
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema47.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema52.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -11528,7 +12953,7 @@ else if(data36 === "" || data36 === 0 || data36 === false){
 coerced25 = null;
 }
 else {
-const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err107 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -11596,7 +13021,7 @@ else if(data37 === "" || data37 === 0 || data37 === false){
 coerced26 = null;
 }
 else {
-const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err111 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -11691,7 +13116,7 @@ else if(data39 === "" || data39 === 0 || data39 === false){
 coerced27 = null;
 }
 else {
-const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err117 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -11759,7 +13184,7 @@ else if(data40 === "" || data40 === 0 || data40 === false){
 coerced28 = null;
 }
 else {
-const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err121 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -11827,7 +13252,7 @@ else if(data41 === "" || data41 === 0 || data41 === false){
 coerced29 = null;
 }
 else {
-const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema47.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err125 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema52.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -11950,7 +13375,7 @@ data43["step"] = coerced30;
 }
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema47.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err133 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema52.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -11976,7 +13401,7 @@ else if(data45 === "" || data45 === 0 || data45 === false){
 coerced31 = null;
 }
 else {
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -12044,7 +13469,7 @@ else if(data46 === "" || data46 === 0 || data46 === false){
 coerced32 = null;
 }
 else {
-const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err138 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -12112,7 +13537,7 @@ else if(data47 === "" || data47 === 0 || data47 === false){
 coerced33 = null;
 }
 else {
-const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema47.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err142 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema52.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -12169,7 +13594,7 @@ else if(data48 === "" || data48 === 0 || data48 === false){
 coerced34 = null;
 }
 else {
-const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
+const err145 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -12276,7 +13701,7 @@ else if(data50 === "" || data50 === 0 || data50 === false){
 coerced35 = null;
 }
 else {
-const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema49.type},message:"must be string,null"};
+const err152 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema54.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -12344,7 +13769,7 @@ else if(data51 === "" || data51 === 0 || data51 === false){
 coerced36 = null;
 }
 else {
-const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
+const err156 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -12412,7 +13837,7 @@ else if(data52 === "" || data52 === 0 || data52 === false){
 coerced37 = null;
 }
 else {
-const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema47.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err160 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema52.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -12430,7 +13855,7 @@ data49["creditCheck"] = coerced37;
 }
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema47.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema52.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -12483,7 +13908,7 @@ else if(data54 === "" || data54 === 0 || data54 === false){
 coerced38 = null;
 }
 else {
-const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
+const err164 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -12551,7 +13976,7 @@ else if(data55 === "" || data55 === 0 || data55 === false){
 coerced39 = null;
 }
 else {
-const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema55.type},message:"must be string,null"};
+const err168 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema60.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -12636,14 +14061,14 @@ vErrors.push(err174);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listQuery = validate23;
-const schema60 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const artwork_listQuery = validate28;
+const schema65 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -12655,7 +14080,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func81.call(schema60.properties, key0))){
+if(!(func100.call(schema65.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -12871,7 +14296,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema60.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema65.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12912,7 +14337,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13185,7 +14610,7 @@ data["status"] = coerced9;
 }
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema60.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -13235,7 +14660,7 @@ data["isBlock"] = coerced10;
 }
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err34 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema60.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err34 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema65.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -13267,14 +14692,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listBody = validate24;
-const schema61 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const artwork_listBody = validate29;
+const schema66 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2],"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -13286,7 +14711,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func81.call(schema61.properties, key0))){
+if(!(func100.call(schema66.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -13502,7 +14927,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema61.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema66.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13543,7 +14968,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema61.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13840,7 +15265,7 @@ data["status"] = coerced9;
 }
 }
 if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema61.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13890,7 +15315,7 @@ data["isBlock"] = coerced10;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema61.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err36 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema66.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -13922,14 +15347,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry = validate25;
-const schema62 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+export const auditEntry = validate30;
+const schema67 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
 let vErrors = null;
 let errors = 0;
@@ -13985,7 +15410,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema62.properties, key0))){
+if(!(func100.call(schema67.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -14138,7 +15563,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema62.properties.accountId.type},message:"must be integer,null"};
+const err12 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema67.properties.accountId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -14315,7 +15740,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced7 = null;
 }
 else {
-const err20 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema62.properties.before.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema67.properties.before.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14362,7 +15787,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced8 = null;
 }
 else {
-const err22 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema62.properties.after.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema67.properties.after.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14404,20 +15829,20 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_create = validate26;
-const schema63 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":[],"additionalProperties":false};
+export const auditEntry_create = validate31;
+const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":[],"additionalProperties":false};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.create" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func81.call(schema63.properties, key0))){
+if(!(func100.call(schema68.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14529,14 +15954,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_update = validate27;
-const schema64 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
+export const auditEntry_update = validate32;
+const schema69 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
 let vErrors = null;
 let errors = 0;
@@ -14552,7 +15977,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema64.properties, key0))){
+if(!(func100.call(schema69.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -14716,14 +16141,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_listQuery = validate28;
-const schema65 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+export const auditEntry_listQuery = validate33;
+const schema70 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -14735,7 +16160,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func81.call(schema65.properties, key0))){
+if(!(func100.call(schema70.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -14951,7 +16376,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema65.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema70.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14992,7 +16417,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema65.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema70.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15239,14 +16664,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_listBody = validate29;
-const schema66 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+export const auditEntry_listBody = validate34;
+const schema71 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -15258,7 +16683,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func81.call(schema66.properties, key0))){
+if(!(func100.call(schema71.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -15474,7 +16899,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema66.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema71.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15515,7 +16940,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema66.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15786,14 +17211,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
 
-export const author = validate30;
-const schema67 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
+export const author = validate35;
+const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true,"x-finite":true}},"required":["authorName"],"additionalProperties":false};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
 let vErrors = null;
 let errors = 0;
@@ -15818,7 +17243,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema67.properties, key0))){
+if(!(func100.call(schema72.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -15961,7 +17386,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced2 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema67.properties.introduction.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema72.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16018,7 +17443,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema67.properties.portrait.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema72.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16150,7 +17575,7 @@ data["isBlock"] = coerced5;
 }
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema67.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema72.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16186,7 +17611,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err22 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema67.properties.chain.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema72.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16233,7 +17658,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced7 = null;
 }
 else {
-const err24 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema67.properties.blockTime.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema72.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -16280,7 +17705,7 @@ else if(data8 === "" || data8 === 0 || data8 === false){
 coerced8 = null;
 }
 else {
-const err26 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema67.properties.chainDigest.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema72.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -16433,7 +17858,7 @@ data["wxIsEnable"] = coerced11;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err34 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema67.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err34 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema72.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -16469,7 +17894,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced12 = null;
 }
 else {
-const err36 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema67.properties.wxCode.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema72.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -16537,7 +17962,7 @@ else if(data13 === "" || data13 === 0 || data13 === false){
 coerced13 = null;
 }
 else {
-const err40 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema67.properties.wxUrl.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema72.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -16605,7 +18030,7 @@ else if(data14 === "" || data14 === 0 || data14 === false){
 coerced14 = null;
 }
 else {
-const err44 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema67.properties.wxCreateTime.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema72.properties.wxCreateTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -16650,7 +18075,7 @@ else if(data15 === "" || data15 === 0 || data15 === false){
 coerced15 = null;
 }
 else {
-const err46 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema67.properties.sourceId.type},message:"must be integer,null"};
+const err46 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema72.properties.sourceId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -16690,14 +18115,14 @@ vErrors.push(err48);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
 
-export const author_create = validate31;
-const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
+export const author_create = validate36;
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.create","type":"object","properties":{"id":false,"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"default":0,"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["authorName"],"additionalProperties":false};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.create" */;
 let vErrors = null;
 let errors = 0;
@@ -16716,7 +18141,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema68.properties, key0))){
+if(!(func100.call(schema73.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -16829,7 +18254,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced1 = null;
 }
 else {
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema68.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema73.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16886,7 +18311,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema68.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema73.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17036,7 +18461,7 @@ data["wxIsEnable"] = coerced3;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema68.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema73.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17072,7 +18497,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced4 = null;
 }
 else {
-const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema68.properties.wxCode.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema73.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -17140,7 +18565,7 @@ else if(data13 === "" || data13 === 0 || data13 === false){
 coerced5 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema68.properties.wxUrl.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema73.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -17223,14 +18648,14 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
 
-export const author_update = validate32;
-const schema69 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
+export const author_update = validate37;
+const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":false,"isBlock":false,"chain":false,"blockTime":false,"chainDigest":false,"chainVersion":false,"createTime":false,"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":false,"sourceId":false},"required":["id"],"additionalProperties":false};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.update" */;
 let vErrors = null;
 let errors = 0;
@@ -17246,7 +18671,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema69.properties, key0))){
+if(!(func100.call(schema74.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -17411,7 +18836,7 @@ else if(data2 === "" || data2 === 0 || data2 === false){
 coerced2 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema69.properties.introduction.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema74.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17468,7 +18893,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema69.properties.portrait.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema74.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17619,7 +19044,7 @@ data["wxIsEnable"] = coerced4;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema69.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema74.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17656,7 +19081,7 @@ else if(data12 === "" || data12 === 0 || data12 === false){
 coerced5 = null;
 }
 else {
-const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema69.properties.wxCode.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema74.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -17724,7 +19149,7 @@ else if(data13 === "" || data13 === 0 || data13 === false){
 coerced6 = null;
 }
 else {
-const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema69.properties.wxUrl.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema74.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -17807,14 +19232,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listQuery = validate33;
-const schema70 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const author_listQuery = validate38;
+const schema75 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -18042,7 +19467,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema70.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18083,7 +19508,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema70.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18186,7 +19611,7 @@ data["isBlock"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema70.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema75.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -18236,7 +19661,7 @@ data["wxIsEnable"] = coerced7;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema70.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err24 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema75.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18268,14 +19693,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listBody = validate34;
-const schema71 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const author_listBody = validate39;
+const schema76 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1],"x-finite":true},"wxIsEnable":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -18503,7 +19928,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema71.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema76.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18544,7 +19969,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema76.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18671,7 +20096,7 @@ data["isBlock"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema71.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema76.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -18721,7 +20146,7 @@ data["wxIsEnable"] = coerced7;
 }
 }
 if(!((data8 === 0) || (data8 === 1))){
-const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema71.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema76.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -18753,15 +20178,15 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser = validate35;
-const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true,"x-finite":true}},"required":["phone"],"additionalProperties":false};
-const pattern17 = new RegExp("^\\+?[0-9]{5,15}$", "u");
+export const bidUser = validate40;
+const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true,"x-finite":true}},"required":["phone"],"additionalProperties":false};
+const pattern18 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
 let vErrors = null;
 let errors = 0;
@@ -18786,7 +20211,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema72.properties, key0))){
+if(!(func100.call(schema77.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -18972,7 +20397,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema72.properties.phone.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema77.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19000,7 +20425,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern17.test(data3)){
+if(!pattern18.test(data3)){
 const err13 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -19039,7 +20464,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema72.properties.nickname.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema77.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19108,7 +20533,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema72.properties.avatar.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema77.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19220,7 +20645,7 @@ else if(data7 === "" || data7 === 0 || data7 === false){
 coerced7 = null;
 }
 else {
-const err25 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema72.properties.chainId.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema77.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19367,7 +20792,7 @@ else if(data10 === "" || data10 === 0 || data10 === false){
 coerced10 = null;
 }
 else {
-const err33 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema72.properties.lastLoginTime.type},message:"must be string,null"};
+const err33 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema77.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -19426,7 +20851,7 @@ data["mustChangePassword"] = coerced11;
 }
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err36 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema72.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
+const err36 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema77.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -19457,14 +20882,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_create = validate36;
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
+export const bidUser_create = validate41;
+const schema78 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["phone"],"additionalProperties":false};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -19480,7 +20905,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema73.properties, key0))){
+if(!(func100.call(schema78.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -19602,7 +21027,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced1 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema73.properties.phone.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema78.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19630,7 +21055,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!pattern17.test(data3)){
+if(!pattern18.test(data3)){
 const err11 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -19669,7 +21094,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced2 = null;
 }
 else {
-const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema73.properties.nickname.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema78.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19738,7 +21163,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced3 = null;
 }
 else {
-const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema73.properties.avatar.type},message:"must be string,null"};
+const err17 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema78.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19861,14 +21286,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_update = validate37;
-const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["id"],"additionalProperties":false};
+export const bidUser_update = validate42;
+const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false,"mustChangePassword":false},"required":["id"],"additionalProperties":false};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -19884,7 +21309,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema74.properties, key0))){
+if(!(func100.call(schema79.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -20058,7 +21483,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema74.properties.phone.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema79.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -20086,7 +21511,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern17.test(data3)){
+if(!pattern18.test(data3)){
 const err14 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9]{5,15}$"},message:"must match pattern \""+"^\\+?[0-9]{5,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -20125,7 +21550,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema74.properties.nickname.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema79.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20194,7 +21619,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced4 = null;
 }
 else {
-const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema74.properties.avatar.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema79.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -20317,14 +21742,14 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listQuery = validate38;
-const schema75 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const bidUser_listQuery = validate43;
+const schema80 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -20552,7 +21977,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema75.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20593,7 +22018,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema75.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20678,14 +22103,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listBody = validate39;
-const schema76 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const bidUser_listBody = validate44;
+const schema81 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -20913,7 +22338,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema76.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20954,7 +22379,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema76.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21063,16 +22488,16 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
-export const block = validate40;
-const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
-const pattern21 = new RegExp("^([0-9a-f]{64})?$", "u");
-const pattern22 = new RegExp("^[0-9a-f]{64}$", "u");
+export const block = validate45;
+const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+const pattern22 = new RegExp("^([0-9a-f]{64})?$", "u");
+const pattern23 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
 let vErrors = null;
 let errors = 0;
@@ -21348,7 +22773,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern21.test(data3)){
+if(!pattern22.test(data3)){
 const err18 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -21402,7 +22827,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern22.test(data4)){
+if(!pattern23.test(data4)){
 const err21 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -21456,7 +22881,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern22.test(data5)){
+if(!pattern23.test(data5)){
 const err24 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -21586,14 +23011,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
-export const block_create = validate41;
-const schema78 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+export const block_create = validate46;
+const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.create","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.create" */;
 let vErrors = null;
 let errors = 0;
@@ -21869,7 +23294,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern21.test(data3)){
+if(!pattern22.test(data3)){
 const err18 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -21923,7 +23348,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern22.test(data4)){
+if(!pattern23.test(data4)){
 const err21 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -21977,7 +23402,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern22.test(data5)){
+if(!pattern23.test(data5)){
 const err24 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -22107,14 +23532,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-export const block_update = validate42;
-const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+export const block_update = validate47;
+const schema84 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block.update","type":"object","properties":{"channelId":{"type":"integer","minimum":1,"x-finite":true},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0,"x-finite":true},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1,"x-finite":true},"createdAt":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.update" */;
 let vErrors = null;
 let errors = 0;
@@ -22130,7 +23555,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema79.properties, key0))){
+if(!(func100.call(schema84.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -22320,7 +23745,7 @@ data["previousHash"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern21.test(data3)){
+if(!pattern22.test(data3)){
 const err11 = {instancePath:instancePath+"/previousHash",schemaPath:"#/properties/previousHash/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{64})?$"},message:"must match pattern \""+"^([0-9a-f]{64})?$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -22374,7 +23799,7 @@ data["dataHash"] = coerced4;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern22.test(data4)){
+if(!pattern23.test(data4)){
 const err14 = {instancePath:instancePath+"/dataHash",schemaPath:"#/properties/dataHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -22428,7 +23853,7 @@ data["blockHash"] = coerced5;
 }
 }
 if(typeof data5 === "string"){
-if(!pattern22.test(data5)){
+if(!pattern23.test(data5)){
 const err17 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -22620,14 +24045,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listQuery = validate43;
-const schema80 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const block_listQuery = validate48;
+const schema85 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -22865,7 +24290,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -22950,14 +24375,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listBody = validate44;
-const schema81 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const block_listBody = validate49;
+const schema86 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -23195,7 +24620,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -23304,17 +24729,17 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode = validate45;
-const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
-const pattern31 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
-const pattern32 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
-const pattern33 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
+export const chaincode = validate50;
+const schema87 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
+const pattern32 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
+const pattern33 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
+const pattern34 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
 let vErrors = null;
 let errors = 0;
@@ -23358,7 +24783,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema82.properties, key0))){
+if(!(func100.call(schema87.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -23451,7 +24876,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern31.test(data1)){
+if(!pattern32.test(data1)){
 const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -23504,7 +24929,7 @@ data["name"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern32.test(data2)){
+if(!pattern33.test(data2)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -23558,7 +24983,7 @@ data["version"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern33.test(data3)){
+if(!pattern34.test(data3)){
 const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -23871,7 +25296,7 @@ data["functionType"] = coerced8;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema82.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema87.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -24043,7 +25468,7 @@ data["status"] = coerced12;
 }
 }
 if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -24401,14 +25826,14 @@ vErrors.push(err59);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_create = validate46;
-const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
+export const chaincode_create = validate51;
+const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.create","type":"object","properties":{"id":false,"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["name","version"],"additionalProperties":false};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.create" */;
 let vErrors = null;
 let errors = 0;
@@ -24452,7 +25877,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema83.properties, key0))){
+if(!(func100.call(schema88.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -24503,7 +25928,7 @@ data["channel"] = coerced0;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern31.test(data1)){
+if(!pattern32.test(data1)){
 const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
@@ -24556,7 +25981,7 @@ data["name"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern32.test(data2)){
+if(!pattern33.test(data2)){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -24610,7 +26035,7 @@ data["version"] = coerced2;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern33.test(data3)){
+if(!pattern34.test(data3)){
 const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -24923,7 +26348,7 @@ data["functionType"] = coerced7;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema83.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema88.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -25023,14 +26448,14 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_update = validate47;
-const schema84 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+export const chaincode_update = validate52;
+const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16},"policy":{"type":"string","maxLength":512,"x-text":"line"},"function":{"type":"string","maxLength":64,"x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"]},"fileName":false,"code":false,"codeHash":false,"status":false,"history":false,"createdBy":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.update" */;
 let vErrors = null;
 let errors = 0;
@@ -25046,7 +26471,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema84.properties, key0))){
+if(!(func100.call(schema89.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -25150,7 +26575,7 @@ data["channel"] = coerced1;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern31.test(data1)){
+if(!pattern32.test(data1)){
 const err7 = {instancePath:instancePath+"/channel",schemaPath:"#/properties/channel/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -25204,7 +26629,7 @@ data["name"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern32.test(data2)){
+if(!pattern33.test(data2)){
 const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -25258,7 +26683,7 @@ data["version"] = coerced3;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern33.test(data3)){
+if(!pattern34.test(data3)){
 const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -25580,7 +27005,7 @@ data["functionType"] = coerced8;
 }
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema84.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err32 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema89.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -25681,1430 +27106,15 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate47.errors = vErrors;
-return errors === 0;
-}
-
-export const chaincode_listQuery = validate48;
-const schema85 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
-
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="chaincode.listQuery" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.page === undefined){
-data.page = 1;
-}
-if(data.pageSize === undefined){
-data.pageSize = 20;
-}
-for(const key0 in data){
-if(!((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-let data0 = data.page;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["page"] = coerced0;
-}
-}
-}
-const failure0 = func2(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 === "boolean" || data1 === null
-              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
-coerced1 = +data1;
-}
-else {
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["pageSize"] = coerced1;
-}
-}
-}
-const failure1 = func2(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 !== "string"){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
-}
-else {
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["q"] = coerced2;
-}
-}
-}
-if(typeof data2 === "string"){
-if(func4(data2) > 200){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-const failure2 = func3("line", data2);
-if(failure2 !== null){
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["sort"] = coerced3;
-}
-}
-}
-if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema85.properties.sort.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["order"] = coerced4;
-}
-}
-}
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["ids"] = coerced5;
-}
-}
-}
-if(typeof data5 === "string"){
-if(func4(data5) > 1100){
-const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(!pattern3.test(data5)){
-const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-const failure3 = func3("line", data5);
-if(failure3 !== null){
-const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-validate48.errors = vErrors;
-return errors === 0;
-}
-
-export const chaincode_listBody = validate49;
-const schema86 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
-
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="chaincode.listBody" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.page === undefined){
-data.page = 1;
-}
-if(data.pageSize === undefined){
-data.pageSize = 20;
-}
-for(const key0 in data){
-if(!((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-let data0 = data.page;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["page"] = coerced0;
-}
-}
-}
-const failure0 = func2(true, data0);
-if(failure0 !== null){
-const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 1000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-let data1 = data.pageSize;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 === "boolean" || data1 === null
-              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
-coerced1 = +data1;
-}
-else {
-const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["pageSize"] = coerced1;
-}
-}
-}
-const failure1 = func2(true, data1);
-if(failure1 !== null){
-const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.q !== undefined){
-let data2 = data.q;
-if(typeof data2 !== "string"){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
-}
-else {
-const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["q"] = coerced2;
-}
-}
-}
-if(typeof data2 === "string"){
-if(func4(data2) > 200){
-const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-const failure2 = func3("line", data2);
-if(failure2 !== null){
-const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.sort !== undefined){
-let data3 = data.sort;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["sort"] = coerced3;
-}
-}
-}
-if(!(data3 === "id")){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema86.properties.sort.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.order !== undefined){
-let data4 = data.order;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["order"] = coerced4;
-}
-}
-}
-if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.ids !== undefined){
-let data5 = data.ids;
-if(Array.isArray(data5)){
-if(data5.length > 100){
-const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-let dataType5 = typeof data6;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 === "boolean" || data6 === null
-              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
-coerced5 = +data6;
-}
-else {
-const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(coerced5 !== undefined){
-data6 = coerced5;
-if(data5 !== undefined){
-data5[i0] = coerced5;
-}
-}
-}
-const failure3 = func2(true, data6);
-if(failure3 !== null){
-const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate49.errors = vErrors;
-return errors === 0;
-}
-
-export const channel = validate50;
-const schema87 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"txCount":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
-
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="channel" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.height === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.txCount === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txCount"},message:"must have required property '"+"txCount"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "name")) || (key0 === "height")) || (key0 === "txCount")) || (key0 === "createdAt"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["id"] = coerced0;
-}
-}
-}
-const failure0 = func2(true, data0);
-if(failure0 !== null){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["name"] = coerced1;
-}
-}
-}
-if(typeof data1 === "string"){
-if(!pattern31.test(data1)){
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-const failure1 = func3("line", data1);
-if(failure1 !== null){
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.height !== undefined){
-let data2 = data.height;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-const err12 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["height"] = coerced2;
-}
-}
-}
-const failure2 = func2(true, data2);
-if(failure2 !== null){
-const err13 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err14 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-if(data.txCount !== undefined){
-let data3 = data.txCount;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(!(coerced3 !== undefined)){
-if(dataType3 === "boolean" || data3 === null
-              || (dataType3 === "string" && data3 && data3 == +data3 && !(data3 % 1))){
-coerced3 = +data3;
-}
-else {
-const err15 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["txCount"] = coerced3;
-}
-}
-}
-const failure3 = func2(true, data3);
-if(failure3 !== null){
-const err16 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err17 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-if(data.createdAt !== undefined){
-let data4 = data.createdAt;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-const err18 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["createdAt"] = coerced4;
-}
-}
-}
-if(typeof data4 === "string"){
-const failure4 = func3("line", data4);
-if(failure4 !== null){
-const err19 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-validate50.errors = vErrors;
-return errors === 0;
-}
-
-export const channel_create = validate51;
-const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
-
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="channel.create" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "name")) || (key0 === "height")) || (key0 === "txCount")) || (key0 === "createdAt"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 !== "string"){
-let dataType0 = typeof data1;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data1;
-}
-else if(data1 === null){
-coerced0 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data1 = coerced0;
-if(data !== undefined){
-data["name"] = coerced0;
-}
-}
-}
-if(typeof data1 === "string"){
-if(!pattern31.test(data1)){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-const failure0 = func3("line", data1);
-if(failure0 !== null){
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.height !== undefined){
-const err6 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.txCount !== undefined){
-const err7 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.createdAt !== undefined){
-const err8 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-validate51.errors = vErrors;
-return errors === 0;
-}
-
-export const channel_update = validate52;
-const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
-
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="channel.update" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "name")) || (key0 === "height")) || (key0 === "txCount")) || (key0 === "createdAt"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["id"] = coerced0;
-}
-}
-}
-const failure0 = func2(true, data0);
-if(failure0 !== null){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["name"] = coerced1;
-}
-}
-}
-if(typeof data1 === "string"){
-if(!pattern31.test(data1)){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-const failure1 = func3("line", data1);
-if(failure1 !== null){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.height !== undefined){
-const err9 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.txCount !== undefined){
-const err10 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.createdAt !== undefined){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
 validate52.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listQuery = validate53;
-const schema90 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const chaincode_listQuery = validate53;
+const schema90 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="channel.listQuery" */;
+/*# sourceURL="chaincode.listQuery" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27461,11 +27471,11 @@ validate53.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listBody = validate54;
-const schema91 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const chaincode_listBody = validate54;
+const schema91 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="channel.listBody" */;
+/*# sourceURL="chaincode.listBody" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27846,15 +27856,1430 @@ validate54.errors = vErrors;
 return errors === 0;
 }
 
-export const company = validate55;
-const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
-const func676 = keywordRules.uscc;
-const func694 = keywordRules.distinct;
-const pattern45 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
-const pattern46 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
-const pattern47 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+export const channel = validate55;
+const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"txCount":{"type":"integer","minimum":0,"readOnly":true,"x-finite":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="channel" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.height === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.txCount === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txCount"},message:"must have required property '"+"txCount"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "id") || (key0 === "name")) || (key0 === "height")) || (key0 === "txCount")) || (key0 === "createdAt"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["name"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+if(!pattern32.test(data1)){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure1 = func3("line", data1);
+if(failure1 !== null){
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.height !== undefined){
+let data2 = data.height;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+const err12 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["height"] = coerced2;
+}
+}
+}
+const failure2 = func2(true, data2);
+if(failure2 !== null){
+const err13 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err14 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.txCount !== undefined){
+let data3 = data.txCount;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 === "boolean" || data3 === null
+              || (dataType3 === "string" && data3 && data3 == +data3 && !(data3 % 1))){
+coerced3 = +data3;
+}
+else {
+const err15 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["txCount"] = coerced3;
+}
+}
+}
+const failure3 = func2(true, data3);
+if(failure3 !== null){
+const err16 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err17 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.createdAt !== undefined){
+let data4 = data.createdAt;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err18 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["createdAt"] = coerced4;
+}
+}
+}
+if(typeof data4 === "string"){
+const failure4 = func3("line", data4);
+if(failure4 !== null){
+const err19 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_create = validate56;
+const schema93 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.create","type":"object","properties":{"id":false,"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["name"],"additionalProperties":false};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="channel.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "id") || (key0 === "name")) || (key0 === "height")) || (key0 === "txCount")) || (key0 === "createdAt"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType0 = typeof data1;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data1;
+}
+else if(data1 === null){
+coerced0 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data1 = coerced0;
+if(data !== undefined){
+data["name"] = coerced0;
+}
+}
+}
+if(typeof data1 === "string"){
+if(!pattern32.test(data1)){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+const failure0 = func3("line", data1);
+if(failure0 !== null){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.height !== undefined){
+const err6 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.txCount !== undefined){
+const err7 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.createdAt !== undefined){
+const err8 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_update = validate57;
+const schema94 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":false,"txCount":false,"createdAt":false},"required":["id"],"additionalProperties":false};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="channel.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "id") || (key0 === "name")) || (key0 === "height")) || (key0 === "txCount")) || (key0 === "createdAt"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["name"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+if(!pattern32.test(data1)){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9.-]{0,48}$"},message:"must match pattern \""+"^[a-z][a-z0-9.-]{0,48}$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure1 = func3("line", data1);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.height !== undefined){
+const err9 = {instancePath:instancePath+"/height",schemaPath:"#/properties/height/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.txCount !== undefined){
+const err10 = {instancePath:instancePath+"/txCount",schemaPath:"#/properties/txCount/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.createdAt !== undefined){
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_listQuery = validate58;
+const schema95 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="channel.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(data3 === "id")){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema95.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema95.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["ids"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1100){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern3.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func3("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+
+export const channel_listBody = validate59;
+const schema96 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="channel.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(data3 === "id")){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema96.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema96.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data5 !== undefined){
+data5[i0] = coerced5;
+}
+}
+}
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+
+export const company = validate60;
+const schema97 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const func695 = keywordRules.uscc;
+const func713 = keywordRules.distinct;
+const pattern46 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
+const pattern47 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
+const pattern48 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
 let vErrors = null;
 let errors = 0;
@@ -27913,7 +29338,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema92.properties, key0))){
+if(!(func100.call(schema97.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -28071,7 +29496,7 @@ data["creditCode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern45.test(data2)){
+if(!pattern46.test(data2)){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -28081,7 +29506,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-const failure4 = func676(true, data2);
+const failure4 = func695(true, data2);
 if(failure4 !== null){
 const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -28196,7 +29621,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema92.properties.address.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema97.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -28265,7 +29690,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema92.properties.contactName.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema97.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -28334,7 +29759,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema92.properties.contactPhone.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema97.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -28352,7 +29777,7 @@ data["contactPhone"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern46.test(data6)){
+if(!pattern47.test(data6)){
 const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -28406,7 +29831,7 @@ data["adminAccount"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern47.test(data7)){
+if(!pattern48.test(data7)){
 const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -28460,7 +29885,7 @@ data["backupAdminAccount"] = coerced8;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern47.test(data8)){
+if(!pattern48.test(data8)){
 const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
@@ -28511,7 +29936,7 @@ data["status"] = coerced9;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema92.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema97.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -28619,7 +30044,7 @@ errors++;
 }
 }
 }
-const failure20 = func694([["adminAccount","backupAdminAccount"]], data);
+const failure20 = func713([["adminAccount","backupAdminAccount"]], data);
 if(failure20 !== null){
 const property0 = failure20.property;
 const err46 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure20.params,message:failure20.message};
@@ -28642,14 +30067,14 @@ vErrors.push(err47);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-export const company_create = validate56;
-const schema93 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+export const company_create = validate61;
+const schema98 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
 let vErrors = null;
 let errors = 0;
@@ -28708,7 +30133,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema93.properties, key0))){
+if(!(func100.call(schema98.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -28836,7 +30261,7 @@ data["creditCode"] = coerced1;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern45.test(data2)){
+if(!pattern46.test(data2)){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -28846,7 +30271,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure3 = func676(true, data2);
+const failure3 = func695(true, data2);
 if(failure3 !== null){
 const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -28961,7 +30386,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema93.properties.address.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema98.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -29030,7 +30455,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced4 = null;
 }
 else {
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema93.properties.contactName.type},message:"must be string,null"};
+const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema98.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -29099,7 +30524,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced5 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema93.properties.contactPhone.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema98.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -29117,7 +30542,7 @@ data["contactPhone"] = coerced5;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern46.test(data6)){
+if(!pattern47.test(data6)){
 const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
@@ -29171,7 +30596,7 @@ data["adminAccount"] = coerced6;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern47.test(data7)){
+if(!pattern48.test(data7)){
 const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -29225,7 +30650,7 @@ data["backupAdminAccount"] = coerced7;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern47.test(data8)){
+if(!pattern48.test(data8)){
 const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -29276,7 +30701,7 @@ data["status"] = coerced8;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema93.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -29316,7 +30741,7 @@ vErrors.push(err42);
 }
 errors++;
 }
-const failure17 = func694([["adminAccount","backupAdminAccount"]], data);
+const failure17 = func713([["adminAccount","backupAdminAccount"]], data);
 if(failure17 !== null){
 const property0 = failure17.property;
 const err43 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure17.params,message:failure17.message};
@@ -29339,14 +30764,14 @@ vErrors.push(err44);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-export const company_update = validate57;
-const schema94 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+export const company_update = validate62;
+const schema99 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
 let vErrors = null;
 let errors = 0;
@@ -29362,7 +30787,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema94.properties, key0))){
+if(!(func100.call(schema99.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -29542,7 +30967,7 @@ data["creditCode"] = coerced2;
 }
 }
 if(typeof data2 === "string"){
-if(!pattern45.test(data2)){
+if(!pattern46.test(data2)){
 const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -29552,7 +30977,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func676(true, data2);
+const failure4 = func695(true, data2);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -29667,7 +31092,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema94.properties.address.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema99.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -29736,7 +31161,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema94.properties.contactName.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema99.properties.contactName.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -29805,7 +31230,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema94.properties.contactPhone.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema99.properties.contactPhone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -29823,7 +31248,7 @@ data["contactPhone"] = coerced6;
 }
 }
 if(typeof data6 === "string"){
-if(!pattern46.test(data6)){
+if(!pattern47.test(data6)){
 const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -29877,7 +31302,7 @@ data["adminAccount"] = coerced7;
 }
 }
 if(typeof data7 === "string"){
-if(!pattern47.test(data7)){
+if(!pattern48.test(data7)){
 const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err32];
@@ -29931,7 +31356,7 @@ data["backupAdminAccount"] = coerced8;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern47.test(data8)){
+if(!pattern48.test(data8)){
 const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -29983,7 +31408,7 @@ data["status"] = coerced9;
 }
 }
 if(!((data9 === 0) || (data9 === 1))){
-const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -30024,7 +31449,7 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure18 = func694([["adminAccount","backupAdminAccount"]], data);
+const failure18 = func713([["adminAccount","backupAdminAccount"]], data);
 if(failure18 !== null){
 const property0 = failure18.property;
 const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
@@ -30047,14 +31472,14 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listQuery = validate58;
-const schema95 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const company_listQuery = validate63;
+const schema100 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -30282,7 +31707,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema95.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema100.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -30323,7 +31748,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema95.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema100.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -30426,7 +31851,7 @@ data["status"] = coerced6;
 }
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema100.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -30458,14 +31883,14 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listBody = validate59;
-const schema96 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+export const company_listBody = validate64;
+const schema101 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -30693,7 +32118,7 @@ data["sort"] = coerced3;
 }
 }
 if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema96.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema101.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -30734,7 +32159,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema96.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema101.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -30861,7 +32286,7 @@ data["status"] = coerced6;
 }
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema96.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema101.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -30893,14 +32318,7488 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser = validate60;
-const schema97 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+export const contract = validate65;
+const schema102 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contract","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","templateId"],"additionalProperties":false};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.params === undefined){
+data.params = {};
+}
+if(data.status === undefined){
+data.status = "draft";
+}
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.templateId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templateId"},message:"must have required property '"+"templateId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "name")) || (key0 === "templateId")) || (key0 === "params")) || (key0 === "status")) || (key0 === "createTime")) || (key0 === "updateTime"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["name"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+if(func4(data1) < 1){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure1 = func5(60, data1);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure2 = func6(true, data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure3 = func3("line", data1);
+if(failure3 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.templateId !== undefined){
+let data2 = data.templateId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+const err10 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["templateId"] = coerced2;
+}
+}
+}
+const failure4 = func2(true, data2);
+if(failure4 !== null){
+const err11 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err13 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+let data3 = data.params;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err14 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+let data4 = data.status;
+if(typeof data4 !== "string"){
+let dataType3 = typeof data4;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data4;
+}
+else if(data4 === null){
+coerced3 = "";
+}
+else {
+const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data4 = coerced3;
+if(data !== undefined){
+data["status"] = coerced3;
+}
+}
+}
+if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema102.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+let data5 = data.createTime;
+if(typeof data5 !== "string"){
+let dataType4 = typeof data5;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data5;
+}
+else if(data5 === null){
+coerced4 = "";
+}
+else {
+const err17 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data5 = coerced4;
+if(data !== undefined){
+data["createTime"] = coerced4;
+}
+}
+}
+if(typeof data5 === "string"){
+const failure5 = func3("line", data5);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.updateTime !== undefined){
+let data6 = data.updateTime;
+if(typeof data6 !== "string"){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data6;
+}
+else if(data6 === null){
+coerced5 = "";
+}
+else {
+const err19 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data !== undefined){
+data["updateTime"] = coerced5;
+}
+}
+}
+if(typeof data6 === "string"){
+const failure6 = func3("line", data6);
+if(failure6 !== null){
+const err20 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+
+export const contract_create = validate66;
+const schema103 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contract.create","type":"object","properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":false,"updateTime":false},"required":["name","templateId"],"additionalProperties":false};
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.params === undefined){
+data.params = {};
+}
+if(data.status === undefined){
+data.status = "draft";
+}
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.templateId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templateId"},message:"must have required property '"+"templateId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "name")) || (key0 === "templateId")) || (key0 === "params")) || (key0 === "status")) || (key0 === "createTime")) || (key0 === "updateTime"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType0 = typeof data1;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data1;
+}
+else if(data1 === null){
+coerced0 = "";
+}
+else {
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data1 = coerced0;
+if(data !== undefined){
+data["name"] = coerced0;
+}
+}
+}
+if(typeof data1 === "string"){
+if(func4(data1) < 1){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const failure0 = func5(60, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure1 = func6(true, data1);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure2 = func3("line", data1);
+if(failure2 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.templateId !== undefined){
+let data2 = data.templateId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType1 = typeof data2;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data2 === null
+              || (dataType1 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced1 = +data2;
+}
+else {
+const err9 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data2 = coerced1;
+if(data !== undefined){
+data["templateId"] = coerced1;
+}
+}
+}
+const failure3 = func2(true, data2);
+if(failure3 !== null){
+const err10 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err11 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err12 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+let data3 = data.params;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err13 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+let data4 = data.status;
+if(typeof data4 !== "string"){
+let dataType2 = typeof data4;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data4;
+}
+else if(data4 === null){
+coerced2 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data4 = coerced2;
+if(data !== undefined){
+data["status"] = coerced2;
+}
+}
+}
+if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
+const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema103.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err16 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err17 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+
+export const contract_update = validate67;
+const schema104 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contract.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","x-finite":true,"minimum":1,"maximum":2147483647},"params":{"type":"object"},"status":{"type":"string","enum":["draft","active","terminated"]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "name")) || (key0 === "templateId")) || (key0 === "params")) || (key0 === "status")) || (key0 === "createTime")) || (key0 === "updateTime"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["name"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+if(func4(data1) < 1){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure1 = func5(60, data1);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure2 = func6(true, data1);
+if(failure2 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const failure3 = func3("line", data1);
+if(failure3 !== null){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.templateId !== undefined){
+let data2 = data.templateId;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+const err11 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["templateId"] = coerced2;
+}
+}
+}
+const failure4 = func2(true, data2);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 2147483647 || isNaN(data2)){
+const err13 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err14 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.params !== undefined){
+let data3 = data.params;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err15 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+let dataType3 = typeof data4;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data4;
+}
+else if(data4 === null){
+coerced3 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data4 = coerced3;
+if(data !== undefined){
+data["status"] = coerced3;
+}
+}
+}
+if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema104.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err18 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err19 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+
+export const contract_listQuery = validate68;
+const schema105 = {"$id":"contract.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "templateId")) || (key0 === "status"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema105.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["ids"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1100){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern3.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func3("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.templateId !== undefined){
+let data6 = data.templateId;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
+}
+else {
+const err20 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["templateId"] = coerced6;
+}
+}
+}
+const failure4 = func2(true, data6);
+if(failure4 !== null){
+const err21 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err23 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(!(((data7 === "draft") || (data7 === "active")) || (data7 === "terminated"))){
+const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema105.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func4(data7) > 200){
+const err26 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+
+export const contract_listBody = validate69;
+const schema106 = {"$id":"contract.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"templateId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contract.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!((((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "templateId")) || (key0 === "status"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema106.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema106.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data5 !== undefined){
+data5[i0] = coerced5;
+}
+}
+}
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.templateId !== undefined){
+let data7 = data.templateId;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data7 === null
+              || (dataType6 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced6 = +data7;
+}
+else {
+const err22 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data !== undefined){
+data["templateId"] = coerced6;
+}
+}
+}
+const failure4 = func2(true, data7);
+if(failure4 !== null){
+const err23 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 2147483647 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data7 < 1 || isNaN(data7)){
+const err25 = {instancePath:instancePath+"/templateId",schemaPath:"#/properties/templateId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data8 = data.status;
+if(typeof data8 !== "string"){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else {
+const err26 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(!(((data8 === "draft") || (data8 === "active")) || (data8 === "terminated"))){
+const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema106.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 200){
+const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate = validate70;
+const schema107 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
+const schema108 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const pattern62 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
+const schema109 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
+const schema110 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true};
+const schema112 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data["x-i18n"] === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema109.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["type"] = coerced0;
+}
+}
+}
+if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema109.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.minimum !== undefined){
+let data1 = data.minimum;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "boolean" || data1 === null
+              || (dataType1 == "string" && data1 && data1 == +data1)){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["minimum"] = coerced1;
+}
+}
+}
+const failure0 = func2(true, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.maximum !== undefined){
+let data2 = data.maximum;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "boolean" || data2 === null
+              || (dataType2 == "string" && data2 && data2 == +data2)){
+coerced2 = +data2;
+}
+else {
+const err7 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["maximum"] = coerced2;
+}
+}
+}
+const failure1 = func2(true, data2);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.exclusiveMinimum !== undefined){
+let data3 = data.exclusiveMinimum;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "boolean" || data3 === null
+              || (dataType3 == "string" && data3 && data3 == +data3)){
+coerced3 = +data3;
+}
+else {
+const err9 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["exclusiveMinimum"] = coerced3;
+}
+}
+}
+const failure2 = func2(true, data3);
+if(failure2 !== null){
+const err10 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.exclusiveMaximum !== undefined){
+let data4 = data.exclusiveMaximum;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "boolean" || data4 === null
+              || (dataType4 == "string" && data4 && data4 == +data4)){
+coerced4 = +data4;
+}
+else {
+const err11 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["exclusiveMaximum"] = coerced4;
+}
+}
+}
+const failure3 = func2(true, data4);
+if(failure3 !== null){
+const err12 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.minLength !== undefined){
+let data5 = data.minLength;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data5 === null
+              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
+coerced5 = +data5;
+}
+else {
+const err13 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["minLength"] = coerced5;
+}
+}
+}
+const failure4 = func2(true, data5);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+const err15 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.maxLength !== undefined){
+let data6 = data.maxLength;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["maxLength"] = coerced6;
+}
+}
+}
+const failure5 = func2(true, data6);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1000 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.enum !== undefined){
+let data7 = data.enum;
+if(Array.isArray(data7)){
+if(data7.length > 50){
+const err21 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data7.length < 1){
+const err22 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else if(dataType7 == "boolean" || data8 === null
+              || (dataType7 == "string" && data8 && data8 == +data8)){
+coerced7 = +data8;
+}
+else if(data8 === "false" || data8 === 0 || data8 === null){
+coerced7 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced7 = true;
+}
+else {
+const err23 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema110.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data7 !== undefined){
+data7[i0] = coerced7;
+}
+}
+}
+const failure6 = func2(true, data8);
+if(failure6 !== null){
+const err24 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 200){
+const err25 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const failure7 = func3("line", data8);
+if(failure7 !== null){
+const err26 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data9 = data.default;
+if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data9;
+}
+else if(data9 === null){
+coerced8 = "";
+}
+else if(dataType8 == "boolean" || data9 === null
+              || (dataType8 == "string" && data9 && data9 == +data9)){
+coerced8 = +data9;
+}
+else if(data9 === "false" || data9 === 0 || data9 === null){
+coerced8 = false;
+}
+else if(data9 === "true" || data9 === 1){
+coerced8 = true;
+}
+else {
+const err28 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema110.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["default"] = coerced8;
+}
+}
+}
+const failure8 = func2(true, data9);
+if(failure8 !== null){
+const err29 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func4(data9) > 200){
+const err30 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure9 = func3("line", data9);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data10 = data.description;
+if(typeof data10 !== "string"){
+let dataType9 = typeof data10;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data10;
+}
+else if(data10 === null){
+coerced9 = "";
+}
+else {
+const err32 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data10 = coerced9;
+if(data !== undefined){
+data["description"] = coerced9;
+}
+}
+}
+if(typeof data10 === "string"){
+if(func4(data10) > 400){
+const err33 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+const failure10 = func3("line", data10);
+if(failure10 !== null){
+const err34 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data["x-i18n"] !== undefined){
+let data11 = data["x-i18n"];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.en === undefined){
+const err35 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data11.zh === undefined){
+const err36 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((key1 === "en") || (key1 === "zh"))){
+const err37 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data11.en !== undefined){
+let data12 = data11.en;
+if(typeof data12 !== "string"){
+let dataType10 = typeof data12;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data12;
+}
+else if(data12 === null){
+coerced10 = "";
+}
+else {
+const err38 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data12 = coerced10;
+if(data11 !== undefined){
+data11["en"] = coerced10;
+}
+}
+}
+if(typeof data12 === "string"){
+if(func4(data12) < 1){
+const err39 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+const failure11 = func5(40, data12);
+if(failure11 !== null){
+const err40 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+const failure12 = func6(true, data12);
+if(failure12 !== null){
+const err41 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+const failure13 = func3("line", data12);
+if(failure13 !== null){
+const err42 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+if(data11.zh !== undefined){
+let data13 = data11.zh;
+if(typeof data13 !== "string"){
+let dataType11 = typeof data13;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data13;
+}
+else if(data13 === null){
+coerced11 = "";
+}
+else {
+const err43 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data13 = coerced11;
+if(data11 !== undefined){
+data11["zh"] = coerced11;
+}
+}
+}
+if(typeof data13 === "string"){
+if(func4(data13) < 1){
+const err44 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+const failure14 = func5(40, data13);
+if(failure14 !== null){
+const err45 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const failure15 = func6(true, data13);
+if(failure15 !== null){
+const err46 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+const failure16 = func3("line", data13);
+if(failure16 !== null){
+const err47 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.properties === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.additionalProperties === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["type"] = coerced0;
+}
+}
+}
+if(!(data0 === "object")){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema108.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.properties !== undefined){
+let data1 = data.properties;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(Object.keys(data1).length > 20){
+const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(Object.keys(data1).length < 1){
+const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data1){
+const _errs6 = errors;
+if(typeof key1 === "string"){
+if(!pattern62.test(key1)){
+const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+for(const key2 in data1){
+if(!(validate72(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.required !== undefined){
+let data3 = data.required;
+if(Array.isArray(data3)){
+if(data3.length > 20){
+const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 !== "string"){
+let dataType1 = typeof data4;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data4;
+}
+else if(data4 === null){
+coerced1 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data4 = coerced1;
+if(data3 !== undefined){
+data3[i0] = coerced1;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern62.test(data4)){
+const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure0 = func3("line", data4);
+if(failure0 !== null){
+const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.additionalProperties !== undefined){
+let data5 = data.additionalProperties;
+if(typeof data5 !== "boolean"){
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(data5 === "false" || data5 === 0 || data5 === null){
+coerced2 = false;
+}
+else if(data5 === "true" || data5 === 1){
+coerced2 = true;
+}
+else {
+const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data5 = coerced2;
+if(data !== undefined){
+data["additionalProperties"] = coerced2;
+}
+}
+}
+if(!(data5 === false)){
+const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema108.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate71.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+data.version = "1.0";
+}
+if(data.status === undefined){
+data.status = 1;
+}
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.chaincode === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chaincode"},message:"must have required property '"+"chaincode"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.paramsSchema === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paramsSchema"},message:"must have required property '"+"paramsSchema"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema107.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["name"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+if(func4(data1) < 1){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure1 = func5(60, data1);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure2 = func6(true, data1);
+if(failure2 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const failure3 = func3("line", data1);
+if(failure3 !== null){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if((typeof data2 !== "string") && (data2 !== null)){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else if(data2 === "" || data2 === 0 || data2 === false){
+coerced2 = null;
+}
+else {
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema107.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["description"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+const failure4 = func5(400, data2);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure5 = func3("multiline", data2);
+if(failure5 !== null){
+const err13 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.chaincode !== undefined){
+let data3 = data.chaincode;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["chaincode"] = coerced3;
+}
+}
+}
+if(typeof data3 === "string"){
+if(!pattern33.test(data3)){
+const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure6 = func3("line", data3);
+if(failure6 !== null){
+const err16 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+let data4 = data.version;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err17 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["version"] = coerced4;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern34.test(data4)){
+const err18 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure7 = func3("line", data4);
+if(failure7 !== null){
+const err19 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.paramsSchema !== undefined){
+let data5 = data.paramsSchema;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!(validate71(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+errors = vErrors.length;
+}
+}
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!((data6 === 0) || (data6 === 1))){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema107.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const failure8 = func2(true, data6);
+if(failure8 !== null){
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+let data7 = data.createTime;
+if(typeof data7 !== "string"){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data7;
+}
+else if(data7 === null){
+coerced6 = "";
+}
+else {
+const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data !== undefined){
+data["createTime"] = coerced6;
+}
+}
+}
+if(typeof data7 === "string"){
+const failure9 = func3("line", data7);
+if(failure9 !== null){
+const err25 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.updateTime !== undefined){
+let data8 = data.updateTime;
+if(typeof data8 !== "string"){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else {
+const err26 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data !== undefined){
+data["updateTime"] = coerced7;
+}
+}
+}
+if(typeof data8 === "string"){
+const failure10 = func3("line", data8);
+if(failure10 !== null){
+const err27 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate_create = validate75;
+const schema114 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate.create","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
+const schema115 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const schema116 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
+const schema117 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true};
+const schema119 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
+
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data["x-i18n"] === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema116.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["type"] = coerced0;
+}
+}
+}
+if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema116.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.minimum !== undefined){
+let data1 = data.minimum;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "boolean" || data1 === null
+              || (dataType1 == "string" && data1 && data1 == +data1)){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["minimum"] = coerced1;
+}
+}
+}
+const failure0 = func2(true, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.maximum !== undefined){
+let data2 = data.maximum;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "boolean" || data2 === null
+              || (dataType2 == "string" && data2 && data2 == +data2)){
+coerced2 = +data2;
+}
+else {
+const err7 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["maximum"] = coerced2;
+}
+}
+}
+const failure1 = func2(true, data2);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.exclusiveMinimum !== undefined){
+let data3 = data.exclusiveMinimum;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "boolean" || data3 === null
+              || (dataType3 == "string" && data3 && data3 == +data3)){
+coerced3 = +data3;
+}
+else {
+const err9 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["exclusiveMinimum"] = coerced3;
+}
+}
+}
+const failure2 = func2(true, data3);
+if(failure2 !== null){
+const err10 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.exclusiveMaximum !== undefined){
+let data4 = data.exclusiveMaximum;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "boolean" || data4 === null
+              || (dataType4 == "string" && data4 && data4 == +data4)){
+coerced4 = +data4;
+}
+else {
+const err11 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["exclusiveMaximum"] = coerced4;
+}
+}
+}
+const failure3 = func2(true, data4);
+if(failure3 !== null){
+const err12 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.minLength !== undefined){
+let data5 = data.minLength;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data5 === null
+              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
+coerced5 = +data5;
+}
+else {
+const err13 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["minLength"] = coerced5;
+}
+}
+}
+const failure4 = func2(true, data5);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+const err15 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.maxLength !== undefined){
+let data6 = data.maxLength;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["maxLength"] = coerced6;
+}
+}
+}
+const failure5 = func2(true, data6);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1000 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.enum !== undefined){
+let data7 = data.enum;
+if(Array.isArray(data7)){
+if(data7.length > 50){
+const err21 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data7.length < 1){
+const err22 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else if(dataType7 == "boolean" || data8 === null
+              || (dataType7 == "string" && data8 && data8 == +data8)){
+coerced7 = +data8;
+}
+else if(data8 === "false" || data8 === 0 || data8 === null){
+coerced7 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced7 = true;
+}
+else {
+const err23 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema117.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data7 !== undefined){
+data7[i0] = coerced7;
+}
+}
+}
+const failure6 = func2(true, data8);
+if(failure6 !== null){
+const err24 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 200){
+const err25 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const failure7 = func3("line", data8);
+if(failure7 !== null){
+const err26 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data9 = data.default;
+if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data9;
+}
+else if(data9 === null){
+coerced8 = "";
+}
+else if(dataType8 == "boolean" || data9 === null
+              || (dataType8 == "string" && data9 && data9 == +data9)){
+coerced8 = +data9;
+}
+else if(data9 === "false" || data9 === 0 || data9 === null){
+coerced8 = false;
+}
+else if(data9 === "true" || data9 === 1){
+coerced8 = true;
+}
+else {
+const err28 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema117.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["default"] = coerced8;
+}
+}
+}
+const failure8 = func2(true, data9);
+if(failure8 !== null){
+const err29 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func4(data9) > 200){
+const err30 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure9 = func3("line", data9);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data10 = data.description;
+if(typeof data10 !== "string"){
+let dataType9 = typeof data10;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data10;
+}
+else if(data10 === null){
+coerced9 = "";
+}
+else {
+const err32 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data10 = coerced9;
+if(data !== undefined){
+data["description"] = coerced9;
+}
+}
+}
+if(typeof data10 === "string"){
+if(func4(data10) > 400){
+const err33 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+const failure10 = func3("line", data10);
+if(failure10 !== null){
+const err34 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data["x-i18n"] !== undefined){
+let data11 = data["x-i18n"];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.en === undefined){
+const err35 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data11.zh === undefined){
+const err36 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((key1 === "en") || (key1 === "zh"))){
+const err37 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data11.en !== undefined){
+let data12 = data11.en;
+if(typeof data12 !== "string"){
+let dataType10 = typeof data12;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data12;
+}
+else if(data12 === null){
+coerced10 = "";
+}
+else {
+const err38 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data12 = coerced10;
+if(data11 !== undefined){
+data11["en"] = coerced10;
+}
+}
+}
+if(typeof data12 === "string"){
+if(func4(data12) < 1){
+const err39 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+const failure11 = func5(40, data12);
+if(failure11 !== null){
+const err40 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+const failure12 = func6(true, data12);
+if(failure12 !== null){
+const err41 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+const failure13 = func3("line", data12);
+if(failure13 !== null){
+const err42 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+if(data11.zh !== undefined){
+let data13 = data11.zh;
+if(typeof data13 !== "string"){
+let dataType11 = typeof data13;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data13;
+}
+else if(data13 === null){
+coerced11 = "";
+}
+else {
+const err43 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data13 = coerced11;
+if(data11 !== undefined){
+data11["zh"] = coerced11;
+}
+}
+}
+if(typeof data13 === "string"){
+if(func4(data13) < 1){
+const err44 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+const failure14 = func5(40, data13);
+if(failure14 !== null){
+const err45 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const failure15 = func6(true, data13);
+if(failure15 !== null){
+const err46 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+const failure16 = func3("line", data13);
+if(failure16 !== null){
+const err47 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.properties === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.additionalProperties === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["type"] = coerced0;
+}
+}
+}
+if(!(data0 === "object")){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema115.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.properties !== undefined){
+let data1 = data.properties;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(Object.keys(data1).length > 20){
+const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(Object.keys(data1).length < 1){
+const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data1){
+const _errs6 = errors;
+if(typeof key1 === "string"){
+if(!pattern62.test(key1)){
+const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+for(const key2 in data1){
+if(!(validate77(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.required !== undefined){
+let data3 = data.required;
+if(Array.isArray(data3)){
+if(data3.length > 20){
+const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 !== "string"){
+let dataType1 = typeof data4;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data4;
+}
+else if(data4 === null){
+coerced1 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data4 = coerced1;
+if(data3 !== undefined){
+data3[i0] = coerced1;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern62.test(data4)){
+const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure0 = func3("line", data4);
+if(failure0 !== null){
+const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.additionalProperties !== undefined){
+let data5 = data.additionalProperties;
+if(typeof data5 !== "boolean"){
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(data5 === "false" || data5 === 0 || data5 === null){
+coerced2 = false;
+}
+else if(data5 === "true" || data5 === 1){
+coerced2 = true;
+}
+else {
+const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data5 = coerced2;
+if(data !== undefined){
+data["additionalProperties"] = coerced2;
+}
+}
+}
+if(!(data5 === false)){
+const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema115.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+data.version = "1.0";
+}
+if(data.status === undefined){
+data.status = 1;
+}
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.chaincode === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chaincode"},message:"must have required property '"+"chaincode"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.paramsSchema === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paramsSchema"},message:"must have required property '"+"paramsSchema"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema114.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType0 = typeof data1;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data1;
+}
+else if(data1 === null){
+coerced0 = "";
+}
+else {
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data1 = coerced0;
+if(data !== undefined){
+data["name"] = coerced0;
+}
+}
+}
+if(typeof data1 === "string"){
+if(func4(data1) < 1){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const failure0 = func5(60, data1);
+if(failure0 !== null){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure1 = func6(true, data1);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure2 = func3("line", data1);
+if(failure2 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if((typeof data2 !== "string") && (data2 !== null)){
+let dataType1 = typeof data2;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data2;
+}
+else if(data2 === null){
+coerced1 = "";
+}
+else if(data2 === "" || data2 === 0 || data2 === false){
+coerced1 = null;
+}
+else {
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema114.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data2 = coerced1;
+if(data !== undefined){
+data["description"] = coerced1;
+}
+}
+}
+if(typeof data2 === "string"){
+const failure3 = func5(400, data2);
+if(failure3 !== null){
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure4 = func3("multiline", data2);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.chaincode !== undefined){
+let data3 = data.chaincode;
+if(typeof data3 !== "string"){
+let dataType2 = typeof data3;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data3;
+}
+else if(data3 === null){
+coerced2 = "";
+}
+else {
+const err13 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data3 = coerced2;
+if(data !== undefined){
+data["chaincode"] = coerced2;
+}
+}
+}
+if(typeof data3 === "string"){
+if(!pattern33.test(data3)){
+const err14 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const failure5 = func3("line", data3);
+if(failure5 !== null){
+const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+let data4 = data.version;
+if(typeof data4 !== "string"){
+let dataType3 = typeof data4;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data4;
+}
+else if(data4 === null){
+coerced3 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data4 = coerced3;
+if(data !== undefined){
+data["version"] = coerced3;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern34.test(data4)){
+const err17 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const failure6 = func3("line", data4);
+if(failure6 !== null){
+const err18 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.paramsSchema !== undefined){
+let data5 = data.paramsSchema;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err19 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!(validate76(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
+vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+errors = vErrors.length;
+}
+}
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType4 = typeof data6;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 === "boolean" || data6 === null
+              || (dataType4 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced4 = +data6;
+}
+else {
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data6 = coerced4;
+if(data !== undefined){
+data["status"] = coerced4;
+}
+}
+}
+if(!((data6 === 0) || (data6 === 1))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema114.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const failure7 = func2(true, data6);
+if(failure7 !== null){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err23 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err24 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate_update = validate80;
+const schema121 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate.update","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema122 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const schema123 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
+const schema124 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true};
+const schema126 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data["x-i18n"] === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "x-i18n"},message:"must have required property '"+"x-i18n"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema123.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["type"] = coerced0;
+}
+}
+}
+if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema123.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.minimum !== undefined){
+let data1 = data.minimum;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "boolean" || data1 === null
+              || (dataType1 == "string" && data1 && data1 == +data1)){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["minimum"] = coerced1;
+}
+}
+}
+const failure0 = func2(true, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.maximum !== undefined){
+let data2 = data.maximum;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "boolean" || data2 === null
+              || (dataType2 == "string" && data2 && data2 == +data2)){
+coerced2 = +data2;
+}
+else {
+const err7 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["maximum"] = coerced2;
+}
+}
+}
+const failure1 = func2(true, data2);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.exclusiveMinimum !== undefined){
+let data3 = data.exclusiveMinimum;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "boolean" || data3 === null
+              || (dataType3 == "string" && data3 && data3 == +data3)){
+coerced3 = +data3;
+}
+else {
+const err9 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["exclusiveMinimum"] = coerced3;
+}
+}
+}
+const failure2 = func2(true, data3);
+if(failure2 !== null){
+const err10 = {instancePath:instancePath+"/exclusiveMinimum",schemaPath:"#/properties/exclusiveMinimum/x-finite",keyword:"x-finite",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.exclusiveMaximum !== undefined){
+let data4 = data.exclusiveMaximum;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "boolean" || data4 === null
+              || (dataType4 == "string" && data4 && data4 == +data4)){
+coerced4 = +data4;
+}
+else {
+const err11 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["exclusiveMaximum"] = coerced4;
+}
+}
+}
+const failure3 = func2(true, data4);
+if(failure3 !== null){
+const err12 = {instancePath:instancePath+"/exclusiveMaximum",schemaPath:"#/properties/exclusiveMaximum/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.minLength !== undefined){
+let data5 = data.minLength;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data5 === null
+              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
+coerced5 = +data5;
+}
+else {
+const err13 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["minLength"] = coerced5;
+}
+}
+}
+const failure4 = func2(true, data5);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+const err15 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err16 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.maxLength !== undefined){
+let data6 = data.maxLength;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["maxLength"] = coerced6;
+}
+}
+}
+const failure5 = func2(true, data6);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 1000 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.enum !== undefined){
+let data7 = data.enum;
+if(Array.isArray(data7)){
+if(data7.length > 50){
+const err21 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data7.length < 1){
+const err22 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else if(dataType7 == "boolean" || data8 === null
+              || (dataType7 == "string" && data8 && data8 == +data8)){
+coerced7 = +data8;
+}
+else if(data8 === "false" || data8 === 0 || data8 === null){
+coerced7 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced7 = true;
+}
+else {
+const err23 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema124.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data7 !== undefined){
+data7[i0] = coerced7;
+}
+}
+}
+const failure6 = func2(true, data8);
+if(failure6 !== null){
+const err24 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 200){
+const err25 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const failure7 = func3("line", data8);
+if(failure7 !== null){
+const err26 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data9 = data.default;
+if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data9;
+}
+else if(data9 === null){
+coerced8 = "";
+}
+else if(dataType8 == "boolean" || data9 === null
+              || (dataType8 == "string" && data9 && data9 == +data9)){
+coerced8 = +data9;
+}
+else if(data9 === "false" || data9 === 0 || data9 === null){
+coerced8 = false;
+}
+else if(data9 === "true" || data9 === 1){
+coerced8 = true;
+}
+else {
+const err28 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema124.type},message:"must be string,number,boolean"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["default"] = coerced8;
+}
+}
+}
+const failure8 = func2(true, data9);
+if(failure8 !== null){
+const err29 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+if(func4(data9) > 200){
+const err30 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure9 = func3("line", data9);
+if(failure9 !== null){
+const err31 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data10 = data.description;
+if(typeof data10 !== "string"){
+let dataType9 = typeof data10;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data10;
+}
+else if(data10 === null){
+coerced9 = "";
+}
+else {
+const err32 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data10 = coerced9;
+if(data !== undefined){
+data["description"] = coerced9;
+}
+}
+}
+if(typeof data10 === "string"){
+if(func4(data10) > 400){
+const err33 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 400},message:"must NOT have more than 400 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+const failure10 = func3("line", data10);
+if(failure10 !== null){
+const err34 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data["x-i18n"] !== undefined){
+let data11 = data["x-i18n"];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.en === undefined){
+const err35 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "en"},message:"must have required property '"+"en"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data11.zh === undefined){
+const err36 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/required",keyword:"required",params:{missingProperty: "zh"},message:"must have required property '"+"zh"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((key1 === "en") || (key1 === "zh"))){
+const err37 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data11.en !== undefined){
+let data12 = data11.en;
+if(typeof data12 !== "string"){
+let dataType10 = typeof data12;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data12;
+}
+else if(data12 === null){
+coerced10 = "";
+}
+else {
+const err38 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data12 = coerced10;
+if(data11 !== undefined){
+data11["en"] = coerced10;
+}
+}
+}
+if(typeof data12 === "string"){
+if(func4(data12) < 1){
+const err39 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+const failure11 = func5(40, data12);
+if(failure11 !== null){
+const err40 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+const failure12 = func6(true, data12);
+if(failure12 !== null){
+const err41 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+const failure13 = func3("line", data12);
+if(failure13 !== null){
+const err42 = {instancePath:instancePath+"/x-i18n/en",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+if(data11.zh !== undefined){
+let data13 = data11.zh;
+if(typeof data13 !== "string"){
+let dataType11 = typeof data13;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data13;
+}
+else if(data13 === null){
+coerced11 = "";
+}
+else {
+const err43 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data13 = coerced11;
+if(data11 !== undefined){
+data11["zh"] = coerced11;
+}
+}
+}
+if(typeof data13 === "string"){
+if(func4(data13) < 1){
+const err44 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+const failure14 = func5(40, data13);
+if(failure14 !== null){
+const err45 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const failure15 = func6(true, data13);
+if(failure15 !== null){
+const err46 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+const failure16 = func3("line", data13);
+if(failure16 !== null){
+const err47 = {instancePath:instancePath+"/x-i18n/zh",schemaPath:"#/definitions/label/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/x-i18n",schemaPath:"#/properties/x-i18n/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+validate82.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.properties === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.additionalProperties === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "additionalProperties"},message:"must have required property '"+"additionalProperties"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "type") || (key0 === "properties")) || (key0 === "required")) || (key0 === "additionalProperties"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["type"] = coerced0;
+}
+}
+}
+if(!(data0 === "object")){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema122.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.properties !== undefined){
+let data1 = data.properties;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(Object.keys(data1).length > 20){
+const err6 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/maxProperties",keyword:"maxProperties",params:{limit: 20},message:"must NOT have more than 20 properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(Object.keys(data1).length < 1){
+const err7 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data1){
+const _errs6 = errors;
+if(typeof key1 === "string"){
+if(!pattern62.test(key1)){
+const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+const err9 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+for(const key2 in data1){
+if(!(validate82(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.required !== undefined){
+let data3 = data.required;
+if(Array.isArray(data3)){
+if(data3.length > 20){
+const err11 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 !== "string"){
+let dataType1 = typeof data4;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data4;
+}
+else if(data4 === null){
+coerced1 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data4 = coerced1;
+if(data3 !== undefined){
+data3[i0] = coerced1;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern62.test(data4)){
+const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure0 = func3("line", data4);
+if(failure0 !== null){
+const err14 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.additionalProperties !== undefined){
+let data5 = data.additionalProperties;
+if(typeof data5 !== "boolean"){
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(data5 === "false" || data5 === 0 || data5 === null){
+coerced2 = false;
+}
+else if(data5 === "true" || data5 === 1){
+coerced2 = true;
+}
+else {
+const err16 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data5 = coerced2;
+if(data !== undefined){
+data["additionalProperties"] = coerced2;
+}
+}
+}
+if(!(data5 === false)){
+const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema122.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema121.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["name"] = coerced1;
+}
+}
+}
+if(typeof data1 === "string"){
+if(func4(data1) < 1){
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure1 = func5(60, data1);
+if(failure1 !== null){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure2 = func6(true, data1);
+if(failure2 !== null){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const failure3 = func3("line", data1);
+if(failure3 !== null){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if((typeof data2 !== "string") && (data2 !== null)){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else if(data2 === "" || data2 === 0 || data2 === false){
+coerced2 = null;
+}
+else {
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema121.properties.description.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["description"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+const failure4 = func5(400, data2);
+if(failure4 !== null){
+const err12 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure5 = func3("multiline", data2);
+if(failure5 !== null){
+const err13 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.chaincode !== undefined){
+let data3 = data.chaincode;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["chaincode"] = coerced3;
+}
+}
+}
+if(typeof data3 === "string"){
+if(!pattern33.test(data3)){
+const err15 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure6 = func3("line", data3);
+if(failure6 !== null){
+const err16 = {instancePath:instancePath+"/chaincode",schemaPath:"#/properties/chaincode/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.version !== undefined){
+let data4 = data.version;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err17 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["version"] = coerced4;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern34.test(data4)){
+const err18 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure7 = func3("line", data4);
+if(failure7 !== null){
+const err19 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.paramsSchema !== undefined){
+let data5 = data.paramsSchema;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err20 = {instancePath:instancePath+"/paramsSchema",schemaPath:"#/properties/paramsSchema/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!(validate81(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!((data6 === 0) || (data6 === 1))){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema121.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const failure8 = func2(true, data6);
+if(failure8 !== null){
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate80.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate_listQuery = validate85;
+const schema128 = {"$id":"contractTemplate.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "status"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema128.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema128.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["ids"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1100){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern3.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func3("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data6 = data.status;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
+}
+else {
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((data6 === 0) || (data6 === 1))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema128.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const failure4 = func2(true, data6);
+if(failure4 !== null){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+
+export const contractTemplate_listBody = validate86;
+const schema129 = {"$id":"contractTemplate.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="contractTemplate.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(((((((key0 === "page") || (key0 === "pageSize")) || (key0 === "q")) || (key0 === "sort")) || (key0 === "order")) || (key0 === "ids")) || (key0 === "status"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema129.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema129.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data5 !== undefined){
+data5[i0] = coerced5;
+}
+}
+}
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data7 === null
+              || (dataType6 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced6 = +data7;
+}
+else {
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((data7 === 0) || (data7 === 1))){
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema129.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+const failure4 = func2(true, data7);
+if(failure4 !== null){
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+validate86.errors = vErrors;
+return errors === 0;
+}
+
+export const platformUser = validate87;
+const schema130 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
@@ -30922,7 +39821,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema97.properties, key0))){
+if(!(func100.call(schema130.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -31108,7 +40007,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema97.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema130.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -31177,7 +40076,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema97.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema130.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -31289,7 +40188,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema97.properties.chainId.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema130.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -31436,7 +40335,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced9 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema97.properties.lastLoginTime.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema130.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -31478,14 +40377,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_create = validate61;
-const schema98 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const platformUser_create = validate88;
+const schema131 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -31501,7 +40400,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema98.properties, key0))){
+if(!(func100.call(schema131.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -31623,7 +40522,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced1 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema98.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema131.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -31692,7 +40591,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced2 = null;
 }
 else {
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema98.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema131.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -31805,14 +40704,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_update = validate62;
-const schema99 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+export const platformUser_update = validate89;
+const schema132 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -31828,7 +40727,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema99.properties, key0))){
+if(!(func100.call(schema132.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -32002,7 +40901,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema99.properties.nickname.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema132.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -32071,7 +40970,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema99.properties.avatar.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema132.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -32184,14 +41083,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listQuery = validate63;
-const schema100 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const platformUser_listQuery = validate90;
+const schema133 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -32419,7 +41318,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema100.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema133.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -32460,7 +41359,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema100.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema133.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -32545,14 +41444,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listBody = validate64;
-const schema101 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const platformUser_listBody = validate91;
+const schema134 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -32780,7 +41679,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema101.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema134.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -32821,7 +41720,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema101.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema134.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -32930,14 +41829,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction = validate65;
-const schema102 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction = validate92;
+const schema135 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
 let vErrors = null;
 let errors = 0;
@@ -33023,7 +41922,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema102.properties, key0))){
+if(!(func100.call(schema135.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -33065,7 +41964,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern22.test(data0)){
+if(!pattern23.test(data0)){
 const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -33583,7 +42482,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern22.test(data12)){
+if(!pattern23.test(data12)){
 const err36 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -33661,14 +42560,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_create = validate66;
-const schema103 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction_create = validate93;
+const schema136 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
 let vErrors = null;
 let errors = 0;
@@ -33754,7 +42653,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema103.properties, key0))){
+if(!(func100.call(schema136.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -33796,7 +42695,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern22.test(data0)){
+if(!pattern23.test(data0)){
 const err10 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -34314,7 +43213,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern22.test(data12)){
+if(!pattern23.test(data12)){
 const err36 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -34392,14 +43291,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_update = validate67;
-const schema104 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+export const transaction_update = validate94;
+const schema137 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
 let vErrors = null;
 let errors = 0;
@@ -34415,7 +43314,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func81.call(schema104.properties, key0))){
+if(!(func100.call(schema137.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -34457,7 +43356,7 @@ data["txId"] = coerced0;
 }
 }
 if(typeof data0 === "string"){
-if(!pattern22.test(data0)){
+if(!pattern23.test(data0)){
 const err3 = {instancePath:instancePath+"/txId",schemaPath:"#/properties/txId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -34975,7 +43874,7 @@ data["leafHash"] = coerced11;
 }
 }
 if(typeof data12 === "string"){
-if(!pattern22.test(data12)){
+if(!pattern23.test(data12)){
 const err29 = {instancePath:instancePath+"/leafHash",schemaPath:"#/properties/leafHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -35115,14 +44014,14 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listQuery = validate68;
-const schema105 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const transaction_listQuery = validate95;
+const schema138 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -35360,7 +44259,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema138.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -35445,14 +44344,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listBody = validate69;
-const schema106 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const transaction_listBody = validate96;
+const schema139 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -35690,7 +44589,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema106.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema139.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -35799,7 +44698,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
 
@@ -35811,6 +44710,11 @@ export const queryValidators: Record<string, SchemaValidator> = {
   "account.update": account_update,
   "account.listQuery": account_listQuery,
   "account.listBody": account_listBody,
+  "archivedRecord": archivedRecord,
+  "archivedRecord.create": archivedRecord_create,
+  "archivedRecord.update": archivedRecord_update,
+  "archivedRecord.listQuery": archivedRecord_listQuery,
+  "archivedRecord.listBody": archivedRecord_listBody,
   "artCategory": artCategory,
   "artCategory.create": artCategory_create,
   "artCategory.update": artCategory_update,
@@ -35856,6 +44760,16 @@ export const queryValidators: Record<string, SchemaValidator> = {
   "company.update": company_update,
   "company.listQuery": company_listQuery,
   "company.listBody": company_listBody,
+  "contract": contract,
+  "contract.create": contract_create,
+  "contract.update": contract_update,
+  "contract.listQuery": contract_listQuery,
+  "contract.listBody": contract_listBody,
+  "contractTemplate": contractTemplate,
+  "contractTemplate.create": contractTemplate_create,
+  "contractTemplate.update": contractTemplate_update,
+  "contractTemplate.listQuery": contractTemplate_listQuery,
+  "contractTemplate.listBody": contractTemplate_listBody,
   "platformUser": platformUser,
   "platformUser.create": platformUser_create,
   "platformUser.update": platformUser_update,

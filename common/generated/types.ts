@@ -27,6 +27,19 @@ export interface Account {
 }
 
 /**
+ * A record taken off its resource into the pigeonhole (Data > Pigeonhole): the stored row, every column, as it was (`record`), so restoring puts it back unchanged under its own id. Written and removed only by the archive and restore calls (server/routes/data-api/pigeonhole.ts) for resources whose schema says x-archive.
+ */
+export interface ArchivedRecord {
+  id?: number;
+  resource?: 'contracts' | 'artworks';
+  recordId?: number;
+  title?: string;
+  record?: {};
+  archivedBy?: string;
+  archiveTime?: string;
+}
+
+/**
  * An artwork category (classify). Derived from the artworks stored; Tate's `classification` values seed it.
  */
 export interface ArtCategory {
@@ -304,6 +317,72 @@ export interface Company {
   status?: 0 | 1;
   createTime?: string;
   updateTime?: string;
+}
+
+/**
+ * A smart contract made from a template (Data > Contracts, Medicine > Add smart contract): its template and the parameters that template's own JSON Schema (`paramsSchema`) admits (x-schemaFrom, checked by the server and the form). Archived to the pigeonhole and restored with every field (x-archive).
+ */
+export interface Contract {
+  id?: number;
+  name: string;
+  templateId: number;
+  params?: {};
+  status?: 'draft' | 'active' | 'terminated';
+  createTime?: string;
+  updateTime?: string;
+}
+
+export type Scalar = string | number | boolean;
+
+/**
+ * A smart-contract template (Medicine > Smart contracts): the chaincode a contract runs and the JSON Schema of the parameters a contract made from it must give (`paramsSchema`, a restricted draft-07 object schema: flat parameters of type string, integer, number or boolean, each labelled in English and Chinese). Contracts validate their `params` against it on the server and in the form (x-schemaFrom, common/keywords.ts).
+ */
+export interface ContractTemplate {
+  id?: number;
+  name: string;
+  description?: string | null;
+  /**
+   * Name of the chaincode a contract of this template runs (the chaincodes of the blockchain section).
+   */
+  chaincode: string;
+  version?: string;
+  paramsSchema: ParamsSchema;
+  status?: 0 | 1;
+  createTime?: string;
+  updateTime?: string;
+}
+/**
+ * A draft-07 schema of an object of at most 20 named parameters, nothing else (additionalProperties false).
+ */
+export interface ParamsSchema {
+  type: 'object';
+  properties: {
+    [k: string]: Parameter;
+  };
+  /**
+   * @maxItems 20
+   */
+  required?: string[];
+  additionalProperties: false;
+}
+/**
+ * One parameter: its JSON type, the draft-07 limits that apply to it, and its labels.
+ */
+export interface Parameter {
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  enum?: Scalar[];
+  default?: Scalar;
+  description?: string;
 }
 
 /**

@@ -54,6 +54,12 @@ export const serverMessagesEn = {
     'Cannot delete %{records}: refused while the %{label} has %{referrerResources}; delete or reassign their %{referrerResources} first',
   'record.deleteReferencedMeanwhile':
     'Refused: another record still references this one (added meanwhile); delete or reassign it first',
+  // The pigeonhole (archive and restore)
+  'pigeonhole.referenced':
+    'Cannot archive %{label} %{id}: %{count} %{referrer} still refer to it; archive or reassign them first',
+  'pigeonhole.restoreReference':
+    'Cannot restore %{label} %{id}: the %{field} it refers to (%{ref}) no longer exists; restore or recreate it first',
+  'pigeonhole.restoreIdTaken': 'Cannot restore %{label} %{id}: a record with this id exists',
   // Ledger
   'ledger.authorNotOnChain':
     'The author "%{authorName}" (id %{author}) is not on chain yet: put the author on chain before their artworks',

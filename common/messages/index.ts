@@ -145,7 +145,7 @@ export function keywordText(
  */
 export function fieldErrorText(lang: Language, e: FieldError, schemaId?: string): string {
   if (lang === 'en') return e.message;
-  return `${fieldLabel(lang, e.field, schemaId)}：${keywordText(lang, e.keyword, e.params, e.message)}`;
+  return `${e.label?.[lang] ?? fieldLabel(lang, e.field, schemaId)}：${keywordText(lang, e.keyword, e.params, e.message)}`;
 }
 
 /** What of an envelope `renderMessage` reads. */

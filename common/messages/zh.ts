@@ -36,6 +36,10 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'record.deleteReferenced':
     '无法删除 %{records}：该%{label}仍有%{referrerResources}；请先删除或重新分配其%{referrerResources}',
   'record.deleteReferencedMeanwhile': '已拒绝：有其他记录（刚刚添加）仍引用此记录；请先删除或重新分配',
+  'pigeonhole.referenced': '无法归档%{label} %{id}：仍有 %{count} 个%{referrer}引用它；请先归档或重新分配',
+  'pigeonhole.restoreReference':
+    '无法恢复%{label} %{id}：它引用的%{field}（%{ref}）已不存在；请先恢复或重新创建',
+  'pigeonhole.restoreIdTaken': '无法恢复%{label} %{id}：已有相同编号的记录',
   'ledger.authorNotOnChain': '作者“%{authorName}”（编号 %{author}）尚未上链：请先将作者上链，再上链其作品',
   'ledger.channelNotFound': '通道 %{id} 不存在',
   'ledger.notPublished': '%{kind} %{id} 未公开：尚未上链，或其公开页面已关闭',

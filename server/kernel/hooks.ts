@@ -5,6 +5,8 @@
  * - artworks (server/routes/artmanager/artwork/hooks.ts): a new `classify` is registered in art_categories;
  * - accounts (server/routes/dev-api/user/hooks.ts): password hashing, the last-admin rule, ending sessions.
  * - bidUsers (server/routes/artmanager/subjects/hooks.ts): the initial password (the phone number, hashed).
+ * - contractTemplates (server/routes/medicine-api/smContract/hooks.ts): a parameter schema's limits fit
+ *   its types, `required` names its parameters, it compiles.
  * Everything else (counts, the authorName join, references, uniqueness, search, timestamps) is declared in
  * the schemas. On-chain fields are read-only and written by the ledger (server/ledger/records.ts).
  */
@@ -13,10 +15,12 @@ import { authorHooks } from '../routes/artmanager/authors/hooks';
 import { artworkHooks } from '../routes/artmanager/artwork/hooks';
 import { accountHooks } from '../routes/dev-api/user/hooks';
 import { bidUserHooks } from '../routes/artmanager/subjects/hooks';
+import { contractTemplateHooks } from '../routes/medicine-api/smContract/hooks';
 
 export const resourceHooks: Record<string, ResourceHooks> = {
   authors: authorHooks,
   artworks: artworkHooks,
   accounts: accountHooks,
   bidUsers: bidUserHooks,
+  contractTemplates: contractTemplateHooks,
 };

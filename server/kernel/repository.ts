@@ -12,7 +12,7 @@
  * - `create(db, body)` / `update(db, {id, ...patch})`: one transaction each; an update changes exactly the
  *   fields named. Checks, in order: (update) the record exists (404), cross-field rules (`x-ordered`,
  *   `x-distinct`) on the merged record (stored + patch, 400 naming the field), references (400, keyword
- *   `reference`), unique fields (409, keyword `unique`), then the resource's hooks, then the write. A
+ *   `reference`), values checked by a referenced record's schema (`x-schemaFrom`, schemaFrom.ts), unique fields (409, keyword `unique`), then the resource's hooks, then the write. A
  *   constraint violation the checks could not see (a concurrent write) is 409 (dbErrors.ts).
  * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`).
@@ -32,6 +32,7 @@ import { ApiError, conflict, invalidField, notFound } from '../plugins/app/error
 import { recordAudit, storedRow, type WriteActor } from './audit';
 import { CountCache } from './countCache';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
+import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
 import { direction, filtersOf, paging, parseIds, textMatch, type ListQuery } from './listQuery';
 import type { ResourceModel } from './model';
 
@@ -100,6 +101,8 @@ export class Repository<R extends object = RecordOut> {
   private readonly alias = new Map<string, string>();
   /** Totals of list queries (countCache.ts); cleared after each write of this repository. */
   readonly totals: CountCache;
+  /** The `x-schemaFrom` properties (schemaFrom.ts). */
+  private readonly schemaFrom: SchemaFromSpec[];
 
   /**
    * @param model the resource (model.ts)
@@ -115,6 +118,7 @@ export class Repository<R extends object = RecordOut> {
   ) {
     model.display.forEach((d, i) => this.alias.set(d.name, `display_${i}`));
     this.totals = new CountCache(dialect);
+    this.schemaFrom = schemaFromSpecs(model.schema);
   }
 
   private col(name: string): string {
@@ -363,6 +367,7 @@ export class Repository<R extends object = RecordOut> {
     try {
       return await db.transaction().execute(async (trx) => {
         await this.checkReferences(trx, values);
+        await checkSchemaFrom(trx, this.model, this.schemaFrom, values);
         await this.checkUnique(trx, values);
         this.stamp(values, 'create');
         await this.hooks.beforeWrite?.({ db: trx, dialect: this.dialect, values, body });
@@ -396,6 +401,7 @@ export class Repository<R extends object = RecordOut> {
         const before = actor && (await storedRow(trx, this.model.table, id));
         this.checkMerged(current, patch);
         await this.checkReferences(trx, values);
+        await checkSchemaFrom(trx, this.model, this.schemaFrom, values, current);
         const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => current[k] !== v));
         await this.checkUnique(trx, changed, id);
         this.stamp(values, 'write');

@@ -176,6 +176,9 @@ function registerResource<R extends object>(
   ]);
   for (const { method, path, verbs, narrow } of routes) {
     const names = [...verbs.keys()];
+    // A call may admit fewer roles than the schema (x-endpoints `roles`): its own gate.
+    const callRoles = [...verbs.values()].find((s) => s.roles)?.roles;
+    const gate = callRoles ? app.requireRoles(callRoles) : onRequest;
     const part = method === 'GET' ? 'querystring' : 'body';
     if (narrow && !(names.length === 1 && names[0] === 'update'))
       throw new Error(`${id}: x-endpoints alias ${method} ${path}: "properties" narrows an update only`);
@@ -184,7 +187,7 @@ function registerResource<R extends object>(
       app.route<{ Querystring: ListQuery; Body: ListQuery }>({
         method,
         url: path,
-        onRequest,
+        onRequest: gate,
         schema: { [part]: { $ref: `${id}.${variant}` }, response: envelope(list) },
         handler: async (req) => ok(await repo.list(db, method === 'GET' ? req.query : req.body)),
       });
@@ -201,7 +204,7 @@ function registerResource<R extends object>(
       }>({
         method,
         url: path,
-        onRequest,
+        onRequest: gate,
         schema: {
           [part]: listVariant(schema, method === 'GET' ? 'listQuery' : 'listBody', { [param]: idSchema }),
           response: envelope(list),
@@ -217,7 +220,7 @@ function registerResource<R extends object>(
       app.route<{ Querystring: Record<string, number>; Body: Record<string, number> }>({
         method,
         url: path,
-        onRequest,
+        onRequest: gate,
         schema: { [part]: idParams(param), response: envelope(record) },
         handler: async (req) => ok(await repo.getOne(db, (method === 'GET' ? req.query : req.body)[param])),
       });
@@ -226,7 +229,7 @@ function registerResource<R extends object>(
       app.route<{ Body: Json }>({
         method,
         url: path,
-        onRequest,
+        onRequest: gate,
         schema: { body: { $ref: `${id}.create` }, response: envelope(record) },
         handler: async (req) => ok(await repo.create(db, req.body as Partial<R>, actorOf(req))),
       });
@@ -234,7 +237,7 @@ function registerResource<R extends object>(
       app.route<{ Body: Json & { id: number } }>({
         method,
         url: path,
-        onRequest,
+        onRequest: gate,
         schema: {
           body: narrow ? narrowedUpdate(schema, narrow) : { $ref: `${id}.update` },
           response: envelope(record),
@@ -250,7 +253,7 @@ function registerResource<R extends object>(
       app.route<{ Body: Record<string, number | number[]>; Querystring: Record<string, number | number[]> }>({
         method,
         url: path,
-        onRequest,
+        onRequest: gate,
         schema: {
           [part]: deleteBody(one, many),
           response: envelope({

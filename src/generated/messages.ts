@@ -22,6 +22,24 @@ export const generatedMessages = {
         },
       },
     },
+    archivedRecords: {
+      name: 'Archived record |||| Archived records',
+      fields: {
+        id: 'ID',
+        resource: 'Kind',
+        recordId: 'Record ID',
+        title: 'Title',
+        record: 'Stored record',
+        archivedBy: 'Archived by',
+        archiveTime: 'Archived',
+      },
+      enums: {
+        resource: {
+          contracts: 'Contract',
+          artworks: 'Artwork',
+        },
+      },
+    },
     artCategories: {
       name: 'Category |||| Categories',
       fields: {
@@ -258,6 +276,45 @@ export const generatedMessages = {
         },
       },
     },
+    contracts: {
+      name: 'Contract |||| Contracts',
+      fields: {
+        id: 'ID',
+        name: 'Contract name',
+        templateId: 'Template',
+        params: 'Parameters',
+        status: 'Status',
+        createTime: 'Created',
+        updateTime: 'Updated',
+      },
+      enums: {
+        status: {
+          draft: 'Draft',
+          active: 'In force',
+          terminated: 'Terminated',
+        },
+      },
+    },
+    contractTemplates: {
+      name: 'Smart-contract template |||| Smart-contract templates',
+      fields: {
+        id: 'ID',
+        name: 'Template name',
+        description: 'Description',
+        chaincode: 'Chaincode',
+        version: 'Version',
+        paramsSchema: 'Parameters (JSON Schema)',
+        status: 'Status',
+        createTime: 'Created',
+        updateTime: 'Updated',
+      },
+      enums: {
+        status: {
+          '0': 'Disabled',
+          '1': 'Enabled',
+        },
+      },
+    },
     platformUsers: {
       name: 'Platform user |||| Platform users',
       fields: {
@@ -315,6 +372,24 @@ export const generatedMessages = {
         roles: {
           admin: '管理员',
           user: '操作员',
+        },
+      },
+    },
+    archivedRecords: {
+      name: '归档记录 |||| 归档记录',
+      fields: {
+        id: '编号',
+        resource: '类别',
+        recordId: '原记录编号',
+        title: '标题',
+        record: '存档内容',
+        archivedBy: '归档人',
+        archiveTime: '归档时间',
+      },
+      enums: {
+        resource: {
+          contracts: '合约',
+          artworks: '艺术品',
         },
       },
     },
@@ -543,6 +618,45 @@ export const generatedMessages = {
         contactPhone: '联系电话',
         adminAccount: '管理员账号',
         backupAdminAccount: '备用管理员账号',
+        status: '状态',
+        createTime: '创建时间',
+        updateTime: '更新时间',
+      },
+      enums: {
+        status: {
+          '0': '已停用',
+          '1': '已启用',
+        },
+      },
+    },
+    contracts: {
+      name: '合约 |||| 合约',
+      fields: {
+        id: '编号',
+        name: '合约名称',
+        templateId: '合约模板',
+        params: '合约参数',
+        status: '状态',
+        createTime: '创建时间',
+        updateTime: '更新时间',
+      },
+      enums: {
+        status: {
+          draft: '草稿',
+          active: '生效中',
+          terminated: '已终止',
+        },
+      },
+    },
+    contractTemplates: {
+      name: '智能合约模板 |||| 智能合约模板',
+      fields: {
+        id: '编号',
+        name: '模板名称',
+        description: '描述',
+        chaincode: '链码',
+        version: '版本',
+        paramsSchema: '参数（JSON Schema）',
         status: '状态',
         createTime: '创建时间',
         updateTime: '更新时间',

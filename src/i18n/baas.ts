@@ -63,6 +63,18 @@ export const baasEn = {
   empty: '—',
   // The keyword texts are shared with the server: common/messages/en.ts `fieldMessagesEn`.
   validation: fieldMessagesEn,
+  schemaFrom: {
+    pick_first: 'Choose the %{field} first: its parameters appear here.',
+    none: 'No parameters',
+  },
+  archive: {
+    archive: 'Archive',
+    restore: 'Restore',
+    confirm_title: 'Archive %{name}?',
+    confirm_content: 'It leaves the list and is kept whole in Data > Pigeonhole, where it can be restored.',
+    archived: '%{name} archived to the pigeonhole',
+    restored: '%{name} restored',
+  },
 };
 
 /** Chinese of {@link baasEn}, key for key (checked by src/i18n/i18n.test.ts). */
@@ -120,4 +132,16 @@ export const baasZh: typeof baasEn = {
   },
   empty: '—',
   validation: fieldMessagesZh,
+  schemaFrom: {
+    pick_first: '请先选择%{field}，其参数将显示在这里。',
+    none: '无参数',
+  },
+  archive: {
+    archive: '归档',
+    restore: '恢复',
+    confirm_title: '归档%{name}？',
+    confirm_content: '它将移出列表，完整保存在“数据 > 归档”中，可随时恢复。',
+    archived: '%{name} 已归档',
+    restored: '%{name} 已恢复',
+  },
 };

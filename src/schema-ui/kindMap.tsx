@@ -49,6 +49,7 @@ import {
 } from './fields';
 import { fieldSpecs, type Kind } from './kinds';
 import { FileField, FileUploadInput } from './files';
+import { JsonField, JsonInput, SchemaFromField, SchemaFromInput } from './schemaFrom';
 
 /**
  * A validator that accepts everything and carries react-admin's `isRequired` flag: the input's label
@@ -425,6 +426,8 @@ export const kindMap: Record<Kind, KindComponents> = {
       <PasswordInput source={p.source} label={p.label} autoComplete="new-password" {...fullWidth} />
     ),
   },
+  json: { Field: JsonField, Input: JsonInput },
+  schemaFrom: { Field: SchemaFromField, Input: SchemaFromInput },
 };
 
 /** The components of `kind`; throws for a kind the map lacks. */

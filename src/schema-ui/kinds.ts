@@ -34,6 +34,8 @@ export const KINDS = [
   'stringList',
   'enumList',
   'password',
+  'json',
+  'schemaFrom',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -52,6 +54,8 @@ export const WIDGETS: Record<string, Kind> = {
   category: 'category',
   steps: 'steps',
   password: 'password',
+  json: 'json',
+  schemaFrom: 'schemaFrom',
 };
 
 /** JSON Schema `format` values and their kind. */

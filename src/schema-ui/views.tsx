@@ -60,6 +60,7 @@ import { BulkPutOnChainButton, chainSpecOf, PutOnChainRowButton } from './chain'
 import { fieldSpecs, MAIN_SECTION, sectionsOf, type FieldSpec } from './kinds';
 import { schemaValidator } from './validate';
 import { capabilities } from './capabilities';
+import { ArchiveButton } from './archive';
 import { generatedResources } from '../generated/resources';
 
 export interface SchemaOverrides {
@@ -306,6 +307,7 @@ export function SchemaList({
           {columns.map((f) => displayOf(f, schema, overrides, { inList: true, sortable: sortable(f) }))}
           {chain && <PutOnChainRowButton />}
           {can.edit && <EditButton />}
+          {schema['x-archive'] === true && <ArchiveButton />}
           {overrides?.rowActions}
         </Datagrid>
       )}
@@ -321,6 +323,7 @@ function ShowActions({ extra }: { extra?: ReactNode }) {
       <ListButton />
       {extra}
       {can.edit && <EditButton />}
+      {schemaForResource(resource)['x-archive'] === true && <ArchiveButton />}
       {can.delete && <DeleteWithConfirm />}
     </TopToolbar>
   );

@@ -189,12 +189,10 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         params: { id: DIGITS },
         redirect: '/companies/:id',
       },
-      {
-        path: '/smContract/add',
-        name: 'addSmContract',
-        hidden: true,
-        meta: { title: 'addSmContract', ...detail('/medicine/companies') },
-      },
+      // Smart-contract templates are a resource (x-resource group "medicine", /medicine/smContract).
+      // Add smart contract is the contracts resource's create form (a contract from a template); the
+      // template's row button passes it as react-admin's prefill (`?source=`), which the redirect keeps.
+      { path: '/smContract/add', hidden: true, redirect: '/contracts/create' },
       { path: 'tacking', name: 'tacking', meta: { title: 'tacking', icon: 'LocalShipping' } },
       {
         path: 'notification',
@@ -342,14 +340,10 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     alwaysShow: true,
     meta: { title: 'data', icon: 'Storage', roles: ['user'] },
     children: [
-      { path: 'pigeonhole', name: 'pigeonhole', meta: { title: 'pigeonhole', icon: 'Inventory' } },
-      { path: 'contract', name: 'contract', meta: { title: 'contract', icon: 'Description' } },
-      {
-        path: '/contract/new',
-        name: 'newContract',
-        hidden: true,
-        meta: { title: 'newContract', ...detail('/data/contract') },
-      },
+      // Pigeonhole (archivedRecords, /data/pigeonhole) and Contracts (contracts, /data/contract) are
+      // resources (x-resource group "data"): see resourceRoutes.ts. The product's new-contract path is
+      // the contracts resource's create form.
+      { path: '/contract/new', hidden: true, redirect: '/contracts/create' },
     ],
   },
   { path: '/support', name: 'support', meta: { title: 'support', icon: 'SupportAgent', roles: ['user'] } },

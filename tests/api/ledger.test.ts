@@ -357,8 +357,16 @@ describe('chaincode', () => {
     expect(
       (await upload({ name: 'ok', version: '1', color: 'red' }, { name: 'a.go', content: GO })).body.msg,
     ).toMatch(/color: is not a known field/);
+    // `user` installs chaincode but may not approve it (tests/api/contracts.test.ts has the role table).
     expect(
-      (await upload({ name: 'ok', version: '1' }, { name: 'a.go', content: GO }, t.userToken)).status,
+      (
+        await t.call({
+          method: 'POST',
+          url: '/baas-api/chaincode/approve',
+          payload: { id: 1 },
+          token: t.userToken,
+        })
+      ).status,
     ).toBe(403);
     const dash = (await t.call({ method: 'GET', url: '/baas-api/dashboard' })).body.data;
     // The uploaded chaincode and `artregistry`, which the put-on-chain transactions above invoke.

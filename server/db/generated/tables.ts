@@ -2,12 +2,15 @@
 import type { ColumnType, Generated } from 'kysely';
 import type {
   Account,
+  ArchivedRecord,
   ArtCategory,
   Artwork,
   AuditEntry,
   Author,
   BidUser,
   Company,
+  Contract,
+  ContractTemplate,
   PlatformUser,
 } from '../../../common/generated/types';
 
@@ -24,6 +27,17 @@ export interface AccountsTable {
   avatar: string | null;
   createTime: string;
   passwordHash: string;
+}
+
+/** Table `archived_records` of the archivedRecords resource (schemas/archivedRecord.schema.json). */
+export interface ArchivedRecordsTable {
+  id: Generated<number>;
+  resource: string;
+  recordId: number;
+  title: string;
+  record: JsonText;
+  archivedBy: string;
+  archiveTime: string;
 }
 
 /** Table `art_categories` of the artCategories resource (schemas/artCategory.schema.json). */
@@ -127,6 +141,30 @@ export interface CompaniesTable {
   updateTime: string;
 }
 
+/** Table `contract_templates` of the contractTemplates resource (schemas/contractTemplate.schema.json). */
+export interface ContractTemplatesTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  chaincode: string;
+  version: Generated<string>;
+  paramsSchema: JsonText;
+  status: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
+/** Table `contracts` of the contracts resource (schemas/contract.schema.json). */
+export interface ContractsTable {
+  id: Generated<number>;
+  name: string;
+  templateId: number;
+  params: JsonText;
+  status: Generated<string>;
+  createTime: string;
+  updateTime: string;
+}
+
 /** Table `platform_users` of the platformUsers resource (schemas/platformUser.schema.json). */
 export interface PlatformUsersTable {
   id: Generated<number>;
@@ -144,23 +182,29 @@ export interface PlatformUsersTable {
 /** The resource tables, by table name (merged into server/db/database.ts `Database`). */
 export interface ResourceTables {
   accounts: AccountsTable;
+  archived_records: ArchivedRecordsTable;
   art_categories: ArtCategoriesTable;
   artworks: ArtworksTable;
   audit_log: AuditLogTable;
   authors: AuthorsTable;
   bid_users: BidUsersTable;
   companies: CompaniesTable;
+  contract_templates: ContractTemplatesTable;
+  contracts: ContractsTable;
   platform_users: PlatformUsersTable;
 }
 
 /** The records the API answers, by resource name: the schema's type plus its display fields. */
 export interface ResourceRecords {
   accounts: Account;
+  archivedRecords: ArchivedRecord;
   artCategories: ArtCategory;
   artworks: Artwork & { authorName: string | null };
   auditEntries: AuditEntry;
   authors: Author;
   bidUsers: BidUser;
   companies: Company;
+  contractTemplates: ContractTemplate;
+  contracts: Contract & { templateName: string | null };
   platformUsers: PlatformUser;
 }

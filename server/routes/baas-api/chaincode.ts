@@ -1,12 +1,17 @@
 /**
  * `/baas-api/chaincode*` (docs/ledger.md section 8):
  * - `GET /baas-api/chaincode?id=` (user, admin): one chaincode with its code and lifecycle history.
- * - `POST /baas-api/chaincode/upload` (admin): multipart, one file field `file` (Go source only: `.go`,
+ * - `POST /baas-api/chaincode/upload` (user, admin): multipart, one file field `file` (Go source only: `.go`,
  *   UTF-8 with a package clause, at most 512 KiB) and text fields `name`, `version`, `channel`
  *   (default artchannel), `initArgs`, `args` (JSON array of strings or comma-separated), `policy`,
  *   `function`, `functionType` (invoke|query). Records an `InstallChaincode` transaction → status installed.
- * - `POST /baas-api/chaincode/approve` and `/commit` (admin), body `{id}`: installed → approved →
+ * - `POST /baas-api/chaincode/approve` and `/commit` (admin only), body `{id}`: installed → approved →
  *   committed, each an `_lifecycle` transaction; any other order is refused (409).
+ * Who may do what (docs/api.md "Chaincode and the user role"): `user`, the blockchain service's operator
+ * the product gives `/baas` to, installs chaincode (as a peer admin installs a package on its peers in
+ * Fabric's lifecycle); approving a definition for the organisation and committing it to the channel, the
+ * two steps that decide what code every record's transactions run, stay with `admin`. So the account
+ * that uploads code cannot on its own put it in force.
  */
 import { MAX_ID } from '../../../common/schemaRegistry';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
@@ -52,6 +57,7 @@ function bad(message: string, field = 'file', keyword = 'chaincode') {
 export default async function chaincodeRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   const db = app.db as unknown as Kysely<LedgerTables>;
+  // `user` (and admin) read and install; approve and commit are admin's (see the module doc).
   const readers = app.requireRoles(['user']);
   const admin = app.requireRoles(['admin']);
 
@@ -84,7 +90,7 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
     async (req) => ok(await load(req.query.id)),
   );
 
-  app.post('/upload', { onRequest: admin }, async (req) => {
+  app.post('/upload', { onRequest: readers }, async (req) => {
     if (!req.isMultipart()) throw bad('Send the chaincode as multipart/form-data with a file field "file"');
     const fields: Record<string, string> = {};
     let file: { name: string; bytes: Buffer } | undefined;

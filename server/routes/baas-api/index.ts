@@ -18,6 +18,7 @@ import chaincodeRoutes from './chaincode';
 import publicRoutes, { recordAnswer, recordQuery } from './public';
 import type { RecordKind } from '../../../common/ledger/recordFields';
 import witnessRoutes from './witness';
+import chainsRoutes from './chains';
 import { auditLedger } from '../../ledger/audit';
 
 const TIME = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$';
@@ -227,6 +228,7 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
   await app.register(chaincodeRoutes, { prefix: '/chaincode' });
   await app.register(publicRoutes, { prefix: '/public' });
   await app.register(witnessRoutes);
+  await app.register(chainsRoutes);
   app.get(
     '/chaincodes',
     { onRequest, schema: { querystring: query({ ...paging, channelId: id }) } },
