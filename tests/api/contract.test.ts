@@ -4,7 +4,7 @@
  * - the call answers with its declared method (admin, an empty query or body: 200 or a 400 naming the
  *   input, never "No such call"), and the other method answers Fastify's 404, which the app turns into the
  *   envelope `{code: 404, msg: "No such call: METHOD /path"}` (server/plugins/external/static.ts);
- * - roles, as the schema's `x-roles` says: no token 401; role `user` gets 403 naming the roles when
+ * - roles, as the schema's `x-roles` (or the call's own narrower `roles`) says: no token 401; role `user` gets 403 naming the roles when
  *   `user` is not among them, else passes; `admin` always reaches validation or the handler;
  * - the call is in the OpenAPI document (`GET /dev-api/openapi.json`) with that method, and the document
  *   is for admin only (401 without token, 403 for user).
@@ -31,9 +31,9 @@ function callsOf(schema: ResourceSchema): ContractCall[] {
           resource,
           verb: `getManyReference(${target})`,
           spec: ref,
-          roles,
+          roles: ref.roles ?? roles,
         }))
-      : [{ resource, verb, spec: spec as EndpointSpec, roles }],
+      : [{ resource, verb, spec: spec as EndpointSpec, roles: (spec as EndpointSpec).roles ?? roles }],
   );
 }
 

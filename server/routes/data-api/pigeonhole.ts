@@ -168,12 +168,18 @@ export default async function pigeonholeRoutes(fastify: FastifyInstance) {
             if (ref === null || ref === undefined) continue;
             const found = await trx.selectFrom(r.table).select('id').where('id', '=', ref).executeTakeFirst();
             if (!found)
-              throw conflict(msg('pigeonhole.restoreReference', { label, id: recordId, field: r.field, ref: String(ref) }));
+              throw conflict(
+                msg('pigeonhole.restoreReference', { label, id: recordId, field: r.field, ref: String(ref) }),
+              );
           }
           for (const field of model.unique) {
             const v = row[field];
             if (v === null || v === undefined) continue;
-            const holder = await trx.selectFrom(model.table).select('id').where(field, '=', v).executeTakeFirst();
+            const holder = await trx
+              .selectFrom(model.table)
+              .select('id')
+              .where(field, '=', v)
+              .executeTakeFirst();
             if (holder) throw uniqueConflict(field, v, `${model.label.toLowerCase()} ${String(holder.id)}`);
           }
           await trx.insertInto(model.table).values(row).execute();

@@ -1,8 +1,10 @@
 /**
  * `ChaincodeList` (/baas/chainCode): the `chaincodes` resource (name, version, channel, status,
- * function, code hash, upload time); admins upload Go source (POST /baas-api/chaincode/upload, multipart).
+ * function, code hash, upload time); `user` and admins upload Go source (POST /baas-api/chaincode/upload,
+ * multipart).
  * `ChaincodeShow` (/baas/chainCode/:id): one chaincode (getOne): every field, the code, and the lifecycle
- * installed → approved → committed with the transaction of each step; admins move it to the next step.
+ * installed → approved → committed with the transaction of each step; only admins move it to the next
+ * step (the server's rule, docs/api.md "Chaincode and the user role").
  * Reads go through the dataProvider (schemas/chaincode.schema.json); upload and lifecycle steps are
  * actions, not react-admin verbs.
  */
@@ -179,20 +181,18 @@ function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void })
 
 export function ChaincodeList() {
   const translate = useTranslate();
-  const isAdmin = useIsAdmin();
+  // Installing is open to every role of the section (user, admin): the server's gate.
   const [open, setOpen] = useState(false);
   return (
     <Box sx={{ p: 2 }}>
       <Title title={translate('blockchain.title.chaincodes')} />
       <Stack spacing={2}>
-        {isAdmin && (
-          <Box>
-            <Button variant="contained" onClick={() => setOpen(true)}>
-              {translate('blockchain.action.upload')}
-            </Button>
-            <UploadDialog open={open} onClose={() => setOpen(false)} />
-          </Box>
-        )}
+        <Box>
+          <Button variant="contained" onClick={() => setOpen(true)}>
+            {translate('blockchain.action.upload')}
+          </Button>
+          <UploadDialog open={open} onClose={() => setOpen(false)} />
+        </Box>
         <ListBase resource="chaincodes" perPage={20} disableSyncWithLocation storeKey={false}>
           <Card variant="outlined" sx={{ overflowX: 'auto' }}>
             <DataTable<ChaincodeRow>

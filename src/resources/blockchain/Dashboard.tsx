@@ -1,7 +1,9 @@
 /**
  * `BlockchainDashboard` (route /baas/fabric): cards for blocks, transactions, chaincodes and channels,
  * transactions per minute / per hour (recharts), the latest blocks of each channel, a search box and
- * a "verify the ledger" button (GET /baas-api/verify), in the manner of Hyperledger Explorer. Channels
+ * a "verify the ledger" button (GET /baas-api/verify), in the manner of Hyperledger Explorer; the chains
+ * table (GET /baas-api/chains: name, consensus, peer orgs, orderer and peer counts, TLS, status, version)
+ * beside the channels. Channels
  * and their latest blocks are the `channels` and `blocks` resources (dataProvider); the figures and the
  * verification are calls of their own.
  */
@@ -179,6 +181,88 @@ function Witnesses() {
   );
 }
 
+/** A row of GET /baas-api/chains (server/routes/baas-api/chains.ts). */
+interface ChainRow {
+  name: string;
+  consensus: string;
+  peerOrgs: string[];
+  ordererCount: number;
+  peerCount: number;
+  tls: boolean;
+  status: string;
+  version: string;
+}
+
+const CHAIN_COLUMNS = [
+  'name',
+  'consensus',
+  'peerOrgs',
+  'ordererCount',
+  'peerCount',
+  'tls',
+  'status',
+  'version',
+] as const;
+
+/** The chains this server runs (one embedded network), read from its configuration and ledger state. */
+function Chains() {
+  const translate = useTranslate();
+  const c = useBaas<{ list: ChainRow[]; total: number }>('/chains');
+  const value = (row: ChainRow, col: (typeof CHAIN_COLUMNS)[number]) => {
+    const v = row[col];
+    if (col === 'tls') return translate(v ? 'blockchain.chains.yes' : 'blockchain.chains.no');
+    if (col === 'consensus' || col === 'status')
+      return translate(`blockchain.chains.values.${String(v)}`, { _: String(v) });
+    return Array.isArray(v) ? v.join(', ') : String(v);
+  };
+  return (
+    <Card variant="outlined" data-testid="chains">
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          {translate('blockchain.chains.title')}
+        </Typography>
+        <Loaded loading={c.isPending} error={c.error}>
+          <Box sx={{ overflowX: 'auto' }}>
+            <Box
+              component="table"
+              sx={{
+                borderCollapse: 'collapse',
+                width: '100%',
+                '& td, & th': {
+                  p: 1,
+                  textAlign: 'left',
+                  borderBottom: '1px solid',
+                  borderColor: 'divider',
+                  whiteSpace: 'nowrap',
+                },
+              }}
+            >
+              <thead>
+                <tr>
+                  {CHAIN_COLUMNS.map((col) => (
+                    <th key={col}>{translate(`blockchain.chains.${col}`)}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {c.data?.list.map((row) => (
+                  <tr key={row.name}>
+                    {CHAIN_COLUMNS.map((col) => (
+                      <td key={col} data-testid={`chain-${col}`}>
+                        {value(row, col)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </Box>
+          </Box>
+        </Loaded>
+      </CardContent>
+    </Card>
+  );
+}
+
 export function BlockchainDashboard() {
   const theme = useTheme();
   const translate = useTranslate();
@@ -276,6 +360,7 @@ export function BlockchainDashboard() {
             </Box>
           </CardContent>
         </Card>
+        <Chains />
         {channels.data?.map((ch) => (
           <Card variant="outlined" key={ch.id}>
             <CardContent>

@@ -7,6 +7,20 @@
 
 const en = {
   blockchain: {
+    chains: {
+      title: 'Chains',
+      name: 'Name',
+      consensus: 'Consensus',
+      peerOrgs: 'Peer orgs',
+      ordererCount: 'Orderers',
+      peerCount: 'Peers',
+      tls: 'TLS',
+      status: 'Status',
+      version: 'Version',
+      yes: 'On',
+      no: 'Off',
+      values: { solo: 'Solo', 'leader-election': 'Leader election', running: 'Running', syncing: 'Syncing' },
+    },
     title: {
       dashboard: 'Blockchain overview',
       channels: 'Channels',
@@ -125,6 +139,20 @@ const en = {
 
 const zh: typeof en = {
   blockchain: {
+    chains: {
+      title: '链信息',
+      name: '名称',
+      consensus: '共识',
+      peerOrgs: '节点组织',
+      ordererCount: '排序节点数',
+      peerCount: '节点数',
+      tls: 'TLS',
+      status: '状态',
+      version: '版本',
+      yes: '开启',
+      no: '关闭',
+      values: { solo: 'Solo 单节点', 'leader-election': '主节点选举', running: '运行中', syncing: '同步中' },
+    },
     title: {
       dashboard: '区块链概览',
       channels: '通道',

@@ -31,8 +31,10 @@ const LENGTH = ['minLength', 'maxLength'] as const;
 /** Checks one parameter schema; answers the English problem or null. */
 function parameterProblem(p: Parameter): string | null {
   const numeric = p.type === 'integer' || p.type === 'number';
-  for (const k of NUMERIC) if (p[k] !== undefined && !numeric) return `${k} applies to numbers, not ${p.type}`;
-  for (const k of LENGTH) if (p[k] !== undefined && p.type !== 'string') return `${k} applies to strings, not ${p.type}`;
+  for (const k of NUMERIC)
+    if (p[k] !== undefined && !numeric) return `${k} applies to numbers, not ${p.type}`;
+  for (const k of LENGTH)
+    if (p[k] !== undefined && p.type !== 'string') return `${k} applies to strings, not ${p.type}`;
   if (p.minimum !== undefined && p.maximum !== undefined && p.minimum > p.maximum)
     return `minimum ${p.minimum} is above maximum ${p.maximum}`;
   if (p.minLength !== undefined && p.maxLength !== undefined && p.minLength > p.maxLength)
@@ -40,7 +42,8 @@ function parameterProblem(p: Parameter): string | null {
   const own = { ...p, default: undefined, enum: undefined };
   const check = compiledSchema(JSON.stringify(own));
   for (const v of [...(p.enum ?? []), ...(p.default !== undefined ? [p.default] : [])])
-    if (!check(v)) return `the value ${JSON.stringify(v)} does not fit the parameter (${check.errors?.[0]?.message ?? 'invalid'})`;
+    if (!check(v))
+      return `the value ${JSON.stringify(v)} does not fit the parameter (${check.errors?.[0]?.message ?? 'invalid'})`;
   return null;
 }
 
@@ -53,9 +56,14 @@ export const contractTemplateHooks: ResourceHooks = {
     };
     for (const name of schema.required ?? [])
       if (!Object.hasOwn(schema.properties, name))
-        throw invalidField('paramsSchema.required', 'reference', `"${name}" is not a parameter of paramsSchema.properties`, {
-          id: name,
-        });
+        throw invalidField(
+          'paramsSchema.required',
+          'reference',
+          `"${name}" is not a parameter of paramsSchema.properties`,
+          {
+            id: name,
+          },
+        );
     for (const [name, p] of Object.entries(schema.properties)) {
       const problem = parameterProblem(p);
       if (problem) throw invalidField(`paramsSchema.properties.${name}`, 'schema', problem);
