@@ -125,6 +125,7 @@ export const fieldMessagesEn = {
     'Wrong check character: with these first 17 characters the 18th must be %{expected} (GB 32100-2015)',
   'x-distinct': 'Must differ from %{first}',
   unique: 'Already used by another record',
+  schema: 'Not a usable JSON Schema (see the parameter schema rules)',
   reference: 'No record %{id} exists',
   json: 'The body is not valid JSON',
   encoding: 'The body is not valid UTF-8',

@@ -90,6 +90,7 @@ export const fieldMessagesZh: typeof fieldMessagesEn = {
   'x-uscc': '校验码错误：按前 17 位，第 18 位应为 %{expected}（GB 32100-2015）',
   'x-distinct': '不能与 %{first} 相同',
   unique: '已被其他记录使用',
+  schema: '不是可用的 JSON Schema（请参照参数模式规则）',
   reference: '记录 %{id} 不存在',
   json: '请求体不是有效的 JSON',
   encoding: '请求体不是有效的 UTF-8',

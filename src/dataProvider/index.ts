@@ -13,6 +13,9 @@
  * | accounts | update | POST /dev-api/user/update |
  * | accounts | delete | POST /dev-api/user/delete {id} |
  * | accounts | deleteMany | POST /dev-api/user/delete {ids} |
+ * | archivedRecords | getList | GET /data-api/pigeonhole/list |
+ * | archivedRecords | getOne | GET /data-api/pigeonhole/detail?id= |
+ * | archivedRecords | getMany | GET /data-api/pigeonhole/list?ids= |
  * | artCategories | getList | GET /artmanager/artSort/artcateList |
  * | artworks | getList | POST /artmanager/artwork/searchArtworkList |
  * | artworks | getOne | GET /artmanager/artwork/ArtInfoByArtId?artId= |
@@ -52,6 +55,21 @@
  * | companies | update | POST /medicine-api/company/updateCompany |
  * | companies | delete | POST /medicine-api/company/deleteCompany {id} |
  * | companies | deleteMany | POST /medicine-api/company/deleteCompany {ids} |
+ * | contracts | getList | GET /data-api/contract/list |
+ * | contracts | getOne | GET /data-api/contract/detail?id= |
+ * | contracts | getMany | GET /data-api/contract/list?ids= |
+ * | contracts | create | POST /data-api/contract/add |
+ * | contracts | update | POST /data-api/contract/update |
+ * | contracts | delete | POST /data-api/contract/delete {id} |
+ * | contracts | deleteMany | POST /data-api/contract/delete {ids} |
+ * | contracts | getManyReference(templateId) | GET /medicine-api/smContract/contractsOfTemplate?id= |
+ * | contractTemplates | getList | GET /medicine-api/smContract/templateList |
+ * | contractTemplates | getOne | GET /medicine-api/smContract/templateInfo?id= |
+ * | contractTemplates | getMany | GET /medicine-api/smContract/templateList?ids= |
+ * | contractTemplates | create | POST /medicine-api/smContract/addTemplate |
+ * | contractTemplates | update | POST /medicine-api/smContract/updateTemplate |
+ * | contractTemplates | delete | POST /medicine-api/smContract/deleteTemplate {id} |
+ * | contractTemplates | deleteMany | POST /medicine-api/smContract/deleteTemplate {ids} |
  * | platformUsers | getList | POST /artmanager/admin/user/selectPageUser |
  * | platformUsers | getOne | POST /artmanager/admin/user/getUerById {id} |
  * | platformUsers | getMany | POST /artmanager/admin/user/selectPageUser {ids} |
