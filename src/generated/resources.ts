@@ -331,7 +331,7 @@ export const generatedResources: GeneratedResource[] = [
     schemaId: 'contractTemplate',
     roles: ['admin', 'user'],
     recordRepresentation: 'name',
-    icon: 'IntegrationInstructions',
+    icon: 'Gavel',
     verbs: ['getList', 'getOne', 'getMany', 'create', 'update', 'delete', 'deleteMany'],
     group: '/medicine',
     path: '/medicine/smContract',

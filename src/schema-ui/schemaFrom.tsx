@@ -4,14 +4,14 @@
  *   inputs of an object whose JSON Schema is stored in the record the form's `reference` field points at
  *   (a contract's `params` from its template's `paramsSchema`): one input per parameter (integer, number,
  *   boolean, string or a choice of its `enum`), labelled by the parameter's own `x-i18n` in the console's
- *   language, each validated with that same schema by @cfworker/json-schema (a draft-07 validator that
+ *   language, validated (by the form's record-level validator, validate.ts) with that same schema by
+ *   @cfworker/json-schema (a draft-07 validator that
  *   compiles nothing, so the console's CSP keeps out 'unsafe-eval'); the server checks the same schema
  *   with ajv (server/kernel/schemaFrom.ts). The display lists each parameter with its label.
  * - `json`: a JSON value shown formatted, typed as JSON text (a template's `paramsSchema`).
  * Messages: the keyword and its limit read from the parameter's schema, translated like every form
  * message (src/i18n/validation.ts `messageFor`).
  */
-import { useMemo } from 'react';
 import { Box, Stack, Typography } from '@mui/material';
 import { Validator, type OutputUnit } from '@cfworker/json-schema';
 import {
@@ -28,10 +28,11 @@ import {
   type Validator as RaValidator,
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
+import type { FieldError } from '../../common/envelope';
 import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
 import { messageFor, type RaMessage } from '../i18n/validation';
 import { getPath } from './fields';
-import type { KindProps } from './kindMap';
+import { REQUIRED_MARK, type KindProps } from './kindMap';
 
 /** A parameter of a stored object schema (schemas/contractTemplate.schema.json `definitions.parameter`). */
 export interface ParamSchema {
@@ -80,12 +81,13 @@ const LIMITS = new Set([
 ]);
 
 /**
- * The first error of each parameter of `value` under `schema`, as a react-admin message (keyword and
- * params as ajv would give them: `limit`, `type`, `allowedValues`, `missingProperty`, `additionalProperty`).
+ * The first error of each parameter of `value` under `schema`, as envelope `FieldError`s at
+ * `<prefix>.<name>` with the keyword and params ajv would give (`limit`, `type`, `allowedValues`,
+ * `missingProperty`, `additionalProperty`), so the form shows the server's messages.
  */
-export function paramErrors(schema: ParamsSchema, value: unknown): Record<string, RaMessage> {
+export function paramFieldErrors(schema: ParamsSchema, value: unknown, prefix: string): FieldError[] {
   const result = new Validator(schema as object, '7', false).validate(cleanParams(value));
-  const out: Record<string, RaMessage> = {};
+  const out = new Map<string, FieldError>();
   for (const u of result.errors as OutputUnit[]) {
     let name = decodeURIComponent(u.instanceLocation.replace(/^#\/?/, '')).split('/')[0];
     const keyword = u.keyword;
@@ -98,13 +100,35 @@ export function paramErrors(schema: ParamsSchema, value: unknown): Record<string
       params = { additionalProperty: name };
     } else if (name && (keyword === 'properties' || keyword === 'additionalProperties')) continue;
     const p = schema.properties[name];
-    if (!name || out[name]) continue;
+    if (!name || out.has(name)) continue;
     if (LIMITS.has(keyword)) params = { limit: p?.[keyword] };
     else if (keyword === 'type') params = { type: p?.type };
     else if (keyword === 'enum') params = { allowedValues: p?.enum };
-    out[name] = messageFor(keyword, params, u.error);
+    const field = `${prefix}.${name}`;
+    out.set(name, { field, keyword, params, message: `${field}: ${u.error}` });
   }
-  return out;
+  return [...out.values()];
+}
+
+/** {@link paramFieldErrors} as react-admin messages by parameter name. */
+export function paramErrors(schema: ParamsSchema, value: unknown): Record<string, RaMessage> {
+  return Object.fromEntries(
+    paramFieldErrors(schema, value, 'params').map((e) => [
+      e.field.slice('params.'.length),
+      messageFor(e.keyword, e.params, e.message),
+    ]),
+  );
+}
+
+/**
+ * The referenced schemas the form has loaded, by `<resource>:<id>:<field>`: react-admin runs one
+ * record-level validator (src/schema-ui/validate.ts), which reads the one the form shows from here.
+ */
+const loaded = new Map<string, ParamsSchema>();
+
+/** The loaded schema of field `field` of record `id` of `resource`, if the form has it. */
+export function loadedSchema(resource: string, id: unknown, field: string): ParamsSchema | undefined {
+  return id === null || id === undefined ? undefined : loaded.get(`${resource}:${String(id)}:${field}`);
 }
 
 const fullWidth = { fullWidth: true } as const;
@@ -160,19 +184,9 @@ export function SchemaFromInput({ source, prop, schema }: KindProps) {
   const translate = useTranslate();
   const current = useResourceContext();
   const params = (refId != null ? data?.[field] : undefined) as ParamsSchema | undefined;
-  const validators = useMemo(() => {
-    if (!params) return {};
-    const required = new Set(params.required ?? []);
-    return Object.fromEntries(
-      Object.keys(params.properties).map((name) => {
-        const check: RaValidator = (_v: unknown, values: Record<string, unknown>) =>
-          paramErrors(params, getPath(values, source))[name];
-        const list: RaValidator[] = [check];
-        if (required.has(name)) (check as RaValidator & { isRequired?: boolean }).isRequired = true;
-        return [name, list];
-      }),
-    );
-  }, [params, source]);
+  // The form's record-level validator (validate.ts) checks the parameters with this schema.
+  if (params) loaded.set(`${resource}:${String(refId)}:${field}`, params);
+  const required = new Set(params?.required ?? []);
   if (!params) {
     const refLabel = translate(`resources.${current}.fields.${reference}`);
     return (
@@ -191,7 +205,7 @@ export function SchemaFromInput({ source, prop, schema }: KindProps) {
           name={name}
           p={p}
           label={paramLabel(p, name, locale)}
-          validate={validators[name] ?? []}
+          validate={required.has(name) ? [REQUIRED_MARK] : []}
         />
       ))}
     </Stack>

@@ -15,6 +15,7 @@ import { formatErrors, type PropertySchema, type ResourceSchema } from '../../co
 import { formValidatorFor } from '../../common/formValidator';
 import { messageFor, type RaMessage } from '../i18n/validation';
 import { deref } from './kinds';
+import { loadedSchema, paramFieldErrors } from './schemaFrom';
 import { i18nProvider } from '../i18n';
 
 type Values = Record<string, unknown>;
@@ -139,6 +140,14 @@ export function schemaErrors(
           params: { missingProperty: f },
           message: `${f}: is required`,
         });
+  }
+  // `x-schemaFrom` properties: checked with the referenced record's schema the form has loaded.
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const spec = prop['x-schemaFrom'] as { reference: string; field: string } | undefined;
+    if (!spec) continue;
+    const resource = schema.properties[spec.reference]?.['x-references']?.resource as string | undefined;
+    const refSchema = resource && loadedSchema(resource, values?.[spec.reference], spec.field);
+    if (refSchema) errors.push(...paramFieldErrors(refSchema, values?.[name], name));
   }
   return errors.filter((e) => !(mode === 'update' && e.field === 'id'));
 }

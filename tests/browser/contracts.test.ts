@@ -108,6 +108,7 @@ describe.each(['en', 'zh'] as const)('smart contracts and pigeonhole (browser, %
       await page.screenshot({ path: join(shots, `${file}.375.${lang}.png`), fullPage: true });
     }
     await page.goto(`${env.baseUrl}/#/smContract/add?source=${encodeURIComponent('{"templateId":1}')}`);
+    await page.reload();
     await page.getByTestId('schema-from').waitFor();
     await page.screenshot({ path: join(shots, `contract-add.375.${lang}.png`), fullPage: true });
     await page.context().close();

@@ -17,12 +17,20 @@ export class ContractsPage {
     this.ui = new ConsolePage(page, baseUrl);
   }
 
+  /** Clicks the sidebar entry `path` of group `group`, opening the group (it may be animating) first. */
+  private async clickMenu(group: string, path: string): Promise<void> {
+    const sidebar = this.page.getByTestId('sidebar');
+    const entry = sidebar.locator(`[data-menu-path="${path}"]`);
+    for (let i = 0; i < 3 && !(await entry.isVisible()); i++) {
+      await sidebar.locator(`[data-menu-group="${group}"]`).first().click();
+      await entry.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+    }
+    await entry.click();
+  }
+
   /** Opens Medicine → Smart-contract templates from the sidebar and waits for its rows. */
   async openTemplatesFromMenu(): Promise<void> {
-    const sidebar = this.page.getByTestId('sidebar');
-    const entry = sidebar.locator('[data-menu-path="/medicine/smContract"]');
-    if (!(await entry.isVisible())) await sidebar.locator('[data-menu-group="/medicine"]').first().click();
-    await entry.click();
+    await this.clickMenu('/medicine', '/medicine/smContract');
     await this.page.waitForURL((u) => u.hash.startsWith('#/medicine/smContract'));
     await this.ui.waitForRows();
   }
@@ -71,10 +79,7 @@ export class ContractsPage {
 
   /** Opens Data → Pigeonhole from the sidebar. */
   async openPigeonholeFromMenu(): Promise<void> {
-    const sidebar = this.page.getByTestId('sidebar');
-    const entry = sidebar.locator('[data-menu-path="/data/pigeonhole"]');
-    if (!(await entry.isVisible())) await sidebar.locator('[data-menu-group="/data"]').first().click();
-    await entry.click();
+    await this.clickMenu('/data', '/data/pigeonhole');
     await this.page.waitForURL((u) => u.hash.startsWith('#/data/pigeonhole'));
   }
 
