@@ -53,3 +53,13 @@ describe('the shipped templates', () => {
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   });
 });
+
+describe('the pigeonhole', () => {
+  it('names exactly the resources whose schema says x-archive', async () => {
+    const { archivableResources } = await import('../../server/routes/data-api/pigeonhole');
+    const { schemas } = await import('../../common/schemaRegistry');
+    expect([...(schemas.archivedRecord.properties.resource.enum ?? [])].sort()).toEqual(
+      archivableResources().sort(),
+    );
+  });
+});
