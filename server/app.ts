@@ -29,6 +29,7 @@ import pictureRoutes from './routes/artmanager/artwork/pictures';
 import traceabilityRoutes from './routes/artmanager/traceability/index';
 import ossRoutes from './routes/artmanager/oss/index';
 import imageCacheRoutes from './routes/image-cache/index';
+import messageRoutes from './routes/medicine-api/message/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,5 +84,6 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(traceabilityRoutes, { prefix: '/artmanager/traceability' });
   await app.register(ossRoutes, { prefix: '/artmanager/oss' });
   await app.register(imageCacheRoutes, { prefix: '/image-cache' });
+  await app.register(messageRoutes, { prefix: '/medicine-api/message' });
   return app;
 }

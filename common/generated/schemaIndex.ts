@@ -9,6 +9,7 @@ import block from '../../schemas/block.schema.json' with { type: 'json' };
 import chaincode from '../../schemas/chaincode.schema.json' with { type: 'json' };
 import channel from '../../schemas/channel.schema.json' with { type: 'json' };
 import company from '../../schemas/company.schema.json' with { type: 'json' };
+import notification from '../../schemas/notification.schema.json' with { type: 'json' };
 import platformUser from '../../schemas/platformUser.schema.json' with { type: 'json' };
 import transaction from '../../schemas/transaction.schema.json' with { type: 'json' };
 
@@ -24,6 +25,7 @@ export const schemaList = [
   chaincode,
   channel,
   company,
+  notification,
   platformUser,
   transaction,
 ];

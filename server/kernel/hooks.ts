@@ -5,6 +5,8 @@
  * - artworks (server/routes/artmanager/artwork/hooks.ts): a new `classify` is registered in art_categories;
  * - accounts (server/routes/dev-api/user/hooks.ts): password hashing, the last-admin rule, ending sessions.
  * - bidUsers (server/routes/artmanager/subjects/hooks.ts): the initial password (the phone number, hashed).
+ * - companies (server/routes/medicine-api/company/hooks.ts): the administrators' console accounts.
+ * - notifications (server/routes/medicine-api/notification/hooks.ts): sending (recipients), draft → sent → read.
  * Everything else (counts, the authorName join, references, uniqueness, search, timestamps) is declared in
  * the schemas. On-chain fields are read-only and written by the ledger (server/ledger/records.ts).
  */
@@ -13,10 +15,14 @@ import { authorHooks } from '../routes/artmanager/authors/hooks';
 import { artworkHooks } from '../routes/artmanager/artwork/hooks';
 import { accountHooks } from '../routes/dev-api/user/hooks';
 import { bidUserHooks } from '../routes/artmanager/subjects/hooks';
+import { companyHooks } from '../routes/medicine-api/company/hooks';
+import { notificationHooks } from '../routes/medicine-api/notification/hooks';
 
 export const resourceHooks: Record<string, ResourceHooks> = {
   authors: authorHooks,
   artworks: artworkHooks,
   accounts: accountHooks,
   bidUsers: bidUserHooks,
+  companies: companyHooks,
+  notifications: notificationHooks,
 };

@@ -8,6 +8,7 @@ import type {
   Author,
   BidUser,
   Company,
+  Notification,
   PlatformUser,
 } from '../../../common/generated/types';
 
@@ -117,12 +118,43 @@ export interface CompaniesTable {
   companyName: string;
   creditCode: string;
   licenseNo: string;
+  totalEmployees: number | null;
+  product: string | null;
+  contractId: number | null;
+  images: JsonText;
+  video: string | null;
   address: string | null;
   contactName: string | null;
   contactPhone: string | null;
   adminAccount: string;
+  adminName: Generated<string>;
+  adminEmail: string | null;
+  adminPhone: string | null;
+  adminNotify: Generated<number>;
+  adminStatus: Generated<number>;
   backupAdminAccount: string;
+  backupAdminName: Generated<string>;
+  backupAdminEmail: string | null;
+  backupAdminPhone: string | null;
+  backupAdminNotify: Generated<number>;
+  backupAdminStatus: Generated<number>;
   status: Generated<number>;
+  createTime: string;
+  updateTime: string;
+}
+
+/** Table `notifications` of the notifications resource (schemas/notification.schema.json). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  companyId: number;
+  title: string;
+  content: string;
+  status: Generated<string>;
+  sent: Generated<number>;
+  recipients: JsonText;
+  sendTime: string | null;
+  readBy: string | null;
+  readTime: string | null;
   createTime: string;
   updateTime: string;
 }
@@ -150,6 +182,7 @@ export interface ResourceTables {
   authors: AuthorsTable;
   bid_users: BidUsersTable;
   companies: CompaniesTable;
+  notifications: NotificationsTable;
   platform_users: PlatformUsersTable;
 }
 
@@ -162,5 +195,6 @@ export interface ResourceRecords {
   authors: Author;
   bidUsers: BidUser;
   companies: Company;
+  notifications: Notification & { companyName: string | null };
   platformUsers: PlatformUser;
 }
