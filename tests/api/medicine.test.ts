@@ -468,24 +468,38 @@ describe('notifications (operator) and messages (company administrators)', () =>
 });
 
 describe('tracking: the history of a company from the audit trail', () => {
-  it('lists who changed the company and when, with the accounts the company made', async () => {
-    const r = await t.call({
-      method: 'GET',
-      url: `/dev-api/audit/list?resource=companies&recordId=${first.id}&sort=id&order=ASC&pageSize=100`,
-    });
+  it('lists who changed the company, its notifications and its accounts, newest first', async () => {
+    const r = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=${first.id}&pageSize=100` });
     expect(r.status).toBe(200);
-    const calls = r.body.data.list.map((e: any) => e.call);
-    expect(calls[0]).toBe('POST /medicine-api/company/addCompany');
-    expect(
-      calls.filter((c: string) => c === 'POST /medicine-api/company/updateCompany').length,
-    ).toBeGreaterThanOrEqual(4);
-    expect(r.body.data.list[0]).toMatchObject({ account: 'admin', before: null });
-    const accounts = await t.call({
-      method: 'GET',
-      url: `/dev-api/audit/list?resource=accounts&pageSize=100`,
-    });
-    expect(
-      accounts.body.data.list.filter((e: any) => e.call === 'POST /medicine-api/company/addCompany').length,
-    ).toBeGreaterThanOrEqual(2);
+    const entries = r.body.data.list as any[];
+    expect(r.body.data.total).toBe(entries.length);
+    const seen = entries.map((e) => `${e.resource} ${e.call} ${e.account}`);
+    // The create wrote the company and its two new accounts (in one transaction): the oldest three.
+    expect(seen.slice(-3).sort()).toEqual([
+      'accounts POST /medicine-api/company/addCompany admin',
+      'accounts POST /medicine-api/company/addCompany admin',
+      'companies POST /medicine-api/company/addCompany admin',
+    ]);
+    expect(seen).toContain('notifications POST /medicine-api/message/read a.one');
+    expect(seen).toContain('companies POST /medicine-api/company/updateCompany admin');
+    const ids = entries.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    // Another company's writes are not in it.
+    expect(entries.every((e) => e.resource !== 'companies' || e.recordId === String(first.id))).toBe(true);
+    const page = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=${first.id}&pageSize=2&page=2` });
+    expect(page.body.data.list.map((e: any) => e.id)).toEqual(ids.slice(2, 4));
+  });
+
+  it('answers 404 for an unknown company, 400 without an id, and guards the roles', async () => {
+    const missing = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=999999` });
+    expect(missing.status).toBe(404);
+    expect(missing.body.msg).toMatch(/999999/);
+    const bad = await t.call({ method: 'GET', url: `${COMPANY}/tracking` });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.errors[0].field).toBe('id');
+    const url = `${COMPANY}/tracking?id=${first.id}`;
+    expect((await t.call({ method: 'GET', url, token: null })).status).toBe(401);
+    expect((await t.call({ method: 'GET', url, token: t.userToken })).status).toBe(403);
+    expect((await t.call({ method: 'GET', url, token: aToken })).status).toBe(403);
   });
 });
