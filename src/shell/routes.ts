@@ -67,7 +67,10 @@ export type ShellPage =
   | 'authRedirect'
   | 'switchRoles'
   | 'roleMatrix'
-  | 'password';
+  | 'password'
+  | 'messages'
+  | 'tracking'
+  | 'sentNotifications';
 
 /** The ledger section's screens, exported by `src/resources/blockchain/index.tsx`. */
 export type LedgerScreen =
@@ -176,7 +179,8 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     name: 'medicine',
     redirect: 'noRedirect',
     alwaysShow: true,
-    meta: { title: 'medicine', icon: 'LocalHospital', roles: ['admin'] },
+    // Role company (a company's administrators) sees Messages only; every other entry is admin's.
+    meta: { title: 'medicine', icon: 'LocalHospital', roles: ['admin', 'company'] },
     children: [
       // The companies resource (x-resource group "medicine") comes first: see resourceRoutes.ts.
       // The product's add/set paths forward to react-admin's create and edit paths above; set-company
@@ -195,13 +199,19 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         hidden: true,
         meta: { title: 'addSmContract', ...detail('/medicine/companies') },
       },
-      { path: 'tacking', name: 'tacking', meta: { title: 'tacking', icon: 'LocalShipping' } },
+      // Notification (`notification`) is the notifications resource (x-resource group "medicine").
       {
-        path: 'notification',
-        name: 'medicineNotification',
-        meta: { title: 'notification', icon: 'Campaign' },
+        path: 'tacking',
+        name: 'tacking',
+        meta: { title: 'tacking', icon: 'LocalShipping', roles: ['admin'] },
+        screen: { page: 'tracking' },
       },
-      { path: 'messages', name: 'messages', meta: { title: 'messages', icon: 'Mail' } },
+      {
+        path: 'messages',
+        name: 'messages',
+        meta: { title: 'messages', icon: 'Mail', roles: ['company'] },
+        screen: { page: 'messages' },
+      },
     ],
   },
   {
@@ -220,6 +230,7 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         path: 'notifications',
         name: 'permissionNotifications',
         meta: { title: 'notifications', icon: 'Notifications' },
+        screen: { page: 'sentNotifications' },
       },
       // Permission > User is the accounts resource (x-resource group "permission"): see resourceRoutes.ts.
       {
