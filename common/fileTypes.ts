@@ -117,22 +117,36 @@ export function detectFileKind(bytes: Uint8Array, filename = ''): FileKind | nul
   return null;
 }
 
-/** The `accept` attribute of a file input taking `groups`: every extension (with dot) and MIME type. */
-export function acceptOf(groups: readonly FileGroup[]): string {
+/**
+ * The `accept` attribute of a file input taking `groups`: every extension (with dot) and MIME type;
+ * only the extensions `formats` names when given (e.g. `['jpg', 'png']`).
+ */
+export function acceptOf(groups: readonly FileGroup[], formats?: readonly string[]): string {
   const out = new Set<string>();
   for (const g of groups)
     for (const [ext, mime] of Object.entries(FILE_TYPES[g])) {
+      if (formats && !formats.includes(ext) && !(ext === 'jpeg' && formats.includes('jpg'))) continue;
       out.add(`.${ext}`);
       out.add(mime);
     }
   return [...out].join(',');
 }
 
-/** How a schema declares an upload field: `x-upload: { types: [group...], maxSize: bytes }`. */
+/** How a schema declares an upload field: `x-upload: { types: [group...], formats?: [ext...], maxSize: bytes }`. */
 export interface UploadSpec {
   types: FileGroup[];
+  /**
+   * Narrows the groups to these stored extensions, as content detection names them ({@link FileKind.ext}:
+   * `jpg` for every JPEG), e.g. `['jpg', 'png']` for "JPG/PNG only". Absent: every type of the groups.
+   */
+  formats?: string[];
   /** Largest file in bytes. */
   maxSize: number;
+}
+
+/** True when the detected `kind` is one `spec` accepts (its groups, narrowed by its `formats`). */
+export function accepts(spec: Pick<UploadSpec, 'types' | 'formats'>, kind: FileKind): boolean {
+  return spec.types.includes(kind.group) && (!spec.formats || spec.formats.includes(kind.ext));
 }
 
 /** `n` bytes as the product writes limits: "2 MB" (1 MB = 1,048,576 bytes), else KB or bytes. */

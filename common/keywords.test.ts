@@ -90,7 +90,9 @@ describe('company.create', () => {
     creditCode: '91110105MA01ABCD13',
     licenseNo: '京20150001',
     adminAccount: 'admin.shili',
+    adminName: '赵敏',
     backupAdminAccount: 'ops.shili',
+    backupAdminName: '钱进',
     contactPhone: '0755-83360999',
   };
   const errorsOf = (body: unknown) => (v(body) ? [] : formatErrors(v.errors));

@@ -43,9 +43,10 @@
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).
- * - `x-upload`: { types: [group...], maxSize: bytes } (property holding an uploaded file's URL, or an array
- *   of them): the file type groups of common/fileTypes.ts the upload accepts, checked by content, and the
- *   largest file. The server's upload calls read it (server/routes/artmanager/upload), the console's upload
+ * - `x-upload`: { types: [group...], formats?: [ext...], maxSize: bytes } (property holding an uploaded
+ *   file's URL, or an array of them): the file type groups of common/fileTypes.ts the upload accepts,
+ *   checked by content, narrowed to the extensions `formats` names (`["jpg", "png"]`: JPG/PNG only), and
+ *   the largest file. The server's upload calls read it (server/routes/artmanager/upload), the console's upload
  *   inputs build their `accept` and limit messages from it. A list's count limit is its `maxItems`.
  * - `x-chain` (root): `{ kind: 'author'|'artwork', path, status, onChain: [values], after?: { field, resource } }`:
  *   the records go on chain with `POST <path>` `{id}`; `status` is the property whose `onChain` values mean

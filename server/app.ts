@@ -30,6 +30,8 @@ import traceabilityRoutes from './routes/artmanager/traceability/index';
 import ossRoutes from './routes/artmanager/oss/index';
 import imageCacheRoutes from './routes/image-cache/index';
 import pigeonholeRoutes from './routes/data-api/pigeonhole';
+import messageRoutes from './routes/medicine-api/message/index';
+import companyTrackingRoutes from './routes/medicine-api/company/tracking';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -85,5 +87,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(ossRoutes, { prefix: '/artmanager/oss' });
   await app.register(pigeonholeRoutes, { prefix: '/data-api/pigeonhole' });
   await app.register(imageCacheRoutes, { prefix: '/image-cache' });
+  await app.register(messageRoutes, { prefix: '/medicine-api/message' });
+  await app.register(companyTrackingRoutes, { prefix: '/medicine-api/company' });
   return app;
 }

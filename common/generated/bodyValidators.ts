@@ -12,8 +12,8 @@ function cjsExports(ns) {
 }
 const cjs0 = cjsExports(cjs0ns);
 
-export const account = validate48;
-const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
+export const account = validate50;
+const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
 const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{2,31}$", "u");
 const func2 = keywordRules.text;
 const func3 = cjs0.default;
@@ -21,7 +21,7 @@ const func4 = keywordRules.maxWidth;
 const func5 = keywordRules.plainText;
 const func14 = keywordRules.url;
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account" */;
 let vErrors = null;
 let errors = 0;
@@ -234,8 +234,8 @@ errors++;
 if(data.roles !== undefined){
 let data4 = data.roles;
 if(Array.isArray(data4)){
-if(data4.length > 2){
-const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(data4.length > 3){
+const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -267,8 +267,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!((data5 === "admin") || (data5 === "user"))){
-const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema77.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
+if(!(((data5 === "admin") || (data5 === "user")) || (data5 === "company"))){
+const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema79.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -317,7 +317,7 @@ errors++;
 if(data.introduction !== undefined){
 let data6 = data.introduction;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema77.properties.introduction.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema79.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -354,7 +354,7 @@ errors++;
 if(data.avatar !== undefined){
 let data7 = data.avatar;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema77.properties.avatar.type},message:"must be string,null"};
+const err27 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema79.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -435,15 +435,15 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-export const account_listQuery = validate49;
-const schema78 = {"$id":"account.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
-const pattern45 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
+export const account_listQuery = validate51;
+const schema80 = {"$id":"account.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+const pattern49 = new RegExp("^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$", "u");
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -581,7 +581,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "username")) || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema78.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema80.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -604,7 +604,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema78.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema80.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -627,7 +627,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -671,14 +671,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
 
-export const account_listBody = validate50;
-const schema79 = {"$id":"account.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const account_listBody = validate52;
+const schema81 = {"$id":"account.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","username","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -816,7 +816,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "username")) || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema79.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -839,7 +839,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema79.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -921,14 +921,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
 
-export const archivedRecord = validate51;
-const schema80 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"archivedRecord","type":"object","properties":{"id":{"type":"integer","readOnly":true},"resource":{"type":"string","enum":["contracts","artworks"],"readOnly":true},"recordId":{"type":"integer","readOnly":true},"title":{"type":"string","readOnly":true,"x-text":"line"},"record":{"type":"object","readOnly":true},"archivedBy":{"type":"string","readOnly":true,"x-text":"line"},"archiveTime":{"type":"string","readOnly":true,"x-text":"line"}},"additionalProperties":false};
+export const archivedRecord = validate53;
+const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"archivedRecord","type":"object","properties":{"id":{"type":"integer","readOnly":true},"resource":{"type":"string","enum":["contracts","artworks"],"readOnly":true},"recordId":{"type":"integer","readOnly":true},"title":{"type":"string","readOnly":true,"x-text":"line"},"record":{"type":"object","readOnly":true},"archivedBy":{"type":"string","readOnly":true,"x-text":"line"},"archiveTime":{"type":"string","readOnly":true,"x-text":"line"}},"additionalProperties":false};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord" */;
 let vErrors = null;
 let errors = 0;
@@ -971,7 +971,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "contracts") || (data1 === "artworks"))){
-const err3 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema80.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema82.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1096,14 +1096,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
 
-export const archivedRecord_listQuery = validate52;
-const schema81 = {"$id":"archivedRecord.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+export const archivedRecord_listQuery = validate54;
+const schema83 = {"$id":"archivedRecord.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -1241,7 +1241,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "recordId")) || (data3 === "archiveTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema81.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema83.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1264,7 +1264,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema83.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1287,7 +1287,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -1323,7 +1323,7 @@ errors++;
 if(data.resource !== undefined){
 let data6 = data.resource;
 if(!((data6 === "contracts") || (data6 === "artworks"))){
-const err18 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema81.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema83.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1366,14 +1366,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
-export const archivedRecord_listBody = validate53;
-const schema82 = {"$id":"archivedRecord.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
+export const archivedRecord_listBody = validate55;
+const schema84 = {"$id":"archivedRecord.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","recordId","archiveTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"resource":{"type":"string","enum":["contracts","artworks"],"maxLength":200}},"additionalProperties":false};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="archivedRecord.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -1511,7 +1511,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "recordId")) || (data3 === "archiveTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema82.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1534,7 +1534,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema82.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1608,7 +1608,7 @@ errors++;
 if(data.resource !== undefined){
 let data7 = data.resource;
 if(!((data7 === "contracts") || (data7 === "artworks"))){
-const err19 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema82.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema84.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1651,14 +1651,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory = validate54;
-const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
+export const artCategory = validate56;
+const schema85 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artCategory","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"count":{"type":"integer","readOnly":true}},"required":["name"],"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory" */;
 let vErrors = null;
 let errors = 0;
@@ -1780,14 +1780,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listQuery = validate55;
-const schema84 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const artCategory_listQuery = validate57;
+const schema86 = {"$id":"artCategory.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -1925,7 +1925,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema84.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema86.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1948,7 +1948,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema84.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1971,7 +1971,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -2015,14 +2015,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const artCategory_listBody = validate56;
-const schema85 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const artCategory_listBody = validate58;
+const schema87 = {"$id":"artCategory.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artCategory.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -2160,7 +2160,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema85.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema87.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2183,7 +2183,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema85.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema87.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2265,21 +2265,21 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork = validate57;
-const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
-const schema87 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
-const schema88 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
-const schema94 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+export const artwork = validate59;
+const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"artwork","type":"object","definitions":{"shortText":{"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"},"url":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"file":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"}},"properties":{"id":{"type":"integer","readOnly":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"},"default":[]},"artWorkName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"texture":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"possessor":{"type":["string","null"],"x-maxWidth":120,"x-plainText":true,"x-text":"line"},"bid":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"status":{"type":"integer","enum":[0,1,2],"default":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"baseInfo":{"type":"object","properties":{"size":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"width":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"height":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"depth":{"type":["string","null"],"pattern":"^([0-9]+(\\.[0-9]+)?)?$","x-text":"line"},"units":{"type":["string","null"],"enum":["mm","cm","",null]},"dateText":{"type":["string","null"],"maxLength":100,"x-plainText":true,"x-text":"line"},"startYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"endYear":{"type":["integer","null"],"minimum":0,"x-notFuture":true},"acno":{"type":["string","null"],"maxLength":32,"x-text":"line"},"url":{"$ref":"#/definitions/url"},"groupTitle":{"type":["string","null"],"maxLength":500,"x-text":"line"}},"x-ordered":[["startYear","endYear"]],"additionalProperties":false},"dealInfo":{"type":"object","properties":{"creditLine":{"type":["string","null"],"maxLength":1000,"x-text":"line"},"acquisitionYear":{"type":["integer","null"],"minimum":1500,"x-notFuture":true},"price":{"type":["number","null"],"minimum":0},"currency":{"type":["string","null"],"enum":["CNY","USD","GBP","EUR",null]},"dealTime":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"securityInfo":{"type":"object","properties":{"level":{"type":["string","null"],"enum":["public","restricted","confidential",null]},"watermark":{"$ref":"#/definitions/shortText"},"rfid":{"$ref":"#/definitions/shortText"}},"additionalProperties":false},"certificateInfo":{"type":"object","properties":{"certificateNo":{"$ref":"#/definitions/shortText"},"issuer":{"$ref":"#/definitions/shortText"},"issueDate":{"type":["string","null"],"maxLength":32,"x-text":"line"}},"additionalProperties":false},"traceability":{"type":"array","maxItems":20,"items":{"type":"object","properties":{"step":{"type":"string","enum":["machineInspection","expertAssessment","judicialCertification","digitalWatermark"]},"result":{"$ref":"#/definitions/shortText"},"operator":{"$ref":"#/definitions/shortText"},"time":{"type":["string","null"],"maxLength":32,"x-text":"line"},"attachment":{"$ref":"#/definitions/file"}},"required":["step"],"additionalProperties":false}},"ownership":{"type":"object","properties":{"ownerIdentity":{"$ref":"#/definitions/shortText"},"ownershipProof":{"$ref":"#/definitions/file"},"creditCheck":{"type":["string","null"],"enum":["pending","passed","failed",null]}},"additionalProperties":false},"authenticity":{"type":"object","properties":{"appraisalCertificate":{"$ref":"#/definitions/file"},"otherCertificate":{"$ref":"#/definitions/file"}},"additionalProperties":false},"sourceId":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["artWorkName","author","classify","texture"],"additionalProperties":false};
+const schema89 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
+const schema90 = {"type":["string","null"],"maxLength":200,"x-plainText":true,"x-text":"line"};
+const schema96 = {"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"};
 const func36 = Object.prototype.hasOwnProperty;
 const func66 = keywordRules.notFuture;
 const func75 = keywordRules.ordered;
 const pattern2 = new RegExp("^([0-9]+(\\.[0-9]+)?)?$", "u");
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork" */;
 let vErrors = null;
 let errors = 0;
@@ -2337,7 +2337,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema86.properties, key0))){
+if(!(func36.call(schema88.properties, key0))){
 const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -2654,7 +2654,7 @@ errors++;
 if(data.possessor !== undefined){
 let data7 = data.possessor;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema86.properties.possessor.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/possessor",schemaPath:"#/properties/possessor/type",keyword:"type",params:{type: schema88.properties.possessor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2702,7 +2702,7 @@ errors++;
 if(data.bid !== undefined){
 let data8 = data.bid;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema86.properties.bid.type},message:"must be integer,null"};
+const err35 = {instancePath:instancePath+"/bid",schemaPath:"#/properties/bid/type",keyword:"type",params:{type: schema88.properties.bid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2746,7 +2746,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2767,7 +2767,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema86.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err41 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema88.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2779,7 +2779,7 @@ errors++;
 if(data.chain !== undefined){
 let data11 = data.chain;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema86.properties.chain.type},message:"must be string,null"};
+const err42 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema88.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2805,7 +2805,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data12 = data.blockTime;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err44 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema86.properties.blockTime.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema88.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2831,7 +2831,7 @@ errors++;
 if(data.chainDigest !== undefined){
 let data13 = data.chainDigest;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err46 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema86.properties.chainDigest.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema88.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2907,7 +2907,7 @@ if(data.baseInfo !== undefined){
 let data16 = data.baseInfo;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-if(!(func36.call(schema86.properties.baseInfo.properties, key1))){
+if(!(func36.call(schema88.properties.baseInfo.properties, key1))){
 const err52 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
@@ -2921,7 +2921,7 @@ errors++;
 if(data16.size !== undefined){
 let data17 = data16.size;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err53 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.size.type},message:"must be string,null"};
+const err53 = {instancePath:instancePath+"/baseInfo/size",schemaPath:"#/properties/baseInfo/properties/size/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.size.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2969,7 +2969,7 @@ errors++;
 if(data16.width !== undefined){
 let data18 = data16.width;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err57 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.width.type},message:"must be string,null"};
+const err57 = {instancePath:instancePath+"/baseInfo/width",schemaPath:"#/properties/baseInfo/properties/width/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.width.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3005,7 +3005,7 @@ errors++;
 if(data16.height !== undefined){
 let data19 = data16.height;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err60 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.height.type},message:"must be string,null"};
+const err60 = {instancePath:instancePath+"/baseInfo/height",schemaPath:"#/properties/baseInfo/properties/height/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.height.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3041,7 +3041,7 @@ errors++;
 if(data16.depth !== undefined){
 let data20 = data16.depth;
 if((typeof data20 !== "string") && (data20 !== null)){
-const err63 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.depth.type},message:"must be string,null"};
+const err63 = {instancePath:instancePath+"/baseInfo/depth",schemaPath:"#/properties/baseInfo/properties/depth/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.depth.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -3077,7 +3077,7 @@ errors++;
 if(data16.units !== undefined){
 let data21 = data16.units;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err66 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.units.type},message:"must be string,null"};
+const err66 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.units.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -3087,7 +3087,7 @@ vErrors.push(err66);
 errors++;
 }
 if(!((((data21 === "mm") || (data21 === "cm")) || (data21 === "")) || (data21 === null))){
-const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema86.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
+const err67 = {instancePath:instancePath+"/baseInfo/units",schemaPath:"#/properties/baseInfo/properties/units/enum",keyword:"enum",params:{allowedValues: schema88.properties.baseInfo.properties.units.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -3100,7 +3100,7 @@ errors++;
 if(data16.dateText !== undefined){
 let data22 = data16.dateText;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err68 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
+const err68 = {instancePath:instancePath+"/baseInfo/dateText",schemaPath:"#/properties/baseInfo/properties/dateText/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.dateText.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -3147,7 +3147,7 @@ errors++;
 if(data16.startYear !== undefined){
 let data23 = data16.startYear;
 if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err72 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
+const err72 = {instancePath:instancePath+"/baseInfo/startYear",schemaPath:"#/properties/baseInfo/properties/startYear/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.startYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -3183,7 +3183,7 @@ errors++;
 if(data16.endYear !== undefined){
 let data24 = data16.endYear;
 if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err75 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
+const err75 = {instancePath:instancePath+"/baseInfo/endYear",schemaPath:"#/properties/baseInfo/properties/endYear/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.endYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -3219,7 +3219,7 @@ errors++;
 if(data16.acno !== undefined){
 let data25 = data16.acno;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err78 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.acno.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/baseInfo/acno",schemaPath:"#/properties/baseInfo/properties/acno/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.acno.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3255,7 +3255,7 @@ errors++;
 if(data16.url !== undefined){
 let data26 = data16.url;
 if((typeof data26 !== "string") && (data26 !== null)){
-const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema87.type},message:"must be string,null"};
+const err81 = {instancePath:instancePath+"/baseInfo/url",schemaPath:"#/definitions/url/type",keyword:"type",params:{type: schema89.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3302,7 +3302,7 @@ errors++;
 if(data16.groupTitle !== undefined){
 let data27 = data16.groupTitle;
 if((typeof data27 !== "string") && (data27 !== null)){
-const err85 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema86.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
+const err85 = {instancePath:instancePath+"/baseInfo/groupTitle",schemaPath:"#/properties/baseInfo/properties/groupTitle/type",keyword:"type",params:{type: schema88.properties.baseInfo.properties.groupTitle.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3376,7 +3376,7 @@ errors++;
 if(data28.creditLine !== undefined){
 let data29 = data28.creditLine;
 if((typeof data29 !== "string") && (data29 !== null)){
-const err91 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
+const err91 = {instancePath:instancePath+"/dealInfo/creditLine",schemaPath:"#/properties/dealInfo/properties/creditLine/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.creditLine.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3412,7 +3412,7 @@ errors++;
 if(data28.acquisitionYear !== undefined){
 let data30 = data28.acquisitionYear;
 if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
-const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
+const err94 = {instancePath:instancePath+"/dealInfo/acquisitionYear",schemaPath:"#/properties/dealInfo/properties/acquisitionYear/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.acquisitionYear.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3448,7 +3448,7 @@ errors++;
 if(data28.price !== undefined){
 let data31 = data28.price;
 if((!((typeof data31 == "number") && (isFinite(data31)))) && (data31 !== null)){
-const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.price.type},message:"must be number,null"};
+const err97 = {instancePath:instancePath+"/dealInfo/price",schemaPath:"#/properties/dealInfo/properties/price/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.price.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3473,7 +3473,7 @@ errors++;
 if(data28.currency !== undefined){
 let data32 = data28.currency;
 if((typeof data32 !== "string") && (data32 !== null)){
-const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.currency.type},message:"must be string,null"};
+const err99 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.currency.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3483,7 +3483,7 @@ vErrors.push(err99);
 errors++;
 }
 if(!(((((data32 === "CNY") || (data32 === "USD")) || (data32 === "GBP")) || (data32 === "EUR")) || (data32 === null))){
-const err100 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema86.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
+const err100 = {instancePath:instancePath+"/dealInfo/currency",schemaPath:"#/properties/dealInfo/properties/currency/enum",keyword:"enum",params:{allowedValues: schema88.properties.dealInfo.properties.currency.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -3496,7 +3496,7 @@ errors++;
 if(data28.dealTime !== undefined){
 let data33 = data28.dealTime;
 if((typeof data33 !== "string") && (data33 !== null)){
-const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema86.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
+const err101 = {instancePath:instancePath+"/dealInfo/dealTime",schemaPath:"#/properties/dealInfo/properties/dealTime/type",keyword:"type",params:{type: schema88.properties.dealInfo.properties.dealTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -3559,7 +3559,7 @@ errors++;
 if(data34.level !== undefined){
 let data35 = data34.level;
 if((typeof data35 !== "string") && (data35 !== null)){
-const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema86.properties.securityInfo.properties.level.type},message:"must be string,null"};
+const err106 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/type",keyword:"type",params:{type: schema88.properties.securityInfo.properties.level.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -3569,7 +3569,7 @@ vErrors.push(err106);
 errors++;
 }
 if(!((((data35 === "public") || (data35 === "restricted")) || (data35 === "confidential")) || (data35 === null))){
-const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema86.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
+const err107 = {instancePath:instancePath+"/securityInfo/level",schemaPath:"#/properties/securityInfo/properties/level/enum",keyword:"enum",params:{allowedValues: schema88.properties.securityInfo.properties.level.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -3582,7 +3582,7 @@ errors++;
 if(data34.watermark !== undefined){
 let data36 = data34.watermark;
 if((typeof data36 !== "string") && (data36 !== null)){
-const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
+const err108 = {instancePath:instancePath+"/securityInfo/watermark",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3629,7 +3629,7 @@ errors++;
 if(data34.rfid !== undefined){
 let data37 = data34.rfid;
 if((typeof data37 !== "string") && (data37 !== null)){
-const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
+const err112 = {instancePath:instancePath+"/securityInfo/rfid",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3703,7 +3703,7 @@ errors++;
 if(data38.certificateNo !== undefined){
 let data39 = data38.certificateNo;
 if((typeof data39 !== "string") && (data39 !== null)){
-const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
+const err118 = {instancePath:instancePath+"/certificateInfo/certificateNo",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -3750,7 +3750,7 @@ errors++;
 if(data38.issuer !== undefined){
 let data40 = data38.issuer;
 if((typeof data40 !== "string") && (data40 !== null)){
-const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
+const err122 = {instancePath:instancePath+"/certificateInfo/issuer",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -3797,7 +3797,7 @@ errors++;
 if(data38.issueDate !== undefined){
 let data41 = data38.issueDate;
 if((typeof data41 !== "string") && (data41 !== null)){
-const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema86.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
+const err126 = {instancePath:instancePath+"/certificateInfo/issueDate",schemaPath:"#/properties/certificateInfo/properties/issueDate/type",keyword:"type",params:{type: schema88.properties.certificateInfo.properties.issueDate.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -3894,7 +3894,7 @@ vErrors.push(err133);
 errors++;
 }
 if(!((((data44 === "machineInspection") || (data44 === "expertAssessment")) || (data44 === "judicialCertification")) || (data44 === "digitalWatermark"))){
-const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema86.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
+const err134 = {instancePath:instancePath+"/traceability/" + i1+"/step",schemaPath:"#/properties/traceability/items/properties/step/enum",keyword:"enum",params:{allowedValues: schema88.properties.traceability.items.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -3907,7 +3907,7 @@ errors++;
 if(data43.result !== undefined){
 let data45 = data43.result;
 if((typeof data45 !== "string") && (data45 !== null)){
-const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
+const err135 = {instancePath:instancePath+"/traceability/" + i1+"/result",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -3954,7 +3954,7 @@ errors++;
 if(data43.operator !== undefined){
 let data46 = data43.operator;
 if((typeof data46 !== "string") && (data46 !== null)){
-const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
+const err139 = {instancePath:instancePath+"/traceability/" + i1+"/operator",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -4001,7 +4001,7 @@ errors++;
 if(data43.time !== undefined){
 let data47 = data43.time;
 if((typeof data47 !== "string") && (data47 !== null)){
-const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema86.properties.traceability.items.properties.time.type},message:"must be string,null"};
+const err143 = {instancePath:instancePath+"/traceability/" + i1+"/time",schemaPath:"#/properties/traceability/items/properties/time/type",keyword:"type",params:{type: schema88.properties.traceability.items.properties.time.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -4037,7 +4037,7 @@ errors++;
 if(data43.attachment !== undefined){
 let data48 = data43.attachment;
 if((typeof data48 !== "string") && (data48 !== null)){
-const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema94.type},message:"must be string,null"};
+const err146 = {instancePath:instancePath+"/traceability/" + i1+"/attachment",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema96.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -4123,7 +4123,7 @@ errors++;
 if(data49.ownerIdentity !== undefined){
 let data50 = data49.ownerIdentity;
 if((typeof data50 !== "string") && (data50 !== null)){
-const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema88.type},message:"must be string,null"};
+const err153 = {instancePath:instancePath+"/ownership/ownerIdentity",schemaPath:"#/definitions/shortText/type",keyword:"type",params:{type: schema90.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -4170,7 +4170,7 @@ errors++;
 if(data49.ownershipProof !== undefined){
 let data51 = data49.ownershipProof;
 if((typeof data51 !== "string") && (data51 !== null)){
-const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema94.type},message:"must be string,null"};
+const err157 = {instancePath:instancePath+"/ownership/ownershipProof",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema96.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -4217,7 +4217,7 @@ errors++;
 if(data49.creditCheck !== undefined){
 let data52 = data49.creditCheck;
 if((typeof data52 !== "string") && (data52 !== null)){
-const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema86.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
+const err161 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/type",keyword:"type",params:{type: schema88.properties.ownership.properties.creditCheck.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -4227,7 +4227,7 @@ vErrors.push(err161);
 errors++;
 }
 if(!((((data52 === "pending") || (data52 === "passed")) || (data52 === "failed")) || (data52 === null))){
-const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema86.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
+const err162 = {instancePath:instancePath+"/ownership/creditCheck",schemaPath:"#/properties/ownership/properties/creditCheck/enum",keyword:"enum",params:{allowedValues: schema88.properties.ownership.properties.creditCheck.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -4267,7 +4267,7 @@ errors++;
 if(data53.appraisalCertificate !== undefined){
 let data54 = data53.appraisalCertificate;
 if((typeof data54 !== "string") && (data54 !== null)){
-const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema94.type},message:"must be string,null"};
+const err165 = {instancePath:instancePath+"/authenticity/appraisalCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema96.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -4314,7 +4314,7 @@ errors++;
 if(data53.otherCertificate !== undefined){
 let data55 = data53.otherCertificate;
 if((typeof data55 !== "string") && (data55 !== null)){
-const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema94.type},message:"must be string,null"};
+const err169 = {instancePath:instancePath+"/authenticity/otherCertificate",schemaPath:"#/definitions/file/type",keyword:"type",params:{type: schema96.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -4373,7 +4373,7 @@ errors++;
 if(data.sourceId !== undefined){
 let data56 = data.sourceId;
 if((typeof data56 !== "string") && (data56 !== null)){
-const err174 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema86.properties.sourceId.type},message:"must be string,null"};
+const err174 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema88.properties.sourceId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -4407,14 +4407,14 @@ vErrors.push(err176);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listQuery = validate58;
-const schema99 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const artwork_listQuery = validate60;
+const schema101 = {"$id":"artwork.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -4426,7 +4426,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema99.properties, key0))){
+if(!(func36.call(schema101.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4552,7 +4552,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema99.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema101.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4575,7 +4575,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema99.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema101.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4598,7 +4598,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -4751,7 +4751,7 @@ vErrors.push(err27);
 errors++;
 }
 if(!(((data9 === 0) || (data9 === 1)) || (data9 === 2))){
-const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema101.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4774,7 +4774,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data10 === 0) || (data10 === 1))){
-const err30 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema99.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema101.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4795,14 +4795,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-export const artwork_listBody = validate59;
-const schema100 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const artwork_listBody = validate61;
+const schema102 = {"$id":"artwork.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","artWorkName","classify","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"author":{"type":"integer","minimum":1,"maximum":2147483647},"classify":{"type":"string","maxLength":200,"x-text":"line"},"possessor":{"type":"string","maxLength":200,"x-text":"line"},"status":{"type":"integer","enum":[0,1,2]},"isBlock":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="artwork.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -4814,7 +4814,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema100.properties, key0))){
+if(!(func36.call(schema102.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4940,7 +4940,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "artWorkName")) || (data3 === "classify")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema100.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema102.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4963,7 +4963,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema100.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema102.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5154,7 +5154,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!(((data10 === 0) || (data10 === 1)) || (data10 === 2))){
-const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema100.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema102.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5177,7 +5177,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err31 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema100.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema102.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5198,14 +5198,14 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry = validate60;
-const schema101 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+export const auditEntry = validate62;
+const schema103 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
 let vErrors = null;
 let errors = 0;
@@ -5261,7 +5261,7 @@ vErrors.push(err4);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema101.properties, key0))){
+if(!(func36.call(schema103.properties, key0))){
 const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
@@ -5340,7 +5340,7 @@ errors++;
 if(data.accountId !== undefined){
 let data3 = data.accountId;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema101.properties.accountId.type},message:"must be integer,null"};
+const err11 = {instancePath:instancePath+"/accountId",schemaPath:"#/properties/accountId/type",keyword:"type",params:{type: schema103.properties.accountId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5431,7 +5431,7 @@ errors++;
 if(data.before !== undefined){
 let data7 = data.before;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema101.properties.before.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema103.properties.before.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5457,7 +5457,7 @@ errors++;
 if(data.after !== undefined){
 let data8 = data.after;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema101.properties.after.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema103.properties.after.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5491,14 +5491,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_listQuery = validate61;
-const schema102 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+export const auditEntry_listQuery = validate63;
+const schema104 = {"$id":"auditEntry.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -5510,7 +5510,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema102.properties, key0))){
+if(!(func36.call(schema104.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5636,7 +5636,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema102.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema104.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5659,7 +5659,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema102.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema104.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5682,7 +5682,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -5834,14 +5834,14 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
-export const auditEntry_listBody = validate62;
-const schema103 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
+export const auditEntry_listBody = validate64;
+const schema105 = {"$id":"auditEntry.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","time","account","resource"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"account":{"type":"string","maxLength":200,"x-text":"line"},"resource":{"type":"string","maxLength":200,"x-text":"line"},"recordId":{"type":"string","maxLength":200,"x-text":"line"}},"additionalProperties":false};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -5853,7 +5853,7 @@ if(data.pageSize === undefined){
 data.pageSize = 20;
 }
 for(const key0 in data){
-if(!(func36.call(schema103.properties, key0))){
+if(!(func36.call(schema105.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -5979,7 +5979,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "time")) || (data3 === "account")) || (data3 === "resource"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema103.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema105.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6002,7 +6002,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema103.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6192,14 +6192,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const author = validate63;
-const schema104 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
+export const author = validate65;
+const schema106 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"author","type":"object","properties":{"id":{"type":"integer","readOnly":true},"authorName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"introduction":{"type":["string","null"],"maxLength":2000,"x-text":"multiline"},"portrait":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"artWorks":{"type":"integer","minimum":0,"readOnly":true},"isBlock":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"chain":{"type":["string","null"],"readOnly":true,"x-text":"line"},"blockTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainDigest":{"type":["string","null"],"readOnly":true,"x-text":"line"},"chainVersion":{"type":"integer","minimum":0,"default":0,"readOnly":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"wxIsEnable":{"type":"integer","enum":[0,1],"default":0},"wxCode":{"type":["string","null"],"maxLength":64,"x-plainText":true,"x-text":"line"},"wxUrl":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"wxCreateTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"sourceId":{"type":["integer","null"],"readOnly":true}},"required":["authorName"],"additionalProperties":false};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author" */;
 let vErrors = null;
 let errors = 0;
@@ -6224,7 +6224,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema104.properties, key0))){
+if(!(func36.call(schema106.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -6309,7 +6309,7 @@ errors++;
 if(data.introduction !== undefined){
 let data2 = data.introduction;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema104.properties.introduction.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/introduction",schemaPath:"#/properties/introduction/type",keyword:"type",params:{type: schema106.properties.introduction.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6345,7 +6345,7 @@ errors++;
 if(data.portrait !== undefined){
 let data3 = data.portrait;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema104.properties.portrait.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/portrait",schemaPath:"#/properties/portrait/type",keyword:"type",params:{type: schema106.properties.portrait.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6426,7 +6426,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((data5 === 0) || (data5 === 1))){
-const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema104.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema106.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6438,7 +6438,7 @@ errors++;
 if(data.chain !== undefined){
 let data6 = data.chain;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema104.properties.chain.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: schema106.properties.chain.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6464,7 +6464,7 @@ errors++;
 if(data.blockTime !== undefined){
 let data7 = data.blockTime;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err21 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema104.properties.blockTime.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/blockTime",schemaPath:"#/properties/blockTime/type",keyword:"type",params:{type: schema106.properties.blockTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6490,7 +6490,7 @@ errors++;
 if(data.chainDigest !== undefined){
 let data8 = data.chainDigest;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err23 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema104.properties.chainDigest.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/chainDigest",schemaPath:"#/properties/chainDigest/type",keyword:"type",params:{type: schema106.properties.chainDigest.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6574,7 +6574,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema104.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema106.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6586,7 +6586,7 @@ errors++;
 if(data.wxCode !== undefined){
 let data12 = data.wxCode;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema104.properties.wxCode.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/wxCode",schemaPath:"#/properties/wxCode/type",keyword:"type",params:{type: schema106.properties.wxCode.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6633,7 +6633,7 @@ errors++;
 if(data.wxUrl !== undefined){
 let data13 = data.wxUrl;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema104.properties.wxUrl.type},message:"must be string,null"};
+const err35 = {instancePath:instancePath+"/wxUrl",schemaPath:"#/properties/wxUrl/type",keyword:"type",params:{type: schema106.properties.wxUrl.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6680,7 +6680,7 @@ errors++;
 if(data.wxCreateTime !== undefined){
 let data14 = data.wxCreateTime;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema104.properties.wxCreateTime.type},message:"must be string,null"};
+const err39 = {instancePath:instancePath+"/wxCreateTime",schemaPath:"#/properties/wxCreateTime/type",keyword:"type",params:{type: schema106.properties.wxCreateTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6706,7 +6706,7 @@ errors++;
 if(data.sourceId !== undefined){
 let data15 = data.sourceId;
 if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
-const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema104.properties.sourceId.type},message:"must be integer,null"};
+const err41 = {instancePath:instancePath+"/sourceId",schemaPath:"#/properties/sourceId/type",keyword:"type",params:{type: schema106.properties.sourceId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6727,14 +6727,14 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listQuery = validate64;
-const schema105 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const author_listQuery = validate66;
+const schema107 = {"$id":"author.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -6872,7 +6872,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema105.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema107.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6895,7 +6895,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema105.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema107.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6918,7 +6918,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -6964,7 +6964,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema105.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema107.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6987,7 +6987,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema105.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema107.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -7008,14 +7008,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 
-export const author_listBody = validate65;
-const schema106 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const author_listBody = validate67;
+const schema108 = {"$id":"author.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","authorName","artWorks","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"isBlock":{"type":"integer","enum":[0,1]},"wxIsEnable":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="author.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -7153,7 +7153,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data3 === "id") || (data3 === "authorName")) || (data3 === "artWorks")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema106.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema108.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7176,7 +7176,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema106.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema108.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7260,7 +7260,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema106.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/isBlock",schemaPath:"#/properties/isBlock/enum",keyword:"enum",params:{allowedValues: schema108.properties.isBlock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -7283,7 +7283,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!((data8 === 0) || (data8 === 1))){
-const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema106.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/wxIsEnable",schemaPath:"#/properties/wxIsEnable/enum",keyword:"enum",params:{allowedValues: schema108.properties.wxIsEnable.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -7304,15 +7304,15 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser = validate66;
-const schema107 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true}},"required":["phone"],"additionalProperties":false};
+export const bidUser = validate68;
+const schema109 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"bidUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"phone":{"type":["string","null"],"pattern":"^\\+?[0-9]{5,15}$","maxLength":16,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"mustChangePassword":{"type":"integer","enum":[0,1],"default":1,"readOnly":true}},"required":["phone"],"additionalProperties":false};
 const pattern8 = new RegExp("^\\+?[0-9]{5,15}$", "u");
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser" */;
 let vErrors = null;
 let errors = 0;
@@ -7337,7 +7337,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema107.properties, key0))){
+if(!(func36.call(schema109.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -7447,7 +7447,7 @@ errors++;
 if(data.phone !== undefined){
 let data3 = data.phone;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema107.properties.phone.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: schema109.properties.phone.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7493,7 +7493,7 @@ errors++;
 if(data.nickname !== undefined){
 let data4 = data.nickname;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema107.properties.nickname.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema109.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7541,7 +7541,7 @@ errors++;
 if(data.avatar !== undefined){
 let data5 = data.avatar;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema107.properties.avatar.type},message:"must be string,null"};
+const err18 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema109.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7614,7 +7614,7 @@ errors++;
 if(data.chainId !== undefined){
 let data7 = data.chainId;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema107.properties.chainId.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema109.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -7686,7 +7686,7 @@ errors++;
 if(data.lastLoginTime !== undefined){
 let data10 = data.lastLoginTime;
 if((typeof data10 !== "string") && (data10 !== null)){
-const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema107.properties.lastLoginTime.type},message:"must be string,null"};
+const err30 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema109.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7721,7 +7721,7 @@ vErrors.push(err32);
 errors++;
 }
 if(!((data11 === 0) || (data11 === 1))){
-const err33 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema107.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/mustChangePassword",schemaPath:"#/properties/mustChangePassword/enum",keyword:"enum",params:{allowedValues: schema109.properties.mustChangePassword.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7741,14 +7741,14 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listQuery = validate67;
-const schema108 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const bidUser_listQuery = validate69;
+const schema110 = {"$id":"bidUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -7886,7 +7886,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema108.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema110.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7909,7 +7909,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema108.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema110.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7932,7 +7932,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -7976,14 +7976,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
 
-export const bidUser_listBody = validate68;
-const schema109 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const bidUser_listBody = validate70;
+const schema111 = {"$id":"bidUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bidUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -8121,7 +8121,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema109.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema111.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8144,7 +8144,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema109.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema111.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8226,16 +8226,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
 
-export const block = validate69;
-const schema110 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
+export const block = validate71;
+const schema112 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"block","type":"object","properties":{"channelId":{"type":"integer","minimum":1},"channel":{"type":"string","x-text":"line"},"number":{"type":"integer","minimum":0},"previousHash":{"type":"string","pattern":"^([0-9a-f]{64})?$","x-text":"line"},"dataHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"txCount":{"type":"integer","minimum":1},"createdAt":{"type":"string","x-text":"line"}},"required":["channelId","channel","number","previousHash","dataHash","blockHash","txCount","createdAt"],"additionalProperties":false};
 const pattern10 = new RegExp("^([0-9a-f]{64})?$", "u");
 const pattern11 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block" */;
 let vErrors = null;
 let errors = 0;
@@ -8578,14 +8578,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listQuery = validate70;
-const schema111 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const block_listQuery = validate72;
+const schema113 = {"$id":"block.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -8733,7 +8733,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema111.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema113.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8756,7 +8756,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -8800,14 +8800,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
-export const block_listBody = validate71;
-const schema112 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const block_listBody = validate73;
+const schema114 = {"$id":"block.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="block.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -8955,7 +8955,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema112.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema114.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9037,17 +9037,17 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode = validate72;
-const schema113 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
+export const chaincode = validate74;
+const schema115 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"chaincode","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"channel":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","default":"artchannel","x-text":"line"},"name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","x-text":"line"},"initArgs":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"args":{"type":"array","items":{"type":"string","maxLength":512,"x-text":"line"},"maxItems":16,"default":[]},"policy":{"type":"string","maxLength":512,"default":"","x-text":"line"},"function":{"type":"string","maxLength":64,"default":"","x-text":"line"},"functionType":{"type":"string","enum":["invoke","query"],"default":"invoke"},"fileName":{"type":"string","readOnly":true,"x-text":"line"},"code":{"type":"string","readOnly":true,"x-text":"line"},"codeHash":{"type":"string","readOnly":true,"x-text":"line"},"status":{"type":"string","enum":["installed","approved","committed"],"readOnly":true},"history":{"type":"array","readOnly":true,"items":{"type":"object","properties":{"status":{"type":"string","x-text":"line"},"txId":{"type":"string","x-text":"line"},"time":{"type":"string","x-text":"line"}},"required":["status","txId","time"],"additionalProperties":false}},"createdBy":{"type":"string","readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","version"],"additionalProperties":false};
 const pattern16 = new RegExp("^[a-z][a-z0-9.-]{0,48}$", "u");
 const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_-]{0,63}$", "u");
 const pattern18 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$", "u");
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode" */;
 let vErrors = null;
 let errors = 0;
@@ -9091,7 +9091,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema113.properties, key0))){
+if(!(func36.call(schema115.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -9433,7 +9433,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!((data10 === "invoke") || (data10 === "query"))){
-const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema113.properties.functionType.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/functionType",schemaPath:"#/properties/functionType/enum",keyword:"enum",params:{allowedValues: schema115.properties.functionType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9533,7 +9533,7 @@ vErrors.push(err38);
 errors++;
 }
 if(!(((data14 === "installed") || (data14 === "approved")) || (data14 === "committed"))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema113.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema115.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9783,14 +9783,14 @@ vErrors.push(err58);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_listQuery = validate73;
-const schema114 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const chaincode_listQuery = validate75;
+const schema116 = {"$id":"chaincode.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -9928,7 +9928,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema114.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema116.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9951,7 +9951,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema114.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema116.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9974,7 +9974,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -10018,14 +10018,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
 
-export const chaincode_listBody = validate74;
-const schema115 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const chaincode_listBody = validate76;
+const schema117 = {"$id":"chaincode.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="chaincode.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -10163,7 +10163,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema115.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema117.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10186,7 +10186,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema115.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema117.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10268,14 +10268,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
 
-export const channel = validate75;
-const schema116 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
+export const channel = validate77;
+const schema118 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"channel","type":"object","properties":{"id":{"type":"integer","minimum":1,"readOnly":true},"name":{"type":"string","pattern":"^[a-z][a-z0-9.-]{0,48}$","x-text":"line"},"height":{"type":"integer","minimum":0,"readOnly":true},"txCount":{"type":"integer","minimum":0,"readOnly":true},"createdAt":{"type":"string","readOnly":true,"x-text":"line"}},"required":["id","name","height","txCount","createdAt"],"additionalProperties":false};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel" */;
 let vErrors = null;
 let errors = 0;
@@ -10490,14 +10490,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate75.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listQuery = validate76;
-const schema117 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const channel_listQuery = validate78;
+const schema119 = {"$id":"channel.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -10635,7 +10635,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema117.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema119.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10658,7 +10658,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema117.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema119.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10681,7 +10681,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -10725,14 +10725,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
 
-export const channel_listBody = validate77;
-const schema118 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const channel_listBody = validate79;
+const schema120 = {"$id":"channel.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="channel.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -10870,7 +10870,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(data3 === "id")){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema118.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema120.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10893,7 +10893,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema118.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema120.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10975,23 +10975,39 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
-export const company = validate78;
-const schema119 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+export const company = validate80;
+const schema121 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1},"adminStatus":{"type":"integer","enum":[0,1],"default":1},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
 const func302 = keywordRules.uscc;
-const func317 = keywordRules.distinct;
+const func347 = keywordRules.distinct;
 const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.images === undefined){
+data.images = [];
+}
+if(data.adminNotify === undefined){
+data.adminNotify = 1;
+}
+if(data.adminStatus === undefined){
+data.adminStatus = 1;
+}
+if(data.backupAdminNotify === undefined){
+data.backupAdminNotify = 1;
+}
+if(data.backupAdminStatus === undefined){
+data.backupAdminStatus = 1;
+}
 if(data.status === undefined){
 data.status = 1;
 }
@@ -11035,8 +11051,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.backupAdminAccount === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminAccount"},message:"must have required property '"+"backupAdminAccount"+"'"};
+if(data.adminName === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adminName"},message:"must have required property '"+"adminName"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11045,9 +11061,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func36.call(schema119.properties, key0))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.backupAdminAccount === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminAccount"},message:"must have required property '"+"backupAdminAccount"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11056,11 +11071,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.backupAdminName === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminName"},message:"must have required property '"+"backupAdminName"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11069,12 +11081,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.companyName !== undefined){
-let data1 = data.companyName;
-if(typeof data1 === "string"){
-if(func3(data1) < 1){
-const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key0 in data){
+if(!(func36.call(schema121.properties, key0))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11083,9 +11092,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure0 = func4(60, data1);
-if(failure0 !== null){
-const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11094,9 +11105,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func5(true, data1);
-if(failure1 !== null){
-const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+}
+if(data.companyName !== undefined){
+let data1 = data.companyName;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11105,9 +11119,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func2("line", data1);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+const failure0 = func4(60, data1);
+if(failure0 !== null){
+const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11116,9 +11130,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure1 = func5(true, data1);
+if(failure1 !== null){
+const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11127,12 +11141,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.creditCode !== undefined){
-let data2 = data.creditCode;
-if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
-const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
+const failure2 = func2("line", data1);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11141,9 +11152,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func302(true, data2);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
+}
+else {
+const err13 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11152,9 +11163,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func2("line", data2);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+if(data.creditCode !== undefined){
+let data2 = data.creditCode;
+if(typeof data2 === "string"){
+if(!pattern24.test(data2)){
+const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11163,9 +11177,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func302(true, data2);
+if(failure3 !== null){
+const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11174,12 +11188,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.licenseNo !== undefined){
-let data3 = data.licenseNo;
-if(typeof data3 === "string"){
-if(func3(data3) > 40){
-const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+const failure4 = func2("line", data2);
+if(failure4 !== null){
+const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11188,8 +11199,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func3(data3) < 1){
-const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err17 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11198,9 +11210,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure5 = func5(true, data3);
-if(failure5 !== null){
-const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+}
+if(data.licenseNo !== undefined){
+let data3 = data.licenseNo;
+if(typeof data3 === "string"){
+if(func3(data3) > 40){
+const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11209,9 +11224,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure6 = func2("line", data3);
-if(failure6 !== null){
-const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(func3(data3) < 1){
+const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11220,9 +11234,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure5 = func5(true, data3);
+if(failure5 !== null){
+const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11231,11 +11245,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema119.properties.address.type},message:"must be string,null"};
+const failure6 = func2("line", data3);
+if(failure6 !== null){
+const err21 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11244,10 +11256,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure7 = func4(200, data4);
-if(failure7 !== null){
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
+}
+else {
+const err22 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11256,9 +11267,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure8 = func5(true, data4);
-if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
+}
+if(data.totalEmployees !== undefined){
+let data4 = data.totalEmployees;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema121.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11267,9 +11280,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure9 = func2("line", data4);
-if(failure9 !== null){
-const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10000000 || isNaN(data4)){
+const err24 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11278,12 +11291,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-if(data.contactName !== undefined){
-let data5 = data.contactName;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema119.properties.contactName.type},message:"must be string,null"};
+if(data4 < 0 || isNaN(data4)){
+const err25 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11292,10 +11301,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(typeof data5 === "string"){
-const failure10 = func4(40, data5);
-if(failure10 !== null){
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
+}
+}
+if(data.product !== undefined){
+let data5 = data.product;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err26 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema121.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11304,9 +11315,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure11 = func5(true, data5);
-if(failure11 !== null){
-const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+if(typeof data5 === "string"){
+const failure7 = func4(200, data5);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11315,9 +11327,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure12 = func2("line", data5);
-if(failure12 !== null){
-const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+const failure8 = func5(true, data5);
+if(failure8 !== null){
+const err28 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11326,12 +11338,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema119.properties.contactPhone.type},message:"must be string,null"};
+const failure9 = func2("line", data5);
+if(failure9 !== null){
+const err29 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11340,9 +11349,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(!pattern25.test(data6)){
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+}
+}
+if(data.contractId !== undefined){
+let data6 = data.contractId;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err30 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema121.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11351,9 +11363,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure13 = func2("line", data6);
-if(failure13 !== null){
-const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err31 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11362,13 +11374,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-if(data.adminAccount !== undefined){
-let data7 = data.adminAccount;
-if(typeof data7 === "string"){
-if(!pattern26.test(data7)){
-const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(data6 < 1 || isNaN(data6)){
+const err32 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11377,9 +11384,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure14 = func2("line", data7);
-if(failure14 !== null){
-const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+}
+}
+let data7 = data.images;
+if(Array.isArray(data7)){
+if(data7.length > 9){
+const err33 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11388,9 +11398,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func3(data8) > 1000){
+const err34 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -11399,12 +11412,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 === "string"){
-if(!pattern26.test(data8)){
-const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(func3(data8) < 1){
+const err35 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -11413,9 +11422,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure15 = func2("line", data8);
-if(failure15 !== null){
-const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+const failure10 = func2("line", data8);
+if(failure10 !== null){
+const err36 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11424,9 +11433,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure11 = func14(true, data8);
+if(failure11 !== null){
+const err37 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -11436,9 +11445,8 @@ vErrors.push(err37);
 errors++;
 }
 }
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err38 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -11447,8 +11455,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema119.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -11457,12 +11467,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-let data10 = data.createTime;
-if(typeof data10 === "string"){
-const failure16 = func2("line", data10);
-if(failure16 !== null){
-const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(data.video !== undefined){
+let data9 = data.video;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err40 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema121.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -11471,9 +11479,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data9 === "string"){
+if(func3(data9) > 1000){
+const err41 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -11482,13 +11490,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data.updateTime !== undefined){
-let data11 = data.updateTime;
-if(typeof data11 === "string"){
-const failure17 = func2("line", data11);
-if(failure17 !== null){
-const err42 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure17.params,message:failure17.message};
+const failure12 = func2("line", data9);
+if(failure12 !== null){
+const err42 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -11497,9 +11501,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure13 = func14(true, data9);
+if(failure13 !== null){
+const err43 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-url",keyword:"x-url",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -11509,10 +11513,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-const failure18 = func317([["adminAccount","backupAdminAccount"]], data);
-if(failure18 !== null){
-const property0 = failure18.property;
-const err44 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
+}
+if(data.address !== undefined){
+let data10 = data.address;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err44 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema121.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -11521,9 +11526,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data10 === "string"){
+const failure14 = func4(200, data10);
+if(failure14 !== null){
+const err45 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -11532,14 +11538,746 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate78.errors = vErrors;
+const failure15 = func5(true, data10);
+if(failure15 !== null){
+const err46 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+const failure16 = func2("line", data10);
+if(failure16 !== null){
+const err47 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+if(data.contactName !== undefined){
+let data11 = data.contactName;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err48 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema121.properties.contactName.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+const failure17 = func4(40, data11);
+if(failure17 !== null){
+const err49 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+const failure18 = func5(true, data11);
+if(failure18 !== null){
+const err50 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const failure19 = func2("line", data11);
+if(failure19 !== null){
+const err51 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+if(data.contactPhone !== undefined){
+let data12 = data.contactPhone;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err52 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema121.properties.contactPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(typeof data12 === "string"){
+if(!pattern25.test(data12)){
+const err53 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const failure20 = func2("line", data12);
+if(failure20 !== null){
+const err54 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+if(data.adminAccount !== undefined){
+let data13 = data.adminAccount;
+if(typeof data13 === "string"){
+if(!pattern26.test(data13)){
+const err55 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+const failure21 = func2("line", data13);
+if(failure21 !== null){
+const err56 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.adminName !== undefined){
+let data14 = data.adminName;
+if(typeof data14 === "string"){
+if(func3(data14) < 1){
+const err58 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+const failure22 = func4(40, data14);
+if(failure22 !== null){
+const err59 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-maxWidth",keyword:"x-maxWidth",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const failure23 = func5(true, data14);
+if(failure23 !== null){
+const err60 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure24 = func2("line", data14);
+if(failure24 !== null){
+const err61 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.adminEmail !== undefined){
+let data15 = data.adminEmail;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err63 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema121.properties.adminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(typeof data15 === "string"){
+if(func3(data15) > 254){
+const err64 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(!(formats0.test(data15))){
+const err65 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+const failure25 = func2("line", data15);
+if(failure25 !== null){
+const err66 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+if(data.adminPhone !== undefined){
+let data16 = data.adminPhone;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err67 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema121.properties.adminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(typeof data16 === "string"){
+if(!pattern25.test(data16)){
+const err68 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+const failure26 = func2("line", data16);
+if(failure26 !== null){
+const err69 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/x-text",keyword:"x-text",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+let data17 = data.adminNotify;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err70 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!((data17 === 0) || (data17 === 1))){
+const err71 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema121.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+let data18 = data.adminStatus;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err72 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(!((data18 === 0) || (data18 === 1))){
+const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema121.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data.adminPassword !== undefined){
+let data19 = data.adminPassword;
+if(typeof data19 === "string"){
+if(func3(data19) > 256){
+const err74 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(func3(data19) < 8){
+const err75 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+const failure27 = func2("line", data19);
+if(failure27 !== null){
+const err76 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.backupAdminAccount !== undefined){
+let data20 = data.backupAdminAccount;
+if(typeof data20 === "string"){
+if(!pattern26.test(data20)){
+const err78 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+const failure28 = func2("line", data20);
+if(failure28 !== null){
+const err79 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.backupAdminName !== undefined){
+let data21 = data.backupAdminName;
+if(typeof data21 === "string"){
+if(func3(data21) < 1){
+const err81 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+const failure29 = func4(40, data21);
+if(failure29 !== null){
+const err82 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-maxWidth",keyword:"x-maxWidth",params:failure29.params,message:failure29.message};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+const failure30 = func5(true, data21);
+if(failure30 !== null){
+const err83 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-plainText",keyword:"x-plainText",params:failure30.params,message:failure30.message};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+const failure31 = func2("line", data21);
+if(failure31 !== null){
+const err84 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data.backupAdminEmail !== undefined){
+let data22 = data.backupAdminEmail;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err86 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema121.properties.backupAdminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(typeof data22 === "string"){
+if(func3(data22) > 254){
+const err87 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(!(formats0.test(data22))){
+const err88 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+const failure32 = func2("line", data22);
+if(failure32 !== null){
+const err89 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminPhone !== undefined){
+let data23 = data.backupAdminPhone;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err90 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema121.properties.backupAdminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(typeof data23 === "string"){
+if(!pattern25.test(data23)){
+const err91 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+const failure33 = func2("line", data23);
+if(failure33 !== null){
+const err92 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+let data24 = data.backupAdminNotify;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err93 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(!((data24 === 0) || (data24 === 1))){
+const err94 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema121.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+let data25 = data.backupAdminStatus;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err95 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!((data25 === 0) || (data25 === 1))){
+const err96 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema121.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data.backupAdminPassword !== undefined){
+let data26 = data.backupAdminPassword;
+if(typeof data26 === "string"){
+if(func3(data26) > 256){
+const err97 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(func3(data26) < 8){
+const err98 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+const failure34 = func2("line", data26);
+if(failure34 !== null){
+const err99 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+let data27 = data.status;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err101 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(!((data27 === 0) || (data27 === 1))){
+const err102 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema121.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+let data28 = data.createTime;
+if(typeof data28 === "string"){
+const failure35 = func2("line", data28);
+if(failure35 !== null){
+const err103 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data.updateTime !== undefined){
+let data29 = data.updateTime;
+if(typeof data29 === "string"){
+const failure36 = func2("line", data29);
+if(failure36 !== null){
+const err105 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+const failure37 = func347([["adminAccount","backupAdminAccount"]], data);
+if(failure37 !== null){
+const property0 = failure37.property;
+const err107 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure37.params,message:failure37.message};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+else {
+const err108 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+validate80.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listQuery = validate79;
-const schema120 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const company_listQuery = validate81;
+const schema122 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -11676,8 +12414,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema120.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(!((((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "totalEmployees")) || (data3 === "createTime")) || (data3 === "updateTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema122.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11700,7 +12438,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema120.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema122.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11723,7 +12461,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -11769,7 +12507,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema120.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema122.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11790,14 +12528,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate79.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
 
-export const company_listBody = validate80;
-const schema121 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const company_listBody = validate82;
+const schema123 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -11934,8 +12672,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema121.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(!((((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "totalEmployees")) || (data3 === "createTime")) || (data3 === "updateTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema123.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11958,7 +12696,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema121.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema123.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12042,7 +12780,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema121.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema123.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12063,14 +12801,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
 
-export const contract = validate81;
-const schema122 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contract","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","templateId"],"additionalProperties":false};
+export const contract = validate83;
+const schema124 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contract","type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"params":{"type":"object","default":{}},"status":{"type":"string","enum":["draft","active","terminated"],"default":"draft"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","templateId"],"additionalProperties":false};
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract" */;
 let vErrors = null;
 let errors = 0;
@@ -12242,7 +12980,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(((data4 === "draft") || (data4 === "active")) || (data4 === "terminated"))){
-const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema122.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema124.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12314,14 +13052,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
 
-export const contract_listQuery = validate82;
-const schema123 = {"$id":"contract.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+export const contract_listQuery = validate84;
+const schema125 = {"$id":"contract.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -12459,7 +13197,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema123.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema125.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12482,7 +13220,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema123.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema125.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12505,7 +13243,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -12576,7 +13314,7 @@ errors++;
 if(data.status !== undefined){
 let data7 = data.status;
 if(!(((data7 === "draft") || (data7 === "active")) || (data7 === "terminated"))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema123.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema125.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12619,14 +13357,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
 
-export const contract_listBody = validate83;
-const schema124 = {"$id":"contract.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
+export const contract_listBody = validate85;
+const schema126 = {"$id":"contract.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"templateId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","active","terminated"],"maxLength":200}},"additionalProperties":false};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contract.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -12764,7 +13502,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema124.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema126.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12787,7 +13525,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema124.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema126.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12896,7 +13634,7 @@ errors++;
 if(data.status !== undefined){
 let data8 = data.status;
 if(!(((data8 === "draft") || (data8 === "active")) || (data8 === "terminated"))){
-const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema124.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema126.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12939,19 +13677,19 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
 
-export const contractTemplate = validate84;
-const schema125 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
-const schema126 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
-const pattern34 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
-const schema127 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
-const schema128 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
-const schema130 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
+export const contractTemplate = validate86;
+const schema127 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
+const schema128 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
+const pattern38 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
+const schema129 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
+const schema130 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
+const schema132 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12976,7 +13714,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema127.properties, key0))){
+if(!(func36.call(schema129.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -13000,7 +13738,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((data0 === "string") || (data0 === "integer")) || (data0 === "number")) || (data0 === "boolean"))){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema127.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema129.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13159,7 +13897,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (typeof data8 !== "boolean")){
-const err17 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema128.type},message:"must be string,number,boolean"};
+const err17 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema130.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13207,7 +13945,7 @@ errors++;
 if(data.default !== undefined){
 let data9 = data.default;
 if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")){
-const err21 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema128.type},message:"must be string,number,boolean"};
+const err21 = {instancePath:instancePath+"/default",schemaPath:"#/definitions/scalar/type",keyword:"type",params:{type: schema130.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13450,12 +14188,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13514,7 +14252,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(data0 === "object")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema126.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema128.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13550,7 +14288,7 @@ errors++;
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern34.test(key1)){
+if(!pattern38.test(key1)){
 const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err8];
@@ -13574,8 +14312,8 @@ errors++;
 }
 }
 for(const key2 in data1){
-if(!(validate86(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate88(data1[key2], {instancePath:instancePath+"/properties/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
@@ -13608,7 +14346,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 === "string"){
-if(!pattern34.test(data4)){
+if(!pattern38.test(data4)){
 const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -13666,7 +14404,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(data5 === false)){
-const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema126.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
+const err17 = {instancePath:instancePath+"/additionalProperties",schemaPath:"#/properties/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema128.properties.additionalProperties.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13687,12 +14425,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate" */;
 let vErrors = null;
 let errors = 0;
@@ -13734,7 +14472,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema125.properties, key0))){
+if(!(func36.call(schema127.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -13819,7 +14557,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema125.properties.description.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema127.properties.description.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13935,8 +14673,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!(validate85(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate87(data5, {instancePath:instancePath+"/paramsSchema",parentData:data,parentDataProperty:"paramsSchema",rootData}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -13952,7 +14690,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema125.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema127.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14024,14 +14762,14 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
 
-export const contractTemplate_listQuery = validate89;
-const schema132 = {"$id":"contractTemplate.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const contractTemplate_listQuery = validate91;
+const schema134 = {"$id":"contractTemplate.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -14169,7 +14907,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema132.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema134.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14192,7 +14930,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema132.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema134.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14215,7 +14953,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -14261,7 +14999,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!((data6 === 0) || (data6 === 1))){
-const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema132.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema134.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14282,14 +15020,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
 
-export const contractTemplate_listBody = validate90;
-const schema133 = {"$id":"contractTemplate.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+export const contractTemplate_listBody = validate92;
+const schema135 = {"$id":"contractTemplate.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","name","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"status":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="contractTemplate.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -14427,7 +15165,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!(((data3 === "id") || (data3 === "name")) || (data3 === "createTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema133.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema135.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14450,7 +15188,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema133.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema135.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14534,7 +15272,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data7 === 0) || (data7 === 1))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema133.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema135.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14555,14 +15293,1124 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser = validate91;
-const schema134 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+export const notification = validate93;
+const schema136 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status === undefined){
+data.status = "draft";
+}
+if(data.sent === undefined){
+data.sent = 0;
+}
+if(data.recipients === undefined){
+data.recipients = [];
+}
+if(data.companyId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "companyId"},message:"must have required property '"+"companyId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.content === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema136.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.companyId !== undefined){
+let data1 = data.companyId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func3(data2) < 1){
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure0 = func4(80, data2);
+if(failure0 !== null){
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const failure1 = func5(true, data2);
+if(failure1 !== null){
+const err10 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func2("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.content !== undefined){
+let data3 = data.content;
+if(typeof data3 === "string"){
+if(func3(data3) < 1){
+const err13 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure3 = func4(2000, data3);
+if(failure3 !== null){
+const err14 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const failure4 = func2("multiline", data3);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema136.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+let data5 = data.sent;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err19 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((data5 === 0) || (data5 === 1))){
+const err20 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema136.properties.sent.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+let data6 = data.recipients;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+const failure5 = func2("line", data7);
+if(failure5 !== null){
+const err21 = {instancePath:instancePath+"/recipients/" + i0,schemaPath:"#/properties/recipients/items/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/recipients/" + i0,schemaPath:"#/properties/recipients/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/recipients",schemaPath:"#/properties/recipients/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.sendTime !== undefined){
+let data8 = data.sendTime;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err24 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/type",keyword:"type",params:{type: schema136.properties.sendTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+const failure6 = func2("line", data8);
+if(failure6 !== null){
+const err25 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.readBy !== undefined){
+let data9 = data.readBy;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err26 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/type",keyword:"type",params:{type: schema136.properties.readBy.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(typeof data9 === "string"){
+const failure7 = func2("line", data9);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.readTime !== undefined){
+let data10 = data.readTime;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err28 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema136.properties.readTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+const failure8 = func2("line", data10);
+if(failure8 !== null){
+const err29 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data.createTime !== undefined){
+let data11 = data.createTime;
+if(typeof data11 === "string"){
+const failure9 = func2("line", data11);
+if(failure9 !== null){
+const err30 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.updateTime !== undefined){
+let data12 = data.updateTime;
+if(typeof data12 === "string"){
+const failure10 = func2("line", data12);
+if(failure10 !== null){
+const err32 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+
+export const notification_listQuery = validate94;
+const schema137 = {"$id":"notification.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(func36.call(schema137.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func3(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func2("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((data3 === "id") || (data3 === "title")) || (data3 === "sendTime")) || (data3 === "readTime")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema137.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema137.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 === "string"){
+if(func3(data5) > 1100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!pattern49.test(data5)){
+const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure1 = func2("line", data5);
+if(failure1 !== null){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.companyId !== undefined){
+let data6 = data.companyId;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(!(((data7 === "draft") || (data7 === "sent")) || (data7 === "read"))){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema137.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func3(data7) > 200){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.sent !== undefined){
+let data8 = data.sent;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err24 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!((data8 === 0) || (data8 === 1))){
+const err25 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema137.properties.sent.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate94.errors = vErrors;
+return errors === 0;
+}
+
+export const notification_listBody = validate95;
+const schema138 = {"$id":"notification.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1]}},"additionalProperties":false};
+
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(func36.call(schema138.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 === "string"){
+if(func3(data2) > 200){
+const err7 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const failure0 = func2("line", data2);
+if(failure0 !== null){
+const err8 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((data3 === "id") || (data3 === "title")) || (data3 === "sendTime")) || (data3 === "readTime")) || (data3 === "createTime"))){
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema138.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema138.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err16 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.companyId !== undefined){
+let data7 = data.companyId;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err19 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 2147483647 || isNaN(data7)){
+const err20 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data7 < 1 || isNaN(data7)){
+const err21 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data8 = data.status;
+if(!(((data8 === "draft") || (data8 === "sent")) || (data8 === "read"))){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema138.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func3(data8) > 200){
+const err23 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.sent !== undefined){
+let data9 = data.sent;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err25 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!((data9 === 0) || (data9 === 1))){
+const err26 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema138.properties.sent.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate95.errors = vErrors;
+return errors === 0;
+}
+
+export const platformUser = validate96;
+const schema139 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
@@ -14584,7 +16432,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema134.properties, key0))){
+if(!(func36.call(schema139.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -14694,7 +16542,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema134.properties.nickname.type},message:"must be string,null"};
+const err10 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema139.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14742,7 +16590,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema134.properties.avatar.type},message:"must be string,null"};
+const err14 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema139.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14815,7 +16663,7 @@ errors++;
 if(data.chainId !== undefined){
 let data6 = data.chainId;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema134.properties.chainId.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema139.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14887,7 +16735,7 @@ errors++;
 if(data.lastLoginTime !== undefined){
 let data9 = data.lastLoginTime;
 if((typeof data9 !== "string") && (data9 !== null)){
-const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema134.properties.lastLoginTime.type},message:"must be string,null"};
+const err26 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema139.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -14921,14 +16769,14 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listQuery = validate92;
-const schema135 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const platformUser_listQuery = validate97;
+const schema140 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -15066,7 +16914,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema135.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema140.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15089,7 +16937,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema135.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema140.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15112,7 +16960,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err15 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -15156,14 +17004,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listBody = validate93;
-const schema136 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const platformUser_listBody = validate98;
+const schema141 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -15301,7 +17149,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema136.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema141.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15324,7 +17172,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema136.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema141.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15406,14 +17254,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction = validate94;
-const schema137 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction = validate99;
+const schema142 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
 let vErrors = null;
 let errors = 0;
@@ -15499,7 +17347,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema137.properties, key0))){
+if(!(func36.call(schema142.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -15867,14 +17715,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listQuery = validate95;
-const schema138 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const transaction_listQuery = validate100;
+const schema143 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -16022,7 +17870,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema138.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema143.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16045,7 +17893,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern45.test(data5)){
+if(!pattern49.test(data5)){
 const err14 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -16089,14 +17937,14 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listBody = validate96;
-const schema139 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
+export const transaction_listBody = validate101;
+const schema144 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647},"maxItems":100}},"additionalProperties":false};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -16244,7 +18092,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema139.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema144.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16326,7 +18174,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
 
@@ -16398,6 +18246,11 @@ export const bodyValidators: Record<string, SchemaValidator> = {
   "contractTemplate.update": formValidators["contractTemplate.update"],
   "contractTemplate.listQuery": contractTemplate_listQuery,
   "contractTemplate.listBody": contractTemplate_listBody,
+  "notification": notification,
+  "notification.create": formValidators["notification.create"],
+  "notification.update": formValidators["notification.update"],
+  "notification.listQuery": notification_listQuery,
+  "notification.listBody": notification_listBody,
   "platformUser": platformUser,
   "platformUser.create": formValidators["platformUser.create"],
   "platformUser.update": formValidators["platformUser.update"],

@@ -12,7 +12,7 @@ function cjsExports(ns) {
 const cjs0 = cjsExports(cjs0ns);
 
 export const account_create = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.create","type":"object","properties":{"id":false,"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["username","name","password","roles"],"additionalProperties":false};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.create","type":"object","properties":{"id":false,"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["username","name","password","roles"],"additionalProperties":false};
 const pattern0 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{2,31}$", "u");
 const func2 = keywordRules.text;
 const func3 = cjs0.default;
@@ -230,8 +230,8 @@ errors++;
 if(data.roles !== undefined){
 let data4 = data.roles;
 if(Array.isArray(data4)){
-if(data4.length > 2){
-const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(data4.length > 3){
+const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -263,7 +263,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!((data5 === "admin") || (data5 === "user"))){
+if(!(((data5 === "admin") || (data5 === "user")) || (data5 === "company"))){
 const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
@@ -420,7 +420,7 @@ return errors === 0;
 }
 
 export const account_update = validate11;
-const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["id"],"additionalProperties":false};
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["id"],"additionalProperties":false};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.update" */;
@@ -627,8 +627,8 @@ errors++;
 if(data.roles !== undefined){
 let data4 = data.roles;
 if(Array.isArray(data4)){
-if(data4.length > 2){
-const err17 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(data4.length > 3){
+const err17 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -660,7 +660,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(!((data5 === "admin") || (data5 === "user"))){
+if(!(((data5 === "admin") || (data5 === "user")) || (data5 === "company"))){
 const err20 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
@@ -9044,18 +9044,34 @@ return errors === 0;
 }
 
 export const company_create = validate30;
-const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1},"adminStatus":{"type":"integer","enum":[0,1],"default":1},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
 const func302 = keywordRules.uscc;
-const func317 = keywordRules.distinct;
+const func347 = keywordRules.distinct;
 const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.images === undefined){
+data.images = [];
+}
+if(data.adminNotify === undefined){
+data.adminNotify = 1;
+}
+if(data.adminStatus === undefined){
+data.adminStatus = 1;
+}
+if(data.backupAdminNotify === undefined){
+data.backupAdminNotify = 1;
+}
+if(data.backupAdminStatus === undefined){
+data.backupAdminStatus = 1;
+}
 if(data.status === undefined){
 data.status = 1;
 }
@@ -9099,8 +9115,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.backupAdminAccount === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminAccount"},message:"must have required property '"+"backupAdminAccount"+"'"};
+if(data.adminName === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adminName"},message:"must have required property '"+"adminName"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9109,9 +9125,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func36.call(schema55.properties, key0))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.backupAdminAccount === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminAccount"},message:"must have required property '"+"backupAdminAccount"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9120,9 +9135,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.backupAdminName === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminName"},message:"must have required property '"+"backupAdminName"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9131,11 +9145,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.companyName !== undefined){
-let data1 = data.companyName;
-if(typeof data1 === "string"){
-if(func3(data1) < 1){
-const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key0 in data){
+if(!(func36.call(schema55.properties, key0))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9144,9 +9156,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-const failure0 = func4(60, data1);
-if(failure0 !== null){
-const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+}
+if(data.id !== undefined){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9155,9 +9167,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-const failure1 = func5(true, data1);
-if(failure1 !== null){
-const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(data.companyName !== undefined){
+let data1 = data.companyName;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9166,9 +9180,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-const failure2 = func2("line", data1);
-if(failure2 !== null){
-const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+const failure0 = func4(60, data1);
+if(failure0 !== null){
+const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9177,9 +9191,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure1 = func5(true, data1);
+if(failure1 !== null){
+const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9188,12 +9202,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.creditCode !== undefined){
-let data2 = data.creditCode;
-if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
-const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
+const failure2 = func2("line", data1);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9202,9 +9213,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure3 = func302(true, data2);
-if(failure3 !== null){
-const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
+}
+else {
+const err13 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9213,9 +9224,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-const failure4 = func2("line", data2);
-if(failure4 !== null){
-const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+}
+if(data.creditCode !== undefined){
+let data2 = data.creditCode;
+if(typeof data2 === "string"){
+if(!pattern24.test(data2)){
+const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9224,9 +9238,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure3 = func302(true, data2);
+if(failure3 !== null){
+const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9235,12 +9249,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.licenseNo !== undefined){
-let data3 = data.licenseNo;
-if(typeof data3 === "string"){
-if(func3(data3) > 40){
-const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
+const failure4 = func2("line", data2);
+if(failure4 !== null){
+const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9249,8 +9260,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func3(data3) < 1){
-const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err17 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9259,9 +9271,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-const failure5 = func5(true, data3);
-if(failure5 !== null){
-const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+}
+if(data.licenseNo !== undefined){
+let data3 = data.licenseNo;
+if(typeof data3 === "string"){
+if(func3(data3) > 40){
+const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9270,9 +9285,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-const failure6 = func2("line", data3);
-if(failure6 !== null){
-const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(func3(data3) < 1){
+const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9281,9 +9295,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure5 = func5(true, data3);
+if(failure5 !== null){
+const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9292,11 +9306,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema55.properties.address.type},message:"must be string,null"};
+const failure6 = func2("line", data3);
+if(failure6 !== null){
+const err21 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9305,10 +9317,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure7 = func4(200, data4);
-if(failure7 !== null){
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
+}
+else {
+const err22 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9317,9 +9328,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure8 = func5(true, data4);
-if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
+}
+if(data.totalEmployees !== undefined){
+let data4 = data.totalEmployees;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema55.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9328,9 +9341,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure9 = func2("line", data4);
-if(failure9 !== null){
-const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10000000 || isNaN(data4)){
+const err24 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9339,12 +9352,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-if(data.contactName !== undefined){
-let data5 = data.contactName;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema55.properties.contactName.type},message:"must be string,null"};
+if(data4 < 0 || isNaN(data4)){
+const err25 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9353,10 +9362,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(typeof data5 === "string"){
-const failure10 = func4(40, data5);
-if(failure10 !== null){
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
+}
+}
+if(data.product !== undefined){
+let data5 = data.product;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err26 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema55.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9365,9 +9376,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure11 = func5(true, data5);
-if(failure11 !== null){
-const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+if(typeof data5 === "string"){
+const failure7 = func4(200, data5);
+if(failure7 !== null){
+const err27 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9376,9 +9388,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure12 = func2("line", data5);
-if(failure12 !== null){
-const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+const failure8 = func5(true, data5);
+if(failure8 !== null){
+const err28 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9387,12 +9399,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema55.properties.contactPhone.type},message:"must be string,null"};
+const failure9 = func2("line", data5);
+if(failure9 !== null){
+const err29 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9401,9 +9410,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(!pattern25.test(data6)){
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+}
+}
+if(data.contractId !== undefined){
+let data6 = data.contractId;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err30 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema55.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9412,9 +9424,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure13 = func2("line", data6);
-if(failure13 !== null){
-const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err31 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9423,13 +9435,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-if(data.adminAccount !== undefined){
-let data7 = data.adminAccount;
-if(typeof data7 === "string"){
-if(!pattern26.test(data7)){
-const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(data6 < 1 || isNaN(data6)){
+const err32 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9438,9 +9445,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure14 = func2("line", data7);
-if(failure14 !== null){
-const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+}
+}
+let data7 = data.images;
+if(Array.isArray(data7)){
+if(data7.length > 9){
+const err33 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9449,9 +9459,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func3(data8) > 1000){
+const err34 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9460,12 +9473,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 === "string"){
-if(!pattern26.test(data8)){
-const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(func3(data8) < 1){
+const err35 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9474,9 +9483,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure15 = func2("line", data8);
-if(failure15 !== null){
-const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+const failure10 = func2("line", data8);
+if(failure10 !== null){
+const err36 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9485,9 +9494,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure11 = func14(true, data8);
+if(failure11 !== null){
+const err37 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9497,9 +9506,8 @@ vErrors.push(err37);
 errors++;
 }
 }
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err38 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9508,8 +9516,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9518,8 +9528,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.video !== undefined){
+let data9 = data.video;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err40 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema55.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9528,8 +9540,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err41 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(typeof data9 === "string"){
+if(func3(data9) > 1000){
+const err41 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9538,10 +9551,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure16 = func317([["adminAccount","backupAdminAccount"]], data);
-if(failure16 !== null){
-const property0 = failure16.property;
-const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
+const failure12 = func2("line", data9);
+if(failure12 !== null){
+const err42 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9550,9 +9562,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure13 = func14(true, data9);
+if(failure13 !== null){
+const err43 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-url",keyword:"x-url",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9561,12 +9573,738 @@ vErrors.push(err43);
 }
 errors++;
 }
+}
+}
+if(data.address !== undefined){
+let data10 = data.address;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err44 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema55.properties.address.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+const failure14 = func4(200, data10);
+if(failure14 !== null){
+const err45 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const failure15 = func5(true, data10);
+if(failure15 !== null){
+const err46 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+const failure16 = func2("line", data10);
+if(failure16 !== null){
+const err47 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+if(data.contactName !== undefined){
+let data11 = data.contactName;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err48 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema55.properties.contactName.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+const failure17 = func4(40, data11);
+if(failure17 !== null){
+const err49 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+const failure18 = func5(true, data11);
+if(failure18 !== null){
+const err50 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const failure19 = func2("line", data11);
+if(failure19 !== null){
+const err51 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+if(data.contactPhone !== undefined){
+let data12 = data.contactPhone;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err52 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema55.properties.contactPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(typeof data12 === "string"){
+if(!pattern25.test(data12)){
+const err53 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const failure20 = func2("line", data12);
+if(failure20 !== null){
+const err54 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+if(data.adminAccount !== undefined){
+let data13 = data.adminAccount;
+if(typeof data13 === "string"){
+if(!pattern26.test(data13)){
+const err55 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+const failure21 = func2("line", data13);
+if(failure21 !== null){
+const err56 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.adminName !== undefined){
+let data14 = data.adminName;
+if(typeof data14 === "string"){
+if(func3(data14) < 1){
+const err58 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+const failure22 = func4(40, data14);
+if(failure22 !== null){
+const err59 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-maxWidth",keyword:"x-maxWidth",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const failure23 = func5(true, data14);
+if(failure23 !== null){
+const err60 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure24 = func2("line", data14);
+if(failure24 !== null){
+const err61 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.adminEmail !== undefined){
+let data15 = data.adminEmail;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err63 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema55.properties.adminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(typeof data15 === "string"){
+if(func3(data15) > 254){
+const err64 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(!(formats0.test(data15))){
+const err65 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+const failure25 = func2("line", data15);
+if(failure25 !== null){
+const err66 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+if(data.adminPhone !== undefined){
+let data16 = data.adminPhone;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err67 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema55.properties.adminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(typeof data16 === "string"){
+if(!pattern25.test(data16)){
+const err68 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+const failure26 = func2("line", data16);
+if(failure26 !== null){
+const err69 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/x-text",keyword:"x-text",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+let data17 = data.adminNotify;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err70 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!((data17 === 0) || (data17 === 1))){
+const err71 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema55.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+let data18 = data.adminStatus;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err72 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(!((data18 === 0) || (data18 === 1))){
+const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema55.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data.adminPassword !== undefined){
+let data19 = data.adminPassword;
+if(typeof data19 === "string"){
+if(func3(data19) > 256){
+const err74 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(func3(data19) < 8){
+const err75 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+const failure27 = func2("line", data19);
+if(failure27 !== null){
+const err76 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.backupAdminAccount !== undefined){
+let data20 = data.backupAdminAccount;
+if(typeof data20 === "string"){
+if(!pattern26.test(data20)){
+const err78 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+const failure28 = func2("line", data20);
+if(failure28 !== null){
+const err79 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.backupAdminName !== undefined){
+let data21 = data.backupAdminName;
+if(typeof data21 === "string"){
+if(func3(data21) < 1){
+const err81 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+const failure29 = func4(40, data21);
+if(failure29 !== null){
+const err82 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-maxWidth",keyword:"x-maxWidth",params:failure29.params,message:failure29.message};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+const failure30 = func5(true, data21);
+if(failure30 !== null){
+const err83 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-plainText",keyword:"x-plainText",params:failure30.params,message:failure30.message};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+const failure31 = func2("line", data21);
+if(failure31 !== null){
+const err84 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data.backupAdminEmail !== undefined){
+let data22 = data.backupAdminEmail;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err86 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema55.properties.backupAdminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(typeof data22 === "string"){
+if(func3(data22) > 254){
+const err87 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(!(formats0.test(data22))){
+const err88 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+const failure32 = func2("line", data22);
+if(failure32 !== null){
+const err89 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminPhone !== undefined){
+let data23 = data.backupAdminPhone;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err90 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema55.properties.backupAdminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(typeof data23 === "string"){
+if(!pattern25.test(data23)){
+const err91 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+const failure33 = func2("line", data23);
+if(failure33 !== null){
+const err92 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+let data24 = data.backupAdminNotify;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err93 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(!((data24 === 0) || (data24 === 1))){
+const err94 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema55.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+let data25 = data.backupAdminStatus;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err95 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!((data25 === 0) || (data25 === 1))){
+const err96 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema55.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data.backupAdminPassword !== undefined){
+let data26 = data.backupAdminPassword;
+if(typeof data26 === "string"){
+if(func3(data26) > 256){
+const err97 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(func3(data26) < 8){
+const err98 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+const failure34 = func2("line", data26);
+if(failure34 !== null){
+const err99 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+let data27 = data.status;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err101 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(!((data27 === 0) || (data27 === 1))){
+const err102 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err103 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err104 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+const failure35 = func347([["adminAccount","backupAdminAccount"]], data);
+if(failure35 !== null){
+const property0 = failure35.property;
+const err105 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure35.params,message:failure35.message};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
 validate30.errors = vErrors;
 return errors === 0;
 }
 
 export const company_update = validate31;
-const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1]},"adminStatus":{"type":"integer","enum":[0,1]},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1]},"backupAdminStatus":{"type":"integer","enum":[0,1]},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1]},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
@@ -9792,10 +10530,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err19 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema56.properties.address.type},message:"must be string,null"};
+if(data.totalEmployees !== undefined){
+let data4 = data.totalEmployees;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err19 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema56.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9804,10 +10542,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data4 === "string"){
-const failure7 = func4(200, data4);
-if(failure7 !== null){
-const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10000000 || isNaN(data4)){
+const err20 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9816,9 +10553,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure8 = func5(true, data4);
-if(failure8 !== null){
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
+if(data4 < 0 || isNaN(data4)){
+const err21 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9827,9 +10563,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure9 = func2("line", data4);
-if(failure9 !== null){
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+}
+}
+if(data.product !== undefined){
+let data5 = data.product;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err22 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema56.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9838,12 +10577,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-if(data.contactName !== undefined){
-let data5 = data.contactName;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err23 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema56.properties.contactName.type},message:"must be string,null"};
+if(typeof data5 === "string"){
+const failure7 = func4(200, data5);
+if(failure7 !== null){
+const err23 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9852,10 +10589,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(typeof data5 === "string"){
-const failure10 = func4(40, data5);
-if(failure10 !== null){
-const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
+const failure8 = func5(true, data5);
+if(failure8 !== null){
+const err24 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9864,9 +10600,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure11 = func5(true, data5);
-if(failure11 !== null){
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+const failure9 = func2("line", data5);
+if(failure9 !== null){
+const err25 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9875,9 +10611,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure12 = func2("line", data5);
-if(failure12 !== null){
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+}
+}
+if(data.contractId !== undefined){
+let data6 = data.contractId;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err26 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema56.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9886,12 +10625,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err27 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema56.properties.contactPhone.type},message:"must be string,null"};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err27 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9900,9 +10636,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(typeof data6 === "string"){
-if(!pattern25.test(data6)){
-const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(data6 < 1 || isNaN(data6)){
+const err28 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9911,9 +10646,13 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure13 = func2("line", data6);
-if(failure13 !== null){
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+}
+}
+if(data.images !== undefined){
+let data7 = data.images;
+if(Array.isArray(data7)){
+if(data7.length > 9){
+const err29 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9922,13 +10661,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-if(data.adminAccount !== undefined){
-let data7 = data.adminAccount;
-if(typeof data7 === "string"){
-if(!pattern26.test(data7)){
-const err30 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func3(data8) > 1000){
+const err30 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9937,9 +10675,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure14 = func2("line", data7);
-if(failure14 !== null){
-const err31 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+if(func3(data8) < 1){
+const err31 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9948,9 +10685,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure10 = func2("line", data8);
+if(failure10 !== null){
+const err32 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9959,12 +10696,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 === "string"){
-if(!pattern26.test(data8)){
-const err33 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+const failure11 = func14(true, data8);
+if(failure11 !== null){
+const err33 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9973,9 +10707,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure15 = func2("line", data8);
-if(failure15 !== null){
-const err34 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+}
+else {
+const err34 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9985,8 +10719,9 @@ vErrors.push(err34);
 errors++;
 }
 }
+}
 else {
-const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err35 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9996,10 +10731,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.video !== undefined){
+let data9 = data.video;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err36 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema56.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -10008,8 +10743,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(!((data9 === 0) || (data9 === 1))){
-const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(typeof data9 === "string"){
+if(func3(data9) > 1000){
+const err37 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -10018,9 +10754,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-if(data.createTime !== undefined){
-const err38 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure12 = func2("line", data9);
+if(failure12 !== null){
+const err38 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -10029,8 +10765,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err39 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure13 = func14(true, data9);
+if(failure13 !== null){
+const err39 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-url",keyword:"x-url",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -10039,10 +10776,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure16 = func317([["adminAccount","backupAdminAccount"]], data);
-if(failure16 !== null){
-const property0 = failure16.property;
-const err40 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure16.params,message:failure16.message};
+}
+}
+if(data.address !== undefined){
+let data10 = data.address;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err40 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema56.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -10051,14 +10790,725 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data10 === "string"){
+const failure14 = func4(200, data10);
+if(failure14 !== null){
+const err41 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err41];
 }
 else {
 vErrors.push(err41);
+}
+errors++;
+}
+const failure15 = func5(true, data10);
+if(failure15 !== null){
+const err42 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+const failure16 = func2("line", data10);
+if(failure16 !== null){
+const err43 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+if(data.contactName !== undefined){
+let data11 = data.contactName;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err44 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema56.properties.contactName.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+const failure17 = func4(40, data11);
+if(failure17 !== null){
+const err45 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const failure18 = func5(true, data11);
+if(failure18 !== null){
+const err46 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+const failure19 = func2("line", data11);
+if(failure19 !== null){
+const err47 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+if(data.contactPhone !== undefined){
+let data12 = data.contactPhone;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err48 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema56.properties.contactPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(typeof data12 === "string"){
+if(!pattern25.test(data12)){
+const err49 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+const failure20 = func2("line", data12);
+if(failure20 !== null){
+const err50 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+if(data.adminAccount !== undefined){
+let data13 = data.adminAccount;
+if(typeof data13 === "string"){
+if(!pattern26.test(data13)){
+const err51 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+const failure21 = func2("line", data13);
+if(failure21 !== null){
+const err52 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.adminName !== undefined){
+let data14 = data.adminName;
+if(typeof data14 === "string"){
+if(func3(data14) < 1){
+const err54 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+const failure22 = func4(40, data14);
+if(failure22 !== null){
+const err55 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-maxWidth",keyword:"x-maxWidth",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+const failure23 = func5(true, data14);
+if(failure23 !== null){
+const err56 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-plainText",keyword:"x-plainText",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+const failure24 = func2("line", data14);
+if(failure24 !== null){
+const err57 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data.adminEmail !== undefined){
+let data15 = data.adminEmail;
+if((typeof data15 !== "string") && (data15 !== null)){
+const err59 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema56.properties.adminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(typeof data15 === "string"){
+if(func3(data15) > 254){
+const err60 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(!(formats0.test(data15))){
+const err61 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+const failure25 = func2("line", data15);
+if(failure25 !== null){
+const err62 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/x-text",keyword:"x-text",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+if(data.adminPhone !== undefined){
+let data16 = data.adminPhone;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err63 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema56.properties.adminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(typeof data16 === "string"){
+if(!pattern25.test(data16)){
+const err64 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+const failure26 = func2("line", data16);
+if(failure26 !== null){
+const err65 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/x-text",keyword:"x-text",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+if(data.adminNotify !== undefined){
+let data17 = data.adminNotify;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err66 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(!((data17 === 0) || (data17 === 1))){
+const err67 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema56.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.adminStatus !== undefined){
+let data18 = data.adminStatus;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err68 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(!((data18 === 0) || (data18 === 1))){
+const err69 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema56.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data.adminPassword !== undefined){
+let data19 = data.adminPassword;
+if(typeof data19 === "string"){
+if(func3(data19) > 256){
+const err70 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(func3(data19) < 8){
+const err71 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+const failure27 = func2("line", data19);
+if(failure27 !== null){
+const err72 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data.backupAdminAccount !== undefined){
+let data20 = data.backupAdminAccount;
+if(typeof data20 === "string"){
+if(!pattern26.test(data20)){
+const err74 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const failure28 = func2("line", data20);
+if(failure28 !== null){
+const err75 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data.backupAdminName !== undefined){
+let data21 = data.backupAdminName;
+if(typeof data21 === "string"){
+if(func3(data21) < 1){
+const err77 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+const failure29 = func4(40, data21);
+if(failure29 !== null){
+const err78 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-maxWidth",keyword:"x-maxWidth",params:failure29.params,message:failure29.message};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+const failure30 = func5(true, data21);
+if(failure30 !== null){
+const err79 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-plainText",keyword:"x-plainText",params:failure30.params,message:failure30.message};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+const failure31 = func2("line", data21);
+if(failure31 !== null){
+const err80 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data.backupAdminEmail !== undefined){
+let data22 = data.backupAdminEmail;
+if((typeof data22 !== "string") && (data22 !== null)){
+const err82 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema56.properties.backupAdminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(typeof data22 === "string"){
+if(func3(data22) > 254){
+const err83 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(!(formats0.test(data22))){
+const err84 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+const failure32 = func2("line", data22);
+if(failure32 !== null){
+const err85 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminPhone !== undefined){
+let data23 = data.backupAdminPhone;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err86 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema56.properties.backupAdminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(typeof data23 === "string"){
+if(!pattern25.test(data23)){
+const err87 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+const failure33 = func2("line", data23);
+if(failure33 !== null){
+const err88 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminNotify !== undefined){
+let data24 = data.backupAdminNotify;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err89 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if(!((data24 === 0) || (data24 === 1))){
+const err90 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema56.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data.backupAdminStatus !== undefined){
+let data25 = data.backupAdminStatus;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err91 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(!((data25 === 0) || (data25 === 1))){
+const err92 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema56.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data.backupAdminPassword !== undefined){
+let data26 = data.backupAdminPassword;
+if(typeof data26 === "string"){
+if(func3(data26) > 256){
+const err93 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(func3(data26) < 8){
+const err94 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+const failure34 = func2("line", data26);
+if(failure34 !== null){
+const err95 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/x-text",keyword:"x-text",params:failure34.params,message:failure34.message};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data27 = data.status;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err97 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(!((data27 === 0) || (data27 === 1))){
+const err98 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err99 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err100 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+const failure35 = func347([["adminAccount","backupAdminAccount"]], data);
+if(failure35 !== null){
+const property0 = failure35.property;
+const err101 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure35.params,message:failure35.message};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+else {
+const err102 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
 }
 errors++;
 }
@@ -10514,7 +11964,7 @@ return errors === 0;
 export const contractTemplate_create = validate34;
 const schema59 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate.create","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line"},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":false,"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1},"createTime":false,"updateTime":false},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
 const schema60 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
-const pattern34 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
+const pattern38 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
 const schema61 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number"},"maximum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minLength":{"type":"integer","minimum":0,"maximum":1000},"maxLength":{"type":"integer","minimum":1,"maximum":1000},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
 const schema62 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line"};
 const schema64 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
@@ -11118,7 +12568,7 @@ errors++;
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern34.test(key1)){
+if(!pattern38.test(key1)){
 const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err8];
@@ -11176,7 +12626,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 === "string"){
-if(!pattern34.test(data4)){
+if(!pattern38.test(data4)){
 const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -12167,7 +13617,7 @@ errors++;
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern34.test(key1)){
+if(!pattern38.test(key1)){
 const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err8];
@@ -12225,7 +13675,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 === "string"){
-if(!pattern34.test(data4)){
+if(!pattern38.test(data4)){
 const err12 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -12613,10 +14063,632 @@ validate39.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_create = validate44;
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const notification_create = validate44;
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status === undefined){
+data.status = "draft";
+}
+if(data.companyId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "companyId"},message:"must have required property '"+"companyId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.content === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema73.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.companyId !== undefined){
+let data1 = data.companyId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func3(data2) < 1){
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure0 = func4(80, data2);
+if(failure0 !== null){
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const failure1 = func5(true, data2);
+if(failure1 !== null){
+const err10 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func2("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.content !== undefined){
+let data3 = data.content;
+if(typeof data3 === "string"){
+if(func3(data3) < 1){
+const err13 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure3 = func4(2000, data3);
+if(failure3 !== null){
+const err14 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const failure4 = func2("multiline", data3);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data.sent !== undefined){
+const err19 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.recipients !== undefined){
+const err20 = {instancePath:instancePath+"/recipients",schemaPath:"#/properties/recipients/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data.sendTime !== undefined){
+const err21 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.readBy !== undefined){
+const err22 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.readTime !== undefined){
+const err23 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate44.errors = vErrors;
+return errors === 0;
+}
+
+export const notification_update = validate45;
+const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readTime":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func36.call(schema74.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.companyId !== undefined){
+let data1 = data.companyId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func3(data2) < 1){
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+const failure0 = func4(80, data2);
+if(failure0 !== null){
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const failure1 = func5(true, data2);
+if(failure1 !== null){
+const err10 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func2("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.content !== undefined){
+let data3 = data.content;
+if(typeof data3 === "string"){
+if(func3(data3) < 1){
+const err13 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure3 = func4(2000, data3);
+if(failure3 !== null){
+const err14 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-maxWidth",keyword:"x-maxWidth",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const failure4 = func2("multiline", data3);
+if(failure4 !== null){
+const err15 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.sent !== undefined){
+const err19 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.recipients !== undefined){
+const err20 = {instancePath:instancePath+"/recipients",schemaPath:"#/properties/recipients/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data.sendTime !== undefined){
+const err21 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.readBy !== undefined){
+const err22 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.readTime !== undefined){
+const err23 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+
+export const platformUser_create = validate46;
+const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -12632,7 +14704,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema73.properties, key0))){
+if(!(func36.call(schema75.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -12723,7 +14795,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema73.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema75.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12771,7 +14843,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema73.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema75.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12876,14 +14948,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_update = validate45;
-const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+export const platformUser_update = validate47;
+const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -12899,7 +14971,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema74.properties, key0))){
+if(!(func36.call(schema76.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -13015,7 +15087,7 @@ errors++;
 if(data.nickname !== undefined){
 let data3 = data.nickname;
 if((typeof data3 !== "string") && (data3 !== null)){
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema74.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema76.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13063,7 +15135,7 @@ errors++;
 if(data.avatar !== undefined){
 let data4 = data.avatar;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema74.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema76.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13168,14 +15240,14 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_create = validate46;
-const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction_create = validate48;
+const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
 let vErrors = null;
 let errors = 0;
@@ -13261,7 +15333,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema75.properties, key0))){
+if(!(func36.call(schema77.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -13629,14 +15701,14 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_update = validate47;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
+export const transaction_update = validate49;
+const schema78 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer"},"channelId":{"type":"integer"},"blockNumber":{"type":"integer","minimum":0},"txIndex":{"type":"integer","minimum":0},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647}},"required":["id"],"additionalProperties":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
 let vErrors = null;
 let errors = 0;
@@ -13652,7 +15724,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func36.call(schema76.properties, key0))){
+if(!(func36.call(schema78.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -14055,7 +16127,7 @@ vErrors.push(err32);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
@@ -14088,6 +16160,8 @@ export const formValidators: Record<string, SchemaValidator> = {
   "contract.update": contract_update,
   "contractTemplate.create": contractTemplate_create,
   "contractTemplate.update": contractTemplate_update,
+  "notification.create": notification_create,
+  "notification.update": notification_update,
   "platformUser.create": platformUser_create,
   "platformUser.update": platformUser_update,
   "transaction.create": transaction_create,

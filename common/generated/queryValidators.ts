@@ -12,7 +12,7 @@ function cjsExports(ns) {
 const cjs0 = cjsExports(cjs0ns);
 
 export const account = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["username","name","password","roles"],"additionalProperties":false};
 const func2 = keywordRules.finite;
 const func3 = keywordRules.text;
 const func4 = cjs0.default;
@@ -315,8 +315,8 @@ errors++;
 if(data.roles !== undefined){
 let data4 = data.roles;
 if(Array.isArray(data4)){
-if(data4.length > 2){
-const err19 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(data4.length > 3){
+const err19 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -366,7 +366,7 @@ data4[i0] = coerced4;
 }
 }
 }
-if(!((data5 === "admin") || (data5 === "user"))){
+if(!(((data5 === "admin") || (data5 === "user")) || (data5 === "company"))){
 const err22 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
@@ -599,7 +599,7 @@ return errors === 0;
 }
 
 export const account_create = validate11;
-const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.create","type":"object","properties":{"id":false,"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["username","name","password","roles"],"additionalProperties":false};
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.create","type":"object","properties":{"id":false,"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["username","name","password","roles"],"additionalProperties":false};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.create" */;
@@ -865,8 +865,8 @@ errors++;
 if(data.roles !== undefined){
 let data4 = data.roles;
 if(Array.isArray(data4)){
-if(data4.length > 2){
-const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(data4.length > 3){
+const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -916,7 +916,7 @@ data4[i0] = coerced3;
 }
 }
 }
-if(!((data5 === "admin") || (data5 === "user"))){
+if(!(((data5 === "admin") || (data5 === "user")) || (data5 === "company"))){
 const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
@@ -1115,7 +1115,7 @@ return errors === 0;
 }
 
 export const account_update = validate12;
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true,"items":{"type":"string","enum":["admin","user"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["id"],"additionalProperties":false};
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"account.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"username":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{2,31}$","x-text":"line"},"name":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"password":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"roles":{"type":"array","minItems":1,"maxItems":3,"uniqueItems":true,"items":{"type":"string","enum":["admin","user","company"]}},"introduction":{"type":["string","null"],"x-maxWidth":200,"x-text":"multiline"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"createTime":false},"required":["id"],"additionalProperties":false};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="account.update" */;
@@ -1403,8 +1403,8 @@ errors++;
 if(data.roles !== undefined){
 let data4 = data.roles;
 if(Array.isArray(data4)){
-if(data4.length > 2){
-const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(data4.length > 3){
+const err18 = {instancePath:instancePath+"/roles",schemaPath:"#/properties/roles/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1454,7 +1454,7 @@ data4[i0] = coerced4;
 }
 }
 }
-if(!((data5 === "admin") || (data5 === "user"))){
+if(!(((data5 === "admin") || (data5 === "user")) || (data5 === "company"))){
 const err21 = {instancePath:instancePath+"/roles/" + i0,schemaPath:"#/properties/roles/items/enum",keyword:"enum",params:{allowedValues: schema13.properties.roles.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
@@ -29272,18 +29272,34 @@ return errors === 0;
 }
 
 export const company = validate60;
-const schema97 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const schema97 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
 const func695 = keywordRules.uscc;
-const func713 = keywordRules.distinct;
+const func749 = keywordRules.distinct;
 const pattern46 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern47 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern48 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
+const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.images === undefined){
+data.images = [];
+}
+if(data.adminNotify === undefined){
+data.adminNotify = 1;
+}
+if(data.adminStatus === undefined){
+data.adminStatus = 1;
+}
+if(data.backupAdminNotify === undefined){
+data.backupAdminNotify = 1;
+}
+if(data.backupAdminStatus === undefined){
+data.backupAdminStatus = 1;
+}
 if(data.status === undefined){
 data.status = 1;
 }
@@ -29327,8 +29343,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.backupAdminAccount === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminAccount"},message:"must have required property '"+"backupAdminAccount"+"'"};
+if(data.adminName === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adminName"},message:"must have required property '"+"adminName"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -29337,14 +29353,34 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func100.call(schema97.properties, key0))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.backupAdminAccount === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminAccount"},message:"must have required property '"+"backupAdminAccount"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+if(data.backupAdminName === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminName"},message:"must have required property '"+"backupAdminName"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema97.properties, key0))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -29360,12 +29396,12 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err8];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err8);
 }
 errors++;
 }
@@ -29379,12 +29415,12 @@ data["id"] = coerced0;
 }
 const failure0 = func2(true, data0);
 if(failure0 !== null){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
 if(vErrors === null){
-vErrors = [err7];
+vErrors = [err9];
 }
 else {
-vErrors.push(err7);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -29402,12 +29438,12 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err10];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err10);
 }
 errors++;
 }
@@ -29421,29 +29457,7 @@ data["companyName"] = coerced1;
 }
 if(typeof data1 === "string"){
 if(func4(data1) < 1){
-const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-const failure1 = func5(60, data1);
-if(failure1 !== null){
-const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-const failure2 = func6(true, data1);
-if(failure2 !== null){
-const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -29452,14 +29466,36 @@ vErrors.push(err11);
 }
 errors++;
 }
-const failure3 = func3("line", data1);
-if(failure3 !== null){
-const err12 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+const failure1 = func5(60, data1);
+if(failure1 !== null){
+const err12 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+const failure2 = func6(true, data1);
+if(failure2 !== null){
+const err13 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure3 = func3("line", data1);
+if(failure3 !== null){
+const err14 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -29478,12 +29514,12 @@ else if(data2 === null){
 coerced2 = "";
 }
 else {
-const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err15];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err15);
 }
 errors++;
 }
@@ -29497,34 +29533,34 @@ data["creditCode"] = coerced2;
 }
 if(typeof data2 === "string"){
 if(!pattern46.test(data2)){
-const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-const failure4 = func695(true, data2);
-if(failure4 !== null){
-const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-const failure5 = func3("line", data2);
-if(failure5 !== null){
-const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+const failure4 = func695(true, data2);
+if(failure4 !== null){
+const err17 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const failure5 = func3("line", data2);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }
@@ -29543,12 +29579,12 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err19];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err19);
 }
 errors++;
 }
@@ -29562,28 +29598,7 @@ data["licenseNo"] = coerced3;
 }
 if(typeof data3 === "string"){
 if(func4(data3) > 40){
-const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(func4(data3) < 1){
-const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-const failure6 = func6(true, data3);
-if(failure6 !== null){
-const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
+const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -29592,9 +29607,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-const failure7 = func3("line", data3);
-if(failure7 !== null){
-const err21 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(func4(data3) < 1){
+const err21 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -29603,25 +29617,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else if(data4 === "" || data4 === 0 || data4 === false){
-coerced4 = null;
-}
-else {
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema97.properties.address.type},message:"must be string,null"};
+const failure6 = func6(true, data3);
+if(failure6 !== null){
+const err22 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -29630,18 +29628,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["address"] = coerced4;
-}
-}
-}
-if(typeof data4 === "string"){
-const failure8 = func5(200, data4);
-if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
+const failure7 = func3("line", data3);
+if(failure7 !== null){
+const err23 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -29650,9 +29639,23 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure9 = func6(true, data4);
-if(failure9 !== null){
-const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
+}
+}
+if(data.totalEmployees !== undefined){
+let data4 = data.totalEmployees;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 === "boolean" || data4 === null
+              || (dataType4 === "string" && data4 && data4 == +data4 && !(data4 % 1))){
+coerced4 = +data4;
+}
+else if(data4 === "" || data4 === 0 || data4 === false){
+coerced4 = null;
+}
+else {
+const err24 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema97.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -29661,9 +29664,17 @@ vErrors.push(err24);
 }
 errors++;
 }
-const failure10 = func3("line", data4);
-if(failure10 !== null){
-const err25 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["totalEmployees"] = coerced4;
+}
+}
+}
+const failure8 = func2(true, data4);
+if(failure8 !== null){
+const err25 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -29672,10 +29683,31 @@ vErrors.push(err25);
 }
 errors++;
 }
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10000000 || isNaN(data4)){
+const err26 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err27 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
 }
 }
-if(data.contactName !== undefined){
-let data5 = data.contactName;
+}
+if(data.product !== undefined){
+let data5 = data.product;
 if((typeof data5 !== "string") && (data5 !== null)){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
@@ -29690,38 +29722,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema97.properties.contactName.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["contactName"] = coerced5;
-}
-}
-}
-if(typeof data5 === "string"){
-const failure11 = func5(40, data5);
-if(failure11 !== null){
-const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-const failure12 = func6(true, data5);
-if(failure12 !== null){
-const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+const err28 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema97.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -29730,9 +29731,18 @@ vErrors.push(err28);
 }
 errors++;
 }
-const failure13 = func3("line", data5);
-if(failure13 !== null){
-const err29 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["product"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+const failure9 = func5(200, data5);
+if(failure9 !== null){
+const err29 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-maxWidth",keyword:"x-maxWidth",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -29741,25 +29751,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else if(data6 === "" || data6 === 0 || data6 === false){
-coerced6 = null;
-}
-else {
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema97.properties.contactPhone.type},message:"must be string,null"};
+const failure10 = func6(true, data5);
+if(failure10 !== null){
+const err30 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-plainText",keyword:"x-plainText",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -29768,17 +29762,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["contactPhone"] = coerced6;
-}
-}
-}
-if(typeof data6 === "string"){
-if(!pattern47.test(data6)){
-const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+const failure11 = func3("line", data5);
+if(failure11 !== null){
+const err31 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -29787,9 +29773,23 @@ vErrors.push(err31);
 }
 errors++;
 }
-const failure14 = func3("line", data6);
-if(failure14 !== null){
-const err32 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+}
+}
+if(data.contractId !== undefined){
+let data6 = data.contractId;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
+}
+else if(data6 === "" || data6 === 0 || data6 === false){
+coerced6 = null;
+}
+else {
+const err32 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema97.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -29799,21 +29799,16 @@ vErrors.push(err32);
 errors++;
 }
 }
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["contractId"] = coerced6;
 }
-if(data.adminAccount !== undefined){
-let data7 = data.adminAccount;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
 }
-else if(data7 === null){
-coerced7 = "";
 }
-else {
-const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure12 = func2(true, data6);
+if(failure12 !== null){
+const err33 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -29822,17 +29817,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["adminAccount"] = coerced7;
-}
-}
-}
-if(typeof data7 === "string"){
-if(!pattern48.test(data7)){
-const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err34 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -29841,9 +29828,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-const failure15 = func3("line", data7);
-if(failure15 !== null){
-const err35 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+if(data6 < 1 || isNaN(data6)){
+const err35 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -29854,20 +29840,10 @@ errors++;
 }
 }
 }
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data7 = data.images;
+if(Array.isArray(data7)){
+if(data7.length > 9){
+const err36 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -29876,17 +29852,21 @@ vErrors.push(err36);
 }
 errors++;
 }
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 !== "string"){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
 }
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["backupAdminAccount"] = coerced8;
+else if(data8 === null){
+coerced7 = "";
 }
-}
-}
-if(typeof data8 === "string"){
-if(!pattern48.test(data8)){
-const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+else {
+const err37 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -29895,9 +29875,17 @@ vErrors.push(err37);
 }
 errors++;
 }
-const failure16 = func3("line", data8);
-if(failure16 !== null){
-const err38 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data7 !== undefined){
+data7[i0] = coerced7;
+}
+}
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 1000){
+const err38 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -29906,19 +29894,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(!(coerced9 !== undefined)){
-if(dataType9 === "boolean" || data9 === null
-              || (dataType9 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
-coerced9 = +data9;
-}
-else {
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(func4(data8) < 1){
+const err39 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -29927,16 +29904,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["status"] = coerced9;
-}
-}
-}
-if(!((data9 === 0) || (data9 === 1))){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema97.properties.status.enum},message:"must be equal to one of the allowed values"};
+const failure13 = func3("line", data8);
+if(failure13 !== null){
+const err40 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -29945,9 +29915,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-const failure17 = func2(true, data9);
-if(failure17 !== null){
-const err41 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure17.params,message:failure17.message};
+const failure14 = func15(true, data8);
+if(failure14 !== null){
+const err41 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -29956,20 +29926,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-let data10 = data.createTime;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
 }
-else if(data10 === null){
-coerced10 = "";
+}
 }
 else {
-const err42 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err42 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -29978,18 +29939,23 @@ vErrors.push(err42);
 }
 errors++;
 }
+if(data.video !== undefined){
+let data9 = data.video;
+if((typeof data9 !== "string") && (data9 !== null)){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data9;
 }
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["createTime"] = coerced10;
+else if(data9 === null){
+coerced8 = "";
 }
+else if(data9 === "" || data9 === 0 || data9 === false){
+coerced8 = null;
 }
-}
-if(typeof data10 === "string"){
-const failure18 = func3("line", data10);
-if(failure18 !== null){
-const err43 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+else {
+const err43 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema97.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -29999,21 +29965,16 @@ vErrors.push(err43);
 errors++;
 }
 }
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["video"] = coerced8;
 }
-if(data.updateTime !== undefined){
-let data11 = data.updateTime;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
 }
-else if(data11 === null){
-coerced11 = "";
 }
-else {
-const err44 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data9 === "string"){
+if(func4(data9) > 1000){
+const err44 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -30022,18 +29983,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["updateTime"] = coerced11;
-}
-}
-}
-if(typeof data11 === "string"){
-const failure19 = func3("line", data11);
-if(failure19 !== null){
-const err45 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+const failure15 = func3("line", data9);
+if(failure15 !== null){
+const err45 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -30042,12 +29994,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-const failure20 = func713([["adminAccount","backupAdminAccount"]], data);
-if(failure20 !== null){
-const property0 = failure20.property;
-const err46 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure20.params,message:failure20.message};
+const failure16 = func15(true, data9);
+if(failure16 !== null){
+const err46 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-url",keyword:"x-url",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -30057,8 +30006,24 @@ vErrors.push(err46);
 errors++;
 }
 }
+}
+if(data.address !== undefined){
+let data10 = data.address;
+if((typeof data10 !== "string") && (data10 !== null)){
+let dataType9 = typeof data10;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data10;
+}
+else if(data10 === null){
+coerced9 = "";
+}
+else if(data10 === "" || data10 === 0 || data10 === false){
+coerced9 = null;
+}
 else {
-const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err47 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema97.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -30067,18 +30032,1190 @@ vErrors.push(err47);
 }
 errors++;
 }
+}
+if(coerced9 !== undefined){
+data10 = coerced9;
+if(data !== undefined){
+data["address"] = coerced9;
+}
+}
+}
+if(typeof data10 === "string"){
+const failure17 = func5(200, data10);
+if(failure17 !== null){
+const err48 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+const failure18 = func6(true, data10);
+if(failure18 !== null){
+const err49 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+const failure19 = func3("line", data10);
+if(failure19 !== null){
+const err50 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+if(data.contactName !== undefined){
+let data11 = data.contactName;
+if((typeof data11 !== "string") && (data11 !== null)){
+let dataType10 = typeof data11;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data11;
+}
+else if(data11 === null){
+coerced10 = "";
+}
+else if(data11 === "" || data11 === 0 || data11 === false){
+coerced10 = null;
+}
+else {
+const err51 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema97.properties.contactName.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data11 = coerced10;
+if(data !== undefined){
+data["contactName"] = coerced10;
+}
+}
+}
+if(typeof data11 === "string"){
+const failure20 = func5(40, data11);
+if(failure20 !== null){
+const err52 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+const failure21 = func6(true, data11);
+if(failure21 !== null){
+const err53 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const failure22 = func3("line", data11);
+if(failure22 !== null){
+const err54 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+if(data.contactPhone !== undefined){
+let data12 = data.contactPhone;
+if((typeof data12 !== "string") && (data12 !== null)){
+let dataType11 = typeof data12;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data12;
+}
+else if(data12 === null){
+coerced11 = "";
+}
+else if(data12 === "" || data12 === 0 || data12 === false){
+coerced11 = null;
+}
+else {
+const err55 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema97.properties.contactPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data12 = coerced11;
+if(data !== undefined){
+data["contactPhone"] = coerced11;
+}
+}
+}
+if(typeof data12 === "string"){
+if(!pattern47.test(data12)){
+const err56 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+const failure23 = func3("line", data12);
+if(failure23 !== null){
+const err57 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+if(data.adminAccount !== undefined){
+let data13 = data.adminAccount;
+if(typeof data13 !== "string"){
+let dataType12 = typeof data13;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data13;
+}
+else if(data13 === null){
+coerced12 = "";
+}
+else {
+const err58 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(coerced12 !== undefined){
+data13 = coerced12;
+if(data !== undefined){
+data["adminAccount"] = coerced12;
+}
+}
+}
+if(typeof data13 === "string"){
+if(!pattern48.test(data13)){
+const err59 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const failure24 = func3("line", data13);
+if(failure24 !== null){
+const err60 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+if(data.adminName !== undefined){
+let data14 = data.adminName;
+if(typeof data14 !== "string"){
+let dataType13 = typeof data14;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data14;
+}
+else if(data14 === null){
+coerced13 = "";
+}
+else {
+const err61 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(coerced13 !== undefined){
+data14 = coerced13;
+if(data !== undefined){
+data["adminName"] = coerced13;
+}
+}
+}
+if(typeof data14 === "string"){
+if(func4(data14) < 1){
+const err62 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+const failure25 = func5(40, data14);
+if(failure25 !== null){
+const err63 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-maxWidth",keyword:"x-maxWidth",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+const failure26 = func6(true, data14);
+if(failure26 !== null){
+const err64 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-plainText",keyword:"x-plainText",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+const failure27 = func3("line", data14);
+if(failure27 !== null){
+const err65 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+if(data.adminEmail !== undefined){
+let data15 = data.adminEmail;
+if((typeof data15 !== "string") && (data15 !== null)){
+let dataType14 = typeof data15;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data15;
+}
+else if(data15 === null){
+coerced14 = "";
+}
+else if(data15 === "" || data15 === 0 || data15 === false){
+coerced14 = null;
+}
+else {
+const err66 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema97.properties.adminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(coerced14 !== undefined){
+data15 = coerced14;
+if(data !== undefined){
+data["adminEmail"] = coerced14;
+}
+}
+}
+if(typeof data15 === "string"){
+if(func4(data15) > 254){
+const err67 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(!(formats0.test(data15))){
+const err68 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+const failure28 = func3("line", data15);
+if(failure28 !== null){
+const err69 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+if(data.adminPhone !== undefined){
+let data16 = data.adminPhone;
+if((typeof data16 !== "string") && (data16 !== null)){
+let dataType15 = typeof data16;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data16;
+}
+else if(data16 === null){
+coerced15 = "";
+}
+else if(data16 === "" || data16 === 0 || data16 === false){
+coerced15 = null;
+}
+else {
+const err70 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema97.properties.adminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(coerced15 !== undefined){
+data16 = coerced15;
+if(data !== undefined){
+data["adminPhone"] = coerced15;
+}
+}
+}
+if(typeof data16 === "string"){
+if(!pattern47.test(data16)){
+const err71 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+const failure29 = func3("line", data16);
+if(failure29 !== null){
+const err72 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+let data17 = data.adminNotify;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+let dataType16 = typeof data17;
+let coerced16 = undefined;
+if(!(coerced16 !== undefined)){
+if(dataType16 === "boolean" || data17 === null
+              || (dataType16 === "string" && data17 && data17 == +data17 && !(data17 % 1))){
+coerced16 = +data17;
+}
+else {
+const err73 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(coerced16 !== undefined){
+data17 = coerced16;
+if(data !== undefined){
+data["adminNotify"] = coerced16;
+}
+}
+}
+if(!((data17 === 0) || (data17 === 1))){
+const err74 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema97.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const failure30 = func2(true, data17);
+if(failure30 !== null){
+const err75 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/x-finite",keyword:"x-finite",params:failure30.params,message:failure30.message};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+let data18 = data.adminStatus;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+let dataType17 = typeof data18;
+let coerced17 = undefined;
+if(!(coerced17 !== undefined)){
+if(dataType17 === "boolean" || data18 === null
+              || (dataType17 === "string" && data18 && data18 == +data18 && !(data18 % 1))){
+coerced17 = +data18;
+}
+else {
+const err76 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(coerced17 !== undefined){
+data18 = coerced17;
+if(data !== undefined){
+data["adminStatus"] = coerced17;
+}
+}
+}
+if(!((data18 === 0) || (data18 === 1))){
+const err77 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema97.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+const failure31 = func2(true, data18);
+if(failure31 !== null){
+const err78 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/x-finite",keyword:"x-finite",params:failure31.params,message:failure31.message};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(data.adminPassword !== undefined){
+let data19 = data.adminPassword;
+if(typeof data19 !== "string"){
+let dataType18 = typeof data19;
+let coerced18 = undefined;
+if(!(coerced18 !== undefined)){
+if(dataType18 == "number" || dataType18 == "boolean"){
+coerced18 = "" + data19;
+}
+else if(data19 === null){
+coerced18 = "";
+}
+else {
+const err79 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(coerced18 !== undefined){
+data19 = coerced18;
+if(data !== undefined){
+data["adminPassword"] = coerced18;
+}
+}
+}
+if(typeof data19 === "string"){
+if(func4(data19) > 256){
+const err80 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(func4(data19) < 8){
+const err81 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+const failure32 = func3("line", data19);
+if(failure32 !== null){
+const err82 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminAccount !== undefined){
+let data20 = data.backupAdminAccount;
+if(typeof data20 !== "string"){
+let dataType19 = typeof data20;
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(dataType19 == "number" || dataType19 == "boolean"){
+coerced19 = "" + data20;
+}
+else if(data20 === null){
+coerced19 = "";
+}
+else {
+const err83 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(coerced19 !== undefined){
+data20 = coerced19;
+if(data !== undefined){
+data["backupAdminAccount"] = coerced19;
+}
+}
+}
+if(typeof data20 === "string"){
+if(!pattern48.test(data20)){
+const err84 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+const failure33 = func3("line", data20);
+if(failure33 !== null){
+const err85 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminName !== undefined){
+let data21 = data.backupAdminName;
+if(typeof data21 !== "string"){
+let dataType20 = typeof data21;
+let coerced20 = undefined;
+if(!(coerced20 !== undefined)){
+if(dataType20 == "number" || dataType20 == "boolean"){
+coerced20 = "" + data21;
+}
+else if(data21 === null){
+coerced20 = "";
+}
+else {
+const err86 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(coerced20 !== undefined){
+data21 = coerced20;
+if(data !== undefined){
+data["backupAdminName"] = coerced20;
+}
+}
+}
+if(typeof data21 === "string"){
+if(func4(data21) < 1){
+const err87 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+const failure34 = func5(40, data21);
+if(failure34 !== null){
+const err88 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-maxWidth",keyword:"x-maxWidth",params:failure34.params,message:failure34.message};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+const failure35 = func6(true, data21);
+if(failure35 !== null){
+const err89 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-plainText",keyword:"x-plainText",params:failure35.params,message:failure35.message};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+const failure36 = func3("line", data21);
+if(failure36 !== null){
+const err90 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminEmail !== undefined){
+let data22 = data.backupAdminEmail;
+if((typeof data22 !== "string") && (data22 !== null)){
+let dataType21 = typeof data22;
+let coerced21 = undefined;
+if(!(coerced21 !== undefined)){
+if(dataType21 == "number" || dataType21 == "boolean"){
+coerced21 = "" + data22;
+}
+else if(data22 === null){
+coerced21 = "";
+}
+else if(data22 === "" || data22 === 0 || data22 === false){
+coerced21 = null;
+}
+else {
+const err91 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema97.properties.backupAdminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(coerced21 !== undefined){
+data22 = coerced21;
+if(data !== undefined){
+data["backupAdminEmail"] = coerced21;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) > 254){
+const err92 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(!(formats0.test(data22))){
+const err93 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+const failure37 = func3("line", data22);
+if(failure37 !== null){
+const err94 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminPhone !== undefined){
+let data23 = data.backupAdminPhone;
+if((typeof data23 !== "string") && (data23 !== null)){
+let dataType22 = typeof data23;
+let coerced22 = undefined;
+if(!(coerced22 !== undefined)){
+if(dataType22 == "number" || dataType22 == "boolean"){
+coerced22 = "" + data23;
+}
+else if(data23 === null){
+coerced22 = "";
+}
+else if(data23 === "" || data23 === 0 || data23 === false){
+coerced22 = null;
+}
+else {
+const err95 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema97.properties.backupAdminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(coerced22 !== undefined){
+data23 = coerced22;
+if(data !== undefined){
+data["backupAdminPhone"] = coerced22;
+}
+}
+}
+if(typeof data23 === "string"){
+if(!pattern47.test(data23)){
+const err96 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+const failure38 = func3("line", data23);
+if(failure38 !== null){
+const err97 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+let data24 = data.backupAdminNotify;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+let dataType23 = typeof data24;
+let coerced23 = undefined;
+if(!(coerced23 !== undefined)){
+if(dataType23 === "boolean" || data24 === null
+              || (dataType23 === "string" && data24 && data24 == +data24 && !(data24 % 1))){
+coerced23 = +data24;
+}
+else {
+const err98 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(coerced23 !== undefined){
+data24 = coerced23;
+if(data !== undefined){
+data["backupAdminNotify"] = coerced23;
+}
+}
+}
+if(!((data24 === 0) || (data24 === 1))){
+const err99 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema97.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+const failure39 = func2(true, data24);
+if(failure39 !== null){
+const err100 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/x-finite",keyword:"x-finite",params:failure39.params,message:failure39.message};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+let data25 = data.backupAdminStatus;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+let dataType24 = typeof data25;
+let coerced24 = undefined;
+if(!(coerced24 !== undefined)){
+if(dataType24 === "boolean" || data25 === null
+              || (dataType24 === "string" && data25 && data25 == +data25 && !(data25 % 1))){
+coerced24 = +data25;
+}
+else {
+const err101 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(coerced24 !== undefined){
+data25 = coerced24;
+if(data !== undefined){
+data["backupAdminStatus"] = coerced24;
+}
+}
+}
+if(!((data25 === 0) || (data25 === 1))){
+const err102 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema97.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+const failure40 = func2(true, data25);
+if(failure40 !== null){
+const err103 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/x-finite",keyword:"x-finite",params:failure40.params,message:failure40.message};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(data.backupAdminPassword !== undefined){
+let data26 = data.backupAdminPassword;
+if(typeof data26 !== "string"){
+let dataType25 = typeof data26;
+let coerced25 = undefined;
+if(!(coerced25 !== undefined)){
+if(dataType25 == "number" || dataType25 == "boolean"){
+coerced25 = "" + data26;
+}
+else if(data26 === null){
+coerced25 = "";
+}
+else {
+const err104 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(coerced25 !== undefined){
+data26 = coerced25;
+if(data !== undefined){
+data["backupAdminPassword"] = coerced25;
+}
+}
+}
+if(typeof data26 === "string"){
+if(func4(data26) > 256){
+const err105 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(func4(data26) < 8){
+const err106 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+const failure41 = func3("line", data26);
+if(failure41 !== null){
+const err107 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+let data27 = data.status;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+let dataType26 = typeof data27;
+let coerced26 = undefined;
+if(!(coerced26 !== undefined)){
+if(dataType26 === "boolean" || data27 === null
+              || (dataType26 === "string" && data27 && data27 == +data27 && !(data27 % 1))){
+coerced26 = +data27;
+}
+else {
+const err108 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(coerced26 !== undefined){
+data27 = coerced26;
+if(data !== undefined){
+data["status"] = coerced26;
+}
+}
+}
+if(!((data27 === 0) || (data27 === 1))){
+const err109 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema97.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+const failure42 = func2(true, data27);
+if(failure42 !== null){
+const err110 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure42.params,message:failure42.message};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+let data28 = data.createTime;
+if(typeof data28 !== "string"){
+let dataType27 = typeof data28;
+let coerced27 = undefined;
+if(!(coerced27 !== undefined)){
+if(dataType27 == "number" || dataType27 == "boolean"){
+coerced27 = "" + data28;
+}
+else if(data28 === null){
+coerced27 = "";
+}
+else {
+const err111 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(coerced27 !== undefined){
+data28 = coerced27;
+if(data !== undefined){
+data["createTime"] = coerced27;
+}
+}
+}
+if(typeof data28 === "string"){
+const failure43 = func3("line", data28);
+if(failure43 !== null){
+const err112 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure43.params,message:failure43.message};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+if(data.updateTime !== undefined){
+let data29 = data.updateTime;
+if(typeof data29 !== "string"){
+let dataType28 = typeof data29;
+let coerced28 = undefined;
+if(!(coerced28 !== undefined)){
+if(dataType28 == "number" || dataType28 == "boolean"){
+coerced28 = "" + data29;
+}
+else if(data29 === null){
+coerced28 = "";
+}
+else {
+const err113 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+if(coerced28 !== undefined){
+data29 = coerced28;
+if(data !== undefined){
+data["updateTime"] = coerced28;
+}
+}
+}
+if(typeof data29 === "string"){
+const failure44 = func3("line", data29);
+if(failure44 !== null){
+const err114 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure44.params,message:failure44.message};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+const failure45 = func749([["adminAccount","backupAdminAccount"]], data);
+if(failure45 !== null){
+const property0 = failure45.property;
+const err115 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure45.params,message:failure45.message};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
 validate60.errors = vErrors;
 return errors === 0;
 }
 
 export const company_create = validate61;
-const schema98 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","backupAdminAccount"],"additionalProperties":false};
+const schema98 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.create","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":false,"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":false,"updateTime":false},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.create" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.images === undefined){
+data.images = [];
+}
+if(data.adminNotify === undefined){
+data.adminNotify = 1;
+}
+if(data.adminStatus === undefined){
+data.adminStatus = 1;
+}
+if(data.backupAdminNotify === undefined){
+data.backupAdminNotify = 1;
+}
+if(data.backupAdminStatus === undefined){
+data.backupAdminStatus = 1;
+}
 if(data.status === undefined){
 data.status = 1;
 }
@@ -30122,8 +31259,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.backupAdminAccount === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminAccount"},message:"must have required property '"+"backupAdminAccount"+"'"};
+if(data.adminName === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adminName"},message:"must have required property '"+"adminName"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -30132,9 +31269,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func100.call(schema98.properties, key0))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.backupAdminAccount === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminAccount"},message:"must have required property '"+"backupAdminAccount"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -30143,14 +31279,35 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.backupAdminName === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backupAdminName"},message:"must have required property '"+"backupAdminName"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema98.properties, key0))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -30167,12 +31324,12 @@ else if(data1 === null){
 coerced0 = "";
 }
 else {
-const err7 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err7];
+vErrors = [err9];
 }
 else {
-vErrors.push(err7);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -30186,29 +31343,7 @@ data["companyName"] = coerced0;
 }
 if(typeof data1 === "string"){
 if(func4(data1) < 1){
-const err8 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-const failure0 = func5(60, data1);
-if(failure0 !== null){
-const err9 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-const failure1 = func6(true, data1);
-if(failure1 !== null){
-const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+const err10 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -30217,14 +31352,36 @@ vErrors.push(err10);
 }
 errors++;
 }
-const failure2 = func3("line", data1);
-if(failure2 !== null){
-const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+const failure0 = func5(60, data1);
+if(failure0 !== null){
+const err11 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-maxWidth",keyword:"x-maxWidth",params:failure0.params,message:failure0.message};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+const failure1 = func6(true, data1);
+if(failure1 !== null){
+const err12 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-plainText",keyword:"x-plainText",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure2 = func3("line", data1);
+if(failure2 !== null){
+const err13 = {instancePath:instancePath+"/companyName",schemaPath:"#/properties/companyName/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }
@@ -30243,12 +31400,12 @@ else if(data2 === null){
 coerced1 = "";
 }
 else {
-const err12 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err14];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -30262,34 +31419,34 @@ data["creditCode"] = coerced1;
 }
 if(typeof data2 === "string"){
 if(!pattern46.test(data2)){
-const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-const failure3 = func695(true, data2);
-if(failure3 !== null){
-const err14 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-const failure4 = func3("line", data2);
-if(failure4 !== null){
-const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+const err15 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/pattern",keyword:"pattern",params:{pattern: "^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"},message:"must match pattern \""+"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+const failure3 = func695(true, data2);
+if(failure3 !== null){
+const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure4 = func3("line", data2);
+if(failure4 !== null){
+const err17 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }
@@ -30308,12 +31465,12 @@ else if(data3 === null){
 coerced2 = "";
 }
 else {
-const err16 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err18];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err18);
 }
 errors++;
 }
@@ -30327,28 +31484,7 @@ data["licenseNo"] = coerced2;
 }
 if(typeof data3 === "string"){
 if(func4(data3) > 40){
-const err17 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(func4(data3) < 1){
-const err18 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-const failure5 = func6(true, data3);
-if(failure5 !== null){
-const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
+const err19 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -30357,9 +31493,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-const failure6 = func3("line", data3);
-if(failure6 !== null){
-const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(func4(data3) < 1){
+const err20 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -30368,25 +31503,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-}
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
-let dataType3 = typeof data4;
-let coerced3 = undefined;
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data4;
-}
-else if(data4 === null){
-coerced3 = "";
-}
-else if(data4 === "" || data4 === 0 || data4 === false){
-coerced3 = null;
-}
-else {
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema98.properties.address.type},message:"must be string,null"};
+const failure5 = func6(true, data3);
+if(failure5 !== null){
+const err21 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-plainText",keyword:"x-plainText",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -30395,18 +31514,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(coerced3 !== undefined){
-data4 = coerced3;
-if(data !== undefined){
-data["address"] = coerced3;
-}
-}
-}
-if(typeof data4 === "string"){
-const failure7 = func5(200, data4);
-if(failure7 !== null){
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure7.params,message:failure7.message};
+const failure6 = func3("line", data3);
+if(failure6 !== null){
+const err22 = {instancePath:instancePath+"/licenseNo",schemaPath:"#/properties/licenseNo/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -30415,9 +31525,23 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure8 = func6(true, data4);
-if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure8.params,message:failure8.message};
+}
+}
+if(data.totalEmployees !== undefined){
+let data4 = data.totalEmployees;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+let dataType3 = typeof data4;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 === "boolean" || data4 === null
+              || (dataType3 === "string" && data4 && data4 == +data4 && !(data4 % 1))){
+coerced3 = +data4;
+}
+else if(data4 === "" || data4 === 0 || data4 === false){
+coerced3 = null;
+}
+else {
+const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema98.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -30426,9 +31550,17 @@ vErrors.push(err23);
 }
 errors++;
 }
-const failure9 = func3("line", data4);
-if(failure9 !== null){
-const err24 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+}
+if(coerced3 !== undefined){
+data4 = coerced3;
+if(data !== undefined){
+data["totalEmployees"] = coerced3;
+}
+}
+}
+const failure7 = func2(true, data4);
+if(failure7 !== null){
+const err24 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -30437,10 +31569,31 @@ vErrors.push(err24);
 }
 errors++;
 }
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10000000 || isNaN(data4)){
+const err25 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err26 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
 }
 }
-if(data.contactName !== undefined){
-let data5 = data.contactName;
+}
+if(data.product !== undefined){
+let data5 = data.product;
 if((typeof data5 !== "string") && (data5 !== null)){
 let dataType4 = typeof data5;
 let coerced4 = undefined;
@@ -30455,38 +31608,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced4 = null;
 }
 else {
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema98.properties.contactName.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(coerced4 !== undefined){
-data5 = coerced4;
-if(data !== undefined){
-data["contactName"] = coerced4;
-}
-}
-}
-if(typeof data5 === "string"){
-const failure10 = func5(40, data5);
-if(failure10 !== null){
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure10.params,message:failure10.message};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-const failure11 = func6(true, data5);
-if(failure11 !== null){
-const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure11.params,message:failure11.message};
+const err27 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema98.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -30495,9 +31617,18 @@ vErrors.push(err27);
 }
 errors++;
 }
-const failure12 = func3("line", data5);
-if(failure12 !== null){
-const err28 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+}
+if(coerced4 !== undefined){
+data5 = coerced4;
+if(data !== undefined){
+data["product"] = coerced4;
+}
+}
+}
+if(typeof data5 === "string"){
+const failure8 = func5(200, data5);
+if(failure8 !== null){
+const err28 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -30506,25 +31637,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
-let dataType5 = typeof data6;
-let coerced5 = undefined;
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data6;
-}
-else if(data6 === null){
-coerced5 = "";
-}
-else if(data6 === "" || data6 === 0 || data6 === false){
-coerced5 = null;
-}
-else {
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema98.properties.contactPhone.type},message:"must be string,null"};
+const failure9 = func6(true, data5);
+if(failure9 !== null){
+const err29 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -30533,17 +31648,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(coerced5 !== undefined){
-data6 = coerced5;
-if(data !== undefined){
-data["contactPhone"] = coerced5;
-}
-}
-}
-if(typeof data6 === "string"){
-if(!pattern47.test(data6)){
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+const failure10 = func3("line", data5);
+if(failure10 !== null){
+const err30 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -30552,9 +31659,23 @@ vErrors.push(err30);
 }
 errors++;
 }
-const failure13 = func3("line", data6);
-if(failure13 !== null){
-const err31 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+}
+}
+if(data.contractId !== undefined){
+let data6 = data.contractId;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else if(data6 === "" || data6 === 0 || data6 === false){
+coerced5 = null;
+}
+else {
+const err31 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema98.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -30564,21 +31685,16 @@ vErrors.push(err31);
 errors++;
 }
 }
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data !== undefined){
+data["contractId"] = coerced5;
 }
-if(data.adminAccount !== undefined){
-let data7 = data.adminAccount;
-if(typeof data7 !== "string"){
-let dataType6 = typeof data7;
-let coerced6 = undefined;
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data7;
 }
-else if(data7 === null){
-coerced6 = "";
 }
-else {
-const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const failure11 = func2(true, data6);
+if(failure11 !== null){
+const err32 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/x-finite",keyword:"x-finite",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -30587,17 +31703,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(coerced6 !== undefined){
-data7 = coerced6;
-if(data !== undefined){
-data["adminAccount"] = coerced6;
-}
-}
-}
-if(typeof data7 === "string"){
-if(!pattern48.test(data7)){
-const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err33 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -30606,9 +31714,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-const failure14 = func3("line", data7);
-if(failure14 !== null){
-const err34 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+if(data6 < 1 || isNaN(data6)){
+const err34 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -30619,20 +31726,10 @@ errors++;
 }
 }
 }
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 !== "string"){
-let dataType7 = typeof data8;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data8;
-}
-else if(data8 === null){
-coerced7 = "";
-}
-else {
-const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let data7 = data.images;
+if(Array.isArray(data7)){
+if(data7.length > 9){
+const err35 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -30641,17 +31738,21 @@ vErrors.push(err35);
 }
 errors++;
 }
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 !== "string"){
+let dataType6 = typeof data8;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data8;
 }
-if(coerced7 !== undefined){
-data8 = coerced7;
-if(data !== undefined){
-data["backupAdminAccount"] = coerced7;
+else if(data8 === null){
+coerced6 = "";
 }
-}
-}
-if(typeof data8 === "string"){
-if(!pattern48.test(data8)){
-const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+else {
+const err36 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -30660,9 +31761,17 @@ vErrors.push(err36);
 }
 errors++;
 }
-const failure15 = func3("line", data8);
-if(failure15 !== null){
-const err37 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+}
+if(coerced6 !== undefined){
+data8 = coerced6;
+if(data7 !== undefined){
+data7[i0] = coerced6;
+}
+}
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 1000){
+const err37 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -30671,19 +31780,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-let dataType8 = typeof data9;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 === "boolean" || data9 === null
-              || (dataType8 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
-coerced8 = +data9;
-}
-else {
-const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(func4(data8) < 1){
+const err38 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -30692,16 +31790,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(coerced8 !== undefined){
-data9 = coerced8;
-if(data !== undefined){
-data["status"] = coerced8;
-}
-}
-}
-if(!((data9 === 0) || (data9 === 1))){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"};
+const failure12 = func3("line", data8);
+if(failure12 !== null){
+const err39 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -30710,9 +31801,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-const failure16 = func2(true, data9);
-if(failure16 !== null){
-const err40 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure16.params,message:failure16.message};
+const failure13 = func15(true, data8);
+if(failure13 !== null){
+const err40 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -30721,8 +31812,11 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err41 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -30731,8 +31825,23 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err42 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.video !== undefined){
+let data9 = data.video;
+if((typeof data9 !== "string") && (data9 !== null)){
+let dataType7 = typeof data9;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data9;
+}
+else if(data9 === null){
+coerced7 = "";
+}
+else if(data9 === "" || data9 === 0 || data9 === false){
+coerced7 = null;
+}
+else {
+const err42 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema98.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -30741,10 +31850,17 @@ vErrors.push(err42);
 }
 errors++;
 }
-const failure17 = func713([["adminAccount","backupAdminAccount"]], data);
-if(failure17 !== null){
-const property0 = failure17.property;
-const err43 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure17.params,message:failure17.message};
+}
+if(coerced7 !== undefined){
+data9 = coerced7;
+if(data !== undefined){
+data["video"] = coerced7;
+}
+}
+}
+if(typeof data9 === "string"){
+if(func4(data9) > 1000){
+const err43 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -30753,9 +31869,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const failure14 = func3("line", data9);
+if(failure14 !== null){
+const err44 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -30764,12 +31880,1139 @@ vErrors.push(err44);
 }
 errors++;
 }
+const failure15 = func15(true, data9);
+if(failure15 !== null){
+const err45 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-url",keyword:"x-url",params:failure15.params,message:failure15.message};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+if(data.address !== undefined){
+let data10 = data.address;
+if((typeof data10 !== "string") && (data10 !== null)){
+let dataType8 = typeof data10;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data10;
+}
+else if(data10 === null){
+coerced8 = "";
+}
+else if(data10 === "" || data10 === 0 || data10 === false){
+coerced8 = null;
+}
+else {
+const err46 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema98.properties.address.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data10 = coerced8;
+if(data !== undefined){
+data["address"] = coerced8;
+}
+}
+}
+if(typeof data10 === "string"){
+const failure16 = func5(200, data10);
+if(failure16 !== null){
+const err47 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure16.params,message:failure16.message};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+const failure17 = func6(true, data10);
+if(failure17 !== null){
+const err48 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+const failure18 = func3("line", data10);
+if(failure18 !== null){
+const err49 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+if(data.contactName !== undefined){
+let data11 = data.contactName;
+if((typeof data11 !== "string") && (data11 !== null)){
+let dataType9 = typeof data11;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data11;
+}
+else if(data11 === null){
+coerced9 = "";
+}
+else if(data11 === "" || data11 === 0 || data11 === false){
+coerced9 = null;
+}
+else {
+const err50 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema98.properties.contactName.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data11 = coerced9;
+if(data !== undefined){
+data["contactName"] = coerced9;
+}
+}
+}
+if(typeof data11 === "string"){
+const failure19 = func5(40, data11);
+if(failure19 !== null){
+const err51 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+const failure20 = func6(true, data11);
+if(failure20 !== null){
+const err52 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+const failure21 = func3("line", data11);
+if(failure21 !== null){
+const err53 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+if(data.contactPhone !== undefined){
+let data12 = data.contactPhone;
+if((typeof data12 !== "string") && (data12 !== null)){
+let dataType10 = typeof data12;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data12;
+}
+else if(data12 === null){
+coerced10 = "";
+}
+else if(data12 === "" || data12 === 0 || data12 === false){
+coerced10 = null;
+}
+else {
+const err54 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema98.properties.contactPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data12 = coerced10;
+if(data !== undefined){
+data["contactPhone"] = coerced10;
+}
+}
+}
+if(typeof data12 === "string"){
+if(!pattern47.test(data12)){
+const err55 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+const failure22 = func3("line", data12);
+if(failure22 !== null){
+const err56 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+if(data.adminAccount !== undefined){
+let data13 = data.adminAccount;
+if(typeof data13 !== "string"){
+let dataType11 = typeof data13;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data13;
+}
+else if(data13 === null){
+coerced11 = "";
+}
+else {
+const err57 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data13 = coerced11;
+if(data !== undefined){
+data["adminAccount"] = coerced11;
+}
+}
+}
+if(typeof data13 === "string"){
+if(!pattern48.test(data13)){
+const err58 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+const failure23 = func3("line", data13);
+if(failure23 !== null){
+const err59 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+if(data.adminName !== undefined){
+let data14 = data.adminName;
+if(typeof data14 !== "string"){
+let dataType12 = typeof data14;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data14;
+}
+else if(data14 === null){
+coerced12 = "";
+}
+else {
+const err60 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(coerced12 !== undefined){
+data14 = coerced12;
+if(data !== undefined){
+data["adminName"] = coerced12;
+}
+}
+}
+if(typeof data14 === "string"){
+if(func4(data14) < 1){
+const err61 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+const failure24 = func5(40, data14);
+if(failure24 !== null){
+const err62 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-maxWidth",keyword:"x-maxWidth",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+const failure25 = func6(true, data14);
+if(failure25 !== null){
+const err63 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-plainText",keyword:"x-plainText",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+const failure26 = func3("line", data14);
+if(failure26 !== null){
+const err64 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-text",keyword:"x-text",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+if(data.adminEmail !== undefined){
+let data15 = data.adminEmail;
+if((typeof data15 !== "string") && (data15 !== null)){
+let dataType13 = typeof data15;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data15;
+}
+else if(data15 === null){
+coerced13 = "";
+}
+else if(data15 === "" || data15 === 0 || data15 === false){
+coerced13 = null;
+}
+else {
+const err65 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema98.properties.adminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(coerced13 !== undefined){
+data15 = coerced13;
+if(data !== undefined){
+data["adminEmail"] = coerced13;
+}
+}
+}
+if(typeof data15 === "string"){
+if(func4(data15) > 254){
+const err66 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(!(formats0.test(data15))){
+const err67 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+const failure27 = func3("line", data15);
+if(failure27 !== null){
+const err68 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+if(data.adminPhone !== undefined){
+let data16 = data.adminPhone;
+if((typeof data16 !== "string") && (data16 !== null)){
+let dataType14 = typeof data16;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data16;
+}
+else if(data16 === null){
+coerced14 = "";
+}
+else if(data16 === "" || data16 === 0 || data16 === false){
+coerced14 = null;
+}
+else {
+const err69 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema98.properties.adminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(coerced14 !== undefined){
+data16 = coerced14;
+if(data !== undefined){
+data["adminPhone"] = coerced14;
+}
+}
+}
+if(typeof data16 === "string"){
+if(!pattern47.test(data16)){
+const err70 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+const failure28 = func3("line", data16);
+if(failure28 !== null){
+const err71 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+let data17 = data.adminNotify;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+let dataType15 = typeof data17;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 === "boolean" || data17 === null
+              || (dataType15 === "string" && data17 && data17 == +data17 && !(data17 % 1))){
+coerced15 = +data17;
+}
+else {
+const err72 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(coerced15 !== undefined){
+data17 = coerced15;
+if(data !== undefined){
+data["adminNotify"] = coerced15;
+}
+}
+}
+if(!((data17 === 0) || (data17 === 1))){
+const err73 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema98.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+const failure29 = func2(true, data17);
+if(failure29 !== null){
+const err74 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/x-finite",keyword:"x-finite",params:failure29.params,message:failure29.message};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+let data18 = data.adminStatus;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+let dataType16 = typeof data18;
+let coerced16 = undefined;
+if(!(coerced16 !== undefined)){
+if(dataType16 === "boolean" || data18 === null
+              || (dataType16 === "string" && data18 && data18 == +data18 && !(data18 % 1))){
+coerced16 = +data18;
+}
+else {
+const err75 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(coerced16 !== undefined){
+data18 = coerced16;
+if(data !== undefined){
+data["adminStatus"] = coerced16;
+}
+}
+}
+if(!((data18 === 0) || (data18 === 1))){
+const err76 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema98.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+const failure30 = func2(true, data18);
+if(failure30 !== null){
+const err77 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/x-finite",keyword:"x-finite",params:failure30.params,message:failure30.message};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(data.adminPassword !== undefined){
+let data19 = data.adminPassword;
+if(typeof data19 !== "string"){
+let dataType17 = typeof data19;
+let coerced17 = undefined;
+if(!(coerced17 !== undefined)){
+if(dataType17 == "number" || dataType17 == "boolean"){
+coerced17 = "" + data19;
+}
+else if(data19 === null){
+coerced17 = "";
+}
+else {
+const err78 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(coerced17 !== undefined){
+data19 = coerced17;
+if(data !== undefined){
+data["adminPassword"] = coerced17;
+}
+}
+}
+if(typeof data19 === "string"){
+if(func4(data19) > 256){
+const err79 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(func4(data19) < 8){
+const err80 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+const failure31 = func3("line", data19);
+if(failure31 !== null){
+const err81 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/x-text",keyword:"x-text",params:failure31.params,message:failure31.message};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminAccount !== undefined){
+let data20 = data.backupAdminAccount;
+if(typeof data20 !== "string"){
+let dataType18 = typeof data20;
+let coerced18 = undefined;
+if(!(coerced18 !== undefined)){
+if(dataType18 == "number" || dataType18 == "boolean"){
+coerced18 = "" + data20;
+}
+else if(data20 === null){
+coerced18 = "";
+}
+else {
+const err82 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(coerced18 !== undefined){
+data20 = coerced18;
+if(data !== undefined){
+data["backupAdminAccount"] = coerced18;
+}
+}
+}
+if(typeof data20 === "string"){
+if(!pattern48.test(data20)){
+const err83 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+const failure32 = func3("line", data20);
+if(failure32 !== null){
+const err84 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminName !== undefined){
+let data21 = data.backupAdminName;
+if(typeof data21 !== "string"){
+let dataType19 = typeof data21;
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(dataType19 == "number" || dataType19 == "boolean"){
+coerced19 = "" + data21;
+}
+else if(data21 === null){
+coerced19 = "";
+}
+else {
+const err85 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(coerced19 !== undefined){
+data21 = coerced19;
+if(data !== undefined){
+data["backupAdminName"] = coerced19;
+}
+}
+}
+if(typeof data21 === "string"){
+if(func4(data21) < 1){
+const err86 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+const failure33 = func5(40, data21);
+if(failure33 !== null){
+const err87 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-maxWidth",keyword:"x-maxWidth",params:failure33.params,message:failure33.message};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+const failure34 = func6(true, data21);
+if(failure34 !== null){
+const err88 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-plainText",keyword:"x-plainText",params:failure34.params,message:failure34.message};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+const failure35 = func3("line", data21);
+if(failure35 !== null){
+const err89 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-text",keyword:"x-text",params:failure35.params,message:failure35.message};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminEmail !== undefined){
+let data22 = data.backupAdminEmail;
+if((typeof data22 !== "string") && (data22 !== null)){
+let dataType20 = typeof data22;
+let coerced20 = undefined;
+if(!(coerced20 !== undefined)){
+if(dataType20 == "number" || dataType20 == "boolean"){
+coerced20 = "" + data22;
+}
+else if(data22 === null){
+coerced20 = "";
+}
+else if(data22 === "" || data22 === 0 || data22 === false){
+coerced20 = null;
+}
+else {
+const err90 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema98.properties.backupAdminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(coerced20 !== undefined){
+data22 = coerced20;
+if(data !== undefined){
+data["backupAdminEmail"] = coerced20;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) > 254){
+const err91 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(!(formats0.test(data22))){
+const err92 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+const failure36 = func3("line", data22);
+if(failure36 !== null){
+const err93 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminPhone !== undefined){
+let data23 = data.backupAdminPhone;
+if((typeof data23 !== "string") && (data23 !== null)){
+let dataType21 = typeof data23;
+let coerced21 = undefined;
+if(!(coerced21 !== undefined)){
+if(dataType21 == "number" || dataType21 == "boolean"){
+coerced21 = "" + data23;
+}
+else if(data23 === null){
+coerced21 = "";
+}
+else if(data23 === "" || data23 === 0 || data23 === false){
+coerced21 = null;
+}
+else {
+const err94 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema98.properties.backupAdminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(coerced21 !== undefined){
+data23 = coerced21;
+if(data !== undefined){
+data["backupAdminPhone"] = coerced21;
+}
+}
+}
+if(typeof data23 === "string"){
+if(!pattern47.test(data23)){
+const err95 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+const failure37 = func3("line", data23);
+if(failure37 !== null){
+const err96 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+let data24 = data.backupAdminNotify;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+let dataType22 = typeof data24;
+let coerced22 = undefined;
+if(!(coerced22 !== undefined)){
+if(dataType22 === "boolean" || data24 === null
+              || (dataType22 === "string" && data24 && data24 == +data24 && !(data24 % 1))){
+coerced22 = +data24;
+}
+else {
+const err97 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(coerced22 !== undefined){
+data24 = coerced22;
+if(data !== undefined){
+data["backupAdminNotify"] = coerced22;
+}
+}
+}
+if(!((data24 === 0) || (data24 === 1))){
+const err98 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema98.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+const failure38 = func2(true, data24);
+if(failure38 !== null){
+const err99 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/x-finite",keyword:"x-finite",params:failure38.params,message:failure38.message};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+let data25 = data.backupAdminStatus;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+let dataType23 = typeof data25;
+let coerced23 = undefined;
+if(!(coerced23 !== undefined)){
+if(dataType23 === "boolean" || data25 === null
+              || (dataType23 === "string" && data25 && data25 == +data25 && !(data25 % 1))){
+coerced23 = +data25;
+}
+else {
+const err100 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(coerced23 !== undefined){
+data25 = coerced23;
+if(data !== undefined){
+data["backupAdminStatus"] = coerced23;
+}
+}
+}
+if(!((data25 === 0) || (data25 === 1))){
+const err101 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema98.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+const failure39 = func2(true, data25);
+if(failure39 !== null){
+const err102 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/x-finite",keyword:"x-finite",params:failure39.params,message:failure39.message};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data.backupAdminPassword !== undefined){
+let data26 = data.backupAdminPassword;
+if(typeof data26 !== "string"){
+let dataType24 = typeof data26;
+let coerced24 = undefined;
+if(!(coerced24 !== undefined)){
+if(dataType24 == "number" || dataType24 == "boolean"){
+coerced24 = "" + data26;
+}
+else if(data26 === null){
+coerced24 = "";
+}
+else {
+const err103 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(coerced24 !== undefined){
+data26 = coerced24;
+if(data !== undefined){
+data["backupAdminPassword"] = coerced24;
+}
+}
+}
+if(typeof data26 === "string"){
+if(func4(data26) > 256){
+const err104 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(func4(data26) < 8){
+const err105 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+const failure40 = func3("line", data26);
+if(failure40 !== null){
+const err106 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/x-text",keyword:"x-text",params:failure40.params,message:failure40.message};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+}
+let data27 = data.status;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+let dataType25 = typeof data27;
+let coerced25 = undefined;
+if(!(coerced25 !== undefined)){
+if(dataType25 === "boolean" || data27 === null
+              || (dataType25 === "string" && data27 && data27 == +data27 && !(data27 % 1))){
+coerced25 = +data27;
+}
+else {
+const err107 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(coerced25 !== undefined){
+data27 = coerced25;
+if(data !== undefined){
+data["status"] = coerced25;
+}
+}
+}
+if(!((data27 === 0) || (data27 === 1))){
+const err108 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+const failure41 = func2(true, data27);
+if(failure41 !== null){
+const err109 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure41.params,message:failure41.message};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err110 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err111 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+const failure42 = func749([["adminAccount","backupAdminAccount"]], data);
+if(failure42 !== null){
+const property0 = failure42.property;
+const err112 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure42.params,message:failure42.message};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+else {
+const err113 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
 validate61.errors = vErrors;
 return errors === 0;
 }
 
 export const company_update = validate62;
-const schema99 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema99 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company.update","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true},"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.update" */;
@@ -31076,23 +33319,21 @@ errors++;
 }
 }
 }
-if(data.address !== undefined){
-let data4 = data.address;
-if((typeof data4 !== "string") && (data4 !== null)){
+if(data.totalEmployees !== undefined){
+let data4 = data.totalEmployees;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
 let dataType4 = typeof data4;
 let coerced4 = undefined;
 if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
+if(dataType4 === "boolean" || data4 === null
+              || (dataType4 === "string" && data4 && data4 == +data4 && !(data4 % 1))){
+coerced4 = +data4;
 }
 else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err20 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema99.properties.address.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/type",keyword:"type",params:{type: schema99.properties.totalEmployees.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -31105,14 +33346,13 @@ errors++;
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["address"] = coerced4;
+data["totalEmployees"] = coerced4;
 }
 }
 }
-if(typeof data4 === "string"){
-const failure8 = func5(200, data4);
+const failure8 = func2(true, data4);
 if(failure8 !== null){
-const err21 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure8.params,message:failure8.message};
+const err21 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/x-finite",keyword:"x-finite",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -31121,9 +33361,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-const failure9 = func6(true, data4);
-if(failure9 !== null){
-const err22 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure9.params,message:failure9.message};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10000000 || isNaN(data4)){
+const err22 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -31132,9 +33372,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-const failure10 = func3("line", data4);
-if(failure10 !== null){
-const err23 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(data4 < 0 || isNaN(data4)){
+const err23 = {instancePath:instancePath+"/totalEmployees",schemaPath:"#/properties/totalEmployees/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -31145,8 +33384,8 @@ errors++;
 }
 }
 }
-if(data.contactName !== undefined){
-let data5 = data.contactName;
+if(data.product !== undefined){
+let data5 = data.product;
 if((typeof data5 !== "string") && (data5 !== null)){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
@@ -31161,7 +33400,7 @@ else if(data5 === "" || data5 === 0 || data5 === false){
 coerced5 = null;
 }
 else {
-const err24 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema99.properties.contactName.type},message:"must be string,null"};
+const err24 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/type",keyword:"type",params:{type: schema99.properties.product.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -31174,14 +33413,14 @@ errors++;
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["contactName"] = coerced5;
+data["product"] = coerced5;
 }
 }
 }
 if(typeof data5 === "string"){
-const failure11 = func5(40, data5);
-if(failure11 !== null){
-const err25 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure11.params,message:failure11.message};
+const failure9 = func5(200, data5);
+if(failure9 !== null){
+const err25 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-maxWidth",keyword:"x-maxWidth",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -31190,9 +33429,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-const failure12 = func6(true, data5);
-if(failure12 !== null){
-const err26 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure12.params,message:failure12.message};
+const failure10 = func6(true, data5);
+if(failure10 !== null){
+const err26 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-plainText",keyword:"x-plainText",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -31201,9 +33440,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-const failure13 = func3("line", data5);
-if(failure13 !== null){
-const err27 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+const failure11 = func3("line", data5);
+if(failure11 !== null){
+const err27 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -31214,23 +33453,21 @@ errors++;
 }
 }
 }
-if(data.contactPhone !== undefined){
-let data6 = data.contactPhone;
-if((typeof data6 !== "string") && (data6 !== null)){
+if(data.contractId !== undefined){
+let data6 = data.contractId;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
 let dataType6 = typeof data6;
 let coerced6 = undefined;
 if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
 }
 else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err28 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema99.properties.contactPhone.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/type",keyword:"type",params:{type: schema99.properties.contractId.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -31243,13 +33480,13 @@ errors++;
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["contactPhone"] = coerced6;
+data["contractId"] = coerced6;
 }
 }
 }
-if(typeof data6 === "string"){
-if(!pattern47.test(data6)){
-const err29 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+const failure12 = func2(true, data6);
+if(failure12 !== null){
+const err29 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/x-finite",keyword:"x-finite",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -31258,9 +33495,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-const failure14 = func3("line", data6);
-if(failure14 !== null){
-const err30 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err30 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -31269,22 +33506,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data.adminAccount !== undefined){
-let data7 = data.adminAccount;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-const err31 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6 < 1 || isNaN(data6)){
+const err31 = {instancePath:instancePath+"/contractId",schemaPath:"#/properties/contractId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -31294,16 +33517,12 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["adminAccount"] = coerced7;
 }
-}
-}
-if(typeof data7 === "string"){
-if(!pattern48.test(data7)){
-const err32 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(data.images !== undefined){
+let data7 = data.images;
+if(Array.isArray(data7)){
+if(data7.length > 9){
+const err32 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/maxItems",keyword:"maxItems",params:{limit: 9},message:"must NOT have more than 9 items"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -31312,9 +33531,21 @@ vErrors.push(err32);
 }
 errors++;
 }
-const failure15 = func3("line", data7);
-if(failure15 !== null){
-const err33 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 !== "string"){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else {
+const err33 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -31324,21 +33555,16 @@ vErrors.push(err33);
 errors++;
 }
 }
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data7 !== undefined){
+data7[i0] = coerced7;
 }
-if(data.backupAdminAccount !== undefined){
-let data8 = data.backupAdminAccount;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
 }
-else if(data8 === null){
-coerced8 = "";
 }
-else {
-const err34 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data8 === "string"){
+if(func4(data8) > 1000){
+const err34 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -31347,17 +33573,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["backupAdminAccount"] = coerced8;
-}
-}
-}
-if(typeof data8 === "string"){
-if(!pattern48.test(data8)){
-const err35 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(func4(data8) < 1){
+const err35 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -31366,9 +33583,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-const failure16 = func3("line", data8);
-if(failure16 !== null){
-const err36 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure16.params,message:failure16.message};
+const failure13 = func3("line", data8);
+if(failure13 !== null){
+const err36 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -31377,20 +33594,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-if(data.status !== undefined){
-let data9 = data.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(!(coerced9 !== undefined)){
-if(dataType9 === "boolean" || data9 === null
-              || (dataType9 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
-coerced9 = +data9;
-}
-else {
-const err37 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const failure14 = func15(true, data8);
+if(failure14 !== null){
+const err37 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/x-url",keyword:"x-url",params:failure14.params,message:failure14.message};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -31400,15 +33606,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["status"] = coerced9;
 }
 }
-}
-if(!((data9 === 0) || (data9 === 1))){
-const err38 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"};
+else {
+const err38 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -31417,9 +33618,24 @@ vErrors.push(err38);
 }
 errors++;
 }
-const failure17 = func2(true, data9);
-if(failure17 !== null){
-const err39 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure17.params,message:failure17.message};
+}
+if(data.video !== undefined){
+let data9 = data.video;
+if((typeof data9 !== "string") && (data9 !== null)){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data9;
+}
+else if(data9 === null){
+coerced8 = "";
+}
+else if(data9 === "" || data9 === 0 || data9 === false){
+coerced8 = null;
+}
+else {
+const err39 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/type",keyword:"type",params:{type: schema99.properties.video.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -31429,8 +33645,16 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.createTime !== undefined){
-const err40 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["video"] = coerced8;
+}
+}
+}
+if(typeof data9 === "string"){
+if(func4(data9) > 1000){
+const err40 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -31439,8 +33663,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err41 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+const failure15 = func3("line", data9);
+if(failure15 !== null){
+const err41 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-text",keyword:"x-text",params:failure15.params,message:failure15.message};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -31449,10 +33674,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-const failure18 = func713([["adminAccount","backupAdminAccount"]], data);
-if(failure18 !== null){
-const property0 = failure18.property;
-const err42 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure18.params,message:failure18.message};
+const failure16 = func15(true, data9);
+if(failure16 !== null){
+const err42 = {instancePath:instancePath+"/video",schemaPath:"#/properties/video/x-url",keyword:"x-url",params:failure16.params,message:failure16.message};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -31462,8 +33686,24 @@ vErrors.push(err42);
 errors++;
 }
 }
+}
+if(data.address !== undefined){
+let data10 = data.address;
+if((typeof data10 !== "string") && (data10 !== null)){
+let dataType9 = typeof data10;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data10;
+}
+else if(data10 === null){
+coerced9 = "";
+}
+else if(data10 === "" || data10 === 0 || data10 === false){
+coerced9 = null;
+}
 else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err43 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: schema99.properties.address.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -31472,12 +33712,1111 @@ vErrors.push(err43);
 }
 errors++;
 }
+}
+if(coerced9 !== undefined){
+data10 = coerced9;
+if(data !== undefined){
+data["address"] = coerced9;
+}
+}
+}
+if(typeof data10 === "string"){
+const failure17 = func5(200, data10);
+if(failure17 !== null){
+const err44 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-maxWidth",keyword:"x-maxWidth",params:failure17.params,message:failure17.message};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+const failure18 = func6(true, data10);
+if(failure18 !== null){
+const err45 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-plainText",keyword:"x-plainText",params:failure18.params,message:failure18.message};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const failure19 = func3("line", data10);
+if(failure19 !== null){
+const err46 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/x-text",keyword:"x-text",params:failure19.params,message:failure19.message};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data.contactName !== undefined){
+let data11 = data.contactName;
+if((typeof data11 !== "string") && (data11 !== null)){
+let dataType10 = typeof data11;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data11;
+}
+else if(data11 === null){
+coerced10 = "";
+}
+else if(data11 === "" || data11 === 0 || data11 === false){
+coerced10 = null;
+}
+else {
+const err47 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/type",keyword:"type",params:{type: schema99.properties.contactName.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data11 = coerced10;
+if(data !== undefined){
+data["contactName"] = coerced10;
+}
+}
+}
+if(typeof data11 === "string"){
+const failure20 = func5(40, data11);
+if(failure20 !== null){
+const err48 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-maxWidth",keyword:"x-maxWidth",params:failure20.params,message:failure20.message};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+const failure21 = func6(true, data11);
+if(failure21 !== null){
+const err49 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-plainText",keyword:"x-plainText",params:failure21.params,message:failure21.message};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+const failure22 = func3("line", data11);
+if(failure22 !== null){
+const err50 = {instancePath:instancePath+"/contactName",schemaPath:"#/properties/contactName/x-text",keyword:"x-text",params:failure22.params,message:failure22.message};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+if(data.contactPhone !== undefined){
+let data12 = data.contactPhone;
+if((typeof data12 !== "string") && (data12 !== null)){
+let dataType11 = typeof data12;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data12;
+}
+else if(data12 === null){
+coerced11 = "";
+}
+else if(data12 === "" || data12 === 0 || data12 === false){
+coerced11 = null;
+}
+else {
+const err51 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/type",keyword:"type",params:{type: schema99.properties.contactPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data12 = coerced11;
+if(data !== undefined){
+data["contactPhone"] = coerced11;
+}
+}
+}
+if(typeof data12 === "string"){
+if(!pattern47.test(data12)){
+const err52 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+const failure23 = func3("line", data12);
+if(failure23 !== null){
+const err53 = {instancePath:instancePath+"/contactPhone",schemaPath:"#/properties/contactPhone/x-text",keyword:"x-text",params:failure23.params,message:failure23.message};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+if(data.adminAccount !== undefined){
+let data13 = data.adminAccount;
+if(typeof data13 !== "string"){
+let dataType12 = typeof data13;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data13;
+}
+else if(data13 === null){
+coerced12 = "";
+}
+else {
+const err54 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(coerced12 !== undefined){
+data13 = coerced12;
+if(data !== undefined){
+data["adminAccount"] = coerced12;
+}
+}
+}
+if(typeof data13 === "string"){
+if(!pattern48.test(data13)){
+const err55 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+const failure24 = func3("line", data13);
+if(failure24 !== null){
+const err56 = {instancePath:instancePath+"/adminAccount",schemaPath:"#/properties/adminAccount/x-text",keyword:"x-text",params:failure24.params,message:failure24.message};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+if(data.adminName !== undefined){
+let data14 = data.adminName;
+if(typeof data14 !== "string"){
+let dataType13 = typeof data14;
+let coerced13 = undefined;
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data14;
+}
+else if(data14 === null){
+coerced13 = "";
+}
+else {
+const err57 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(coerced13 !== undefined){
+data14 = coerced13;
+if(data !== undefined){
+data["adminName"] = coerced13;
+}
+}
+}
+if(typeof data14 === "string"){
+if(func4(data14) < 1){
+const err58 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+const failure25 = func5(40, data14);
+if(failure25 !== null){
+const err59 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-maxWidth",keyword:"x-maxWidth",params:failure25.params,message:failure25.message};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const failure26 = func6(true, data14);
+if(failure26 !== null){
+const err60 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-plainText",keyword:"x-plainText",params:failure26.params,message:failure26.message};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const failure27 = func3("line", data14);
+if(failure27 !== null){
+const err61 = {instancePath:instancePath+"/adminName",schemaPath:"#/properties/adminName/x-text",keyword:"x-text",params:failure27.params,message:failure27.message};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+if(data.adminEmail !== undefined){
+let data15 = data.adminEmail;
+if((typeof data15 !== "string") && (data15 !== null)){
+let dataType14 = typeof data15;
+let coerced14 = undefined;
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data15;
+}
+else if(data15 === null){
+coerced14 = "";
+}
+else if(data15 === "" || data15 === 0 || data15 === false){
+coerced14 = null;
+}
+else {
+const err62 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/type",keyword:"type",params:{type: schema99.properties.adminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(coerced14 !== undefined){
+data15 = coerced14;
+if(data !== undefined){
+data["adminEmail"] = coerced14;
+}
+}
+}
+if(typeof data15 === "string"){
+if(func4(data15) > 254){
+const err63 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!(formats0.test(data15))){
+const err64 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+const failure28 = func3("line", data15);
+if(failure28 !== null){
+const err65 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/x-text",keyword:"x-text",params:failure28.params,message:failure28.message};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+if(data.adminPhone !== undefined){
+let data16 = data.adminPhone;
+if((typeof data16 !== "string") && (data16 !== null)){
+let dataType15 = typeof data16;
+let coerced15 = undefined;
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data16;
+}
+else if(data16 === null){
+coerced15 = "";
+}
+else if(data16 === "" || data16 === 0 || data16 === false){
+coerced15 = null;
+}
+else {
+const err66 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/type",keyword:"type",params:{type: schema99.properties.adminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(coerced15 !== undefined){
+data16 = coerced15;
+if(data !== undefined){
+data["adminPhone"] = coerced15;
+}
+}
+}
+if(typeof data16 === "string"){
+if(!pattern47.test(data16)){
+const err67 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+const failure29 = func3("line", data16);
+if(failure29 !== null){
+const err68 = {instancePath:instancePath+"/adminPhone",schemaPath:"#/properties/adminPhone/x-text",keyword:"x-text",params:failure29.params,message:failure29.message};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+if(data.adminNotify !== undefined){
+let data17 = data.adminNotify;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+let dataType16 = typeof data17;
+let coerced16 = undefined;
+if(!(coerced16 !== undefined)){
+if(dataType16 === "boolean" || data17 === null
+              || (dataType16 === "string" && data17 && data17 == +data17 && !(data17 % 1))){
+coerced16 = +data17;
+}
+else {
+const err69 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(coerced16 !== undefined){
+data17 = coerced16;
+if(data !== undefined){
+data["adminNotify"] = coerced16;
+}
+}
+}
+if(!((data17 === 0) || (data17 === 1))){
+const err70 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/enum",keyword:"enum",params:{allowedValues: schema99.properties.adminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+const failure30 = func2(true, data17);
+if(failure30 !== null){
+const err71 = {instancePath:instancePath+"/adminNotify",schemaPath:"#/properties/adminNotify/x-finite",keyword:"x-finite",params:failure30.params,message:failure30.message};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.adminStatus !== undefined){
+let data18 = data.adminStatus;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+let dataType17 = typeof data18;
+let coerced17 = undefined;
+if(!(coerced17 !== undefined)){
+if(dataType17 === "boolean" || data18 === null
+              || (dataType17 === "string" && data18 && data18 == +data18 && !(data18 % 1))){
+coerced17 = +data18;
+}
+else {
+const err72 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(coerced17 !== undefined){
+data18 = coerced17;
+if(data !== undefined){
+data["adminStatus"] = coerced17;
+}
+}
+}
+if(!((data18 === 0) || (data18 === 1))){
+const err73 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/enum",keyword:"enum",params:{allowedValues: schema99.properties.adminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+const failure31 = func2(true, data18);
+if(failure31 !== null){
+const err74 = {instancePath:instancePath+"/adminStatus",schemaPath:"#/properties/adminStatus/x-finite",keyword:"x-finite",params:failure31.params,message:failure31.message};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data.adminPassword !== undefined){
+let data19 = data.adminPassword;
+if(typeof data19 !== "string"){
+let dataType18 = typeof data19;
+let coerced18 = undefined;
+if(!(coerced18 !== undefined)){
+if(dataType18 == "number" || dataType18 == "boolean"){
+coerced18 = "" + data19;
+}
+else if(data19 === null){
+coerced18 = "";
+}
+else {
+const err75 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(coerced18 !== undefined){
+data19 = coerced18;
+if(data !== undefined){
+data["adminPassword"] = coerced18;
+}
+}
+}
+if(typeof data19 === "string"){
+if(func4(data19) > 256){
+const err76 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(func4(data19) < 8){
+const err77 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+const failure32 = func3("line", data19);
+if(failure32 !== null){
+const err78 = {instancePath:instancePath+"/adminPassword",schemaPath:"#/properties/adminPassword/x-text",keyword:"x-text",params:failure32.params,message:failure32.message};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminAccount !== undefined){
+let data20 = data.backupAdminAccount;
+if(typeof data20 !== "string"){
+let dataType19 = typeof data20;
+let coerced19 = undefined;
+if(!(coerced19 !== undefined)){
+if(dataType19 == "number" || dataType19 == "boolean"){
+coerced19 = "" + data20;
+}
+else if(data20 === null){
+coerced19 = "";
+}
+else {
+const err79 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(coerced19 !== undefined){
+data20 = coerced19;
+if(data !== undefined){
+data["backupAdminAccount"] = coerced19;
+}
+}
+}
+if(typeof data20 === "string"){
+if(!pattern48.test(data20)){
+const err80 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9._-]{3,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9._-]{3,31}$"+"\""};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+const failure33 = func3("line", data20);
+if(failure33 !== null){
+const err81 = {instancePath:instancePath+"/backupAdminAccount",schemaPath:"#/properties/backupAdminAccount/x-text",keyword:"x-text",params:failure33.params,message:failure33.message};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminName !== undefined){
+let data21 = data.backupAdminName;
+if(typeof data21 !== "string"){
+let dataType20 = typeof data21;
+let coerced20 = undefined;
+if(!(coerced20 !== undefined)){
+if(dataType20 == "number" || dataType20 == "boolean"){
+coerced20 = "" + data21;
+}
+else if(data21 === null){
+coerced20 = "";
+}
+else {
+const err82 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(coerced20 !== undefined){
+data21 = coerced20;
+if(data !== undefined){
+data["backupAdminName"] = coerced20;
+}
+}
+}
+if(typeof data21 === "string"){
+if(func4(data21) < 1){
+const err83 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+const failure34 = func5(40, data21);
+if(failure34 !== null){
+const err84 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-maxWidth",keyword:"x-maxWidth",params:failure34.params,message:failure34.message};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+const failure35 = func6(true, data21);
+if(failure35 !== null){
+const err85 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-plainText",keyword:"x-plainText",params:failure35.params,message:failure35.message};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+const failure36 = func3("line", data21);
+if(failure36 !== null){
+const err86 = {instancePath:instancePath+"/backupAdminName",schemaPath:"#/properties/backupAdminName/x-text",keyword:"x-text",params:failure36.params,message:failure36.message};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminEmail !== undefined){
+let data22 = data.backupAdminEmail;
+if((typeof data22 !== "string") && (data22 !== null)){
+let dataType21 = typeof data22;
+let coerced21 = undefined;
+if(!(coerced21 !== undefined)){
+if(dataType21 == "number" || dataType21 == "boolean"){
+coerced21 = "" + data22;
+}
+else if(data22 === null){
+coerced21 = "";
+}
+else if(data22 === "" || data22 === 0 || data22 === false){
+coerced21 = null;
+}
+else {
+const err87 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/type",keyword:"type",params:{type: schema99.properties.backupAdminEmail.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(coerced21 !== undefined){
+data22 = coerced21;
+if(data !== undefined){
+data["backupAdminEmail"] = coerced21;
+}
+}
+}
+if(typeof data22 === "string"){
+if(func4(data22) > 254){
+const err88 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(!(formats0.test(data22))){
+const err89 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+const failure37 = func3("line", data22);
+if(failure37 !== null){
+const err90 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/x-text",keyword:"x-text",params:failure37.params,message:failure37.message};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminPhone !== undefined){
+let data23 = data.backupAdminPhone;
+if((typeof data23 !== "string") && (data23 !== null)){
+let dataType22 = typeof data23;
+let coerced22 = undefined;
+if(!(coerced22 !== undefined)){
+if(dataType22 == "number" || dataType22 == "boolean"){
+coerced22 = "" + data23;
+}
+else if(data23 === null){
+coerced22 = "";
+}
+else if(data23 === "" || data23 === 0 || data23 === false){
+coerced22 = null;
+}
+else {
+const err91 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/type",keyword:"type",params:{type: schema99.properties.backupAdminPhone.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(coerced22 !== undefined){
+data23 = coerced22;
+if(data !== undefined){
+data["backupAdminPhone"] = coerced22;
+}
+}
+}
+if(typeof data23 === "string"){
+if(!pattern47.test(data23)){
+const err92 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"},message:"must match pattern \""+"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$"+"\""};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+const failure38 = func3("line", data23);
+if(failure38 !== null){
+const err93 = {instancePath:instancePath+"/backupAdminPhone",schemaPath:"#/properties/backupAdminPhone/x-text",keyword:"x-text",params:failure38.params,message:failure38.message};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+if(data.backupAdminNotify !== undefined){
+let data24 = data.backupAdminNotify;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+let dataType23 = typeof data24;
+let coerced23 = undefined;
+if(!(coerced23 !== undefined)){
+if(dataType23 === "boolean" || data24 === null
+              || (dataType23 === "string" && data24 && data24 == +data24 && !(data24 % 1))){
+coerced23 = +data24;
+}
+else {
+const err94 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(coerced23 !== undefined){
+data24 = coerced23;
+if(data !== undefined){
+data["backupAdminNotify"] = coerced23;
+}
+}
+}
+if(!((data24 === 0) || (data24 === 1))){
+const err95 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/enum",keyword:"enum",params:{allowedValues: schema99.properties.backupAdminNotify.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+const failure39 = func2(true, data24);
+if(failure39 !== null){
+const err96 = {instancePath:instancePath+"/backupAdminNotify",schemaPath:"#/properties/backupAdminNotify/x-finite",keyword:"x-finite",params:failure39.params,message:failure39.message};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data.backupAdminStatus !== undefined){
+let data25 = data.backupAdminStatus;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+let dataType24 = typeof data25;
+let coerced24 = undefined;
+if(!(coerced24 !== undefined)){
+if(dataType24 === "boolean" || data25 === null
+              || (dataType24 === "string" && data25 && data25 == +data25 && !(data25 % 1))){
+coerced24 = +data25;
+}
+else {
+const err97 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(coerced24 !== undefined){
+data25 = coerced24;
+if(data !== undefined){
+data["backupAdminStatus"] = coerced24;
+}
+}
+}
+if(!((data25 === 0) || (data25 === 1))){
+const err98 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/enum",keyword:"enum",params:{allowedValues: schema99.properties.backupAdminStatus.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+const failure40 = func2(true, data25);
+if(failure40 !== null){
+const err99 = {instancePath:instancePath+"/backupAdminStatus",schemaPath:"#/properties/backupAdminStatus/x-finite",keyword:"x-finite",params:failure40.params,message:failure40.message};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data.backupAdminPassword !== undefined){
+let data26 = data.backupAdminPassword;
+if(typeof data26 !== "string"){
+let dataType25 = typeof data26;
+let coerced25 = undefined;
+if(!(coerced25 !== undefined)){
+if(dataType25 == "number" || dataType25 == "boolean"){
+coerced25 = "" + data26;
+}
+else if(data26 === null){
+coerced25 = "";
+}
+else {
+const err100 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(coerced25 !== undefined){
+data26 = coerced25;
+if(data !== undefined){
+data["backupAdminPassword"] = coerced25;
+}
+}
+}
+if(typeof data26 === "string"){
+if(func4(data26) > 256){
+const err101 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(func4(data26) < 8){
+const err102 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+const failure41 = func3("line", data26);
+if(failure41 !== null){
+const err103 = {instancePath:instancePath+"/backupAdminPassword",schemaPath:"#/properties/backupAdminPassword/x-text",keyword:"x-text",params:failure41.params,message:failure41.message};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data27 = data.status;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+let dataType26 = typeof data27;
+let coerced26 = undefined;
+if(!(coerced26 !== undefined)){
+if(dataType26 === "boolean" || data27 === null
+              || (dataType26 === "string" && data27 && data27 == +data27 && !(data27 % 1))){
+coerced26 = +data27;
+}
+else {
+const err104 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(coerced26 !== undefined){
+data27 = coerced26;
+if(data !== undefined){
+data["status"] = coerced26;
+}
+}
+}
+if(!((data27 === 0) || (data27 === 1))){
+const err105 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+const failure42 = func2(true, data27);
+if(failure42 !== null){
+const err106 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-finite",keyword:"x-finite",params:failure42.params,message:failure42.message};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data.createTime !== undefined){
+const err107 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err108 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+const failure43 = func749([["adminAccount","backupAdminAccount"]], data);
+if(failure43 !== null){
+const property0 = failure43.property;
+const err109 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure43.params,message:failure43.message};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+else {
+const err110 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
 validate62.errors = vErrors;
 return errors === 0;
 }
 
 export const company_listQuery = validate63;
-const schema100 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema100 = {"$id":"company.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listQuery" */;
@@ -31706,7 +35045,7 @@ data["sort"] = coerced3;
 }
 }
 }
-if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
+if(!((((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "totalEmployees")) || (data3 === "createTime")) || (data3 === "updateTime"))){
 const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema100.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
@@ -31888,7 +35227,7 @@ return errors === 0;
 }
 
 export const company_listBody = validate64;
-const schema101 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+const schema101 = {"$id":"company.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","companyName","creditCode","totalEmployees","createTime","updateTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"status":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company.listBody" */;
@@ -32117,7 +35456,7 @@ data["sort"] = coerced3;
 }
 }
 }
-if(!(((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "createTime")) || (data3 === "updateTime"))){
+if(!((((((data3 === "id") || (data3 === "companyName")) || (data3 === "creditCode")) || (data3 === "totalEmployees")) || (data3 === "createTime")) || (data3 === "updateTime"))){
 const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema101.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
@@ -34276,7 +37615,7 @@ return errors === 0;
 export const contractTemplate = validate70;
 const schema107 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"contractTemplate","type":"object","definitions":{"label":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"scalar":{"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true},"parameter":{"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false},"paramsSchema":{"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false}},"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"name":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"description":{"type":["string","null"],"x-maxWidth":400,"x-text":"multiline"},"chaincode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_-]{0,63}$","x-text":"line"},"version":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._+-]{0,31}$","default":"1.0","x-text":"line"},"paramsSchema":{"type":"object","$ref":"#/definitions/paramsSchema"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["name","chaincode","paramsSchema"],"additionalProperties":false};
 const schema108 = {"type":"object","properties":{"type":{"type":"string","enum":["object"]},"properties":{"type":"object","propertyNames":{"pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$"},"additionalProperties":{"$ref":"#/definitions/parameter"},"minProperties":1,"maxProperties":20},"required":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,31}$","x-text":"line"},"maxItems":20},"additionalProperties":{"type":"boolean","enum":[false]}},"required":["type","properties","additionalProperties"],"additionalProperties":false};
-const pattern62 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
+const pattern68 = new RegExp("^[A-Za-z][A-Za-z0-9_]{0,31}$", "u");
 const schema109 = {"type":"object","properties":{"type":{"type":"string","enum":["string","integer","number","boolean"]},"minimum":{"type":"number","x-finite":true},"maximum":{"type":"number","x-finite":true},"exclusiveMinimum":{"type":"number","x-finite":true},"exclusiveMaximum":{"type":"number","x-finite":true},"minLength":{"type":"integer","minimum":0,"maximum":1000,"x-finite":true},"maxLength":{"type":"integer","minimum":1,"maximum":1000,"x-finite":true},"enum":{"type":"array","items":{"$ref":"#/definitions/scalar"},"minItems":1,"maxItems":50},"default":{"$ref":"#/definitions/scalar"},"description":{"type":"string","maxLength":400,"x-text":"line"},"x-i18n":{"type":"object","properties":{"en":{"$ref":"#/definitions/label"},"zh":{"$ref":"#/definitions/label"}},"required":["en","zh"],"additionalProperties":false}},"required":["type","x-i18n"],"additionalProperties":false};
 const schema110 = {"type":["string","number","boolean"],"maxLength":200,"x-text":"line","x-finite":true};
 const schema112 = {"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"};
@@ -35210,7 +38549,7 @@ errors++;
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern62.test(key1)){
+if(!pattern68.test(key1)){
 const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err8];
@@ -35296,7 +38635,7 @@ data3[i0] = coerced1;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern62.test(data4)){
+if(!pattern68.test(data4)){
 const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -36824,7 +40163,7 @@ errors++;
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern62.test(key1)){
+if(!pattern68.test(key1)){
 const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err8];
@@ -36910,7 +40249,7 @@ data3[i0] = coerced1;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern62.test(data4)){
+if(!pattern68.test(data4)){
 const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -38340,7 +41679,7 @@ errors++;
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern62.test(key1)){
+if(!pattern68.test(key1)){
 const err8 = {instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err8];
@@ -38426,7 +41765,7 @@ data3[i0] = coerced1;
 }
 }
 if(typeof data4 === "string"){
-if(!pattern62.test(data4)){
+if(!pattern68.test(data4)){
 const err13 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]{0,31}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -39796,10 +43135,2588 @@ validate86.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser = validate87;
-const schema130 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+export const notification = validate87;
+const schema130 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status === undefined){
+data.status = "draft";
+}
+if(data.sent === undefined){
+data.sent = 0;
+}
+if(data.recipients === undefined){
+data.recipients = [];
+}
+if(data.companyId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "companyId"},message:"must have required property '"+"companyId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.content === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema130.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.companyId !== undefined){
+let data1 = data.companyId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err6 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["companyId"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err10 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["title"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) < 1){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure2 = func5(80, data2);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure3 = func6(true, data2);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure4 = func3("line", data2);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.content !== undefined){
+let data3 = data.content;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err15 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["content"] = coerced3;
+}
+}
+}
+if(typeof data3 === "string"){
+if(func4(data3) < 1){
+const err16 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure5 = func5(2000, data3);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const failure6 = func3("multiline", data3);
+if(failure6 !== null){
+const err18 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+let data4 = data.status;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["status"] = coerced4;
+}
+}
+}
+if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema130.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+let data5 = data.sent;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data5 === null
+              || (dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1))){
+coerced5 = +data5;
+}
+else {
+const err21 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["sent"] = coerced5;
+}
+}
+}
+if(!((data5 === 0) || (data5 === 1))){
+const err22 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema130.properties.sent.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+const failure7 = func2(true, data5);
+if(failure7 !== null){
+const err23 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/x-finite",keyword:"x-finite",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+let data6 = data.recipients;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 !== "string"){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data7;
+}
+else if(data7 === null){
+coerced6 = "";
+}
+else {
+const err24 = {instancePath:instancePath+"/recipients/" + i0,schemaPath:"#/properties/recipients/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data6 !== undefined){
+data6[i0] = coerced6;
+}
+}
+}
+if(typeof data7 === "string"){
+const failure8 = func3("line", data7);
+if(failure8 !== null){
+const err25 = {instancePath:instancePath+"/recipients/" + i0,schemaPath:"#/properties/recipients/items/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/recipients",schemaPath:"#/properties/recipients/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.sendTime !== undefined){
+let data8 = data.sendTime;
+if((typeof data8 !== "string") && (data8 !== null)){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else if(data8 === "" || data8 === 0 || data8 === false){
+coerced7 = null;
+}
+else {
+const err27 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/type",keyword:"type",params:{type: schema130.properties.sendTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data !== undefined){
+data["sendTime"] = coerced7;
+}
+}
+}
+if(typeof data8 === "string"){
+const failure9 = func3("line", data8);
+if(failure9 !== null){
+const err28 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.readBy !== undefined){
+let data9 = data.readBy;
+if((typeof data9 !== "string") && (data9 !== null)){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data9;
+}
+else if(data9 === null){
+coerced8 = "";
+}
+else if(data9 === "" || data9 === 0 || data9 === false){
+coerced8 = null;
+}
+else {
+const err29 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/type",keyword:"type",params:{type: schema130.properties.readBy.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["readBy"] = coerced8;
+}
+}
+}
+if(typeof data9 === "string"){
+const failure10 = func3("line", data9);
+if(failure10 !== null){
+const err30 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.readTime !== undefined){
+let data10 = data.readTime;
+if((typeof data10 !== "string") && (data10 !== null)){
+let dataType9 = typeof data10;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data10;
+}
+else if(data10 === null){
+coerced9 = "";
+}
+else if(data10 === "" || data10 === 0 || data10 === false){
+coerced9 = null;
+}
+else {
+const err31 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema130.properties.readTime.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data10 = coerced9;
+if(data !== undefined){
+data["readTime"] = coerced9;
+}
+}
+}
+if(typeof data10 === "string"){
+const failure11 = func3("line", data10);
+if(failure11 !== null){
+const err32 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+if(data.createTime !== undefined){
+let data11 = data.createTime;
+if(typeof data11 !== "string"){
+let dataType10 = typeof data11;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data11;
+}
+else if(data11 === null){
+coerced10 = "";
+}
+else {
+const err33 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data11 = coerced10;
+if(data !== undefined){
+data["createTime"] = coerced10;
+}
+}
+}
+if(typeof data11 === "string"){
+const failure12 = func3("line", data11);
+if(failure12 !== null){
+const err34 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data.updateTime !== undefined){
+let data12 = data.updateTime;
+if(typeof data12 !== "string"){
+let dataType11 = typeof data12;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data12;
+}
+else if(data12 === null){
+coerced11 = "";
+}
+else {
+const err35 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(coerced11 !== undefined){
+data12 = coerced11;
+if(data !== undefined){
+data["updateTime"] = coerced11;
+}
+}
+}
+if(typeof data12 === "string"){
+const failure13 = func3("line", data12);
+if(failure13 !== null){
+const err36 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+validate87.errors = vErrors;
+return errors === 0;
+}
+
+export const notification_create = validate88;
+const schema131 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
+
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification.create" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status === undefined){
+data.status = "draft";
+}
+if(data.companyId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "companyId"},message:"must have required property '"+"companyId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.title === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.content === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema131.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.companyId !== undefined){
+let data1 = data.companyId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType0 = typeof data1;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data1 === null
+              || (dataType0 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced0 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data1 = coerced0;
+if(data !== undefined){
+data["companyId"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data1);
+if(failure0 !== null){
+const err6 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 !== "string"){
+let dataType1 = typeof data2;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data2;
+}
+else if(data2 === null){
+coerced1 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data2 = coerced1;
+if(data !== undefined){
+data["title"] = coerced1;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) < 1){
+const err10 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure1 = func5(80, data2);
+if(failure1 !== null){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-maxWidth",keyword:"x-maxWidth",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure2 = func6(true, data2);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-plainText",keyword:"x-plainText",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure3 = func3("line", data2);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.content !== undefined){
+let data3 = data.content;
+if(typeof data3 !== "string"){
+let dataType2 = typeof data3;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data3;
+}
+else if(data3 === null){
+coerced2 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data3 = coerced2;
+if(data !== undefined){
+data["content"] = coerced2;
+}
+}
+}
+if(typeof data3 === "string"){
+if(func4(data3) < 1){
+const err15 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const failure4 = func5(2000, data3);
+if(failure4 !== null){
+const err16 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-maxWidth",keyword:"x-maxWidth",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure5 = func3("multiline", data3);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+let data4 = data.status;
+if(typeof data4 !== "string"){
+let dataType3 = typeof data4;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data4;
+}
+else if(data4 === null){
+coerced3 = "";
+}
+else {
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data4 = coerced3;
+if(data !== undefined){
+data["status"] = coerced3;
+}
+}
+}
+if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema131.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.sent !== undefined){
+const err20 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data.recipients !== undefined){
+const err21 = {instancePath:instancePath+"/recipients",schemaPath:"#/properties/recipients/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.sendTime !== undefined){
+const err22 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.readBy !== undefined){
+const err23 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.readTime !== undefined){
+const err24 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err25 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err26 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate88.errors = vErrors;
+return errors === 0;
+}
+
+export const notification_update = validate89;
+const schema132 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readTime":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification.update" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func100.call(schema132.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["id"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.companyId !== undefined){
+let data1 = data.companyId;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err6 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["companyId"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err7 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 2147483647 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err9 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err10 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["title"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) < 1){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+const failure2 = func5(80, data2);
+if(failure2 !== null){
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-maxWidth",keyword:"x-maxWidth",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const failure3 = func6(true, data2);
+if(failure3 !== null){
+const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-plainText",keyword:"x-plainText",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const failure4 = func3("line", data2);
+if(failure4 !== null){
+const err14 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-text",keyword:"x-text",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.content !== undefined){
+let data3 = data.content;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err15 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["content"] = coerced3;
+}
+}
+}
+if(typeof data3 === "string"){
+if(func4(data3) < 1){
+const err16 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const failure5 = func5(2000, data3);
+if(failure5 !== null){
+const err17 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-maxWidth",keyword:"x-maxWidth",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const failure6 = func3("multiline", data3);
+if(failure6 !== null){
+const err18 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err19 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["status"] = coerced4;
+}
+}
+}
+if(!(((data4 === "draft") || (data4 === "sent")) || (data4 === "read"))){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema132.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.sent !== undefined){
+const err21 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.recipients !== undefined){
+const err22 = {instancePath:instancePath+"/recipients",schemaPath:"#/properties/recipients/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.sendTime !== undefined){
+const err23 = {instancePath:instancePath+"/sendTime",schemaPath:"#/properties/sendTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.readBy !== undefined){
+const err24 = {instancePath:instancePath+"/readBy",schemaPath:"#/properties/readBy/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.readTime !== undefined){
+const err25 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.createTime !== undefined){
+const err26 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data.updateTime !== undefined){
+const err27 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+
+export const notification_listQuery = validate90;
+const schema133 = {"$id":"notification.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification.listQuery" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(func100.call(schema133.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(((((data3 === "id") || (data3 === "title")) || (data3 === "sendTime")) || (data3 === "readTime")) || (data3 === "createTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema133.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema133.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["ids"] = coerced5;
+}
+}
+}
+if(typeof data5 === "string"){
+if(func4(data5) > 1100){
+const err17 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxLength",keyword:"maxLength",params:{limit: 1100},message:"must NOT have more than 1100 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern3.test(data5)){
+const err18 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/pattern",keyword:"pattern",params:{pattern: "^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"},message:"must match pattern \""+"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$"+"\""};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+const failure3 = func3("line", data5);
+if(failure3 !== null){
+const err19 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/x-text",keyword:"x-text",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.companyId !== undefined){
+let data6 = data.companyId;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data6 === null
+              || (dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced6 = +data6;
+}
+else {
+const err20 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["companyId"] = coerced6;
+}
+}
+}
+const failure4 = func2(true, data6);
+if(failure4 !== null){
+const err21 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err23 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data7 = data.status;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(!(((data7 === "draft") || (data7 === "sent")) || (data7 === "read"))){
+const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema133.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(func4(data7) > 200){
+const err26 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data.sent !== undefined){
+let data8 = data.sent;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 === "boolean" || data8 === null
+              || (dataType8 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
+coerced8 = +data8;
+}
+else {
+const err27 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["sent"] = coerced8;
+}
+}
+}
+if(!((data8 === 0) || (data8 === 1))){
+const err28 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema133.properties.sent.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const failure5 = func2(true, data8);
+if(failure5 !== null){
+const err29 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+
+export const notification_listBody = validate91;
+const schema134 = {"$id":"notification.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","title","sendTime","readTime","createTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"status":{"type":"string","enum":["draft","sent","read"],"maxLength":200},"sent":{"type":"integer","enum":[0,1],"x-finite":true}},"additionalProperties":false};
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="notification.listBody" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.page === undefined){
+data.page = 1;
+}
+if(data.pageSize === undefined){
+data.pageSize = 20;
+}
+for(const key0 in data){
+if(!(func100.call(schema134.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+let data0 = data.page;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+const err1 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["page"] = coerced0;
+}
+}
+}
+const failure0 = func2(true, data0);
+if(failure0 !== null){
+const err2 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/x-finite",keyword:"x-finite",params:failure0.params,message:failure0.message};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+let data1 = data.pageSize;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 === "boolean" || data1 === null
+              || (dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1))){
+coerced1 = +data1;
+}
+else {
+const err5 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["pageSize"] = coerced1;
+}
+}
+}
+const failure1 = func2(true, data1);
+if(failure1 !== null){
+const err6 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/x-finite",keyword:"x-finite",params:failure1.params,message:failure1.message};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/pageSize",schemaPath:"#/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.q !== undefined){
+let data2 = data.q;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["q"] = coerced2;
+}
+}
+}
+if(typeof data2 === "string"){
+if(func4(data2) > 200){
+const err10 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const failure2 = func3("line", data2);
+if(failure2 !== null){
+const err11 = {instancePath:instancePath+"/q",schemaPath:"#/properties/q/x-text",keyword:"x-text",params:failure2.params,message:failure2.message};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.sort !== undefined){
+let data3 = data.sort;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+const err12 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["sort"] = coerced3;
+}
+}
+}
+if(!(((((data3 === "id") || (data3 === "title")) || (data3 === "sendTime")) || (data3 === "readTime")) || (data3 === "createTime"))){
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema134.properties.sort.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.order !== undefined){
+let data4 = data.order;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["order"] = coerced4;
+}
+}
+}
+if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema134.properties.order.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data5 = data.ids;
+if(Array.isArray(data5)){
+if(data5.length > 100){
+const err16 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+let dataType5 = typeof data6;
+let coerced5 = undefined;
+if(!(coerced5 !== undefined)){
+if(dataType5 === "boolean" || data6 === null
+              || (dataType5 === "string" && data6 && data6 == +data6 && !(data6 % 1))){
+coerced5 = +data6;
+}
+else {
+const err17 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(coerced5 !== undefined){
+data6 = coerced5;
+if(data5 !== undefined){
+data5[i0] = coerced5;
+}
+}
+}
+const failure3 = func2(true, data6);
+if(failure3 !== null){
+const err18 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/x-finite",keyword:"x-finite",params:failure3.params,message:failure3.message};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6 < 1 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/properties/ids/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.companyId !== undefined){
+let data7 = data.companyId;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType6 = typeof data7;
+let coerced6 = undefined;
+if(!(coerced6 !== undefined)){
+if(dataType6 === "boolean" || data7 === null
+              || (dataType6 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced6 = +data7;
+}
+else {
+const err22 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(coerced6 !== undefined){
+data7 = coerced6;
+if(data !== undefined){
+data["companyId"] = coerced6;
+}
+}
+}
+const failure4 = func2(true, data7);
+if(failure4 !== null){
+const err23 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/x-finite",keyword:"x-finite",params:failure4.params,message:failure4.message};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 2147483647 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data7 < 1 || isNaN(data7)){
+const err25 = {instancePath:instancePath+"/companyId",schemaPath:"#/properties/companyId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data8 = data.status;
+if(typeof data8 !== "string"){
+let dataType7 = typeof data8;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data8;
+}
+else if(data8 === null){
+coerced7 = "";
+}
+else {
+const err26 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data8 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(!(((data8 === "draft") || (data8 === "sent")) || (data8 === "read"))){
+const err27 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema134.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(func4(data8) > 200){
+const err28 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.sent !== undefined){
+let data9 = data.sent;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 === "boolean" || data9 === null
+              || (dataType8 === "string" && data9 && data9 == +data9 && !(data9 % 1))){
+coerced8 = +data9;
+}
+else {
+const err29 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["sent"] = coerced8;
+}
+}
+}
+if(!((data9 === 0) || (data9 === 1))){
+const err30 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/enum",keyword:"enum",params:{allowedValues: schema134.properties.sent.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+const failure5 = func2(true, data9);
+if(failure5 !== null){
+const err31 = {instancePath:instancePath+"/sent",schemaPath:"#/properties/sent/x-finite",keyword:"x-finite",params:failure5.params,message:failure5.message};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+
+export const platformUser = validate92;
+const schema135 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"uid":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":{"type":"string","readOnly":true,"x-text":"line"},"chainId":{"type":["string","null"],"readOnly":true,"x-text":"line"},"bidNumber":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"loginCount":{"type":"integer","minimum":0,"default":0,"readOnly":true,"x-finite":true},"lastLoginTime":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["account"],"additionalProperties":false};
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser" */;
 let vErrors = null;
 let errors = 0;
@@ -39821,7 +45738,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema130.properties, key0))){
+if(!(func100.call(schema135.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -40007,7 +45924,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced3 = null;
 }
 else {
-const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema130.properties.nickname.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema135.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -40076,7 +45993,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced4 = null;
 }
 else {
-const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema130.properties.avatar.type},message:"must be string,null"};
+const err15 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema135.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -40188,7 +46105,7 @@ else if(data6 === "" || data6 === 0 || data6 === false){
 coerced6 = null;
 }
 else {
-const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema130.properties.chainId.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: schema135.properties.chainId.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -40335,7 +46252,7 @@ else if(data9 === "" || data9 === 0 || data9 === false){
 coerced9 = null;
 }
 else {
-const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema130.properties.lastLoginTime.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/lastLoginTime",schemaPath:"#/properties/lastLoginTime/type",keyword:"type",params:{type: schema135.properties.lastLoginTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -40377,14 +46294,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_create = validate88;
-const schema131 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
+export const platformUser_create = validate93;
+const schema136 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.create","type":"object","properties":{"id":false,"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["account"],"additionalProperties":false};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.create" */;
 let vErrors = null;
 let errors = 0;
@@ -40400,7 +46317,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema131.properties, key0))){
+if(!(func100.call(schema136.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -40522,7 +46439,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced1 = null;
 }
 else {
-const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema131.properties.nickname.type},message:"must be string,null"};
+const err9 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema136.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40591,7 +46508,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced2 = null;
 }
 else {
-const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema131.properties.avatar.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema136.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -40704,14 +46621,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_update = validate89;
-const schema132 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
+export const platformUser_update = validate94;
+const schema137 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"platformUser.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"uid":false,"account":{"type":"string","minLength":1,"maxLength":64,"x-plainText":true,"x-text":"line"},"nickname":{"type":["string","null"],"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"avatar":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"registerTime":false,"chainId":false,"bidNumber":false,"loginCount":false,"lastLoginTime":false},"required":["id"],"additionalProperties":false};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.update" */;
 let vErrors = null;
 let errors = 0;
@@ -40727,7 +46644,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema132.properties, key0))){
+if(!(func100.call(schema137.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -40901,7 +46818,7 @@ else if(data3 === "" || data3 === 0 || data3 === false){
 coerced2 = null;
 }
 else {
-const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema132.properties.nickname.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: schema137.properties.nickname.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -40970,7 +46887,7 @@ else if(data4 === "" || data4 === 0 || data4 === false){
 coerced3 = null;
 }
 else {
-const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema132.properties.avatar.type},message:"must be string,null"};
+const err16 = {instancePath:instancePath+"/avatar",schemaPath:"#/properties/avatar/type",keyword:"type",params:{type: schema137.properties.avatar.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -41083,14 +47000,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listQuery = validate90;
-const schema133 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const platformUser_listQuery = validate95;
+const schema138 = {"$id":"platformUser.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -41318,7 +47235,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema133.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema138.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -41359,7 +47276,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema133.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema138.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -41444,14 +47361,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
 
-export const platformUser_listBody = validate91;
-const schema134 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const platformUser_listBody = validate96;
+const schema139 = {"$id":"platformUser.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":{"type":"string","enum":["id","account","registerTime","bidNumber","loginCount","lastLoginTime"]},"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="platformUser.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -41679,7 +47596,7 @@ data["sort"] = coerced3;
 }
 }
 if(!((((((data3 === "id") || (data3 === "account")) || (data3 === "registerTime")) || (data3 === "bidNumber")) || (data3 === "loginCount")) || (data3 === "lastLoginTime"))){
-const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema134.properties.sort.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/sort",schemaPath:"#/properties/sort/enum",keyword:"enum",params:{allowedValues: schema139.properties.sort.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -41720,7 +47637,7 @@ data["order"] = coerced4;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema134.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema139.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -41829,14 +47746,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction = validate92;
-const schema135 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction = validate97;
+const schema140 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction" */;
 let vErrors = null;
 let errors = 0;
@@ -41922,7 +47839,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema135.properties, key0))){
+if(!(func100.call(schema140.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -42560,14 +48477,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_create = validate93;
-const schema136 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
+export const transaction_create = validate98;
+const schema141 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.create","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"}},"required":["txId","channel","chaincode","function","args","creator","timestamp","validationCode"],"additionalProperties":false};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.create" */;
 let vErrors = null;
 let errors = 0;
@@ -42653,7 +48570,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema136.properties, key0))){
+if(!(func100.call(schema141.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -43291,14 +49208,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_update = validate94;
-const schema137 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
+export const transaction_update = validate99;
+const schema142 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"transaction.update","type":"object","properties":{"txId":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"channel":{"type":"string","x-text":"line"},"chaincode":{"type":"string","x-text":"line"},"function":{"type":"string","x-text":"line"},"args":{"type":"array","items":{"type":"string","x-text":"line"}},"creator":{"type":"string","x-text":"line"},"timestamp":{"type":"string","x-text":"line"},"validationCode":{"type":"integer","x-finite":true},"channelId":{"type":"integer","x-finite":true},"blockNumber":{"type":"integer","minimum":0,"x-finite":true},"txIndex":{"type":"integer","minimum":0,"x-finite":true},"leafHash":{"type":"string","pattern":"^[0-9a-f]{64}$","x-text":"line"},"blockTime":{"type":"string","x-text":"line"},"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true}},"required":["id"],"additionalProperties":false};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.update" */;
 let vErrors = null;
 let errors = 0;
@@ -43314,7 +49231,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func100.call(schema137.properties, key0))){
+if(!(func100.call(schema142.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -44014,14 +49931,14 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listQuery = validate95;
-const schema138 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
+export const transaction_listQuery = validate100;
+const schema143 = {"$id":"transaction.listQuery","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"string","pattern":"^(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])(?:,(?:[1-9]\\d{0,8}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])){0,99}$","maxLength":1100,"x-text":"line"}},"additionalProperties":false};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -44259,7 +50176,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema138.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema143.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -44344,14 +50261,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
 
-export const transaction_listBody = validate96;
-const schema139 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
+export const transaction_listBody = validate101;
+const schema144 = {"$id":"transaction.listBody","type":"object","properties":{"page":{"type":"integer","minimum":1,"maximum":1000000,"default":1,"x-finite":true},"pageSize":{"type":"integer","minimum":1,"maximum":100,"default":20,"x-finite":true},"q":{"type":"string","maxLength":200,"x-text":"line"},"sort":false,"order":{"type":"string","enum":["ASC","DESC","asc","desc"]},"ids":{"type":"array","items":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"maxItems":100}},"additionalProperties":false};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="transaction.listBody" */;
 let vErrors = null;
 let errors = 0;
@@ -44589,7 +50506,7 @@ data["order"] = coerced3;
 }
 }
 if(!((((data4 === "ASC") || (data4 === "DESC")) || (data4 === "asc")) || (data4 === "desc"))){
-const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema139.properties.order.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema144.properties.order.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -44698,7 +50615,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
 
@@ -44770,6 +50687,11 @@ export const queryValidators: Record<string, SchemaValidator> = {
   "contractTemplate.update": contractTemplate_update,
   "contractTemplate.listQuery": contractTemplate_listQuery,
   "contractTemplate.listBody": contractTemplate_listBody,
+  "notification": notification,
+  "notification.create": notification_create,
+  "notification.update": notification_update,
+  "notification.listQuery": notification_listQuery,
+  "notification.listBody": notification_listBody,
   "platformUser": platformUser,
   "platformUser.create": platformUser_create,
   "platformUser.update": platformUser_update,

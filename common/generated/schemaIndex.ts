@@ -12,6 +12,7 @@ import channel from '../../schemas/channel.schema.json' with { type: 'json' };
 import company from '../../schemas/company.schema.json' with { type: 'json' };
 import contract from '../../schemas/contract.schema.json' with { type: 'json' };
 import contractTemplate from '../../schemas/contractTemplate.schema.json' with { type: 'json' };
+import notification from '../../schemas/notification.schema.json' with { type: 'json' };
 import platformUser from '../../schemas/platformUser.schema.json' with { type: 'json' };
 import transaction from '../../schemas/transaction.schema.json' with { type: 'json' };
 
@@ -30,6 +31,7 @@ export const schemaList = [
   company,
   contract,
   contractTemplate,
+  notification,
   platformUser,
   transaction,
 ];

@@ -15,12 +15,12 @@ export interface Account {
    */
   password: string;
   /**
-   * The account's roles: at least one, each a role the server knows. Granted and revoked one at a time by addAuth/delAuth.
+   * The account's roles: at least one, each a role the server knows (admin; user: the blockchain section; company: a company administrator, Medicine > Messages and their company, given by the company record that names the account). Granted and revoked one at a time by addAuth/delAuth.
    *
    * @minItems 1
-   * @maxItems 2
+   * @maxItems 3
    */
-  roles: ('admin' | 'user')[];
+  roles: ('admin' | 'user' | 'company')[];
   introduction?: string | null;
   avatar?: string | null;
   createTime?: string;
@@ -287,7 +287,7 @@ export interface Channel {
 }
 
 /**
- * A pharmaceutical company under supervision (Medicine section): a drug manufacturer or distributor, identified by its Unified Social Credit Code and its drug manufacturing or business licence, with the two administrator accounts it signs in with.
+ * A pharmaceutical company under supervision (Medicine section): a drug manufacturer or distributor, identified by its Unified Social Credit Code and its drug manufacturing or business licence, with its staff, product, smart contract, pictures and video, and the two administrator accounts it signs in with. Each administrator is a console account of role `company` (Medicine > Messages and their company): creating or updating a company creates the account when none has that username (the write-only password is then required) or links an existing one (grants it `company`); hooks in server/routes/medicine-api/company/hooks.ts. The administrators' name columns default to an empty text for companies stored before they existed; the API requires a name on create.
  */
 export interface Company {
   id?: number;
@@ -300,6 +300,28 @@ export interface Company {
    * Number of the drug manufacturing licence (药品生产许可证, e.g. 京20150001) or drug business licence (药品经营许可证, e.g. 京AA0100001) as printed on it.
    */
   licenseNo: string;
+  /**
+   * Total number of employees.
+   */
+  totalEmployees?: number | null;
+  /**
+   * The company's main product(s), e.g. a drug's generic name and dosage form.
+   */
+  product?: string | null;
+  /**
+   * The company's smart contract: the id of a contract (resource `contracts`, made from a smart-contract template).
+   */
+  contractId?: number | null;
+  /**
+   * Pictures of the company (JPG or PNG only, each at most 2 MB, at most 9; checked by content).
+   *
+   * @maxItems 9
+   */
+  images?: string[];
+  /**
+   * A video of the company (a video file: MP4, MKV or MPEG-2, at most 10 MB; checked by content).
+   */
+  video?: string | null;
   address?: string | null;
   contactName?: string | null;
   /**
@@ -311,9 +333,51 @@ export interface Company {
    */
   adminAccount: string;
   /**
+   * The administrator's name (also the console account's name).
+   */
+  adminName: string;
+  adminEmail?: string | null;
+  /**
+   * A mainland China mobile number or landline (as contactPhone).
+   */
+  adminPhone?: string | null;
+  /**
+   * 1: the administrator receives the company's notifications as messages.
+   */
+  adminNotify?: 0 | 1;
+  /**
+   * 0: the administrator's console account cannot sign in (its sessions end) and receives no messages.
+   */
+  adminStatus?: 0 | 1;
+  /**
+   * Write-only: the initial password of the console account when the company creates it (required then; refused when the account exists, which is linked as it is).
+   */
+  adminPassword?: string;
+  /**
    * Account name of the company's second (backup) administrator; must differ from adminAccount.
    */
   backupAdminAccount: string;
+  /**
+   * The backup administrator's name (also the console account's name).
+   */
+  backupAdminName: string;
+  backupAdminEmail?: string | null;
+  /**
+   * A mainland China mobile number or landline (as contactPhone).
+   */
+  backupAdminPhone?: string | null;
+  /**
+   * 1: the administrator receives the company's notifications as messages.
+   */
+  backupAdminNotify?: 0 | 1;
+  /**
+   * 0: the administrator's console account cannot sign in (its sessions end) and receives no messages.
+   */
+  backupAdminStatus?: 0 | 1;
+  /**
+   * Write-only: the initial password of the console account when the company creates it (required then; refused when the account exists, which is linked as it is).
+   */
+  backupAdminPassword?: string;
   status?: 0 | 1;
   createTime?: string;
   updateTime?: string;
@@ -383,6 +447,36 @@ export interface Parameter {
   enum?: Scalar[];
   default?: Scalar;
   description?: string;
+}
+
+/**
+ * A notification an operator writes to a company's administrators (Medicine > Notification; Permission > Notifications lists the ones sent to accounts). Status: draft (editable), sent (delivered to the company's enabled administrators with the notify flag, named in `recipients`; no longer editable), read (an administrator opened it in Medicine > Messages). Hooks (server/routes/medicine-api/notification/hooks.ts): sending sets `recipients` and `sendTime`; only a recipient makes it read (/medicine-api/message/read).
+ */
+export interface Notification {
+  id?: number;
+  /**
+   * The company whose administrators receive it.
+   */
+  companyId: number;
+  title: string;
+  content: string;
+  /**
+   * draft, then sent (by the operator: create or update with `sent`), then read (by a recipient only).
+   */
+  status?: 'draft' | 'sent' | 'read';
+  /**
+   * 1 once the notification is sent (status sent or read): Permission > Notifications lists these.
+   */
+  sent?: 0 | 1;
+  /**
+   * The usernames of the console accounts it was sent to (set when it is sent).
+   */
+  recipients?: string[];
+  sendTime?: string | null;
+  readBy?: string | null;
+  readTime?: string | null;
+  createTime?: string;
+  updateTime?: string;
 }
 
 /**

@@ -48,6 +48,7 @@ export const serverMessagesEn = {
   'auth.tokenInvalid': 'Your session has expired or was revoked; please log in again',
   'auth.roleRequired': 'This call needs the role %{roles}',
   'auth.accountLacksRole': 'Your account does not have the role "%{role}"',
+  'auth.accountDisabled': 'This company administrator account is disabled (its company record says so)',
   // Records (the schema kernel)
   'record.notFound': '%{label} %{id} does not exist',
   'record.deleteReferenced':
@@ -153,4 +154,9 @@ export const fieldMessagesEn = {
   'x-bound': 'Already bound to another key',
   'x-monotonic': 'Older than the checkpoint already cosigned (size %{size})',
   'x-upload': 'This field takes no uploaded file',
+  accountExists: 'The account "%{username}" exists: it is linked as it is, leave the password empty',
+  companyAdmin: 'The account "%{username}" is already an administrator of company %{companyId}',
+  recipients: 'The company has no enabled administrator who receives notifications',
+  sentFrozen: 'A sent notification cannot be changed',
+  readByRecipient: 'Only a recipient marks a notification read (Medicine > Messages)',
 };

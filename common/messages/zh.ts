@@ -32,6 +32,7 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'auth.tokenInvalid': '登录已过期或已被注销，请重新登录',
   'auth.roleRequired': '此操作需要角色 %{roles}',
   'auth.accountLacksRole': '您的账号没有角色“%{role}”',
+  'auth.accountDisabled': '该企业管理员账号已停用（依企业记录）',
   'record.notFound': '%{label} %{id} 不存在',
   'record.deleteReferenced':
     '无法删除 %{records}：该%{label}仍有%{referrerResources}；请先删除或重新分配其%{referrerResources}',
@@ -118,4 +119,9 @@ export const fieldMessagesZh: typeof fieldMessagesEn = {
   'x-bound': '已绑定到另一个密钥',
   'x-monotonic': '早于已联署的检查点（大小 %{size}）',
   'x-upload': '该字段不接受上传文件',
+  accountExists: '账号“%{username}”已存在：将按原样关联，请勿填写密码',
+  companyAdmin: '账号“%{username}”已是企业 %{companyId} 的管理员',
+  recipients: '该企业没有启用且接收通知的管理员',
+  sentFrozen: '已发送的通知不能修改',
+  readByRecipient: '只有接收人可以将通知标为已读（医药 > 消息）',
 };

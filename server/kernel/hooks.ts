@@ -7,6 +7,8 @@
  * - bidUsers (server/routes/artmanager/subjects/hooks.ts): the initial password (the phone number, hashed).
  * - contractTemplates (server/routes/medicine-api/smContract/hooks.ts): a parameter schema's limits fit
  *   its types, `required` names its parameters, it compiles.
+ * - companies (server/routes/medicine-api/company/hooks.ts): the administrators' console accounts.
+ * - notifications (server/routes/medicine-api/notification/hooks.ts): sending (recipients), draft → sent → read.
  * Everything else (counts, the authorName join, references, uniqueness, search, timestamps) is declared in
  * the schemas. On-chain fields are read-only and written by the ledger (server/ledger/records.ts).
  */
@@ -16,6 +18,8 @@ import { artworkHooks } from '../routes/artmanager/artwork/hooks';
 import { accountHooks } from '../routes/dev-api/user/hooks';
 import { bidUserHooks } from '../routes/artmanager/subjects/hooks';
 import { contractTemplateHooks } from '../routes/medicine-api/smContract/hooks';
+import { companyHooks } from '../routes/medicine-api/company/hooks';
+import { notificationHooks } from '../routes/medicine-api/notification/hooks';
 
 export const resourceHooks: Record<string, ResourceHooks> = {
   authors: authorHooks,
@@ -23,4 +27,6 @@ export const resourceHooks: Record<string, ResourceHooks> = {
   accounts: accountHooks,
   bidUsers: bidUserHooks,
   contractTemplates: contractTemplateHooks,
+  companies: companyHooks,
+  notifications: notificationHooks,
 };

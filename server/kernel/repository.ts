@@ -53,6 +53,8 @@ export interface WriteContext {
   body: Record<string, unknown>;
   /** The stored record (update only). */
   current?: RecordOut;
+  /** Who writes (when the write is audited): a hook's own writes to other tables are audited with it. */
+  actor?: WriteActor;
 }
 
 /** What a hook sees of a delete. */
@@ -370,7 +372,7 @@ export class Repository<R extends object = RecordOut> {
         await checkSchemaFrom(trx, this.model, this.schemaFrom, values);
         await this.checkUnique(trx, values);
         this.stamp(values, 'create');
-        await this.hooks.beforeWrite?.({ db: trx, dialect: this.dialect, values, body });
+        await this.hooks.beforeWrite?.({ db: trx, dialect: this.dialect, values, body, actor });
         const { id } = await trx
           .insertInto(this.model.table)
           .values(values)
@@ -405,7 +407,14 @@ export class Repository<R extends object = RecordOut> {
         const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => current[k] !== v));
         await this.checkUnique(trx, changed, id);
         this.stamp(values, 'write');
-        await this.hooks.beforeWrite?.({ db: trx, dialect: this.dialect, values, body: patch, current });
+        await this.hooks.beforeWrite?.({
+          db: trx,
+          dialect: this.dialect,
+          values,
+          body: patch,
+          current,
+          actor,
+        });
         if (Object.keys(values).length)
           await trx.updateTable(this.model.table).set(values).where('id', '=', id).execute();
         if (actor)

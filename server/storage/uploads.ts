@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  accepts,
   detectFileKind,
   FILE_GROUPS,
   formatBytes,
@@ -109,7 +110,7 @@ export interface ReceivedUpload {
 }
 
 /** The message naming the allowed groups, e.g. "must be an image or pdf file (checked by content)". */
-const typeMessage = (types: FileGroup[]) =>
+const typeMessage = (types: string[]) =>
   `must be ${types.length === 1 ? `a ${types[0]}` : `a ${types.slice(0, -1).join(', ')} or ${types.at(-1)}`} file (checked by content)`;
 
 /**
@@ -166,8 +167,13 @@ export async function receiveUpload(
   }
   if (!file) throw invalidField('file', 'required', 'send one file as multipart/form-data (part "file")');
   const kind = detectFileKind(file.bytes, file.filename);
-  if (!kind || !limits.types.includes(kind.group))
-    throw invalidField('file', 'fileType', typeMessage(limits.types), { types: limits.types });
+  if (!kind || !accepts(limits, kind))
+    throw invalidField(
+      'file',
+      'fileType',
+      typeMessage(limits.formats ?? limits.types),
+      limits.formats ? { types: limits.types, formats: limits.formats } : { types: limits.types },
+    );
   await check?.(fields);
   const name = `${createHash('sha256').update(file.bytes).digest('hex')}.${kind.ext}`;
   const { url } = await app.storage.put(target ? `${target}/${name}` : name, file.bytes, kind.mime);

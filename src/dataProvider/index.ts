@@ -70,6 +70,13 @@
  * | contractTemplates | update | POST /medicine-api/smContract/updateTemplate |
  * | contractTemplates | delete | POST /medicine-api/smContract/deleteTemplate {id} |
  * | contractTemplates | deleteMany | POST /medicine-api/smContract/deleteTemplate {ids} |
+ * | notifications | getList | GET /medicine-api/notification/getList |
+ * | notifications | getOne | GET /medicine-api/notification/getInfo?id= |
+ * | notifications | getMany | GET /medicine-api/notification/getList?ids= |
+ * | notifications | create | POST /medicine-api/notification/add |
+ * | notifications | update | POST /medicine-api/notification/update |
+ * | notifications | delete | POST /medicine-api/notification/delete {id} |
+ * | notifications | deleteMany | POST /medicine-api/notification/delete {ids} |
  * | platformUsers | getList | POST /artmanager/admin/user/selectPageUser |
  * | platformUsers | getOne | POST /artmanager/admin/user/getUerById {id} |
  * | platformUsers | getMany | POST /artmanager/admin/user/selectPageUser {ids} |

@@ -1,6 +1,6 @@
 /**
  * The top bar (vue-element-admin `layout/components/Navbar`): hamburger, breadcrumbs, and on the
- * right the error-log badge, full-screen toggle, size switch, language switch, the settings gear and the
+ * right the unread messages badge (role company), the error-log badge, full-screen toggle, size switch, language switch, the settings gear and the
  * avatar menu (profile, dashboard, log out). The breadcrumbs take the room left and end in an ellipsis;
  * on a phone only the last crumb shows. Logout clears the token and roles and goes to
  * `/login?redirect=<current page>`.
@@ -24,10 +24,11 @@ import { useShell } from './ShellContext';
 import { ErrorLogButton } from './ErrorLog';
 import { SettingsDrawer } from './SettingsDrawer';
 import { SHELL } from './theme';
+import { UnreadBadge } from '../resources/medicine/UnreadBadge';
 
 /** The top bar. */
 export function Navbar() {
-  const { prefs, mobile } = useShell();
+  const { prefs, mobile, roles } = useShell();
   const translate = useTranslate();
   const opened = prefs.sidebarOpened;
   return (
@@ -57,6 +58,7 @@ export function Navbar() {
         className="right-menu"
         sx={{ display: 'flex', alignItems: 'center', height: '100%', pr: 1, ml: 'auto', flexShrink: 0 }}
       >
+        {roles?.includes('company') && <UnreadBadge />}
         {!mobile && <ErrorLogButton />}
         {!mobile && <ScreenfullButton />}
         {!mobile && <SizeSelect />}

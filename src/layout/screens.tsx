@@ -47,6 +47,11 @@ const Profile = lazyComponent(() => import('./pages/Profile').then((m) => m.Prof
 const SwitchRoles = lazyComponent(() => import('./pages/SwitchRoles').then((m) => m.SwitchRoles));
 const RoleMatrix = lazyComponent(() => import('./pages/RoleMatrix').then((m) => m.RoleMatrix));
 const ChangePassword = lazyComponent(() => import('./pages/ChangePassword').then((m) => m.ChangePassword));
+const Messages = lazyComponent(() => import('../resources/medicine/Messages').then((m) => m.Messages));
+const Tracking = lazyComponent(() => import('../resources/medicine/Tracking').then((m) => m.Tracking));
+const SentNotifications = lazyComponent(() =>
+  import('../resources/medicine/SentNotifications').then((m) => m.SentNotifications),
+);
 
 const PAGES: Record<ShellPage, ComponentType | null> = {
   dashboard: Dashboard,
@@ -57,6 +62,9 @@ const PAGES: Record<ShellPage, ComponentType | null> = {
   switchRoles: SwitchRoles,
   roleMatrix: RoleMatrix,
   password: ChangePassword,
+  messages: Messages,
+  tracking: Tracking,
+  sentNotifications: SentNotifications,
   authRedirect: null,
 };
 

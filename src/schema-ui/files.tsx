@@ -126,7 +126,7 @@ export function FileUploadInput({ source, prop, label }: KindProps) {
           ref={fileRef}
           type="file"
           hidden
-          accept={acceptOf(spec.types)}
+          accept={acceptOf(spec.types, spec.formats)}
           onChange={(e) => void upload(e.target.files?.[0])}
         />
         <Button

@@ -50,6 +50,7 @@ import {
 import { fieldSpecs, type Kind } from './kinds';
 import { FileField, FileUploadInput } from './files';
 import { JsonField, JsonInput, SchemaFromField, SchemaFromInput } from './schemaFrom';
+import { lazyComponent } from '../shell/lazy';
 
 /**
  * A validator that accepts everything and carries react-admin's `isRequired` flag: the input's label
@@ -85,6 +86,11 @@ export interface KindComponents {
 }
 
 const fullWidth = { fullWidth: true } as const;
+
+/** The images input of uploaded pictures (drag-and-drop order, first is main), in its own chunk. */
+const UploadImagesInput = lazyComponent<KindProps>(() =>
+  import('../resources/artworks/ImagesInput').then((m) => m.default),
+);
 
 /** Choices of an enum property, labelled from x-enumLabels (raw value when unlabelled); null left out. */
 function useEnumChoices(source: string, prop: PropertySchema) {
@@ -410,7 +416,11 @@ export const kindMap: Record<Kind, KindComponents> = {
     Input: (p) => (p.prop['x-upload'] ? <FileUploadInput {...p} /> : textInput(p)),
   },
   file: { Field: FileField, Input: FileUploadInput },
-  images: { Field: (p) => <ImagesField {...p} />, Input: StringListInput },
+  // Uploaded images (x-upload): the drag-and-drop images input, loaded with the form that shows it.
+  images: {
+    Field: (p) => <ImagesField {...p} />,
+    Input: (p) => (p.prop['x-upload'] ? <UploadImagesInput {...p} /> : <StringListInput {...p} />),
+  },
   hash: { Field: (p) => <HashField {...p} />, Input: textInput },
   qrcode: { Field: (p) => (p.inList ? text(p) : <QrCodeField {...p} />), Input: textInput },
   category: { Field: CategoryField, Input: CategoryInput },

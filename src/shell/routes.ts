@@ -67,7 +67,10 @@ export type ShellPage =
   | 'authRedirect'
   | 'switchRoles'
   | 'roleMatrix'
-  | 'password';
+  | 'password'
+  | 'messages'
+  | 'tracking'
+  | 'sentNotifications';
 
 /** The ledger section's screens, exported by `src/resources/blockchain/index.tsx`. */
 export type LedgerScreen =
@@ -176,7 +179,8 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     name: 'medicine',
     redirect: 'noRedirect',
     alwaysShow: true,
-    meta: { title: 'medicine', icon: 'LocalHospital', roles: ['admin'] },
+    // Role company (a company's administrators) sees Messages only; every other entry is admin's.
+    meta: { title: 'medicine', icon: 'LocalHospital', roles: ['admin', 'company'] },
     children: [
       // The companies resource (x-resource group "medicine") comes first: see resourceRoutes.ts.
       // The product's add/set paths forward to react-admin's create and edit paths above; set-company
@@ -193,13 +197,19 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
       // Add smart contract is the contracts resource's create form (a contract from a template); the
       // template's row button passes it as react-admin's prefill (`?source=`), which the redirect keeps.
       { path: '/smContract/add', hidden: true, redirect: '/contracts/create' },
-      { path: 'tacking', name: 'tacking', meta: { title: 'tacking', icon: 'LocalShipping' } },
+      // Notification (`notification`) is the notifications resource (x-resource group "medicine").
       {
-        path: 'notification',
-        name: 'medicineNotification',
-        meta: { title: 'notification', icon: 'Campaign' },
+        path: 'tacking',
+        name: 'tacking',
+        meta: { title: 'tacking', icon: 'LocalShipping', roles: ['admin'] },
+        screen: { page: 'tracking' },
       },
-      { path: 'messages', name: 'messages', meta: { title: 'messages', icon: 'Mail' } },
+      {
+        path: 'messages',
+        name: 'messages',
+        meta: { title: 'messages', icon: 'Mail', roles: ['company'] },
+        screen: { page: 'messages' },
+      },
     ],
   },
   {
@@ -218,6 +228,7 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         path: 'notifications',
         name: 'permissionNotifications',
         meta: { title: 'notifications', icon: 'Notifications' },
+        screen: { page: 'sentNotifications' },
       },
       // Permission > User is the accounts resource (x-resource group "permission"): see resourceRoutes.ts.
       {

@@ -14,17 +14,30 @@ let t: TestApp;
 const code = (first17: string) => first17 + usccCheckCharacter(first17);
 
 const BASE = '/medicine-api/company';
-const valid = (over: Record<string, unknown> = {}) => ({
-  companyName: '北京示例制药有限公司',
-  creditCode: code('91110105MA01ABCD1'),
-  licenseNo: '京20150001',
-  address: '北京市朝阳区示例路 1 号',
-  contactName: '王芳',
-  contactPhone: '13812345678',
-  adminAccount: 'admin.shili',
-  backupAdminAccount: 'ops.shili',
-  ...over,
-});
+/**
+ * A valid company body; its administrators' account names derive from the credit code (an account is the
+ * administrator of one company only), and the accounts are created with the initial passwords.
+ */
+const valid = (over: Record<string, unknown> = {}) => {
+  const tag = String(over.creditCode ?? code('91110105MA01ABCD1'))
+    .slice(8, 17)
+    .toLowerCase();
+  return {
+    companyName: '北京示例制药有限公司',
+    creditCode: code('91110105MA01ABCD1'),
+    licenseNo: '京20150001',
+    address: '北京市朝阳区示例路 1 号',
+    contactName: '王芳',
+    contactPhone: '13812345678',
+    adminAccount: `adm.${tag}`,
+    adminName: '赵敏',
+    adminPassword: 'initial-pass-1',
+    backupAdminAccount: `ops.${tag}`,
+    backupAdminName: '钱进',
+    backupAdminPassword: 'initial-pass-2',
+    ...over,
+  };
+};
 
 /** Everything stored, as the list call answers it (to compare before and after a refused call). */
 async function stored() {
@@ -104,7 +117,12 @@ describe('addCompany', () => {
     ],
     ['a code of 17 characters', { creditCode: '91440300MA5G1H2J3' }, 'creditCode', 'pattern'],
     ['a code with the letter O', { creditCode: '9144030OMA5G1H2J3K' }, 'creditCode', 'pattern'],
-    ['identical admin accounts', { backupAdminAccount: 'Admin.Shili' }, 'backupAdminAccount', 'x-distinct'],
+    [
+      'identical admin accounts',
+      { adminAccount: 'admin.shili', backupAdminAccount: 'Admin.Shili' },
+      'backupAdminAccount',
+      'x-distinct',
+    ],
     ['a phone that is not Chinese', { contactPhone: '+1 4155550100' }, 'contactPhone', 'pattern'],
     ['a name with markup', { companyName: '<b>示例</b>' }, 'companyName', 'x-plainText'],
     ['a name wider than 60', { companyName: '药'.repeat(31) }, 'companyName', 'x-maxWidth'],
@@ -226,7 +244,7 @@ describe('updateCompany', () => {
     const r = await t.call({
       method: 'POST',
       url: `${BASE}/updateCompany`,
-      payload: { id: firstId, adminAccount: 'OPS.shili' },
+      payload: { id: firstId, adminAccount: 'OPS.ma01abcd1' },
     });
     expect(r.status).toBe(400);
     expect(r.body.data.errors).toEqual([
@@ -306,11 +324,17 @@ describe('deleteCompany', () => {
     expect(many.body.data).toEqual({ ids: [b.body.data.id] });
     const gone = await t.call({ method: 'GET', url: `${BASE}/getInfo?id=${b.body.data.id}` });
     expect(gone.status).toBe(404);
-    // The code is free again once its company is deleted.
+    // The code is free again once its company is deleted; its administrators' accounts stay, and the
+    // new company links them (no password: they have their own).
     const again = await t.call({
       method: 'POST',
       url: `${BASE}/addCompany`,
-      payload: valid({ companyName: '重新登记', creditCode: code('91120116MA05T1U2W') }),
+      payload: valid({
+        companyName: '重新登记',
+        creditCode: code('91120116MA05T1U2W'),
+        adminPassword: undefined,
+        backupAdminPassword: undefined,
+      }),
     });
     expect(again.status).toBe(200);
   });

@@ -97,7 +97,11 @@ describe('medicine companies console (browser)', () => {
       contactName: '陈晓',
       contactPhone: '0571-87654321',
       adminAccount: `admin${stamp}`,
+      adminName: '陈晓',
+      adminPassword: `Initial-${stamp}-a`,
       backupAdminAccount: `ADMIN${stamp}`,
+      backupAdminName: '周宁',
+      backupAdminPassword: `Initial-${stamp}-b`,
     });
     await expect
       .poll(() => companies.error('backupAdminAccount'))
@@ -119,7 +123,11 @@ describe('medicine companies console (browser)', () => {
       creditCode: good,
       licenseNo: 'x1',
       adminAccount: 'abcd1',
+      adminName: '重复',
+      adminPassword: 'Initial-abcd-1',
       backupAdminAccount: 'abcd2',
+      backupAdminName: '重复二',
+      backupAdminPassword: 'Initial-abcd-2',
     });
     expect(again.status).toBe(409);
   });
@@ -140,7 +148,11 @@ describe('medicine companies console (browser)', () => {
         contactName,
         contactPhone,
         adminAccount: `admin.${first17.slice(-4).toLowerCase()}`,
+        adminName: contactName,
+        adminPassword: `Initial-${first17.slice(-4)}-a`,
         backupAdminAccount: `ops.${first17.slice(-4).toLowerCase()}`,
+        backupAdminName: '值班',
+        backupAdminPassword: `Initial-${first17.slice(-4)}-b`,
         status,
       });
       expect(r.status, JSON.stringify(r.json)).toBe(200);

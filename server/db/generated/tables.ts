@@ -11,6 +11,7 @@ import type {
   Company,
   Contract,
   ContractTemplate,
+  Notification,
   PlatformUser,
 } from '../../../common/generated/types';
 
@@ -131,11 +132,26 @@ export interface CompaniesTable {
   companyName: string;
   creditCode: string;
   licenseNo: string;
+  totalEmployees: number | null;
+  product: string | null;
+  contractId: number | null;
+  images: JsonText;
+  video: string | null;
   address: string | null;
   contactName: string | null;
   contactPhone: string | null;
   adminAccount: string;
+  adminName: Generated<string>;
+  adminEmail: string | null;
+  adminPhone: string | null;
+  adminNotify: Generated<number>;
+  adminStatus: Generated<number>;
   backupAdminAccount: string;
+  backupAdminName: Generated<string>;
+  backupAdminEmail: string | null;
+  backupAdminPhone: string | null;
+  backupAdminNotify: Generated<number>;
+  backupAdminStatus: Generated<number>;
   status: Generated<number>;
   createTime: string;
   updateTime: string;
@@ -161,6 +177,22 @@ export interface ContractsTable {
   templateId: number;
   params: JsonText;
   status: Generated<string>;
+  createTime: string;
+  updateTime: string;
+}
+
+/** Table `notifications` of the notifications resource (schemas/notification.schema.json). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  companyId: number;
+  title: string;
+  content: string;
+  status: Generated<string>;
+  sent: Generated<number>;
+  recipients: JsonText;
+  sendTime: string | null;
+  readBy: string | null;
+  readTime: string | null;
   createTime: string;
   updateTime: string;
 }
@@ -191,6 +223,7 @@ export interface ResourceTables {
   companies: CompaniesTable;
   contract_templates: ContractTemplatesTable;
   contracts: ContractsTable;
+  notifications: NotificationsTable;
   platform_users: PlatformUsersTable;
 }
 
@@ -206,5 +239,6 @@ export interface ResourceRecords {
   companies: Company;
   contractTemplates: ContractTemplate;
   contracts: Contract & { templateName: string | null };
+  notifications: Notification & { companyName: string | null };
   platformUsers: PlatformUser;
 }

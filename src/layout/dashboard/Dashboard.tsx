@@ -35,6 +35,7 @@ import { httpClient } from '../../dataProvider/httpClient';
 import { lazyComponent } from '../../shell/lazy';
 import { formatDateTime, relativeTime, type FormatLocale } from '../../utils/format';
 import { useShell } from '../ShellContext';
+import { UnreadCard } from '../../resources/medicine/UnreadBadge';
 import { categoryLabel } from '../../i18n/categories';
 
 interface RegistryStats {
@@ -141,7 +142,9 @@ export function Dashboard() {
         {translate('shell.dashboard.welcome', { name: info?.name ?? '' })}
       </Typography>
       {isAdmin && <RegistryPanel />}
-      <LedgerPanel />
+      {/* The ledger figures are the blockchain section's (roles admin and user), not a company's. */}
+      {(isAdmin || roles?.includes('user')) && <LedgerPanel />}
+      {!isAdmin && roles?.includes('company') && <UnreadCard />}
     </Box>
   );
 }

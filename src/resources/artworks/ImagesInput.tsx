@@ -235,7 +235,7 @@ export default function ImagesInput({ source, prop, label }: KindProps) {
         <input
           ref={fileRef}
           type="file"
-          accept={acceptOf(spec.types)}
+          accept={acceptOf(spec.types, spec.formats)}
           multiple
           hidden
           data-testid="images-file"

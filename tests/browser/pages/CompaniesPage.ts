@@ -14,8 +14,18 @@ export type CompanyForm = Partial<
     | 'address'
     | 'contactName'
     | 'contactPhone'
+    | 'totalEmployees'
+    | 'product'
     | 'adminAccount'
-    | 'backupAdminAccount',
+    | 'adminName'
+    | 'adminEmail'
+    | 'adminPhone'
+    | 'adminPassword'
+    | 'backupAdminAccount'
+    | 'backupAdminName'
+    | 'backupAdminEmail'
+    | 'backupAdminPhone'
+    | 'backupAdminPassword',
     string
   >
 >;

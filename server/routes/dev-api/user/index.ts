@@ -29,6 +29,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugin
 import { schemas } from '../../../../common/schemaRegistry';
 import { actorOf, recordAudit, storedRow } from '../../../kernel/audit';
 import { ensureAnotherAdmin } from './hooks';
+import { companyAccountDisabled } from '../../medicine-api/company/hooks';
 import { TOKEN_SCHEME } from '../../../plugins/external/swagger';
 import { msg } from '../../../../common/messages/index';
 
@@ -89,6 +90,9 @@ export default async function userRoutes(app: FastifyInstance) {
       // One scrypt run whether or not the account exists (see above).
       const matches = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
       if (!account || !matches) throw apiError(Codes.UNAUTHENTICATED, 401, 'auth.badCredentials');
+      // A company administrator whose company slot is disabled (medicine-api/company/hooks.ts).
+      if (await companyAccountDisabled(app.db, account))
+        throw apiError(Codes.FORBIDDEN, 403, 'auth.accountDisabled');
       const token = await app.issueToken(account.id, JSON.parse(account.roles));
       return ok({ token });
     },

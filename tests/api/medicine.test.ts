@@ -1,0 +1,505 @@
+/**
+ * Medicine beyond the company CRUD (tests/api/company.test.ts): the company's administrators as console
+ * accounts of role `company` (created or linked with the company, disabled with their slot), the
+ * company's pictures (JPG/PNG only) and video (video files only) uploads, notifications (draft → sent →
+ * read; admin only) and the Messages inbox (`/medicine-api/message/*`, role company), and the company's
+ * history from the audit trail (Medicine > Tracking). Each call: success, invalid input, each role
+ * (none, user, company, admin), unknown id. Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usccCheckCharacter } from '../../common/keywords';
+import { type TestApp, createTestApp } from './helpers';
+
+let t: TestApp;
+const code = (first17: string) => first17 + usccCheckCharacter(first17);
+const COMPANY = '/medicine-api/company';
+const NOTE = '/medicine-api/notification';
+const MSG = '/medicine-api/message';
+
+/** A company body whose administrators are `a.<tag>` and `b.<tag>` (new accounts, initial passwords). */
+const company = (tag: string, first17: string, over: Record<string, unknown> = {}) => ({
+  companyName: `示例制药${tag}有限公司`,
+  creditCode: code(first17),
+  licenseNo: `京2015${tag}`,
+  totalEmployees: 320,
+  product: '阿莫西林胶囊 0.25 g',
+  adminAccount: `a.${tag}`,
+  adminName: '赵敏',
+  adminEmail: `a.${tag}@example.com`,
+  adminPhone: '13812345678',
+  adminPassword: `pass-a-${tag}`,
+  backupAdminAccount: `b.${tag}`,
+  backupAdminName: '钱进',
+  backupAdminEmail: `b.${tag}@example.com`,
+  backupAdminPhone: '010-12345678',
+  backupAdminPassword: `pass-b-${tag}`,
+  ...over,
+});
+
+async function login(username: string, password: string) {
+  return t.call({ method: 'POST', url: '/dev-api/user/login', payload: { username, password }, token: null });
+}
+async function tokenOf(username: string, password: string): Promise<string> {
+  const r = await login(username, password);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data.token;
+}
+const accountsNamed = async (username: string) =>
+  (
+    await t.call({ method: 'GET', url: `/dev-api/user/list?q=${username}&pageSize=100` })
+  ).body.data.list.filter((a: any) => a.username === username);
+
+/** A multipart/form-data body with one file part `file`. */
+function multipart(bytes: Buffer, filename: string) {
+  const boundary = `b${randomBytes(8).toString('hex')}`;
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  };
+}
+const png = () =>
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(56)]);
+const jpg = () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(60)]);
+const gif = () => Buffer.concat([Buffer.from('GIF89a'), randomBytes(58)]);
+const mp4 = () => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), randomBytes(52)]);
+const upload = (field: string, bytes: Buffer, filename: string) =>
+  t.call({
+    method: 'POST',
+    url: `/artmanager/upload?resource=companies&field=${field}`,
+    ...multipart(bytes, filename),
+  });
+
+let first: any;
+let aToken: string;
+let bToken: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const r = await t.call({
+    method: 'POST',
+    url: `${COMPANY}/addCompany`,
+    payload: company('one', '91110105MA01ABCD1'),
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  first = r.body.data;
+  aToken = await tokenOf('a.one', 'pass-a-one');
+  bToken = await tokenOf('b.one', 'pass-b-one');
+});
+afterAll(() => t?.close());
+
+describe('the company record', () => {
+  it('stores employees, product, contract, pictures and video, never answers the passwords', async () => {
+    expect(first).toMatchObject({
+      totalEmployees: 320,
+      product: '阿莫西林胶囊 0.25 g',
+      contractId: null,
+      images: [],
+      video: null,
+      adminName: '赵敏',
+      adminNotify: 1,
+      adminStatus: 1,
+      backupAdminStatus: 1,
+    });
+    expect(first).not.toHaveProperty('adminPassword');
+    expect(first).not.toHaveProperty('backupAdminPassword');
+    const pic = await upload('images', png(), 'a.png');
+    const vid = await upload('video', mp4(), 'a.mp4');
+    expect([pic.status, vid.status]).toEqual([200, 200]);
+    const r = await t.call({
+      method: 'POST',
+      url: `${COMPANY}/updateCompany`,
+      payload: { id: first.id, images: [pic.body.data.url], video: vid.body.data.url, contractId: 7 },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({
+      images: [pic.body.data.url],
+      video: vid.body.data.url,
+      contractId: 7,
+    });
+  });
+
+  it.each([
+    ['a GIF as a picture (JPG/PNG only)', 'images', gif, 'a.gif'],
+    ['a PNG as the video', 'video', png, 'a.png'],
+  ])('refuses %s by content, naming file', async (_what, field, make, name) => {
+    const r = await upload(field, make(), name);
+    expect(r.status).toBe(400);
+    expect(r.body.data.errors[0]).toMatchObject({ field: 'file', keyword: 'fileType' });
+  });
+
+  it('takes a JPEG picture', async () => {
+    const r = await upload('images', jpg(), 'a.jpg');
+    expect(r.status).toBe(200);
+    expect(r.body.data.type).toBe('image/jpeg');
+  });
+
+  it.each([
+    ['a negative staff count', { totalEmployees: -1 }, 'totalEmployees', 'minimum'],
+    ['a bad administrator email', { adminEmail: 'not-mail' }, 'adminEmail', 'format'],
+    ['a bad backup phone', { backupAdminPhone: '12345' }, 'backupAdminPhone', 'pattern'],
+    ['no administrator name', { adminName: undefined }, 'adminName', 'required'],
+    ['a notify flag of 2', { adminNotify: 2 }, 'adminNotify', 'enum'],
+    ['a short initial password', { adminPassword: 'short' }, 'adminPassword', 'minLength'],
+    ['ten pictures', { images: Array(10).fill('/uploads/a.png') }, 'images', 'maxItems'],
+  ])('refuses %s with 400 naming the field', async (_what, over, field, keyword) => {
+    const r = await t.call({
+      method: 'POST',
+      url: `${COMPANY}/addCompany`,
+      payload: company('bad', '91440300MA5G1H2J3', over),
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.data.errors).toEqual([expect.objectContaining({ field, keyword })]);
+    expect(await accountsNamed('a.bad')).toEqual([]);
+  });
+});
+
+describe('administrators are console accounts of role company', () => {
+  it('creates both accounts with role company; they sign in and see their company', async () => {
+    for (const [username, name] of [
+      ['a.one', '赵敏'],
+      ['b.one', '钱进'],
+    ]) {
+      const [acc] = await accountsNamed(username);
+      expect(acc).toMatchObject({ username, name, roles: ['company'] });
+    }
+    const info = await t.call({ method: 'GET', url: '/dev-api/user/info', token: aToken });
+    expect(info.body.data.roles).toEqual(['company']);
+    const mine = await t.call({ method: 'GET', url: `${MSG}/company`, token: bToken });
+    expect(mine.body.data.list.map((c: any) => c.id)).toEqual([first.id]);
+    // Their role opens no operator call.
+    const list = await t.call({ method: 'GET', url: `${COMPANY}/getList`, token: aToken });
+    expect(list.status).toBe(403);
+  });
+
+  it('refuses a new account without its initial password (400 naming it), storing nothing', async () => {
+    const r = await t.call({
+      method: 'POST',
+      url: `${COMPANY}/addCompany`,
+      payload: company('two', '91310115MA1K4P7Q2', { backupAdminPassword: undefined }),
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.data.errors).toEqual([
+      expect.objectContaining({ field: 'backupAdminPassword', keyword: 'required' }),
+    ]);
+    // The administrator account made before the refusal is rolled back with the company.
+    expect(await accountsNamed('a.two')).toEqual([]);
+    const codes = (
+      await t.call({ method: 'GET', url: `${COMPANY}/getList?pageSize=100` })
+    ).body.data.list.map((c: any) => c.creditCode);
+    expect(codes).not.toContain(code('91310115MA1K4P7Q2'));
+  });
+
+  it('links an existing account (granting company) and refuses a password for it', async () => {
+    const withPassword = await t.call({
+      method: 'POST',
+      url: `${COMPANY}/addCompany`,
+      payload: company('three', '91510100MA6C5D6E7', { adminAccount: 'user', adminPassword: 'whatever-1' }),
+    });
+    expect(withPassword.status).toBe(400);
+    expect(withPassword.body.data.errors[0]).toMatchObject({
+      field: 'adminPassword',
+      keyword: 'accountExists',
+    });
+    const r = await t.call({
+      method: 'POST',
+      url: `${COMPANY}/addCompany`,
+      payload: company('three', '91510100MA6C5D6E7', { adminAccount: 'user', adminPassword: undefined }),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const [user] = await accountsNamed('user');
+    expect(user.roles).toEqual(['user', 'company']);
+    expect(user.name).not.toBe('赵敏'); // an operator's own name is kept
+  });
+
+  it('refuses an account that administers another company (409 naming the field)', async () => {
+    const r = await t.call({
+      method: 'POST',
+      url: `${COMPANY}/addCompany`,
+      payload: company('four', '91440101MA59R3T4U', {
+        backupAdminAccount: 'A.ONE',
+        backupAdminPassword: undefined,
+      }),
+    });
+    expect(r.status).toBe(409);
+    expect(r.body.data.errors[0]).toMatchObject({
+      field: 'backupAdminAccount',
+      keyword: 'companyAdmin',
+      params: { companyId: first.id },
+    });
+  });
+
+  it('a disabled administrator loses its sessions and cannot sign in until enabled again', async () => {
+    const c = (
+      await t.call({
+        method: 'POST',
+        url: `${COMPANY}/addCompany`,
+        payload: company('five', '91120116MA05T1U2W'),
+      })
+    ).body.data;
+    const token = await tokenOf('a.five', 'pass-a-five');
+    const off = await t.call({
+      method: 'POST',
+      url: `${COMPANY}/updateCompany`,
+      payload: { id: c.id, adminStatus: 0 },
+    });
+    expect(off.status).toBe(200);
+    expect((await t.call({ method: 'GET', url: '/dev-api/user/info', token })).status).toBe(401);
+    const refused = await login('a.five', 'pass-a-five');
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toMatch(/disabled/);
+    // The backup administrator is not concerned.
+    expect((await login('b.five', 'pass-b-five')).status).toBe(200);
+    await t.call({ method: 'POST', url: `${COMPANY}/updateCompany`, payload: { id: c.id, adminStatus: 1 } });
+    expect((await login('a.five', 'pass-a-five')).status).toBe(200);
+  });
+
+  it('a changed administrator name follows to its account', async () => {
+    await t.call({
+      method: 'POST',
+      url: `${COMPANY}/updateCompany`,
+      payload: { id: first.id, adminName: '孙丽' },
+    });
+    expect((await accountsNamed('a.one'))[0].name).toBe('孙丽');
+  });
+});
+
+describe('notifications (operator) and messages (company administrators)', () => {
+  let note: any;
+
+  it('guards every notification call: 401 without token, 403 for user and company', async () => {
+    const calls = [
+      { method: 'GET' as const, url: `${NOTE}/getList` },
+      { method: 'GET' as const, url: `${NOTE}/getInfo?id=1` },
+      {
+        method: 'POST' as const,
+        url: `${NOTE}/add`,
+        payload: { companyId: first.id, title: 'x', content: 'y' },
+      },
+      { method: 'POST' as const, url: `${NOTE}/update`, payload: { id: 1, title: 'x' } },
+      { method: 'POST' as const, url: `${NOTE}/delete`, payload: { id: 1 } },
+    ];
+    for (const c of calls) {
+      expect((await t.call({ ...c, token: null })).status, c.url).toBe(401);
+      expect((await t.call({ ...c, token: t.userToken })).status, c.url).toBe(403);
+      expect((await t.call({ ...c, token: aToken })).status, c.url).toBe(403);
+    }
+    expect((await t.call({ method: 'GET', url: `${NOTE}/getList` })).body.data.total).toBe(0);
+  });
+
+  it('guards the inbox: 401 without token, 403 for role user', async () => {
+    for (const c of [
+      { method: 'GET' as const, url: `${MSG}/getList` },
+      { method: 'GET' as const, url: `${MSG}/unreadCount` },
+      { method: 'GET' as const, url: `${MSG}/company` },
+      { method: 'POST' as const, url: `${MSG}/read`, payload: { id: 1 } },
+    ]) {
+      expect((await t.call({ ...c, token: null })).status, c.url).toBe(401);
+      expect((await t.call({ ...c, token: t.userToken })).status, c.url).toBe(403);
+    }
+  });
+
+  it('stores a draft, which no administrator sees', async () => {
+    const r = await t.call({
+      method: 'POST',
+      url: `${NOTE}/add`,
+      payload: {
+        companyId: first.id,
+        title: ' 年度 GMP 检查通知 ',
+        content: '请于 12 月 1 日前提交自查报告。',
+      },
+    });
+    expect(r.status).toBe(200);
+    note = r.body.data;
+    expect(note).toMatchObject({
+      title: '年度 GMP 检查通知',
+      status: 'draft',
+      sent: 0,
+      recipients: [],
+      sendTime: null,
+      companyName: first.companyName,
+    });
+    const inbox = await t.call({ method: 'GET', url: `${MSG}/getList`, token: aToken });
+    expect(inbox.body.data).toEqual({ list: [], total: 0 });
+  });
+
+  it.each([
+    ['an unknown company', { companyId: 999999 }, 400, 'companyId', 'reference'],
+    ['no title', { title: undefined }, 400, 'title', 'required'],
+    ['a status of read', { status: 'read' }, 400, 'status', 'readByRecipient'],
+    ['a status the schema lacks', { status: 'archived' }, 400, 'status', 'enum'],
+    ['recipients (read-only)', { recipients: ['x'] }, 400, 'recipients', 'false schema'],
+  ])('refuses %s', async (_what, over, status, field, keyword) => {
+    const r = await t.call({
+      method: 'POST',
+      url: `${NOTE}/add`,
+      payload: { companyId: first.id, title: 't', content: 'c', ...over },
+    });
+    expect(r.status).toBe(status);
+    expect(r.body.data.errors).toEqual([expect.objectContaining({ field, keyword })]);
+  });
+
+  it('sends to the enabled administrators who are notified; the inbox and unread count show it', async () => {
+    await t.call({
+      method: 'POST',
+      url: `${COMPANY}/updateCompany`,
+      payload: { id: first.id, backupAdminNotify: 0 },
+    });
+    const r = await t.call({
+      method: 'POST',
+      url: `${NOTE}/update`,
+      payload: { id: note.id, status: 'sent' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ status: 'sent', sent: 1, recipients: ['a.one'] });
+    expect(r.body.data.sendTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const count = await t.call({ method: 'GET', url: `${MSG}/unreadCount`, token: aToken });
+    expect(count.body.data).toEqual({ count: 1 });
+    const inbox = await t.call({ method: 'GET', url: `${MSG}/getList`, token: aToken });
+    expect(inbox.body.data.total).toBe(1);
+    expect(inbox.body.data.list[0]).toMatchObject({
+      id: note.id,
+      title: '年度 GMP 检查通知',
+      status: 'sent',
+    });
+    // The backup administrator does not receive notifications.
+    expect((await t.call({ method: 'GET', url: `${MSG}/unreadCount`, token: bToken })).body.data).toEqual({
+      count: 0,
+    });
+    // Permission > Notifications: the ones sent to accounts.
+    const sent = await t.call({ method: 'GET', url: `${NOTE}/getList?sent=1` });
+    expect(sent.body.data.list.map((n: any) => n.id)).toEqual([note.id]);
+  });
+
+  it('refuses to change or delete a sent notification, and to send where nobody receives', async () => {
+    const edit = await t.call({
+      method: 'POST',
+      url: `${NOTE}/update`,
+      payload: { id: note.id, title: '改' },
+    });
+    expect(edit.status).toBe(400);
+    expect(edit.body.data.errors[0]).toMatchObject({ field: 'title', keyword: 'sentFrozen' });
+    const del = await t.call({ method: 'POST', url: `${NOTE}/delete`, payload: { id: note.id } });
+    expect(del.status).toBe(409);
+    expect(del.body.data.errors[0]).toMatchObject({ field: 'id', keyword: 'sentFrozen' });
+    await t.call({
+      method: 'POST',
+      url: `${COMPANY}/updateCompany`,
+      payload: { id: first.id, adminNotify: 0 },
+    });
+    const nobody = await t.call({
+      method: 'POST',
+      url: `${NOTE}/add`,
+      payload: { companyId: first.id, title: 't', content: 'c', status: 'sent' },
+    });
+    expect(nobody.status).toBe(400);
+    expect(nobody.body.data.errors[0]).toMatchObject({ field: 'status', keyword: 'recipients' });
+    await t.call({
+      method: 'POST',
+      url: `${COMPANY}/updateCompany`,
+      payload: { id: first.id, adminNotify: 1 },
+    });
+  });
+
+  it('the recipient reads it (audited); others cannot; unknown ids answer 404', async () => {
+    const other = await t.call({
+      method: 'POST',
+      url: `${MSG}/read`,
+      payload: { id: note.id },
+      token: bToken,
+    });
+    expect(other.status).toBe(404);
+    const unknown = await t.call({
+      method: 'POST',
+      url: `${MSG}/read`,
+      payload: { id: 999999 },
+      token: aToken,
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.msg).toMatch(/999999/);
+    const bad = await t.call({ method: 'POST', url: `${MSG}/read`, payload: { id: 'x' }, token: aToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.errors[0].field).toBe('id');
+    const badQuery = await t.call({ method: 'GET', url: `${MSG}/getList?status=draft`, token: aToken });
+    expect(badQuery.status).toBe(400);
+    expect(badQuery.body.data.errors[0].field).toBe('status');
+    const r = await t.call({ method: 'POST', url: `${MSG}/read`, payload: { id: note.id }, token: aToken });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ status: 'read', readBy: 'a.one' });
+    expect((await t.call({ method: 'GET', url: `${MSG}/unreadCount`, token: aToken })).body.data.count).toBe(
+      0,
+    );
+    const stored = await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${note.id}` });
+    expect(stored.body.data).toMatchObject({ status: 'read', readBy: 'a.one' });
+    const audit = await t.call({
+      method: 'GET',
+      url: `/dev-api/audit/list?resource=notifications&recordId=${note.id}&sort=id&order=ASC`,
+    });
+    expect(audit.body.data.list.map((e: any) => [e.account, e.call])).toEqual([
+      ['admin', 'POST /medicine-api/notification/add'],
+      ['admin', 'POST /medicine-api/notification/update'],
+      ['a.one', 'POST /medicine-api/message/read'],
+    ]);
+    // Reading it again answers it unchanged.
+    const again = await t.call({
+      method: 'POST',
+      url: `${MSG}/read`,
+      payload: { id: note.id },
+      token: aToken,
+    });
+    expect(again.body.data.readTime).toBe(r.body.data.readTime);
+  });
+
+  it('answers 404 for an unknown notification id', async () => {
+    const r = await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=999999` });
+    expect(r.status).toBe(404);
+  });
+
+  it('a company with notifications cannot be deleted (restrict)', async () => {
+    const r = await t.call({ method: 'POST', url: `${COMPANY}/deleteCompany`, payload: { id: first.id } });
+    expect(r.status).toBe(409);
+  });
+});
+
+describe('tracking: the history of a company from the audit trail', () => {
+  it('lists who changed the company, its notifications and its accounts, newest first', async () => {
+    const r = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=${first.id}&pageSize=100` });
+    expect(r.status).toBe(200);
+    const entries = r.body.data.list as any[];
+    expect(r.body.data.total).toBe(entries.length);
+    const seen = entries.map((e) => `${e.resource} ${e.call} ${e.account}`);
+    // The create wrote the company and its two new accounts (in one transaction): the oldest three.
+    expect(seen.slice(-3).sort()).toEqual([
+      'accounts POST /medicine-api/company/addCompany admin',
+      'accounts POST /medicine-api/company/addCompany admin',
+      'companies POST /medicine-api/company/addCompany admin',
+    ]);
+    expect(seen).toContain('notifications POST /medicine-api/message/read a.one');
+    expect(seen).toContain('companies POST /medicine-api/company/updateCompany admin');
+    const ids = entries.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    // Another company's writes are not in it.
+    expect(entries.every((e) => e.resource !== 'companies' || e.recordId === String(first.id))).toBe(true);
+    const page = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=${first.id}&pageSize=2&page=2` });
+    expect(page.body.data.list.map((e: any) => e.id)).toEqual(ids.slice(2, 4));
+  });
+
+  it('answers 404 for an unknown company, 400 without an id, and guards the roles', async () => {
+    const missing = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=999999` });
+    expect(missing.status).toBe(404);
+    expect(missing.body.msg).toMatch(/999999/);
+    const bad = await t.call({ method: 'GET', url: `${COMPANY}/tracking` });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.errors[0].field).toBe('id');
+    const url = `${COMPANY}/tracking?id=${first.id}`;
+    expect((await t.call({ method: 'GET', url, token: null })).status).toBe(401);
+    expect((await t.call({ method: 'GET', url, token: t.userToken })).status).toBe(403);
+    expect((await t.call({ method: 'GET', url, token: aToken })).status).toBe(403);
+  });
+});
