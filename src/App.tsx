@@ -14,7 +14,7 @@ import dataProvider from './dataProvider';
 import { createQueryClient } from './dataProvider/queryClient';
 import { generatedResources } from './generated/resources';
 import { i18nProvider } from './i18n';
-import { rolesAllow } from './authProvider';
+import { rolesAllow } from './authProvider/roles';
 import { schemaResource, type ResourceConfig } from './schema-ui/schemaResource';
 import {
   initialShellTheme,

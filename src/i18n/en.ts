@@ -4,14 +4,14 @@
  * and blockchain screens' contributions.
  */
 import englishMessages from 'ra-language-english';
-import { generatedMessages } from '../generated/messages';
+import { generatedMessagesEn } from '../generated/messages.en';
 import { baasEn } from './baas';
 import { contributedMessages, mergeMessages } from './merge';
 
 const en = mergeMessages(
   englishMessages,
   { baas: baasEn },
-  { resources: generatedMessages.en },
+  { resources: generatedMessagesEn },
   ...contributedMessages('en'),
 );
 export default en;

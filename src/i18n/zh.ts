@@ -6,8 +6,8 @@
  * English catalogue is checked by src/i18n/i18n.test.ts.
  */
 import chineseModule from '@haxqer/ra-language-chinese';
-import { generatedMessages } from '../generated/messages';
-import { baasZh } from './baas';
+import { generatedMessagesZh } from '../generated/messages.zh';
+import { baasZh } from './baas.zh';
 import { contributedMessages, mergeMessages } from './merge';
 
 const mod = chineseModule as unknown as {
@@ -52,7 +52,7 @@ const zh = mergeMessages(
   { ra: withoutV4Only(raChinese.ra) },
   raV5Additions,
   { baas: baasZh },
-  { resources: generatedMessages.zh },
+  { resources: generatedMessagesZh },
   ...contributedMessages('zh'),
 );
 export default zh;
