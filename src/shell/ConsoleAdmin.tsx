@@ -26,9 +26,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { lazyComponent } from './lazy';
 
 /** react-admin's error page (Error.tsx), loaded when a render error reaches the top boundary. */
-const ErrorPage = lazyComponent(() => import('ra-ui-materialui').then((m) => m.Error));
+const ErrorPage = lazyComponent(() => import('./raPages').then((m) => m.Error));
 /** react-admin's access-denied page (AccessDenied.tsx), loaded when `canAccess` refuses a route. */
-const AccessDeniedPage = lazyComponent(() => import('ra-ui-materialui').then((m) => m.AccessDenied));
+const AccessDeniedPage = lazyComponent(() => import('./raPages').then((m) => m.AccessDenied));
 
 /** The store `<Admin>` uses by default (react-admin/src/Admin.tsx `defaultStore`). */
 const defaultStore = localStorageStore();
