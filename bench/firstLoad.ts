@@ -17,7 +17,9 @@
  * dashboard's artworks figure with its value / the list's first row, with the CPU throttled 4×
  * (CDP Emulation.setCPUThrottlingRate), network unthrottled (loopback). Also the largest chunk.
  *
- * Environment: FIRST_LOAD_ROUNDS, CHROMIUM_PATH (default /usr/bin/chromium), FIRST_LOAD_THROTTLE (4).
+ * Environment: FIRST_LOAD_ROUNDS, CHROMIUM_PATH (default /usr/bin/chromium), FIRST_LOAD_THROTTLE (4),
+ * FIRST_LOAD_FILES=1 to also list each load's JavaScript files (last round) with their gzip size and
+ * their largest modules (what to look at when a load grows).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,7 @@ import { buildConsoleWithChunks, type ConsoleBuild } from '../tests/support/cons
 import { startServerProcess } from '../tests/support/serverProcess';
 
 const ROUNDS = Number(process.env.FIRST_LOAD_ROUNDS ?? 3);
+const LIST_FILES = process.env.FIRST_LOAD_FILES === '1';
 const THROTTLE = Number(process.env.FIRST_LOAD_THROTTLE ?? 4);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
@@ -74,6 +77,8 @@ export async function recordJs(page: Page): Promise<{ take(): JsRecord[] }> {
 }
 
 interface Sample {
+  /** The files fetched (URL paths), each once. */
+  paths: string[];
   transferred: number;
   gzip: number;
   files: number;
@@ -87,6 +92,7 @@ const kB = (n: number) => (n / 1024).toFixed(1);
 function sample(js: JsRecord[], built: ConsoleBuild, ms?: number): Sample {
   const unique = [...new Map(js.map((j) => [j.path, j])).values()];
   return {
+    paths: unique.map((j) => j.path),
     transferred: sum(unique.map((j) => j.transferred)),
     gzip: sum(unique.map((j) => built.chunkOf(j.path)?.gzip ?? j.transferred)),
     files: unique.length,
@@ -125,6 +131,31 @@ async function apiToken(baseUrl: string): Promise<string> {
 }
 
 const DASHBOARD_READY = '[data-testid="figure-artworks"] .figure-value:not(:has(.MuiSkeleton-root))';
+
+/** Lists a load's files, largest first: gzip kB and the biggest modules (by package or source file). */
+function printFiles(name: string, s: Sample, built: ConsoleBuild): void {
+  console.log(`\n${name}:`);
+  const files = s.paths.map((p) => ({ path: p, chunk: built.chunkOf(p) }));
+  files.sort((a, b) => (b.chunk?.gzip ?? 0) - (a.chunk?.gzip ?? 0));
+  for (const { path, chunk } of files) {
+    const parts = new Map<string, number>();
+    for (const [m, n] of Object.entries(chunk?.moduleSizes ?? {})) {
+      const key = m.startsWith('node_modules/')
+        ? m
+            .split('/')
+            .slice(0, m.startsWith('node_modules/@') ? 3 : 2)
+            .join('/')
+        : m;
+      parts.set(key, (parts.get(key) ?? 0) + n);
+    }
+    const top = [...parts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([m, n]) => `${m.replace(/^node_modules\//, '')} ${kB(n)}`)
+      .join(', ');
+    console.log(`  ${kB(chunk?.gzip ?? 0).padStart(6)} kB gzip  ${path}  ${top}`);
+  }
+}
 
 /** Runs the measurements and prints the first-load table. */
 export async function run(): Promise<void> {
@@ -227,6 +258,8 @@ export async function run(): Promise<void> {
         "\n(kB sent: encoded bytes on the wire incl. headers, brotli; kB gzip: the same files gzip -9, the goals' unit;" +
         ' goals: login page <= 150, dashboard after login <= 300)',
     );
+    if (LIST_FILES)
+      for (const [name, samples] of Object.entries(rows)) printFiles(name, samples.at(-1)!, built);
   } finally {
     await browser?.close();
     await server.stop();

@@ -3,7 +3,8 @@
  * - `common/generated/schemaIndex.ts`: the list of schemas (imported as JSON), read by the registry;
  * - `common/generated/types.ts`: TypeScript types (json-schema-to-typescript);
  * - `src/generated/resources.ts`: the console's resource registry (name, schema id, roles, icon, ...);
- * - `src/generated/messages.ts`: resource and field labels and enum labels, in English and Chinese;
+ * - `src/generated/messages.{en,zh}.ts`: resource and field labels and enum labels, one language each
+ *   (`src/generated/messages.ts` joins them);
  * - `common/generated/bodyValidators.ts`, `queryValidators.ts`: precompiled ajv validators of every schema
  *   and variant (scripts/codegen/validators.ts);
  * - storage (scripts/codegen/storage.ts): `server/db/generated/tables.ts` and, when the schemas' storage
@@ -92,14 +93,30 @@ function labels(schema: Json, lang: 'en' | 'zh') {
   return { name: schema['x-i18n']?.[lang] ?? schema.title, fields, enums };
 }
 
-function messages(list: { schema: Json }[]): string {
+/**
+ * The generated labels: one module per language (`messages.en.ts`, `messages.zh.ts`), so the console's
+ * first chunk carries English only and Chinese comes with the zh catalogue's chunk, and `messages.ts`
+ * joining both for tests and tools.
+ */
+function messages(list: { schema: Json }[]): Record<'en' | 'zh' | 'both', string> {
   const res = list.filter(({ schema }) => schema['x-resource']);
   const build = (lang: 'en' | 'zh') =>
     Object.fromEntries(res.map(({ schema }) => [schema['x-resource'].name, labels(schema, lang)]));
-  return `${BANNER}
-/** Resource names, field labels (dotted keys for nested fields) and enum labels, per language. */
-export const generatedMessages = ${JSON.stringify({ en: build('en'), zh: build('zh') }, null, 2)} as const;
+  const one = (lang: 'en' | 'zh', Lang: string) => `${BANNER}
+/** Resource names, field labels (dotted keys for nested fields) and enum labels, ${lang === 'en' ? 'English' : 'Chinese'}. */
+export const generatedMessages${Lang} = ${JSON.stringify(build(lang), null, 2)} as const;
 `;
+  return {
+    en: one('en', 'En'),
+    zh: one('zh', 'Zh'),
+    both: `${BANNER}
+import { generatedMessagesEn } from './messages.en';
+import { generatedMessagesZh } from './messages.zh';
+
+/** Resource names, field labels and enum labels, per language (the console imports one language each). */
+export const generatedMessages = { en: generatedMessagesEn, zh: generatedMessagesZh } as const;
+`,
+  };
 }
 
 /** The files generated from the schemas alone: path relative to the project root -> formatted content. */
@@ -111,7 +128,9 @@ async function schemaFiles(): Promise<Record<string, string>> {
     'common/generated/schemaIndex.ts': await fmt(schemaIndex(list)),
     'common/generated/types.ts': await fmt(await types(list)),
     'src/generated/resources.ts': await fmt(emitResources(list, BANNER)),
-    'src/generated/messages.ts': await fmt(messages(list)),
+    'src/generated/messages.ts': await fmt(messages(list).both),
+    'src/generated/messages.en.ts': await fmt(messages(list).en),
+    'src/generated/messages.zh.ts': await fmt(messages(list).zh),
     ...(await validatorFiles(root, BANNER)),
     ...(await storageFiles({
       schemas: list.map((l) => l.schema),

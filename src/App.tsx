@@ -5,7 +5,8 @@
  * ResourceConfig overrides the generic one. Only the resources the user's roles allow (`x-roles`) are
  * registered.
  */
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { CustomRoutes, Resource } from 'react-admin';
+import { ConsoleAdmin } from './shell/ConsoleAdmin';
 import authProvider from './authProvider';
 import LoginPage from './authProvider/LoginPage';
 import AuthenticationErrorPage from './authProvider/AuthenticationErrorPage';
@@ -13,7 +14,7 @@ import dataProvider from './dataProvider';
 import { createQueryClient } from './dataProvider/queryClient';
 import { generatedResources } from './generated/resources';
 import { i18nProvider } from './i18n';
-import { rolesAllow } from './authProvider';
+import { rolesAllow } from './authProvider/roles';
 import { schemaResource, type ResourceConfig } from './schema-ui/schemaResource';
 import {
   initialShellTheme,
@@ -56,7 +57,7 @@ const queryClient = createQueryClient();
 
 export default function App() {
   return (
-    <Admin
+    <ConsoleAdmin
       disableTelemetry
       requireAuth
       title="baas.app.title"
@@ -78,6 +79,6 @@ export default function App() {
           .filter((r) => rolesAllow(permissions ?? [], r.name))
           .map(({ name, ...config }) => <Resource key={name} name={name} {...config} />)
       }
-    </Admin>
+    </ConsoleAdmin>
   );
 }

@@ -14,10 +14,10 @@ import type { FieldError } from '../envelope';
 import { schemas, type PropertySchema } from '../schemaRegistry';
 import { fieldMessagesEn, serverMessagesEn, type MessageKey } from './en';
 import { fieldMessagesZh, serverMessagesZh } from './zh';
+import type { Language } from './language';
 
 export type { MessageKey } from './en';
-export type Language = 'en' | 'zh';
-export const LANGUAGES: readonly Language[] = ['en', 'zh'];
+export { languageOf, LANGUAGES, type Language } from './language';
 
 /** A text in each language, as a message param. */
 export type LocalizedText = Record<Language, string>;
@@ -45,24 +45,6 @@ export function msg(key: MessageKey, params: Record<string, unknown> = {}): Mess
 /** True when `key` is a key of the catalogues (an envelope from an older server may carry none). */
 export function isMessageKey(key: unknown): key is MessageKey {
   return typeof key === 'string' && Object.hasOwn(serverMessagesEn, key);
-}
-
-/**
- * The language an `Accept-Language` header (RFC 9110 §12.5.4) prefers among en and zh, by q-value then
- * order; `zh-CN`, `zh-Hans`... count as zh. Anything else, or no header: en.
- */
-export function languageOf(acceptLanguage: string | undefined | null): Language {
-  if (!acceptLanguage) return 'en';
-  let best: { lang: Language; q: number } | undefined;
-  for (const part of acceptLanguage.split(',')) {
-    const [tag, ...opts] = part.trim().toLowerCase().split(';');
-    const qOpt = opts.map((o) => o.trim()).find((o) => o.startsWith('q='));
-    const q = qOpt ? Number(qOpt.slice(2)) : 1;
-    if (!Number.isFinite(q) || q <= 0) continue;
-    const lang = LANGUAGES.find((l) => tag === l || tag.startsWith(`${l}-`));
-    if (lang && (!best || q > best.q)) best = { lang, q };
-  }
-  return best?.lang ?? 'en';
 }
 
 function isLocalized(v: unknown): v is LocalizedText {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from 'ra-core';
-import { createAuthProvider, rolesAllow, type TokenStore } from './index';
+import { createAuthProvider, type TokenStore } from './index';
+import { rolesAllow } from './roles';
 import type { HttpClient, HttpOptions } from '../dataProvider/httpClient';
 
 function memoryStore(initial?: string): TokenStore & { value?: string } {

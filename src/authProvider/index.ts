@@ -17,7 +17,6 @@
 import Cookies from 'js-cookie';
 import type { AuthProvider, UserIdentity } from 'ra-core';
 import { Codes } from '../../common/envelope';
-import { generatedResources } from '../generated/resources';
 import { httpClient as defaultHttpClient, TOKEN_COOKIE, type HttpClient } from '../dataProvider/httpClient';
 
 /** What `GET /dev-api/user/info` answers. */
@@ -41,17 +40,6 @@ export const cookieTokenStore: TokenStore = {
   set: (token) => Cookies.set(TOKEN_COOKIE, token, { sameSite: 'strict', path: '/' }),
   remove: () => Cookies.remove(TOKEN_COOKIE, { path: '/' }),
 };
-
-/** Roles a resource requires (`x-roles`), or undefined when no schema declares the resource. */
-export function rolesForResource(resource: string): string[] | undefined {
-  return generatedResources.find((r) => r.name === resource)?.roles;
-}
-
-/** True when `roles` may use `resource`: it declares no roles, or one of its roles is held. */
-export function rolesAllow(roles: string[], resource: string): boolean {
-  const required = rolesForResource(resource);
-  return !required || required.some((r) => roles.includes(r));
-}
 
 function statusOf(error: any): number | undefined {
   return typeof error?.status === 'number' ? error.status : undefined;
@@ -144,6 +132,8 @@ export function createAuthProvider(
     async canAccess({ resource }: { resource: string; action: string }) {
       if (!store.get()) return false;
       const { roles } = await info();
+      // The resource table (src/generated/resources.ts) is not part of the login page's chunk.
+      const { rolesAllow } = await import('./roles');
       return rolesAllow(roles, resource);
     },
   };

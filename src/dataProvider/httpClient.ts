@@ -20,7 +20,7 @@ import Cookies from 'js-cookie';
 import { HttpError } from 'ra-core';
 import { isSuccess, type Envelope, type FieldError } from '../../common/envelope';
 import { messageForFieldError, serializeMessage } from '../i18n/validation';
-import { languageOf, renderMessage, type Language } from '../../common/messages/index';
+import { languageOf, type Language } from '../../common/messages/language';
 
 /** Name of the cookie that holds the session token (as the product has it). */
 export const TOKEN_COOKIE = 'Admin-Token';
@@ -133,6 +133,8 @@ export function createHttpClient(
     const body: EnvelopeErrorBody = { ...json };
     const errors = fieldErrorsOf(json);
     if (errors) body.errors = errors;
+    // The catalogues and the schemas' field labels load with the first refusal (not with the login page).
+    const { renderMessage } = await import('../../common/messages/index');
     const message = renderMessage(lang, json) || json.msg || response.statusText || `HTTP ${response.status}`;
     throw new HttpError(message, response.status, body);
   };

@@ -4,14 +4,15 @@
  * and blockchain screens' contributions.
  */
 import englishMessages from 'ra-language-english';
-import { generatedMessages } from '../generated/messages';
+import type { TranslationMessages } from 'ra-core';
+import { generatedMessagesEn } from '../generated/messages.en';
 import { baasEn } from './baas';
 import { contributedMessages, mergeMessages } from './merge';
 
-const en = mergeMessages(
+const en: TranslationMessages = mergeMessages(
   englishMessages,
   { baas: baasEn },
-  { resources: generatedMessages.en },
+  { resources: generatedMessagesEn },
   ...contributedMessages('en'),
 );
 export default en;

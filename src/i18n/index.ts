@@ -11,22 +11,22 @@
  */
 import Cookies from 'js-cookie';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import type { I18nProvider } from 'ra-core';
+import type { I18nProvider, TranslationMessages } from 'ra-core';
 import en from './en';
 
 export type Locale = 'en' | 'zh';
 export const LANGUAGE_COOKIE = 'language';
 
 /** The catalogues loaded so far (English is always there). */
-const catalogues: Partial<Record<Locale, object>> = { en };
-const loaders: Record<Locale, () => Promise<object>> = {
+const catalogues: Partial<Record<Locale, TranslationMessages>> = { en };
+const loaders: Record<Locale, () => Promise<TranslationMessages>> = {
   en: async () => en,
   zh: async () => (await import('./zh')).default,
 };
 const asLocale = (locale: string): Locale => (locale === 'zh' ? 'zh' : 'en');
 
 /** The catalogue of `locale`, loading its chunk the first time. */
-export async function loadMessages(locale: Locale): Promise<object> {
+export async function loadMessages(locale: Locale): Promise<TranslationMessages> {
   return (catalogues[locale] ??= await loaders[locale]());
 }
 
@@ -63,7 +63,7 @@ export function createI18nProvider(
 ): I18nProvider & { ready: Promise<void> } {
   const start: Locale = catalogues[initial] ? initial : 'en';
   const base = polyglotI18nProvider(
-    (locale) => (catalogues[asLocale(locale)] ?? loadMessages(asLocale(locale))) as any,
+    (locale) => catalogues[asLocale(locale)] ?? loadMessages(asLocale(locale)),
     start,
     [
       { locale: 'en', name: 'English' },

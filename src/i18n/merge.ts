@@ -2,15 +2,24 @@
 
 type Messages = { [key: string]: string | Messages };
 
-/** Deep merge of message trees; later sources win on the same leaf. Inputs are not modified. */
-export function mergeMessages(...sources: object[]): Messages {
+/**
+ * Deep merge of message trees onto `base`; later sources win on the same leaf. Inputs are not modified.
+ * The result has `base`'s type (e.g. react-admin's `TranslationMessages`): it has every key `base` has,
+ * with a string wherever `base` has one as long as the sources do too (src/i18n/i18n.test.ts checks that
+ * both catalogues hold every key of react-admin's, the same keys, and no empty text).
+ */
+export function mergeMessages<T extends object>(base: T, ...sources: object[]): T {
+  return mergeTrees(base, ...sources) as T;
+}
+
+function mergeTrees(...sources: object[]): Messages {
   const out: Messages = {};
   for (const src of sources) {
     for (const [k, v] of Object.entries(src ?? {})) {
       const prev = out[k];
       out[k] =
         v && typeof v === 'object'
-          ? mergeMessages(prev && typeof prev === 'object' ? prev : {}, v)
+          ? mergeTrees(prev && typeof prev === 'object' ? prev : {}, v)
           : (v as string);
     }
   }

@@ -6,15 +6,13 @@
  * English catalogue is checked by src/i18n/i18n.test.ts.
  */
 import chineseModule from '@haxqer/ra-language-chinese';
-import { generatedMessages } from '../generated/messages';
-import { baasZh } from './baas';
+import type { TranslationMessages } from 'ra-core';
+import { generatedMessagesZh } from '../generated/messages.zh';
+import { baasZh } from './baas.zh';
 import { contributedMessages, mergeMessages } from './merge';
 
-const mod = chineseModule as unknown as {
-  default?: { ra: Record<string, unknown> };
-  ra?: Record<string, unknown>;
-};
-const raChinese = (mod.default ?? mod) as { ra: Record<string, Record<string, unknown>> };
+const mod = chineseModule as TranslationMessages & { default?: TranslationMessages };
+const raChinese: TranslationMessages = mod.default ?? mod;
 
 /**
  * Keys react-admin 5 has and ra-language-chinese 4.16 lacks (the 16 v5 additions), plus two the package
@@ -43,16 +41,16 @@ export const raV5Additions = {
   },
 };
 
-function withoutV4Only(ra: Record<string, Record<string, unknown>>) {
-  const { prev: _prev, ...navigation } = ra.navigation ?? {};
-  return { ...ra, navigation };
+function withoutV4Only(ra: TranslationMessages['ra']): TranslationMessages['ra'] {
+  const { prev: _prev, ...navigation } = ra.navigation;
+  return { ...ra, navigation: navigation as TranslationMessages['ra']['navigation'] };
 }
 
-const zh = mergeMessages(
+const zh: TranslationMessages = mergeMessages(
   { ra: withoutV4Only(raChinese.ra) },
   raV5Additions,
   { baas: baasZh },
-  { resources: generatedMessages.zh },
+  { resources: generatedMessagesZh },
   ...contributedMessages('zh'),
 );
 export default zh;

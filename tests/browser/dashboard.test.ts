@@ -3,7 +3,8 @@
  * - the admin dashboard shows titled charts over real dimensions (acquisitions per year with many
  *   years, works per category, on chain over time, accounts per role, transactions per hour) and no
  *   "Artworks added per day";
- * - the user-role chart is titled and its labels lie inside its card (not clipped);
+ * - the accounts-per-role chart is titled, names each role by its display name in the console's language
+ *   (Administrator / 管理员, not `admin`) and its labels lie inside its card (not clipped);
  * - the charts take the theme colour and follow a change of it in the settings drawer;
  * - the chosen theme is the account's own: the next account signed in in the same browser gets the
  *   default, the first gets its own back;
@@ -33,6 +34,19 @@ async function barFills(page: Page, testId: string): Promise<string[]> {
   return [
     ...new Set(await bars.evaluateAll((els) => els.map((e) => (e.getAttribute('fill') ?? '').toUpperCase()))),
   ];
+}
+
+/** The tick labels of the accounts-per-role chart, once drawn; each must lie inside the chart's card. */
+async function roleTicks(page: Page): Promise<string[]> {
+  const roles = page.getByTestId('chart-roles');
+  await roles.locator('.recharts-bar-rectangle').first().waitFor();
+  const card = (await roles.boundingBox())!;
+  const ticks = roles.locator('.recharts-cartesian-axis-tick-value');
+  for (const box of await ticks.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON())))
+    expect(box.left >= card.x && box.right <= card.x + card.width && box.bottom <= card.y + card.height).toBe(
+      true,
+    );
+  return ticks.allTextContents();
 }
 
 /** The background colour of the "Open the ledger" button (a contained primary button), as #RRGGBB. */
@@ -65,16 +79,17 @@ describe('dashboard', () => {
       .locator('.recharts-cartesian-axis-tick-value')
       .allTextContents();
     expect(labels.filter((l) => /^(18|19|20)\d\d$/.test(l)).length).toBeGreaterThan(3);
-    // The roles chart: both roles labelled, every label inside the card.
-    const roles = page.getByTestId('chart-roles');
-    await roles.locator('.recharts-bar-rectangle').first().waitFor();
-    const card = (await roles.boundingBox())!;
-    const ticks = roles.locator('.recharts-cartesian-axis-tick-value');
-    expect(await ticks.allTextContents()).toEqual(expect.arrayContaining(['admin', 'user']));
-    for (const box of await ticks.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON())))
-      expect(
-        box.left >= card.x && box.right <= card.x + card.width && box.bottom <= card.y + card.height,
-      ).toBe(true);
+    // The roles chart: both roles by their display names, every label inside the card.
+    expect(await roleTicks(page)).toEqual(expect.arrayContaining(['Administrator', 'Operator']));
+    await page.context().close();
+  });
+
+  it('names the roles in Chinese on the zh dashboard, not by their raw names', async () => {
+    const page = await env.signIn('admin', 'zh');
+    await page.getByRole('heading', { name: '各角色账号数' }).waitFor();
+    const labels = await roleTicks(page);
+    expect(labels).toEqual(expect.arrayContaining(['管理员', '操作员']));
+    expect(labels.filter((l) => l === 'admin' || l === 'user')).toEqual([]);
     await page.context().close();
   });
 

@@ -18,6 +18,8 @@ export interface ConsoleChunk {
   isDynamicEntry: boolean;
   /** Module ids relative to the repository root (`src/App.tsx`, `node_modules/recharts/...`). */
   modules: string[];
+  /** Each module's rendered length in the chunk (characters after tree-shaking, before minifying). */
+  moduleSizes: Record<string, number>;
   /** Bytes of the minified file, of its `.gz` copy and of its `.br` copy. */
   bytes: number;
   gzip: number;
@@ -51,6 +53,9 @@ export async function buildConsoleWithChunks(outDir: string): Promise<ConsoleBui
       isEntry: c.isEntry,
       isDynamicEntry: c.isDynamicEntry,
       modules: c.moduleIds.map(rel),
+      moduleSizes: Object.fromEntries(
+        Object.entries(c.modules).map(([id, m]) => [rel(id), m.renderedLength]),
+      ),
       bytes: size(join(outDir, c.fileName)),
       gzip: size(join(outDir, `${c.fileName}.gz`)) || size(join(outDir, c.fileName)),
       brotli: size(join(outDir, `${c.fileName}.br`)) || size(join(outDir, c.fileName)),

@@ -24,7 +24,7 @@ describe('codegen', { timeout: 60_000 }, () => {
     const types = files['common/generated/types.ts'];
     for (const name of ['Author', 'Artwork', 'BidUser', 'PlatformUser', 'ArtCategory'])
       expect(types).toContain(`export interface ${name} {`);
-    expect(files['src/generated/messages.ts']).toContain("artWorkName: '作品名称'");
+    expect(files['src/generated/messages.zh.ts']).toContain("artWorkName: '作品名称'");
   });
 
   it('--check names docs/openapi.json and docs/api.md when they are stale', async () => {

@@ -2,7 +2,8 @@
  * The dashboard (`/dashboard`, pinned tab), with real figures from the API:
  * - admin: the registry, `GET /artmanager/dashboard/stats` (server/routes/artmanager/dashboard):
  *   counts, share of artworks on chain, and charts over real dimensions: acquisitions per year (Tate's
- *   acquisition year), works per category, records on chain over time (running totals), accounts per role;
+ *   acquisition year), works per category, records on chain over time (running totals), accounts per role
+ *   (each role by its display name in the console's language, `resources.accounts.enums.roles.*`);
  *   the recent additions;
  * - every account (the blockchain section is open to `user` and `admin`): the ledger,
  *   `GET /baas-api/dashboard` → `{ channels, blocks, transactions, chaincodes, perHour: [{time, count}] }`,
@@ -181,6 +182,8 @@ const int = (n: number, locale: string) => n.toLocaleString(locale === 'zh' ? 'z
 function RegistryPanel() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
+  /** A role's display name in the console's language (the account schema's `x-enumLabels`), else its name. */
+  const roleLabel = (role: string) => translate(`resources.accounts.enums.roles.${role}`, { _: role });
   const q = useQuery({
     queryKey: ['shell', 'dashboard', 'registry'],
     queryFn: () => getData<RegistryStats>('/artmanager/dashboard/stats'),
@@ -296,7 +299,12 @@ function RegistryPanel() {
           empty={!s || s.accountsPerRole.length === 0}
           emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
         >
-          {s && <RolesChart data={s.accountsPerRole} label={translate('shell.dashboard.accounts')} />}
+          {s && (
+            <RolesChart
+              data={s.accountsPerRole.map(({ role, count }) => ({ role: roleLabel(role), count }))}
+              label={translate('shell.dashboard.accounts')}
+            />
+          )}
         </ChartCard>
       </Grid>
       <Grid size={12}>

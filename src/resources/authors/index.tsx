@@ -10,9 +10,10 @@ import { schemaResource } from '../../schema-ui/schemaResource';
 import { OnChainPanel } from '../blockchain';
 import { lazyComponent } from '../../shell/lazy';
 import LookAtWorksButton from './LookAtWorksButton';
-import WxCodeField from './WxCodeField';
 
 const AuthorWorks = lazyComponent(() => import('./AuthorWorks').then((m) => m.default));
+/** The mini-program tab's QR code (the `qrcode` package) loads when that tab shows. */
+const WxCodeField = lazyComponent(() => import('./WxCodeField').then((m) => m.default));
 
 const authors = schemaResource(
   'authors',
