@@ -29,6 +29,7 @@ import pictureRoutes from './routes/artmanager/artwork/pictures';
 import traceabilityRoutes from './routes/artmanager/traceability/index';
 import ossRoutes from './routes/artmanager/oss/index';
 import imageCacheRoutes from './routes/image-cache/index';
+import platformUserRoutes from './routes/app-api/user/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,5 +84,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(traceabilityRoutes, { prefix: '/artmanager/traceability' });
   await app.register(ossRoutes, { prefix: '/artmanager/oss' });
   await app.register(imageCacheRoutes, { prefix: '/image-cache' });
+  // The platform users' (mini-program) sign-in and sessions: their login count and last login.
+  await app.register(platformUserRoutes, { prefix: '/app-api/user' });
   return app;
 }

@@ -160,7 +160,7 @@ const GROUP_SECTION: [RegExp, Section][] = [
 /** The issue part of a call, by URL (hand-written calls) after its resource's group (schema calls). */
 const PATH_SECTION: [RegExp, Section][] = [
   [/^\/dev-api\/user\//, SECTIONS[0]],
-  [/^\/artmanager\//, SECTIONS[1]],
+  [/^\/(artmanager|app-api)\//, SECTIONS[1]],
   [/^\/medicine-api\//, SECTIONS[2]],
   [/^\/baas-api\/(public|witness)/, OTHER],
   [/^\/(baas-api|data-api|dev-api\/audit)\//, SECTIONS[3]],
@@ -235,8 +235,17 @@ export async function probeCall(
   return { ...r, multipart: false };
 }
 
-/** "answers", "answers; empty input refused naming `f`", or "BROKEN: …" (any other answer). */
-export function probeStatus(r: ProbeResult): string {
+/** The roles column of a call a platform user's token opens (not a console account's). */
+export const PLATFORM_USER = 'platform user';
+
+/**
+ * "answers", "answers; empty input refused naming `f`", or "BROKEN: …" (any other answer). A call of the
+ * platform users' sessions (`platformSession`, roles "platform user") is asked with the admin's token too:
+ * it must refuse it as an unknown token (401, code 2), which is written as it answering.
+ */
+export function probeStatus(r: ProbeResult, platformSession = false): string {
+  if (platformSession && r.status === 401 && r.code === 2)
+    return "answers; refuses a console account's token (401, code 2)";
   if (r.status === 200 && r.code === 0) return 'answers';
   // The one call answering a document of its own instead of the envelope (GET /dev-api/openapi.json).
   if (r.status === 200 && r.code === undefined && r.json) return 'answers (a JSON document, not an envelope)';
@@ -381,6 +390,7 @@ interface CallRow {
 function rolesText(op: Json): string {
   const reqs: Json[] = op.security ?? [];
   if (!reqs.length) return 'anyone';
+  if (reqs.some((r) => 'platformToken' in r)) return PLATFORM_USER;
   const roles = [...new Set(reqs.flatMap((r) => Object.values<string[]>(r).flat()))];
   return roles.length ? roles.join(', ') : 'signed in';
 }
@@ -438,6 +448,7 @@ async function serverCalls(): Promise<CallRow[]> {
       const section =
         named.get(call) ??
         (group ? first(GROUP_SECTION, group.replace(/^\/+/, '/'), OTHER) : first(PATH_SECTION, path, OTHER));
+      const roles = rolesText(op);
       const probe = await probeCall(app, token, method, path);
       // A call that ends the admin's session (logout, a role switch) leaves the next call a fresh token.
       const info = await app.inject({
@@ -451,9 +462,9 @@ async function serverCalls(): Promise<CallRow[]> {
         method,
         path,
         what: String(op.summary ?? ''),
-        roles: rolesText(op),
+        roles,
         input: probe.multipart ? 'multipart/form-data' : method === 'GET' ? 'query' : 'JSON',
-        status: probeStatus(probe),
+        status: probeStatus(probe, roles === PLATFORM_USER),
         named: named.has(call),
       });
     }
@@ -544,11 +555,13 @@ export function renderDocument(screens: ScreenRow[], calls: CallRow[]): string {
   return out.join('\n');
 }
 
-/** The table's calls: `METHOD path` and its status, parsed back from the document (for the API test). */
-export function documentedCalls(markdown: string): { method: string; path: string; status: string }[] {
+/** The table's calls: `METHOD path`, roles and status, parsed back from the document (for the API test). */
+export function documentedCalls(
+  markdown: string,
+): { method: string; path: string; roles: string; status: string }[] {
   return [...markdown.matchAll(/^\|\s*`(GET|POST|PUT|DELETE|PATCH) ([^`]+)`\s*\|(.*)\|\s*$/gm)].map((m) => {
     const cells = m[3].split(/(?<!\\)\|/).map((c) => c.trim());
-    return { method: m[1], path: m[2], status: cells.at(-1)!.replace(/\\\|/g, '|') };
+    return { method: m[1], path: m[2], roles: cells[1], status: cells.at(-1)!.replace(/\\\|/g, '|') };
   });
 }
 
