@@ -196,7 +196,7 @@ function multipartEmpty() {
 }
 
 /**
- * Asks `app` for `METHOD path` with `token` and an empty input: no query (GET), `{}` (POST), or, when
+ * Asks `app` for `METHOD path` with `token` (`''`: none) and an empty input: no query (GET), `{}` (POST), or, when
  * the call answers that it reads multipart/form-data (406/415 naming Content-Type), an empty form.
  */
 export async function probeCall(
@@ -209,7 +209,7 @@ export async function probeCall(
     const res = await app.inject({
       method: method as 'GET',
       url: probeUrl(path),
-      headers: { 'x-token': token, ...(body.headers ?? {}) },
+      headers: { ...(token ? { 'x-token': token } : {}), ...(body.headers ?? {}) },
       ...(body.payload !== undefined ? { payload: body.payload as string } : {}),
     });
     let json: Json = {};

@@ -3,7 +3,9 @@
  * the server for each of them (admin token, an empty input: scripts/codegen/screens.ts `probeCall`), on
  * SQLite and, with TEST_DATABASE_URL, PostgreSQL. Each call must answer as the table says: never 404 and
  * never 5xx; the envelope's code 0, or a 400 whose `data.errors` name the input; a call the table lists
- * as MISSING or BROKEN fails here until it is built (the issue is not done while the table says so).
+ * as MISSING or BROKEN fails here until it is built (the issue is not done while the table says so). Each
+ * role too, from the table's roles column: no token 401 (unless "anyone"), role `user` 403 on admin calls,
+ * a console token refused by the platform users' calls (401, code 2).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,17 +16,32 @@ import {
   probeCall,
   probeStatus,
 } from '../../scripts/codegen/screens';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helpers';
+import { ADMIN_PASSWORD, createTestApp, USER_PASSWORD, type TestApp } from './helpers';
 
 const doc = readFileSync(new URL('../../docs/screens-and-calls.md', import.meta.url), 'utf8');
 const calls = documentedCalls(doc);
 
 let t: TestApp;
 let token = '';
+let userToken = '';
 beforeAll(async () => {
   t = await createTestApp({ loginRateLimit: 100_000 });
   token = t.adminToken;
+  userToken = t.userToken;
 });
+
+/** `current` if it still signs in, else a fresh token of `username` (a probed logout ends a session). */
+async function valid(current: string, username: string, password: string): Promise<string> {
+  const info = await t.call({ method: 'GET', url: '/dev-api/user/info', token: current });
+  if (info.status === 200) return current;
+  const login = await t.call({
+    method: 'POST',
+    url: '/dev-api/user/login',
+    payload: { username, password },
+    token: null,
+  });
+  return login.body.data.token;
+}
 afterAll(() => t?.close());
 
 describe('docs/screens-and-calls.md: the server answers every listed call', () => {
@@ -48,16 +65,17 @@ describe('docs/screens-and-calls.md: the server answers every listed call', () =
     }
     // Same answer as when the table was written (a changed call changes the table: regenerate it).
     expect(probeStatus(r, platform)).toBe(c.status);
-    // A call that ended the admin's session (logout) leaves the next one a fresh token.
-    const info = await t.call({ method: 'GET', url: '/dev-api/user/info', token });
-    if (info.status !== 200)
-      token = (
-        await t.call({
-          method: 'POST',
-          url: '/dev-api/user/login',
-          payload: { username: 'admin', password: ADMIN_PASSWORD },
-          token: null,
-        })
-      ).body.data.token;
+    token = await valid(token, 'admin', ADMIN_PASSWORD);
+
+    // Each role, as the table's roles column says: without a token 401 (unless open to anyone); with the
+    // `user` role's token 403 unless the call admits it.
+    const none = await probeCall(t.app, '', c.method, c.path);
+    if (c.roles === 'anyone') expect(none.status).not.toBe(401);
+    else expect(none).toMatchObject({ status: 401, code: 401 });
+    const user = await probeCall(t.app, userToken, c.method, c.path);
+    if (platform) expect(user).toMatchObject({ status: 401, code: 2 });
+    else if (c.roles === 'admin') expect(user).toMatchObject({ status: 403, code: 403 });
+    else expect([401, 403, 404]).not.toContain(user.status);
+    userToken = await valid(userToken, 'user', USER_PASSWORD);
   });
 });
