@@ -5,9 +5,11 @@
  * never 5xx; the envelope's code 0, or a 400 whose `data.errors` name the input; a call the table lists
  * as MISSING or BROKEN fails here until it is built (the issue is not done while the table says so). Each
  * role too, from the table's roles column: no token 401 (unless "anyone"), role `user` 403 on admin calls,
- * a console token refused by the platform users' calls (401, code 2).
+ * a console token refused by the platform users' calls (401, code 2). And an unknown id: every getOne,
+ * update and delete of every resource schema's `x-endpoints` (aliases too) answers 404 naming the id.
  */
 import { readFileSync } from 'node:fs';
+import { resourceSchemas, type EndpointSpec } from '../../common/schemaRegistry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   documentedCalls,
@@ -77,5 +79,38 @@ describe('docs/screens-and-calls.md: the server answers every listed call', () =
     else if (c.roles === 'admin') expect(user).toMatchObject({ status: 403, code: 403 });
     else expect([401, 403, 404]).not.toContain(user.status);
     userToken = await valid(userToken, 'user', USER_PASSWORD);
+  });
+});
+
+/** Every call of every resource schema's `x-endpoints` that takes one record id (aliases too). */
+function idCalls(): { name: string; method: 'GET' | 'POST'; path: string; id: string }[] {
+  const out: { name: string; method: 'GET' | 'POST'; path: string; id: string }[] = [];
+  for (const s of resourceSchemas()) {
+    const e = (s['x-endpoints'] ?? {}) as Record<string, EndpointSpec & { idFrom?: string[] }>;
+    for (const verb of ['getOne', 'update', 'delete'] as const) {
+      const spec = e[verb];
+      if (!spec || spec.idFrom) continue;
+      for (const c of [spec, ...(spec.aliases ?? [])])
+        out.push({
+          name: `${s['x-resource']!.name} ${verb}: ${c.method} ${c.path}`,
+          method: c.method,
+          path: c.path,
+          id: spec.id ?? 'id',
+        });
+    }
+  }
+  return out;
+}
+
+describe('unknown id: every getOne, update and delete of every resource answers 404', () => {
+  const MAX_ID = 2147483647;
+  it.each(idCalls().map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const r =
+      c.method === 'GET'
+        ? await t.call({ method: 'GET', url: `${c.path}?${c.id}=${MAX_ID}`, token })
+        : await t.call({ method: 'POST', url: c.path, payload: { [c.id]: MAX_ID }, token });
+    expect(r.status, JSON.stringify(r.body)).toBe(404);
+    expect(r.body).toMatchObject({ code: 404, data: null });
+    expect(r.body.msg).toContain(String(MAX_ID));
   });
 });
