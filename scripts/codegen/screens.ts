@@ -53,7 +53,7 @@ interface NamedScreen {
 }
 
 /**
- * What the issue text names (docs/... issue 8, "What to build"): the calls by `METHOD path` and the screens by
+ * What the text of issue 8 names ("What to build"): the calls by `METHOD path` and the screens by
  * product path or resource name. Rows not named here still appear (everything registered is listed);
  * this list only makes an absent one show as "missing".
  */
@@ -516,7 +516,8 @@ export function renderDocument(screens: ScreenRow[], calls: CallRow[]): string {
     "- A call's status is what the server answered when asked with the admin token and an empty input (no query, `{}`,",
     '  or an empty form for the uploads): "answers" (200) or "answers; empty input refused naming …" (400 naming the',
     '  input). Anything else (404, 5xx, a refusal naming nothing) is written as BROKEN; a call the issue names that the',
-    '  server lacks is MISSING.',
+    '  server lacks is MISSING. The platform users\' calls (roles "platform user": the mini-program\'s sign-in,',
+    "  `/app-api/user/*`) must refuse the admin's token as unknown (401, code 2); that is written as answering.",
     '- A screen is "done" when its route renders a screen, "done (the product leaves it empty)" for the sections the',
     '  product itself leaves empty (a titled page), "not built (titled page)" for any other route without a screen,',
     '  and MISSING when the issue names it and no route has it. "named" is the issue\'s name of the screen.',
