@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh
 echo "== codegen check"; npx tsx scripts/codegen.ts --check
+echo "== screens and calls table (docs/screens-and-calls.md)"; npx tsx scripts/docs-screens.ts --check
 echo "== typecheck"; npx tsc --noEmit
 echo "== lint"; npx eslint .
 echo "== format"; npx prettier --check . > /dev/null; echo "formatting ok"

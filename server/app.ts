@@ -32,6 +32,7 @@ import imageCacheRoutes from './routes/image-cache/index';
 import pigeonholeRoutes from './routes/data-api/pigeonhole';
 import messageRoutes from './routes/medicine-api/message/index';
 import companyTrackingRoutes from './routes/medicine-api/company/tracking';
+import platformUserRoutes from './routes/app-api/user/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,5 +90,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(imageCacheRoutes, { prefix: '/image-cache' });
   await app.register(messageRoutes, { prefix: '/medicine-api/message' });
   await app.register(companyTrackingRoutes, { prefix: '/medicine-api/company' });
+  // The platform users' (mini-program) sign-in and sessions: their login count and last login.
+  await app.register(platformUserRoutes, { prefix: '/app-api/user' });
   return app;
 }

@@ -49,6 +49,7 @@ export const serverMessagesEn = {
   'auth.roleRequired': 'This call needs the role %{roles}',
   'auth.accountLacksRole': 'Your account does not have the role "%{role}"',
   'auth.accountDisabled': 'This company administrator account is disabled (its company record says so)',
+  'auth.mustChangePassword': 'Change the initial password first (POST /app-api/user/password)',
   // Records (the schema kernel)
   'record.notFound': '%{label} %{id} does not exist',
   'record.deleteReferenced':
@@ -143,6 +144,7 @@ export const fieldMessagesEn = {
   invalid: 'Invalid: %{message}',
   lastAdmin: '"%{username}" is the last account with the admin role: grant admin to another account first',
   password: 'The current password is not right',
+  samePassword: 'Must differ from the current password',
   checkpoint: 'Not a checkpoint of this ledger',
   cosignature: 'The cosignature does not verify',
   expired: 'The upload policy has expired',

@@ -33,6 +33,7 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'auth.roleRequired': '此操作需要角色 %{roles}',
   'auth.accountLacksRole': '您的账号没有角色“%{role}”',
   'auth.accountDisabled': '该企业管理员账号已停用（依企业记录）',
+  'auth.mustChangePassword': '请先修改初始密码（POST /app-api/user/password）',
   'record.notFound': '%{label} %{id} 不存在',
   'record.deleteReferenced':
     '无法删除 %{records}：该%{label}仍有%{referrerResources}；请先删除或重新分配其%{referrerResources}',
@@ -108,6 +109,7 @@ export const fieldMessagesZh: typeof fieldMessagesEn = {
   invalid: '无效：%{message}',
   lastAdmin: '“%{username}”是最后一个拥有管理员角色的账号：请先将管理员角色授予其他账号',
   password: '当前密码不正确',
+  samePassword: '不能与当前密码相同',
   checkpoint: '不是本账本的检查点',
   cosignature: '联署签名验证失败',
   expired: '上传策略已过期',

@@ -62,6 +62,8 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 function rolesText(op: Json): string {
   const reqs: Json[] = op.security ?? [];
   if (!reqs.length) return 'anyone';
+  // A platform user's token (the mini-program's sign-in, server/routes/app-api/user), not a console account's.
+  if (reqs.some((r) => 'platformToken' in r)) return 'platform user';
   const roles = [...new Set(reqs.flatMap((r) => Object.values<string[]>(r).flat()))];
   return roles.length ? roles.join(', ') : 'signed in';
 }

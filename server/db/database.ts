@@ -18,11 +18,28 @@ export interface TokenTable {
 }
 
 /**
- * The database: the tokens table above, and the resource tables (accounts among them) generated from the schemas'
+ * A platform user's sign-in (`POST /app-api/user/login`; migration 20261123T0350_platform_sessions): kept
+ * after it ends, as the login history `loginCount` and `lastLoginTime` are read from.
+ */
+export interface PlatformSessionTable {
+  /** SHA-256 (hex) of the bearer token; the token itself is never stored. */
+  tokenHash: string;
+  platformUserId: number;
+  /** The bid user whose password signed in, when it is one. */
+  bidUserId: number | null;
+  createTime: string;
+  expireTime: string;
+  revokeTime: string | null;
+  ip: string | null;
+}
+
+/**
+ * The database: the tokens and platform sessions tables above, and the resource tables (accounts among them) generated from the schemas'
  * storage model (server/db/generated/tables.ts, `npm run codegen`).
  */
 export interface Database extends ResourceTables {
   tokens: TokenTable;
+  platform_sessions: PlatformSessionTable;
 }
 
 /** A stored console account (table `accounts`, generated from schemas/account.schema.json). */

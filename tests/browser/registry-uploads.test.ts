@@ -4,7 +4,8 @@
  *   autocomplete; the bid user's "works" tab lists the artwork;
  * - upload a portrait and see it;
  * - upload 10 images: 9 are added, the 10th is refused with a message naming the limit; drag the 9th to
- *   the front; after a reload the first is the main picture (and the server has it first);
+ *   the front with the mouse, move another one place with the keyboard (Space, arrows, Space); after a
+ *   reload the first is the main picture (and the server has the order);
  * - attach a certificate PDF to a traceability step; the stepper shows it;
  * - generate a mini-program code, download its QR PNG and decode it back to the author's wxUrl;
  * - the two-step add (main information and images, then the sections);
@@ -148,10 +149,17 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
     await expect.poll(() => ui.tiles().count(), POLL).toBe(9);
     const before = await ui.tileUrls();
     await ui.dragTile(8, 0);
-    await expect.poll(() => ui.tileUrls(), POLL).toEqual([before[8], ...before.slice(0, 8)]);
+    const dragged = [before[8], ...before.slice(0, 8)];
+    await expect.poll(() => ui.tileUrls(), POLL).toEqual(dragged);
+    // By keyboard too (dnd-kit's keyboard sensor): the third tile, picked up with Space, one place left
+    // (arrows move within a row of the grid; the first row holds at least three tiles at 1440 px).
+    await ui.keyboardMove(2, -1);
+    const moved = [dragged[0], dragged[2], dragged[1], ...dragged.slice(3)];
+    await expect.poll(() => ui.tileUrls(), POLL).toEqual(moved);
     await ui.save();
     await page.waitForURL(/#\/artworks\/\d+\/show/);
     const stored = (await api(`/artmanager/artwork/ArtInfoByArtId?artId=${artId}`)).images as string[];
+    expect(stored).toEqual(moved);
     expect(stored[0]).toBe(before[8]);
     await ui.goto(`/artworks/${artId}`);
     await page.reload();

@@ -29,6 +29,8 @@ export const OPENAPI_URL = '/dev-api/openapi.json';
 
 /** Name of the security scheme of the `X-Token` header. */
 export const TOKEN_SCHEME = 'xToken';
+/** Name of the scheme of a platform user's token (`POST /app-api/user/login`, server/routes/app-api/user). */
+export const PLATFORM_TOKEN_SCHEME = 'platformToken';
 /** Name of the scheme of the `?token=` query parameter (GET /dev-api/user/info only). */
 export const TOKEN_QUERY_SCHEME = 'tokenQuery';
 /** The one call that also takes the token in its query (server/plugins/app/auth.ts). */
@@ -273,6 +275,13 @@ export default fp(async (app: FastifyInstance) => {
             name: 'X-Token',
             description:
               'The login token (POST /dev-api/user/login). The console keeps it in the `Admin-Token` cookie and sends it in this header; the server reads the header only. The roles listed per call are those admitted (admin always).',
+          },
+          [PLATFORM_TOKEN_SCHEME]: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Token',
+            description:
+              "A platform user's token (POST /app-api/user/login, the mini-program's sign-in): it opens the /app-api/user calls only, never a console call.",
           },
           [TOKEN_QUERY_SCHEME]: {
             type: 'apiKey',

@@ -69,13 +69,38 @@ export class RegistryPage extends ConsolePage {
     await this.page.mouse.up();
   }
 
-  /** Moves the tile at `from` by `by` places with the keyboard (Space, arrows, Space). */
+  /**
+   * Moves the tile at `from` by `by` places with the keyboard, as dnd-kit's keyboard sensor reads it: one
+   * place per pick-up (focus, Space, an arrow, Space). Each key waits for the state it acts on (picked up:
+   * `aria-pressed`; moved over the neighbour: its transform changed; dropped: the order changed), so a busy
+   * machine does not lose a key.
+   */
   async keyboardMove(from: number, by: number): Promise<void> {
-    await this.tiles().nth(from).focus();
-    await this.page.keyboard.press('Space');
-    for (let i = 0; i < Math.abs(by); i++)
+    const url = (await this.tiles().nth(from).getAttribute('data-url'))!;
+    const tile = this.page.locator(`[data-testid="image-tile"][data-url="${url}"]`);
+    const pressed = this.page.locator('[data-testid="image-tile"][aria-pressed="true"]');
+    let at = from;
+    for (let i = 0; i < Math.abs(by); i++) {
+      await tile.focus();
+      await this.page.keyboard.press('Space');
+      await pressed.waitFor();
+      const before = await tile.evaluate((e) => (e as HTMLElement).style.transform);
       await this.page.keyboard.press(by < 0 ? 'ArrowLeft' : 'ArrowRight');
-    await this.page.keyboard.press('Space');
+      await this.page.waitForFunction(
+        ([u, t]) =>
+          (document.querySelector(`[data-testid="image-tile"][data-url="${u}"]`) as HTMLElement | null)?.style
+            .transform !== t,
+        [url, before] as const,
+      );
+      await this.page.keyboard.press('Space');
+      await pressed.waitFor({ state: 'detached' });
+      at += by < 0 ? -1 : 1;
+      await this.page.waitForFunction(
+        ([u, n]) =>
+          document.querySelectorAll('[data-testid="image-tile"]')[n]?.getAttribute('data-url') === u,
+        [url, at] as const,
+      );
+    }
   }
 
   /** The two-step add's stepper: the label of the active step. */

@@ -1,0 +1,43 @@
+/**
+ * `npm run docs:screens`: writes docs/screens-and-calls.md, the table of every screen and call of issue 8
+ * with its status (scripts/codegen/screens.ts). `--check` writes nothing and exits 1 when the file on disk
+ * differs from what it would write (run after a merge: a new schema, route or call changes the table).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { screensFiles } from './codegen/screens';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Paths whose content on disk differs from what the generator writes. */
+export async function staleScreenFiles(
+  read: (path: string) => string = (path) => readFileSync(join(root, path), 'utf8'),
+): Promise<string[]> {
+  const files = await screensFiles(root);
+  return Object.entries(files)
+    .filter(([path, content]) => {
+      try {
+        return read(path) !== content;
+      } catch {
+        return true;
+      }
+    })
+    .map(([path]) => path);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--check')) {
+    const stale = await staleScreenFiles();
+    if (stale.length) {
+      console.error(`Stale: ${stale.join(', ')}. Run \`npm run docs:screens\`.`);
+      process.exit(1);
+    }
+    console.log('docs/screens-and-calls.md is up to date.');
+  } else {
+    for (const [path, content] of Object.entries(await screensFiles(root))) {
+      writeFileSync(join(root, path), content);
+      console.log(`wrote ${path}`);
+    }
+  }
+}
