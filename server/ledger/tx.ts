@@ -65,17 +65,22 @@ export function txLeafHex(tx: Transaction): string {
   return txLeafBuffer(tx).toString('hex');
 }
 
-/** Block hash (hex) = SHA-256 of the DER header. */
+const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/;
+
+/** Hex as bytes (native decoding); `fromHex` names anything that is not hex. */
+function hexBytes(hex: string): Uint8Array {
+  return HEX_RE.test(hex) ? Buffer.from(hex, 'hex') : fromHex(hex);
+}
+
+/** Block hash (hex) = SHA-256 of the DER header. @throws Error when a hash field is not hex. */
 export function blockHashHex(header: BlockHeader): string {
-  return toHex(
-    sha256(
-      encodeHeader({
-        number: header.number,
-        previousHash: fromHex(header.previousHash),
-        dataHash: fromHex(header.dataHash),
-      }),
-    ),
-  );
+  return sha256Buffer(
+    encodeHeader({
+      number: header.number,
+      previousHash: hexBytes(header.previousHash),
+      dataHash: hexBytes(header.dataHash),
+    }),
+  ).toString('hex');
 }
 
 /** SHA-256 hex of UTF-8 text or bytes. */
