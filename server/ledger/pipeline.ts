@@ -482,10 +482,9 @@ export class WritePipeline {
       if (g) g.push(it);
       else groups.set(it.st, [it]);
     }
-    const fuse = !this.election && !this.closed;
     let cuts: FusedCut[] = [];
-    try {
-      await this.db.transaction().execute(async (trx) => {
+    const store = (fuse: boolean) =>
+      this.db.transaction().execute(async (trx) => {
         cuts = [];
         const toQueue: PersistItem[] = [];
         for (const [st, group] of groups) {
@@ -506,6 +505,17 @@ export class WritePipeline {
             );
         }
       });
+    try {
+      const fuse = !this.election && !this.closed;
+      try {
+        await store(fuse);
+      } catch (err) {
+        if (!fuse) throw err;
+        // Cutting failed (a commit hook, e.g. the signer): store the group in the queue only, as without
+        // fusing, so the submissions are acknowledged and the cutter retries the blocks.
+        this.opts.logError?.(err, 'ledger: cutting blocks in the group commit failed; queued instead');
+        await store(false);
+      }
     } catch (err) {
       for (const it of items) it.reject(err as Error);
       return;
