@@ -13,7 +13,9 @@
  *
  * Speed (issue 9): on SQLite the hot statements (queue, read the queue, insert block and transactions,
  * dequeue) run as better-sqlite3 prepared statements on the Kysely transaction's own connection; other
- * databases go through Kysely with multi-row inserts. The same tables and hashes either way.
+ * databases go through Kysely with multi-row inserts. The same tables and hashes either way. As the only
+ * orderer, the group commit cuts full batches in its own database transaction (`persist`), so a
+ * transaction cut at once is written once, with one fsync per group instead of one per block plus one.
  */
 import { sql, type Kysely, type Transaction as KyselyTrx } from 'kysely';
 import type SQLite from 'better-sqlite3';
@@ -56,8 +58,8 @@ export interface EmbeddedLedgerOptions {
 
 /**
  * Called once per block after its database transaction committed, in block order, by the process that
- * cut it, before the callers waiting for the block are answered (server/ledger/checkpoints.ts signs a
- * checkpoint here). A failure is logged; the block stays.
+ * cut it, before the callers waiting for the block are answered. A failure is logged; the block stays.
+ * (Checkpoints are signed inside the block's transaction instead: a commit hook, server/ledger/checkpoints.ts.)
  */
 export type BlockCommittedHook = (block: BlockInfo) => Promise<void> | void;
 
