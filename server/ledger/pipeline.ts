@@ -432,7 +432,13 @@ export class WritePipeline {
         this.persistScheduled = true;
         // The sole orderer's group commit may cut blocks: it runs in turn with the cutter (block order).
         if (this.election) setImmediate(() => void this.persist());
-        else setImmediate(() => (this.chain = this.chain.then(() => this.persist())));
+        else
+          setImmediate(
+            () =>
+              (this.chain = this.chain
+                .then(() => this.persist())
+                .catch((err: unknown) => this.opts.logError?.(err, 'ledger: the group commit failed'))),
+          );
       }
     });
   }
