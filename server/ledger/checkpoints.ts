@@ -1,6 +1,6 @@
 /**
  * Signed checkpoints on the server (docs/ledger.md section 10): the ledger's Ed25519 signing key, and the
- * signer that, after each committed block, signs a C2SP tlog-checkpoint of the channel (origin
+ * signer that, in each block's database transaction, signs a C2SP tlog-checkpoint of the channel (origin
  * `<key name>/<channel>`, size = height, root hash = head block hash, extension `time <ISO-8601 UTC>`) as
  * a C2SP signed-note and stores it in `ledger_checkpoint`. Signing uses node:crypto; the note format and
  * every check are in common/ledger/note.ts (Web Crypto), shared with the browser and the witness.
@@ -28,7 +28,7 @@ import {
   signatureLine,
   verifierKey,
 } from '../../common/ledger/note';
-import type { BlockInfo } from '../../common/ledger/types';
+import type { CommitHook } from '../../common/ledger/types';
 import type { LedgerTables } from './tables';
 
 /** File name of the generated key in DATA_DIR. */
@@ -147,9 +147,11 @@ export interface StoredCheckpoint {
 }
 
 /**
- * Signs and stores checkpoints. `onBlockCommitted` is called by the write pipeline once per committed
- * block (after its database transaction); `signHeads` at start signs any channel head left unsigned
- * (the genesis block, or a crash between a commit and its signature).
+ * Signs and stores checkpoints. `signInBlock` is a commit hook (the write pipeline's `onCommit`): it signs
+ * the checkpoint of each block inside the block's own database transaction, so a block and its signed
+ * checkpoint are stored together or not at all, with one commit (issue 9 item 6: signing must not halve
+ * the throughput). `signHeads` at start signs any channel head left unsigned (a database written before
+ * the signer existed, or with its checkpoints deleted).
  */
 export class CheckpointSigner {
   constructor(
@@ -162,17 +164,26 @@ export class CheckpointSigner {
     return this.db as Kysely<LedgerTables>;
   }
 
-  /** Signs the checkpoint of `block`'s channel at height `block.number + 1`. Failures are logged. */
-  readonly onBlockCommitted = async (block: BlockInfo): Promise<void> => {
-    try {
-      await this.sign(block.channelId, block.channel, block.number + 1, block.blockHash);
-    } catch (err) {
-      this.logError(err, `ledger: signing the checkpoint of ${block.channel} at ${block.number + 1} failed`);
-    }
+  /**
+   * Commit hook: signs the checkpoint of `block`'s channel at height `block.number + 1` and stores it
+   * through `trx`, the block's database transaction. A failure fails the block (it is retried), so no
+   * block is ever committed without its checkpoint.
+   */
+  readonly signInBlock: CommitHook = async (block, _txs, trx) => {
+    await this.sign(block.channelId, block.channel, block.number + 1, block.blockHash, trx as Kysely<any>);
   };
 
-  /** Signs and stores one checkpoint (a second one of the same size is kept as it was). */
-  async sign(channelId: number, channel: string, size: number, rootHash: string): Promise<StoredCheckpoint> {
+  /**
+   * Signs and stores one checkpoint (a second one of the same size is kept as it was), through `db`
+   * (a transaction) or the signer's own connection.
+   */
+  async sign(
+    channelId: number,
+    channel: string,
+    size: number,
+    rootHash: string,
+    db: Kysely<any> = this.db,
+  ): Promise<StoredCheckpoint> {
     const createdAt = isoTime();
     const body = formatCheckpoint({
       origin: checkpointOrigin(this.key, channel),
@@ -182,7 +193,7 @@ export class CheckpointSigner {
     });
     const note = await signNote(this.key, body);
     const row = { channelId, size, rootHash, note, createdAt };
-    await this.ldb
+    await (db as Kysely<LedgerTables>)
       .insertInto('ledger_checkpoint')
       .values(row)
       .onConflict((oc) => oc.columns(['channelId', 'size']).doNothing())

@@ -69,6 +69,22 @@ describe('embedded ledger', () => {
     if (v.ok) expect(v.message).toBe('verified 4 blocks, 26 transactions in channel artchannel');
   });
 
+  it('cuts full batches in the group commit that stores them: acknowledged means in a block', async () => {
+    const { ledger, db } = await open(10, 60_000);
+    const txs = await Promise.all(Array.from({ length: 25 }, (_, i) => ledger.submit(proposal(i))));
+    // One database transaction stored the 25 and cut two blocks of 10; the 5 left wait in the queue.
+    for (const tx of txs.slice(0, 20)) expect(await ledger.isPending(tx.txId)).toBe(false);
+    expect((await ledger.transaction(txs[19].txId))!.blockNumber).toBe(2);
+    // The 20 cut at once never went through the queue: the 5 left are its first rows (seq 1..5).
+    const queued = await db.selectFrom('ledger_pending').select(['seq', 'txId']).orderBy('seq').execute();
+    expect(queued).toEqual(txs.slice(20).map((t, i) => ({ seq: i + 1, txId: t.txId })));
+    // The queued ones come first in the next block, before what is submitted after them.
+    const more = await Promise.all(Array.from({ length: 5 }, (_, i) => ledger.submit(proposal(25 + i))));
+    const block3 = await ledger.blockTransactions(1, 3);
+    expect(block3.map((t) => t.txId)).toEqual([...txs.slice(20), ...more].map((t) => t.txId));
+    expect((await ledger.verify()).ok).toBe(true);
+  });
+
   it('cuts by batch timeout', async () => {
     const { ledger } = await open(1000, 5);
     const tx = await ledger.submitAndWait(proposal(1));

@@ -13,7 +13,9 @@
  *
  * Speed (issue 9): on SQLite the hot statements (queue, read the queue, insert block and transactions,
  * dequeue) run as better-sqlite3 prepared statements on the Kysely transaction's own connection; other
- * databases go through Kysely with multi-row inserts. The same tables and hashes either way.
+ * databases go through Kysely with multi-row inserts. The same tables and hashes either way. As the only
+ * orderer, the group commit cuts full batches in its own database transaction (`persist`), so a
+ * transaction cut at once is written once, with one fsync per group instead of one per block plus one.
  */
 import { sql, type Kysely, type Transaction as KyselyTrx } from 'kysely';
 import type SQLite from 'better-sqlite3';
@@ -56,8 +58,8 @@ export interface EmbeddedLedgerOptions {
 
 /**
  * Called once per block after its database transaction committed, in block order, by the process that
- * cut it, before the callers waiting for the block are answered (server/ledger/checkpoints.ts signs a
- * checkpoint here). A failure is logged; the block stays.
+ * cut it, before the callers waiting for the block are answered. A failure is logged; the block stays.
+ * (Checkpoints are signed inside the block's transaction instead: a commit hook, server/ledger/checkpoints.ts.)
  */
 export type BlockCommittedHook = (block: BlockInfo) => Promise<void> | void;
 
@@ -114,6 +116,25 @@ interface SqliteStatements {
   deletePending: SQLite.Statement;
 }
 
+/** A submission waiting for the group commit. */
+interface PersistItem {
+  tx: Transaction;
+  st: ChannelState;
+  resolve: (tx: Transaction) => void;
+  reject: (err: Error) => void;
+  waiter?: Waiter;
+}
+
+/** Blocks a group commit cut for one channel, and what of the group it queued instead. */
+interface FusedCut {
+  st: ChannelState;
+  blocks: { block: BlockInfo; txs: CommittedTx[] }[];
+  /** The group's transactions left for `ledger_pending`. */
+  queued: PersistItem[];
+  /** How many of the channel's transactions are pending after the commit. */
+  left: number;
+}
+
 interface PendingRow {
   seq: number;
   txId: string;
@@ -146,13 +167,7 @@ export class WritePipeline {
   private readonly election: OrdererElection | undefined;
   private followerTimer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
-  private persistQueue: {
-    tx: Transaction;
-    st: ChannelState;
-    resolve: (tx: Transaction) => void;
-    reject: (err: Error) => void;
-    waiter?: Waiter;
-  }[] = [];
+  private persistQueue: PersistItem[] = [];
   private persistScheduled = false;
   private closed = false;
   private started = false;
@@ -415,7 +430,15 @@ export class WritePipeline {
       this.persistQueue.push({ tx, st, resolve, reject, waiter });
       if (!this.persistScheduled) {
         this.persistScheduled = true;
-        setImmediate(() => void this.persist());
+        // The sole orderer's group commit may cut blocks: it runs in turn with the cutter (block order).
+        if (this.election) setImmediate(() => void this.persist());
+        else
+          setImmediate(
+            () =>
+              (this.chain = this.chain
+                .then(() => this.persist())
+                .catch((err: unknown) => this.opts.logError?.(err, 'ledger: the group commit failed'))),
+          );
       }
     });
   }
@@ -445,45 +468,41 @@ export class WritePipeline {
   }
 
   /**
-   * Group commit: every proposal submitted during one event-loop turn is inserted into the pending queue
-   * in one database transaction (one fsync), then all of them are acknowledged together.
+   * Group commit: every proposal submitted during one event-loop turn is stored in one database
+   * transaction (one fsync), then all of them are acknowledged together.
+   *
+   * Without an election (this process is the only orderer, the SQLite case) the same database
+   * transaction also cuts the blocks the batch rule asks for: when a channel's pending transactions
+   * (those already queued, oldest first, then this group's) reach the batch size, full blocks are written
+   * from them at once, or all of them with a batch timeout of 0; only the rest goes into
+   * `ledger_pending`. Each transaction is durable before it is acknowledged either way (in a block or in
+   * the queue), and a block is still all-or-nothing with its commit hooks; what is saved is the second
+   * fsync and the queue's insert, read and delete of every transaction cut at once (issue 9 item 6).
    */
   private async persist(): Promise<void> {
     this.persistScheduled = false;
     const items = this.persistQueue.splice(0);
     if (items.length === 0) return;
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        if (this.sqlite) {
-          const ins = this.statements().insertPending;
-          for (const { tx, st } of items)
-            ins.run(
-              tx.txId,
-              st.id,
-              tx.chaincode,
-              tx.function,
-              JSON.stringify(tx.args),
-              tx.creator,
-              tx.timestamp,
-              tx.validationCode,
-            );
-        } else
-          for (let i = 0; i < items.length; i += INSERT_CHUNK)
-            await trx
-              .insertInto('ledger_pending')
-              .values(
-                items.slice(i, i + INSERT_CHUNK).map(({ tx, st }) => ({
-                  txId: tx.txId,
-                  channelId: st.id,
-                  chaincode: tx.chaincode,
-                  function: tx.function,
-                  args: JSON.stringify(tx.args),
-                  creator: tx.creator,
-                  timestamp: tx.timestamp,
-                  validationCode: tx.validationCode,
-                })),
-              )
-              .execute();
+    // Per channel, in submission order.
+    const groups = new Map<ChannelState, PersistItem[]>();
+    for (const it of items) {
+      const g = groups.get(it.st);
+      if (g) g.push(it);
+      else groups.set(it.st, [it]);
+    }
+    let cuts: FusedCut[] = [];
+    const store = (fuse: boolean) =>
+      this.db.transaction().execute(async (trx) => {
+        cuts = [];
+        const toQueue: PersistItem[] = [];
+        for (const [st, group] of groups) {
+          const cut = fuse ? await this.cutInGroup(trx, st, group) : undefined;
+          if (cut) {
+            cuts.push(cut);
+            toQueue.push(...cut.queued);
+          } else toQueue.push(...group);
+        }
+        await this.insertPending(trx, toQueue);
         if (this.election) {
           // Tell the orderer (delivered at commit): per channel, how many were queued.
           const counts = new Map<number, number>();
@@ -494,23 +513,174 @@ export class WritePipeline {
             );
         }
       });
+    try {
+      const fuse = !this.election && !this.closed;
+      try {
+        await store(fuse);
+      } catch (err) {
+        if (!fuse) throw err;
+        // Cutting failed (a commit hook, e.g. the signer): store the group in the queue only, as without
+        // fusing, so the submissions are acknowledged and the cutter retries the blocks.
+        this.opts.logError?.(err, 'ledger: cutting blocks in the group commit failed; queued instead');
+        await store(false);
+      }
     } catch (err) {
       for (const it of items) it.reject(err as Error);
       return;
     }
     const orderer = this.isOrderer();
-    for (const { tx, st, resolve, waiter } of items) {
+    for (const { tx, waiter } of items)
       if (waiter) {
         const list = this.waiters.get(tx.txId);
         if (list) list.push(waiter);
         else this.waiters.set(tx.txId, [waiter]);
       }
-      if (orderer) {
-        st.pending++;
+    const cutBy = new Map(cuts.map((c) => [c.st, c]));
+    for (const [st, group] of groups) {
+      const cut = cutBy.get(st);
+      if (cut) {
+        // What is left of the channel's queue starts a new batch (and its timeout).
+        this.clearTimer(st);
+        st.pending = cut.left;
+        if (st.pending > 0) this.counted(st);
+      } else if (orderer) {
+        st.pending += group.length;
         this.counted(st);
       }
-      resolve(tx);
     }
+    for (const { tx, resolve } of items) resolve(tx);
+    for (const cut of cuts)
+      for (const b of cut.blocks) {
+        await this.runBlockCommitted(b.block);
+        this.settle(b.txs);
+      }
+  }
+
+  /**
+   * Inside the group commit's database transaction: when channel `st`'s queue (stored rows, then
+   * `group`) reaches the batch size, or the batch timeout is 0, writes its blocks; answers what was cut,
+   * or undefined when the batch is not full yet.
+   */
+  private async cutInGroup(trx: Trx, st: ChannelState, group: PersistItem[]): Promise<FusedCut | undefined> {
+    const size = this.opts.batchSize;
+    const now = this.opts.batchTimeoutMs === 0;
+    if (!now && st.pending + group.length < size) return undefined;
+    // The stored rows come first (st.pending may overcount them: after a flush it is at least 1).
+    const stored = st.pending > 0 ? await this.readPending(trx, st.id, Number.MAX_SAFE_INTEGER) : [];
+    const total = stored.length + group.length;
+    const take = now ? total : total - (total % size);
+    if (take === 0) return undefined;
+    const queue: Transaction[] = stored.map((r) => this.rowTx(st, r));
+    for (const it of group) queue.push(it.tx);
+    let last = await this.lastBlock(trx, st.id);
+    const createdAt = blockTimeText();
+    const blocks: { block: BlockInfo; txs: CommittedTx[] }[] = [];
+    for (let i = 0; i < take; i += size) {
+      const number = last ? Number(last.number) + 1 : 0;
+      const b = await this.writeBlock(
+        trx,
+        st.id,
+        st.name,
+        number,
+        last?.blockHash ?? '',
+        queue.slice(i, Math.min(take, i + size)),
+        createdAt,
+      );
+      blocks.push(b);
+      last = { number, blockHash: b.block.blockHash };
+    }
+    const storedTaken = Math.min(take, stored.length);
+    if (storedTaken > 0) await this.deletePending(trx, st.id, stored[storedTaken - 1].seq);
+    return { st, blocks, queued: group.slice(take - storedTaken), left: total - take };
+  }
+
+  /** Inserts transactions into `ledger_pending` inside `trx`. */
+  private async insertPending(trx: Trx, items: PersistItem[]): Promise<void> {
+    if (items.length === 0) return;
+    if (this.sqlite) {
+      const ins = this.statements().insertPending;
+      for (const { tx, st } of items)
+        ins.run(
+          tx.txId,
+          st.id,
+          tx.chaincode,
+          tx.function,
+          JSON.stringify(tx.args),
+          tx.creator,
+          tx.timestamp,
+          tx.validationCode,
+        );
+      return;
+    }
+    for (let i = 0; i < items.length; i += INSERT_CHUNK)
+      await trx
+        .insertInto('ledger_pending')
+        .values(
+          items.slice(i, i + INSERT_CHUNK).map(({ tx, st }) => ({
+            txId: tx.txId,
+            channelId: st.id,
+            chaincode: tx.chaincode,
+            function: tx.function,
+            args: JSON.stringify(tx.args),
+            creator: tx.creator,
+            timestamp: tx.timestamp,
+            validationCode: tx.validationCode,
+          })),
+        )
+        .execute();
+  }
+
+  /** The oldest `limit` pending rows of a channel, in submission order. */
+  private async readPending(trx: Trx, channelId: number, limit: number): Promise<PendingRow[]> {
+    if (this.sqlite) return this.statements().selectPending.all(channelId, limit) as PendingRow[];
+    return trx
+      .selectFrom('ledger_pending')
+      .select(['seq', 'txId', 'chaincode', 'function', 'args', 'creator', 'timestamp', 'validationCode'])
+      .where('channelId', '=', channelId)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The channel's last block (number and hash), undefined before its genesis block. */
+  private async lastBlock(
+    trx: Trx,
+    channelId: number,
+  ): Promise<{ number: number; blockHash: string } | undefined> {
+    if (this.sqlite)
+      return this.statements().lastBlock.get(channelId) as { number: number; blockHash: string } | undefined;
+    return trx
+      .selectFrom('ledger_block')
+      .select(['number', 'blockHash'])
+      .where('channelId', '=', channelId)
+      .orderBy('number', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Removes a channel's pending rows up to `lastSeq` (they are in a block now). */
+  private async deletePending(trx: Trx, channelId: number, lastSeq: number): Promise<void> {
+    if (this.sqlite) this.statements().deletePending.run(channelId, lastSeq);
+    else
+      await trx
+        .deleteFrom('ledger_pending')
+        .where('channelId', '=', channelId)
+        .where('seq', '<=', lastSeq)
+        .execute();
+  }
+
+  /** A stored pending row as the transaction it is. */
+  private rowTx(st: ChannelState, r: PendingRow): Transaction {
+    return {
+      txId: r.txId,
+      channel: st.name,
+      chaincode: r.chaincode,
+      function: r.function,
+      args: JSON.parse(r.args) as string[],
+      creator: r.creator,
+      timestamp: r.timestamp,
+      validationCode: r.validationCode,
+    };
   }
 
   /** After `st.pending` grew: cut at the batch size, otherwise make sure the batch timeout runs. */
@@ -640,44 +810,13 @@ export class WritePipeline {
   private async cutOnce(st: ChannelState): Promise<number> {
     let committed: { block: BlockInfo; txs: CommittedTx[] } | null = null;
     await this.db.transaction().execute(async (trx) => {
-      let rows: PendingRow[];
-      let last: { number: number; blockHash: string } | undefined;
-      if (this.sqlite) {
-        const s = this.statements();
-        rows = s.selectPending.all(st.id, this.opts.batchSize) as PendingRow[];
-        if (rows.length === 0) return;
-        last = s.lastBlock.get(st.id) as typeof last;
-      } else {
-        // Serialises cutters of this channel (a deposed orderer still finishing a block): the second
-        // one then reads the first one's block and dequeued rows.
-        if (this.postgres)
-          await trx.selectFrom('ledger_channel').select('id').where('id', '=', st.id).forUpdate().execute();
-        rows = await trx
-          .selectFrom('ledger_pending')
-          .select(['seq', 'txId', 'chaincode', 'function', 'args', 'creator', 'timestamp', 'validationCode'])
-          .where('channelId', '=', st.id)
-          .orderBy('seq')
-          .limit(this.opts.batchSize)
-          .execute();
-        if (rows.length === 0) return;
-        last = await trx
-          .selectFrom('ledger_block')
-          .select(['number', 'blockHash'])
-          .where('channelId', '=', st.id)
-          .orderBy('number', 'desc')
-          .limit(1)
-          .executeTakeFirst();
-      }
-      const txs: Transaction[] = rows.map((r) => ({
-        txId: r.txId,
-        channel: st.name,
-        chaincode: r.chaincode,
-        function: r.function,
-        args: JSON.parse(r.args) as string[],
-        creator: r.creator,
-        timestamp: r.timestamp,
-        validationCode: r.validationCode,
-      }));
+      // Serialises cutters of this channel on PostgreSQL (a deposed orderer still finishing a block):
+      // the second one then reads the first one's block and dequeued rows.
+      if (this.postgres)
+        await trx.selectFrom('ledger_channel').select('id').where('id', '=', st.id).forUpdate().execute();
+      const rows = await this.readPending(trx, st.id, this.opts.batchSize);
+      if (rows.length === 0) return;
+      const last = await this.lastBlock(trx, st.id);
       const number = last ? Number(last.number) + 1 : 0;
       committed = await this.writeBlock(
         trx,
@@ -685,17 +824,10 @@ export class WritePipeline {
         st.name,
         number,
         last?.blockHash ?? '',
-        txs,
+        rows.map((r) => this.rowTx(st, r)),
         blockTimeText(),
       );
-      const lastSeq = rows[rows.length - 1].seq;
-      if (this.sqlite) this.statements().deletePending.run(st.id, lastSeq);
-      else
-        await trx
-          .deleteFrom('ledger_pending')
-          .where('channelId', '=', st.id)
-          .where('seq', '<=', lastSeq)
-          .execute();
+      await this.deletePending(trx, st.id, rows[rows.length - 1].seq);
       if (this.election)
         await sql`SELECT pg_notify(${BLOCK_CHANNEL}, ${`${this.election.instance}:${st.id}:${number}`})`.execute(
           trx,

@@ -9,7 +9,8 @@ import type { Database } from '../db/database';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { digestFields, type RecordKind } from '../../common/ledger/recordFields';
 import { sha256Hex } from './tx';
-import { recordAudit, storedRow } from '../kernel/audit';
+import { AUDIT_TABLE, digestOf, storedRow, type WriteActor } from '../kernel/audit';
+import { nowText } from '../db/database';
 import type { CommitHook, CommittedTx, Ledger } from '../../common/ledger/types';
 
 /** The channel records are put on. */
@@ -48,39 +49,88 @@ export function recordOfTx(tx: {
  * status 2, blockTime = block time, chain = tx id, chainDigest, chainVersion), unless a later version is
  * already recorded. Runs inside the block's database transaction; each record it changes gets its audit
  * row there too (server/kernel/audit.ts; the account is the transaction's creator).
+ *
+ * Per block, not per transaction (issue 9 item 6, put on chain over HTTP): the records' stored rows are
+ * read with one query per table, each record is updated with its version guard, the row after the
+ * update is the row before with the chain columns set (no trigger changes these tables' rows), creators
+ * are looked up once, and the audit rows go in one insert.
  */
 export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
   const db = trx as Kysely<Database>;
-  for (const tx of txs) {
+  const puts = txs.flatMap((tx) => {
     const r = recordOfTx(tx);
-    if (!r) continue;
+    return r ? [{ tx, ...r }] : [];
+  });
+  if (puts.length === 0) return;
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const kind of ['author', 'artwork'] as RecordKind[]) {
+    const ids = [...new Set(puts.filter((p) => p.kind === kind).map((p) => p.id))];
+    for (let i = 0; i < ids.length; i += 500) {
+      const found = await db
+        .selectFrom(TABLE[kind])
+        .selectAll()
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const row of found) rows.set(`${kind}:${row.id}`, row as Record<string, unknown>);
+    }
+  }
+  const accounts = new Map<string, number | null>();
+  const audits: { actor: WriteActor; resource: string; recordId: number; before?: object; after?: object }[] =
+    [];
+  for (const p of puts) {
     const set = {
       isBlock: 1,
       blockTime: block.createdAt,
-      chain: tx.txId,
-      chainDigest: r.digest,
-      chainVersion: r.version,
-      ...(r.kind === 'artwork' ? { status: 2 } : {}),
+      chain: p.tx.txId,
+      chainDigest: p.digest,
+      chainVersion: p.version,
+      ...(p.kind === 'artwork' ? { status: 2 } : {}),
     };
-    const before = await storedRow(db, TABLE[r.kind], r.id);
     const { numUpdatedRows } = await db
-      .updateTable(TABLE[r.kind])
+      .updateTable(TABLE[p.kind])
       .set(set)
-      .where('id', '=', r.id)
-      .where('chainVersion', '<=', r.version)
+      .where('id', '=', p.id)
+      .where('chainVersion', '<=', p.version)
       .executeTakeFirst();
     if (!Number(numUpdatedRows)) continue;
-    const account = await db
-      .selectFrom('accounts')
-      .select('id')
-      .where('username', '=', tx.creator)
-      .executeTakeFirst();
-    await recordAudit(
-      db,
-      { accountId: account?.id ?? null, account: tx.creator, call: CALL[r.kind] },
-      { resource: TABLE[r.kind], recordId: r.id, before, after: await storedRow(db, TABLE[r.kind], r.id) },
-    );
+    const key = `${p.kind}:${p.id}`;
+    const before = rows.get(key);
+    const after = before ? { ...before, ...set } : await storedRow(db, TABLE[p.kind], p.id);
+    if (after) rows.set(key, after);
+    if (!accounts.has(p.tx.creator)) {
+      const account = await db
+        .selectFrom('accounts')
+        .select('id')
+        .where('username', '=', p.tx.creator)
+        .executeTakeFirst();
+      accounts.set(p.tx.creator, account?.id ?? null);
+    }
+    audits.push({
+      actor: { accountId: accounts.get(p.tx.creator) ?? null, account: p.tx.creator, call: CALL[p.kind] },
+      resource: TABLE[p.kind],
+      recordId: p.id,
+      before,
+      after,
+    });
   }
+  // The audit rows of server/kernel/audit.ts `recordAudit`, in one insert.
+  const time = nowText();
+  for (let i = 0; i < audits.length; i += 100)
+    await (db as Kysely<any>)
+      .insertInto(AUDIT_TABLE)
+      .values(
+        audits.slice(i, i + 100).map((a) => ({
+          time,
+          accountId: a.actor.accountId,
+          account: a.actor.account,
+          call: a.actor.call,
+          resource: a.resource,
+          recordId: String(a.recordId),
+          before: digestOf(a.before as Record<string, unknown> | undefined),
+          after: digestOf(a.after as Record<string, unknown> | undefined),
+        })),
+      )
+      .execute();
 };
 
 /** Answer of a put-on-chain call. */

@@ -65,17 +65,22 @@ export function txLeafHex(tx: Transaction): string {
   return txLeafBuffer(tx).toString('hex');
 }
 
-/** Block hash (hex) = SHA-256 of the DER header. */
+const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/;
+
+/** Hex as bytes (native decoding); `fromHex` names anything that is not hex. */
+function hexBytes(hex: string): Uint8Array {
+  return HEX_RE.test(hex) ? Buffer.from(hex, 'hex') : fromHex(hex);
+}
+
+/** Block hash (hex) = SHA-256 of the DER header. @throws Error when a hash field is not hex. */
 export function blockHashHex(header: BlockHeader): string {
-  return toHex(
-    sha256(
-      encodeHeader({
-        number: header.number,
-        previousHash: fromHex(header.previousHash),
-        dataHash: fromHex(header.dataHash),
-      }),
-    ),
-  );
+  return sha256Buffer(
+    encodeHeader({
+      number: header.number,
+      previousHash: hexBytes(header.previousHash),
+      dataHash: hexBytes(header.dataHash),
+    }),
+  ).toString('hex');
 }
 
 /** SHA-256 hex of UTF-8 text or bytes. */
@@ -87,6 +92,9 @@ export function sha256Hex(data: string | Uint8Array): string {
 const NONCE = 24;
 const noncePool = Buffer.alloc(NONCE * 1024);
 let nonceAt = noncePool.length;
+/** The bytes a transaction id hashes (nonce ‖ creator), reused while the creator is the same. */
+let idInput = Buffer.alloc(0);
+let idCreator: string | undefined;
 
 /** Fabric's transaction id rule: hex SHA-256 of (24-byte random nonce ‖ creator UTF-8). */
 export function newTxId(creator: string): string {
@@ -94,14 +102,27 @@ export function newTxId(creator: string): string {
     randomFillSync(noncePool);
     nonceAt = 0;
   }
-  const nonce = noncePool.subarray(nonceAt, nonceAt + NONCE);
+  if (creator !== idCreator) {
+    idInput = Buffer.concat([Buffer.alloc(NONCE), Buffer.from(creator, 'utf8')]);
+    idCreator = creator;
+  }
+  noncePool.copy(idInput, 0, nonceAt, nonceAt + NONCE);
   nonceAt += NONCE;
-  return sha256Buffer(Buffer.concat([nonce, Buffer.from(creator, 'utf8')])).toString('hex');
+  return sha256Buffer(idInput).toString('hex');
 }
 
-/** `YYYY-MM-DD HH:mm:ss.SSS` UTC, the transaction timestamp format. */
-export function txTimestamp(date = new Date()): string {
-  return date.toISOString().slice(0, 23).replace('T', ' ');
+let stampMs = NaN;
+let stampText = '';
+
+/** `YYYY-MM-DD HH:mm:ss.SSS` UTC, the transaction timestamp format (formatted once per millisecond). */
+export function txTimestamp(date?: Date): string {
+  if (date) return date.toISOString().slice(0, 23).replace('T', ' ');
+  const ms = Date.now();
+  if (ms !== stampMs) {
+    stampMs = ms;
+    stampText = new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
+  }
+  return stampText;
 }
 
 /** `YYYY-MM-DD HH:mm:ss` UTC, the block time format (the project's stored time format). */

@@ -19,8 +19,12 @@ import { sqliteHandle } from '../db/connect';
 import type { LedgerTables } from './tables';
 import type { VerifyResult } from '../../common/ledger/types';
 import {
+  BLOCK_COLUMNS,
   sqliteChunkReader,
+  TX_COLUMNS,
   verifyChunk,
+  type BlockRow,
+  type TxRow,
   type Chunk,
   type ChunkReader,
   type ChunkResult,
@@ -33,13 +37,13 @@ const CHUNK_TX = 5000;
 /** Below this many transactions no worker is started (its start-up costs more than it saves). */
 const WORKERS_FROM_TX = 20_000;
 
-/** A reader through Kysely (any dialect). */
+/** A reader through Kysely (any dialect), answering the rows as verifyChunk's arrays. */
 function kyselyChunkReader(db: Kysely<LedgerTables>): ChunkReader {
   return async (c) => {
     const [blocks, txs] = await Promise.all([
       db
         .selectFrom('ledger_block')
-        .select(['number', 'previousHash', 'dataHash', 'blockHash', 'txCount'])
+        .select([...BLOCK_COLUMNS])
         .where('channelId', '=', c.channelId)
         .where('number', '>=', c.from)
         .where('number', '<=', c.to)
@@ -47,18 +51,7 @@ function kyselyChunkReader(db: Kysely<LedgerTables>): ChunkReader {
         .execute(),
       db
         .selectFrom('ledger_tx')
-        .select([
-          'txId',
-          'blockNumber',
-          'txIndex',
-          'chaincode',
-          'function',
-          'args',
-          'creator',
-          'timestamp',
-          'validationCode',
-          'leafHash',
-        ])
+        .select([...TX_COLUMNS])
         .where('channelId', '=', c.channelId)
         .where('blockNumber', '>=', c.from)
         .where('blockNumber', '<=', c.to)
@@ -67,8 +60,25 @@ function kyselyChunkReader(db: Kysely<LedgerTables>): ChunkReader {
         .execute(),
     ]);
     return {
-      blocks: blocks.map((b) => ({ ...b, number: Number(b.number), txCount: Number(b.txCount) })),
-      txs: txs.map((t) => ({ ...t, blockNumber: Number(t.blockNumber), txIndex: Number(t.txIndex) })),
+      blocks: blocks.map((b): BlockRow => [
+        Number(b.number),
+        b.previousHash,
+        b.dataHash,
+        b.blockHash,
+        Number(b.txCount),
+      ]),
+      txs: txs.map((t): TxRow => [
+        t.txId,
+        Number(t.blockNumber),
+        Number(t.txIndex),
+        t.chaincode,
+        t.function,
+        t.args,
+        t.creator,
+        t.timestamp,
+        Number(t.validationCode),
+        t.leafHash,
+      ]),
     };
   };
 }

@@ -37,25 +37,30 @@ export interface ChunkResult {
   failure?: ChunkFailure;
 }
 
-export interface BlockRow {
-  number: number;
-  previousHash: string;
-  dataHash: string;
-  blockHash: string;
-  txCount: number;
-}
-export interface TxRow {
-  txId: string;
-  blockNumber: number;
-  txIndex: number;
-  chaincode: string;
-  function: string;
-  args: string;
-  creator: string;
-  timestamp: string;
-  validationCode: number;
-  leafHash: string;
-}
+/** A stored block: number, previousHash, dataHash, blockHash, txCount (an array: the cheapest row). */
+export type BlockRow = [
+  number: number,
+  previousHash: string,
+  dataHash: string,
+  blockHash: string,
+  txCount: number,
+];
+/**
+ * A stored transaction: txId, blockNumber, txIndex, chaincode, function, args (JSON text), creator,
+ * timestamp, validationCode, leafHash (an array: better-sqlite3's raw rows).
+ */
+export type TxRow = [
+  txId: string,
+  blockNumber: number,
+  txIndex: number,
+  chaincode: string,
+  fn: string,
+  args: string,
+  creator: string,
+  timestamp: string,
+  validationCode: number,
+  leafHash: string,
+];
 
 /** A chunk's stored blocks and transactions, ordered by number, then position. */
 export interface ChunkData {
@@ -66,17 +71,34 @@ export interface ChunkData {
 /** Reads a chunk's blocks and transactions. */
 export type ChunkReader = (c: Chunk) => Promise<ChunkData> | ChunkData;
 
-const TX_COLUMNS =
-  '"txId", "blockNumber", "txIndex", "chaincode", "function", "args", "creator", "timestamp", "validationCode", "leafHash"';
+/** The columns of `TxRow` and `BlockRow`, in their order. */
+export const TX_COLUMNS = [
+  'txId',
+  'blockNumber',
+  'txIndex',
+  'chaincode',
+  'function',
+  'args',
+  'creator',
+  'timestamp',
+  'validationCode',
+  'leafHash',
+] as const;
+export const BLOCK_COLUMNS = ['number', 'previousHash', 'dataHash', 'blockHash', 'txCount'] as const;
+const list = (cols: readonly string[]) => cols.map((c) => `"${c}"`).join(', ');
 
-/** A reader over a better-sqlite3 connection (prepared statements). */
+/** A reader over a better-sqlite3 connection (prepared statements answering raw rows, no objects). */
 export function sqliteChunkReader(d: SQLite.Database): (c: Chunk) => ChunkData {
-  const blocks = d.prepare(
-    'SELECT "number", "previousHash", "dataHash", "blockHash", "txCount" FROM ledger_block WHERE "channelId" = ? AND "number" BETWEEN ? AND ? ORDER BY "number"',
-  );
-  const txs = d.prepare(
-    `SELECT ${TX_COLUMNS} FROM ledger_tx WHERE "channelId" = ? AND "blockNumber" BETWEEN ? AND ? ORDER BY "blockNumber", "txIndex"`,
-  );
+  const blocks = d
+    .prepare(
+      `SELECT ${list(BLOCK_COLUMNS)} FROM ledger_block WHERE "channelId" = ? AND "number" BETWEEN ? AND ? ORDER BY "number"`,
+    )
+    .raw(true);
+  const txs = d
+    .prepare(
+      `SELECT ${list(TX_COLUMNS)} FROM ledger_tx WHERE "channelId" = ? AND "blockNumber" BETWEEN ? AND ? ORDER BY "blockNumber", "txIndex"`,
+    )
+    .raw(true);
   return (c) => ({
     blocks: blocks.all(c.channelId, c.from, c.to) as BlockRow[],
     txs: txs.all(c.channelId, c.from, c.to) as TxRow[],
@@ -91,15 +113,16 @@ export function verifyChunk(c: Chunk, data: ChunkData): ChunkResult {
   const { blocks: rows, txs: txRows } = data;
   const res: ChunkResult = { blocks: 0, transactions: 0 };
   if (rows.length === 0) return res;
-  res.first = { number: rows[0].number, previousHash: rows[0].previousHash };
+  res.first = { number: rows[0][0], previousHash: rows[0][1] };
   const seen = new Set<string>();
   let expectedNumber = c.from;
   let previous: string | undefined;
   let t = 0;
-  for (const b of rows) {
+  for (const row of rows) {
+    const [number, previousHash, storedDataHash, storedBlockHash, txCount] = row;
     const fail = (field: string, expected: string, found: string, what: string, txId?: string) => {
       res.failure = {
-        blockNumber: b.number,
+        blockNumber: number,
         txId,
         field,
         expected,
@@ -110,85 +133,85 @@ export function verifyChunk(c: Chunk, data: ChunkData): ChunkResult {
       };
       return res;
     };
-    if (b.number !== expectedNumber)
+    if (number !== expectedNumber)
       return fail(
         'number',
         String(expectedNumber),
-        String(b.number),
+        String(number),
         `block number ${expectedNumber} is missing`,
       );
     // Transactions of blocks that do not exist are caught by the FK and txCount.
-    while (t < txRows.length && txRows[t].blockNumber < b.number) t++;
+    while (t < txRows.length && txRows[t][1] < number) t++;
     const leaves: Buffer[] = [];
     let index = 0;
-    while (t < txRows.length && txRows[t].blockNumber === b.number) {
-      const r = txRows[t++];
-      if (r.txIndex !== index)
+    while (t < txRows.length && txRows[t][1] === number) {
+      const [txId, , txIndex, chaincode, fn, args, creator, timestamp, validationCode, leafHash] =
+        txRows[t++];
+      if (txIndex !== index)
         return fail(
           'txIndex',
           String(index),
-          String(r.txIndex),
+          String(txIndex),
           'transaction positions are not contiguous',
-          r.txId,
+          txId,
         );
       const tx: Transaction = {
-        txId: r.txId,
+        txId,
         channel: c.channel,
-        chaincode: r.chaincode,
-        function: r.function,
-        args: JSON.parse(r.args) as string[],
-        creator: r.creator,
-        timestamp: r.timestamp,
-        validationCode: r.validationCode,
+        chaincode,
+        function: fn,
+        args: JSON.parse(args) as string[],
+        creator,
+        timestamp,
+        validationCode,
       };
       const leaf = txLeafBuffer(tx);
       const leafHex = leaf.toString('hex');
-      if (leafHex !== r.leafHash)
+      if (leafHex !== leafHash)
         return fail(
           'leafHash',
           leafHex,
-          r.leafHash,
+          leafHash,
           'the transaction does not hash to the leaf recorded in its block',
-          r.txId,
+          txId,
         );
-      if (seen.has(r.txId))
-        return fail('txId', 'unique', 'duplicate', 'transaction id appears twice', r.txId);
-      seen.add(r.txId);
+      if (seen.has(txId)) return fail('txId', 'unique', 'duplicate', 'transaction id appears twice', txId);
+      seen.add(txId);
       leaves.push(leaf);
       index++;
     }
-    if (leaves.length !== b.txCount)
-      return fail('txCount', String(b.txCount), String(leaves.length), 'transaction count differs');
+    if (leaves.length !== txCount)
+      return fail('txCount', String(txCount), String(leaves.length), 'transaction count differs');
     if (leaves.length === 0)
       return fail('txCount', '>= 1', '0', 'a block must hold at least one transaction');
     const dataHash = Buffer.from(merkleRoot(leaves)).toString('hex');
-    if (dataHash !== b.dataHash)
+    if (dataHash !== storedDataHash)
       return fail(
         'dataHash',
         dataHash,
-        b.dataHash,
+        storedDataHash,
         "the Merkle root of the block's transactions differs from its data hash",
       );
-    if (previous !== undefined && b.previousHash !== previous)
+    if (previous !== undefined && previousHash !== previous)
       return fail(
         'previousHash',
         previous,
-        b.previousHash,
+        previousHash,
         "the previous hash does not match the previous block's hash",
       );
-    const hash = blockHashHex({ number: b.number, previousHash: b.previousHash, dataHash: b.dataHash });
-    if (hash !== b.blockHash)
+    const hash = blockHashHex({ number, previousHash, dataHash: storedDataHash });
+    if (hash !== storedBlockHash)
       return fail(
         'blockHash',
         hash,
-        b.blockHash,
+        storedBlockHash,
         'the stored block hash differs from SHA-256 of the DER header',
       );
     previous = hash;
     expectedNumber++;
     res.blocks++;
     res.transactions += leaves.length;
-    res.last = { number: b.number, blockHash: hash };
+    res.last = { number, blockHash: hash };
   }
   return res;
 }

@@ -6,7 +6,7 @@
  * pending, then stops the cutter. On PostgreSQL (`DATABASE_URL`) several server processes may share the
  * database: one of them, elected through an advisory lock, cuts the blocks (server/ledger/orderer.ts).
  * It also loads the checkpoint signing key (server/ledger/checkpoints.ts),
- * logs its fingerprint, signs a checkpoint after every block and decorates `app.checkpoints`.
+ * logs its fingerprint, signs a checkpoint in every block's database transaction and decorates `app.checkpoints`.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
@@ -47,10 +47,11 @@ export default fp(
             })
           : undefined,
     });
-    // The one block-committed hook: sign the channel's checkpoint (before the block's callers are answered).
-    ledger.onBlockCommitted(signer.onBlockCommitted);
     ledger.onCommit(markRecordsOnChain);
     ledger.onCommit(applyLifecycle);
+    // Last of the commit hooks: the channel's checkpoint is signed and stored in the block's own
+    // database transaction (one commit for both; answered callers find it signed).
+    ledger.onCommit(signer.signInBlock);
     await ledger.start();
     await ledger.ensureChannel(RECORD_CHANNEL);
     await signer.signHeads();

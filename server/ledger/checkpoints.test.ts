@@ -1,0 +1,81 @@
+import { generateKeyPairSync } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../db/migrator';
+import { CheckpointSigner, describeKey } from './checkpoints';
+import { createEmbeddedLedger, type EmbeddedLedger } from './embedded';
+import { sha256Hex } from './tx';
+
+let ledger: EmbeddedLedger | undefined;
+let db: Kysely<any> | undefined;
+
+afterEach(async () => {
+  await ledger?.close(1000);
+  await db?.destroy();
+  ledger = undefined;
+  db = undefined;
+});
+
+const proposal = (i: number) => ({
+  channel: 'artchannel',
+  chaincode: 'artregistry',
+  function: 'putAuthor',
+  args: [String(i), '1', sha256Hex(`r${i}`)],
+  creator: 'admin',
+});
+
+/** A signer that cannot sign the checkpoint of size `failAt` (a signing or storage failure). */
+class FailingSigner extends CheckpointSigner {
+  failAt = 0;
+  override async sign(...args: Parameters<CheckpointSigner['sign']>) {
+    if (args[2] === this.failAt) throw new Error('signer down');
+    return super.sign(...args);
+  }
+}
+
+async function open(batchSize: number) {
+  db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+  await migrateToLatest(db);
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const signer = new FailingSigner(db, await describeKey('baas-admin', privateKey, 'test'));
+  const errors: string[] = [];
+  ledger = createEmbeddedLedger(db, { batchSize, batchTimeoutMs: 5, logError: (_e, m) => errors.push(m) });
+  ledger.onCommit(signer.signInBlock);
+  await ledger.start();
+  const ch = await ledger.ensureChannel('artchannel');
+  return { ledger, db, signer, ch, errors };
+}
+
+const checkpointSizes = async (db: Kysely<any>) =>
+  (await db.selectFrom('ledger_checkpoint').select('size').orderBy('size').execute()).map((r) => r.size);
+
+describe('checkpoints signed in the block transaction', () => {
+  it('every block is stored with its signed checkpoint; the callers find it when answered', async () => {
+    const { ledger, db, ch } = await open(5);
+    const txs = await Promise.all(Array.from({ length: 12 }, (_, i) => ledger.submitAndWait(proposal(i))));
+    const height = (await ledger.channel(ch.id))!.height;
+    expect(height).toBe(4); // genesis, 5 + 5 at once, 2 by the batch timeout
+    expect(await checkpointSizes(db)).toEqual([1, 2, 3, 4]);
+    for (const tx of txs) expect((await checkpointSizes(db)).includes(tx.blockNumber + 1)).toBe(true);
+  });
+
+  it('a block whose checkpoint cannot be signed is not committed: its transactions stay pending', async () => {
+    const { ledger, db, signer, ch, errors } = await open(5);
+    signer.failAt = 3; // the second block after genesis
+    const first = await Promise.all(Array.from({ length: 5 }, (_, i) => ledger.submit(proposal(i))));
+    await ledger.waitForCommit(first[0].txId);
+    const second = await Promise.all(Array.from({ length: 5 }, (_, i) => ledger.submit(proposal(5 + i))));
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await ledger.channel(ch.id))!.height).toBe(2);
+    expect(await checkpointSizes(db)).toEqual([1, 2]);
+    for (const tx of second) expect(await ledger.isPending(tx.txId)).toBe(true);
+    expect(errors.some((m) => m.includes('failed'))).toBe(true);
+    // Once the signer is back, the retry commits the block with its checkpoint.
+    signer.failAt = 0;
+    await ledger.flush(5000);
+    expect((await ledger.channel(ch.id))!.height).toBe(3);
+    expect(await checkpointSizes(db)).toEqual([1, 2, 3]);
+    expect((await ledger.verify()).ok).toBe(true);
+  });
+});
