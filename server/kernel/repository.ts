@@ -121,6 +121,9 @@ export function recordBuilder(model: ResourceModel): (row: Record<string, unknow
   ) => RecordOut;
 }
 
+/** List query shapes whose SQL a repository keeps (oldest dropped first). */
+const MAX_LIST_SHAPES = 500;
+
 /** Rules relating two fields: a partial update is re-checked on the merged record for these. */
 const CROSS_FIELD = new Set(['x-ordered', 'x-distinct']);
 
@@ -285,6 +288,7 @@ export class Repository<R extends object = RecordOut> {
         same(built.count.parameters, where) && same(built.page.parameters, [...where, limit, offset])
           ? { page: built.page.sql, count: built.count.sql }
           : null;
+      if (this.listSql.size >= MAX_LIST_SHAPES) this.listSql.delete(this.listSql.keys().next().value!);
       this.listSql.set(shape, compiled);
     }
     let pageSql: string, countSql: string, pageParams: readonly unknown[], countParams: readonly unknown[];
