@@ -14,6 +14,8 @@ export interface LoadRow {
   p99: number;
   ok: number;
   bad: number;
+  /** CPU time of the server process per answered request, in µs (NaN or absent when not measured). */
+  cpuUs?: number;
 }
 
 /** Name of the floor target in the rows. */
@@ -65,5 +67,15 @@ export function printApiTable(rows: LoadRow[], ours: string, jsonServer: string)
   for (const c of ['list', 'search', 'detail']) {
     const [o, f, j] = [get(c, ours), get(c, FLOOR), get(c, jsonServer)];
     line([c, cell(o), cell(f), cell(j), ratio(o?.rps, f?.rps), ratio(o?.rps, j?.rps)]);
+  }
+  const us = (r?: LoadRow) => (r?.cpuUs !== undefined && Number.isFinite(r.cpuUs) ? r.cpuUs : undefined);
+  const usCell = (r?: LoadRow) => (us(r) === undefined ? '—' : `${Math.round(us(r)!)} µs`);
+  console.log(
+    '\nCPU time per answered request (server process, every thread; floor/ours = ours as a share of the floor):',
+  );
+  line(['call', 'ours', 'floor', 'json-server', 'floor/ours', 'json-server/ours']);
+  for (const c of ['list', 'search', 'detail']) {
+    const [o, f, j] = [get(c, ours), get(c, FLOOR), get(c, jsonServer)];
+    line([c, usCell(o), usCell(f), usCell(j), ratio(us(f), us(o)), ratio(us(j), us(o))]);
   }
 }

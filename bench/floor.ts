@@ -4,7 +4,7 @@
  * with none of our layers (no Fastify, no Kysely, no validation, no role gate, no kernel).
  *
  * It does what the server's answer needs and nothing more: the same select (every stored artwork
- * property, the author's name by the same left join), the same FTS5 trigram match for `q`, the same
+ * property, the author's name by the same left join), the same FTS5 trigram match for `q` (paged by the FTS table, as the kernel does), the same
  * order (id descending) and paging, the JSON columns parsed and re-serialised inside the same envelope
  * `{code: 0, msg: 'success', data}`, and the total of each distinct query counted once and then cached
  * (the data does not change during the bench). Statements are prepared once.
@@ -31,7 +31,10 @@ const columns = model.stored.map((c) => `a."${c}"`).join(', ');
 const select = `SELECT ${columns}, au."authorName" AS "authorName" FROM artworks a LEFT JOIN authors au ON au.id = a.author`;
 const ftsWhere = `a.id IN (SELECT rowid FROM artworks_fts WHERE artworks_fts MATCH ?)`;
 const pageAll = db.prepare(`${select} ORDER BY a.id DESC LIMIT ? OFFSET ?`);
-const pageText = db.prepare(`${select} WHERE ${ftsWhere} ORDER BY a.id DESC LIMIT ? OFFSET ?`);
+// As the kernel (server/kernel/repository.ts): the FTS5 table pages by rowid (= id) itself.
+const pageText = db.prepare(
+  `${select} WHERE a.id IN (SELECT rowid FROM artworks_fts WHERE artworks_fts MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?) ORDER BY a.id DESC`,
+);
 const countAll = db.prepare('SELECT count(*) AS n FROM artworks').pluck();
 const countText = db.prepare(`SELECT count(*) AS n FROM artworks a WHERE ${ftsWhere}`).pluck();
 const one = db.prepare(`${select} WHERE a.id = ?`);

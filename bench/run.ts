@@ -11,7 +11,9 @@
  *    BENCH_CONNECTIONS connections) on three calls: list (page 1 of 20), free-text search (rotating
  *    words, 20 per page) and detail (random ids), and prints requests/s, p50 and p99 latency side by side.
  *    The floor (bench/floor.ts: bare node:http + better-sqlite3 on the same file) answers the same three
- *    calls in the same run; a last table gives ours, floor, json-server, ours/floor and ours/json-server.
+ *    calls in the same run; a last table gives ours, floor, json-server, ours/floor and ours/json-server,
+ *    and the CPU time each server spent per answered request (/proc/<pid>/stat, every thread): on a
+ *    shared machine, where req/s follow the other loads, that ratio is the steadier one.
  * 5. Calls `run(context)` of bench/ledger.ts when that module exists (the ledger's own benchmark).
  * 6. bench/multiInstance.ts: list, search and put on chain against one and three server processes on one
  *    PostgreSQL (needs BENCH_DATABASE_URL or TEST_DATABASE_URL; BENCH_MULTI=0 skips it).
@@ -32,7 +34,15 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -116,6 +126,18 @@ async function waitFor(what: string, probe: () => Promise<boolean>, seconds = 12
 
 type Row = LoadRow;
 
+/** CPU time (user + system, every thread) a process has used, in ms, from /proc/<pid>/stat; NaN when unreadable. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ of /proc/<pid>/stat times (100 on Linux). */
+const CLOCK_TICKS = 100;
+
 async function load(url: string, request: RequestSpec, seconds: number) {
   return autocannon({ url, connections, duration: seconds, requests: [request], timeout: 30 });
 }
@@ -149,6 +171,7 @@ async function main(): Promise<void> {
     // 1. import
     const { db } = connect({ dataDir });
     await migrateToLatest(db);
+    const cpu0 = process.cpuUsage();
     const summary = await importTate(db, {
       artistsFile,
       artworksFile,
@@ -159,6 +182,11 @@ async function main(): Promise<void> {
     console.log(`  artworks: ${summaryLine(summary.artworks)} (of ${summary.artworks.read})`);
     console.log(
       `  import time: ${summary.seconds.toFixed(1)} s (${Math.round((summary.artworks.read + summary.artists.read) / summary.seconds)} rows/s, artists and artworks read)`,
+    );
+    const cpu = process.cpuUsage(cpu0);
+    // On a shared machine the wall time follows the other loads; the CPU time (both threads) does less.
+    console.log(
+      `  import CPU time: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (user and system, writer and worker threads)`,
     );
 
     // 2. export the same records for json-server
@@ -221,8 +249,8 @@ async function main(): Promise<void> {
       const port = await freePort();
       start(
         'baseline server',
-        'npx',
-        ['tsx', 'server/server.ts'],
+        process.execPath,
+        ['--import', 'tsx', 'server/server.ts'],
         {
           ...process.env,
           DATA_DIR: baseData,
@@ -238,10 +266,10 @@ async function main(): Promise<void> {
       );
       baseline = `http://127.0.0.1:${port}`;
     }
-    start(
+    const server = start(
       'server',
-      'npx',
-      ['tsx', 'server/server.ts'],
+      process.execPath,
+      ['--import', 'tsx', 'server/server.ts'],
       {
         ...process.env,
         DATA_DIR: dataDir,
@@ -254,17 +282,17 @@ async function main(): Promise<void> {
       },
       join(tmp, 'server.log'),
     );
-    start(
+    const jsonServer = start(
       'json-server',
       join(root, 'node_modules/.bin/json-server'),
       [jsonFile, '--port', String(jsPort), '--host', '127.0.0.1', '--read-only', '--quiet'],
       process.env,
       join(tmp, 'json-server.log'),
     );
-    start(
+    const floorProcess = start(
       'floor',
-      'npx',
-      ['tsx', 'bench/floor.ts', join(dataDir, 'baas.sqlite'), String(floorPort)],
+      process.execPath,
+      ['--import', 'tsx', 'bench/floor.ts', join(dataDir, 'baas.sqlite'), String(floorPort)],
       process.env,
       join(tmp, 'floor.log'),
     );
@@ -326,8 +354,14 @@ async function main(): Promise<void> {
       },
       detail: { method: 'GET', setupRequest: (req) => ({ ...req, path: `/artworks/${pick(ids)}` }) },
     };
-    const targets: { name: string; url: string; calls: Record<string, RequestSpec>; token?: string }[] = [
-      { name: 'baas-admin server', url: ours, calls: ourCalls(token), token },
+    const targets: {
+      name: string;
+      url: string;
+      calls: Record<string, RequestSpec>;
+      token?: string;
+      pid?: number;
+    }[] = [
+      { name: 'baas-admin server', url: ours, calls: ourCalls(token), token, pid: server.pid },
       ...(baseline
         ? [
             {
@@ -338,8 +372,8 @@ async function main(): Promise<void> {
             },
           ]
         : []),
-      { name: FLOOR, url: floor, calls: floorCalls(SEARCH_WORDS, ids) },
-      { name: 'json-server 0.17', url: theirs, calls: theirCalls },
+      { name: FLOOR, url: floor, calls: floorCalls(SEARCH_WORDS, ids), pid: floorProcess.pid },
+      { name: 'json-server 0.17', url: theirs, calls: theirCalls, pid: jsonServer.pid },
     ];
 
     // One checked call per case and target before loading, so the figures are of correct answers.
@@ -368,7 +402,9 @@ async function main(): Promise<void> {
         const req = t.calls[name];
         await load(t.url, req, 2);
         await drain(...probe(t));
+        const cpu0 = t.pid ? cpuMs(t.pid) : NaN;
         const r = await load(t.url, req, duration);
+        const cpu = t.pid ? cpuMs(t.pid) - cpu0 : NaN;
         await drain(...probe(t));
         rows.push({
           case: name,
@@ -378,6 +414,7 @@ async function main(): Promise<void> {
           p99: r.latency.p99,
           ok: r['2xx'],
           bad: r.non2xx + r.errors + r.timeouts,
+          cpuUs: (cpu * 1000) / Math.max(r.requests.total, 1),
         });
         process.stdout.write(`  ${name} / ${t.name}: ${Math.round(r.requests.average)} req/s\n`);
       }

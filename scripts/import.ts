@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const artistsFile = values.artists ? resolve(values.artists) : undefined;
   if (!artworksFile && !artistsFile) fail('nothing to import');
   for (const f of [artworksFile, artistsFile]) if (f && !existsSync(f)) fail(`no such file: ${f}`);
-  const batchSize = values.batch === undefined ? 500 : Number(values.batch);
+  const batchSize = values.batch === undefined ? 2000 : Number(values.batch);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 2000)
     fail('--batch must be an integer 1..2000');
 

@@ -7,7 +7,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import type { Database } from './database';
 
 export interface DbOptions {
@@ -28,6 +35,23 @@ export function sqliteHandle(db: Kysely<any>): SQLite.Database | undefined {
 /** Distinct SQL texts whose prepared statements are kept (least recently used beyond are finalised by GC). */
 const STATEMENT_CACHE_SIZE = 500;
 
+/** The prepared statements of each better-sqlite3 database, by SQL text (an LRU, see {@link cachedStatements}). */
+const statementCaches = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+
+/** The statement prepared for `text` on `database`, from its LRU of {@link STATEMENT_CACHE_SIZE} texts. */
+function preparedStatement(database: SQLite.Database, text: string): SQLite.Statement {
+  let cache = statementCaches.get(database);
+  if (!cache) statementCaches.set(database, (cache = new Map()));
+  let stmt = cache.get(text);
+  if (stmt) cache.delete(text);
+  else {
+    stmt = database.prepare(text);
+    if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  }
+  cache.set(text, stmt);
+  return stmt;
+}
+
 /**
  * `database` whose `prepare(sql)` answers the statement prepared earlier for the same text (an LRU of
  * {@link STATEMENT_CACHE_SIZE}): Kysely's SQLite driver prepares every query anew, which cost about a tenth
@@ -36,20 +60,25 @@ const STATEMENT_CACHE_SIZE = 500;
  * use twice at once, and SQLite re-prepares a statement by itself after a schema change.
  */
 export function cachedStatements(database: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => database.close(),
-    prepare(text: string) {
-      let stmt = cache.get(text);
-      if (stmt) cache.delete(text);
-      else {
-        stmt = database.prepare(text);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(text, stmt);
-      return stmt as unknown as SqliteStatement;
-    },
+    prepare: (text: string) => preparedStatement(database, text) as unknown as SqliteStatement,
   };
+}
+
+/**
+ * The rows of a read-only query (`text` with `?`/`$n` parameters as Kysely compiles them for the dialect).
+ * On SQLite, when the connection is not inside a transaction, the statement (prepared once) runs at once
+ * through better-sqlite3, without Kysely's per-query work (connection mutex, promise chain): the list and
+ * detail calls' main path (issue 10 profile). While a transaction is open on the connection (another
+ * request's write, awaiting between its statements) the query goes through Kysely, which waits for that
+ * transaction to end, so no read ever sees uncommitted rows. `db` being a transaction also goes through
+ * Kysely (inside it). On PostgreSQL, always Kysely.
+ */
+export async function readQuery<R>(db: Kysely<any>, text: string, params: readonly unknown[]): Promise<R[]> {
+  const database = sqliteHandles.get(db);
+  if (database && !database.inTransaction) return preparedStatement(database, text).all(...params) as R[];
+  return (await db.executeQuery<R>(CompiledQuery.raw(text, [...params]))).rows;
 }
 
 export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqlite' | 'postgres' } {

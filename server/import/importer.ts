@@ -15,7 +15,7 @@
  *   schema rules (validate.ts), `reference` (the primary author is not an imported artist),
  *   `conflict` (the acno, or the Tate id, is already taken by a different row), `json` (unparsable).
  *
- * Atomicity: each batch (default 500 rows) is written in one transaction together with the categories
+ * Atomicity: each batch (default 2,000 rows) is written in one transaction together with the categories
  * (`art_categories`) its artworks introduce. When a batch fails, its transaction rolls back, the batches
  * before it stay committed, and `importTate` throws an {@link ImportBatchError}; re-running resumes
  * (rows already stored are skipped).
@@ -27,7 +27,7 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { nowText, type Database } from '../db/database';
 import type { MappedArtwork, MappedAuthor } from './mapping';
-import { prepared, preparedInThread } from './prepare';
+import { prepared, preparedInThread, startPrepared } from './prepare';
 import type { Reason } from './validate';
 
 /** Counts of one phase (artists or artworks). `read` = rows in the file. */
@@ -76,7 +76,7 @@ export interface ImportOptions {
   artworksFile?: string;
   /** Where to write the rejected rows (JSON Lines); created or truncated. No report when omitted. */
   reportFile?: string;
-  /** Rows per transaction (default 500). */
+  /** Rows per transaction (default 2000: a quarter of the commits of the former 500). */
   batchSize?: number;
   onProgress?: (p: ImportProgress) => void;
   /** Parse and validate in a worker thread beside the writing one (default true; see prepare.ts). */
@@ -149,7 +149,7 @@ const jsonReason = (error: string): Reason => ({ field: 'row', keyword: 'json', 
  */
 export async function importTate(db: Kysely<Database>, opts: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
-  const batchSize = opts.batchSize ?? 500;
+  const batchSize = opts.batchSize ?? 2000;
   const inWorker = () => void (summary.worker = true);
   const batches: typeof prepared = (file, kind, size, onBytes) =>
     opts.worker === false
@@ -169,262 +169,286 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
     if (opts.reportFile && entries.length)
       await appendFile(opts.reportFile, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
   };
-  let bytes = { read: 0, total: 0 };
   const progress = (phase: 'artists' | 'artworks') =>
     opts.onProgress?.({ phase, bytesRead: bytes.read, bytesTotal: bytes.total, summary: summary[phase] });
-
-  /** Tate artist id → why it was rejected in this run (to explain artworks that reference it). */
-  const rejectedArtists = new Map<number, string>();
-
-  if (opts.artistsFile) {
-    const phase = summary.artists;
-    /** artist id → the mapped author kept in this run (to tell a duplicate from a conflict). */
-    const seen = new Map<number, string>();
-    for await (const batch of batches(opts.artistsFile, 'artists', batchSize, (read, total) => {
-      bytes = { read, total };
-      progress('artists');
-    })) {
-      const rejected: ReportEntry[] = [];
-      const toInsert: { sourceId: number; author: MappedAuthor }[] = [];
-      const ids = batch.map((r) => (r.isObject ? r.id : undefined)).filter(Number.isInteger) as number[];
-      const existing = new Map<number, string>();
-      if (ids.length)
-        for (const a of await db
-          .selectFrom('authors')
-          .select(['sourceId', 'authorName', 'introduction'])
-          .where('sourceId', 'in', ids)
-          .execute())
-          existing.set(a.sourceId!, authorKey(a));
-      for (const r of batch) {
-        phase.read++;
-        const sourceId = r.isObject && Number.isInteger(r.id) ? (r.id as number) : null;
-        const reject = (reasons: Reason[]) => {
-          rejected.push({ kind: 'artist', sourceId, line: r.line, reasons });
-          if (sourceId !== null && !seen.has(sourceId) && !existing.has(sourceId))
-            rejectedArtists.set(sourceId, reasons.map((x) => x.message).join('; '));
-        };
-        if (r.error !== undefined) {
-          reject([jsonReason(r.error)]);
-          continue;
-        }
-        const record = r.record as MappedAuthor | null;
-        const { reasons } = r;
-        if (!record || sourceId === null) {
-          reject(reasons);
-          continue;
-        }
-        const key = authorKey(record);
-        const stored = existing.get(sourceId) ?? seen.get(sourceId);
-        if (stored === key) {
-          phase.skipped++;
-          continue;
-        }
-        if (stored !== undefined) {
-          rejected.push({
-            kind: 'artist',
-            sourceId,
-            line: r.line,
-            reasons: [
-              {
-                field: 'id',
-                keyword: 'conflict',
-                message: `id: artist ${sourceId} is already imported with a different name or introduction (not overwritten)`,
-              },
-            ],
-          });
-          continue;
-        }
-        seen.set(sourceId, key);
-        rejectedArtists.delete(sourceId);
-        toInsert.push({ sourceId, author: record });
-      }
-      phase.rejected += rejected.length;
-      await report(rejected);
-      if (toInsert.length) {
-        try {
-          await db.transaction().execute(async (trx) => {
-            await insertRows(
-              trx,
-              'authors',
-              toInsert.map(({ sourceId, author }) => ({
-                authorName: author.authorName as string,
-                introduction: author.introduction,
-                createTime: time,
-                updateTime: time,
-                sourceId,
-              })),
-            );
-          });
-        } catch (e) {
-          for (const { sourceId } of toInsert) seen.delete(sourceId);
-          summary.seconds = (performance.now() - started) / 1000;
-          throw new ImportBatchError('artists', batch[0].line, batch[batch.length - 1].line, summary, e);
-        }
-        phase.imported += toInsert.length;
-      }
-      progress('artists');
-    }
-  }
-
-  if (opts.artworksFile) {
-    const phase = summary.artworks;
-    /** Registry author id by Tate artist id (null: no such author stored). */
-    const authorBySource = new Map<number, number | null>();
-    /** acno → digest of the row stored (or skipped as stored) in this run. */
-    const acnoSeen = new Map<string, string>();
-    /** Tate artwork id → the acno it was stored under in this run. */
-    const tateIdSeen = new Map<number, string>();
-    const categories = new Set(
-      (await db.selectFrom('art_categories').select('name').execute()).map((c) => c.name),
-    );
-    for await (const batch of batches(opts.artworksFile, 'artworks', batchSize, (read, total) => {
-      bytes = { read, total };
-      progress('artworks');
-    })) {
-      const rows = batch.map((r) => (r.isObject ? r : undefined));
-      const wanted = [...new Set(rows.map((r) => r?.artistId).filter((id) => id !== undefined))].filter(
-        (id) => !authorBySource.has(id),
-      );
-      if (wanted.length) {
-        for (const id of wanted) authorBySource.set(id, null);
-        for (const a of await db
-          .selectFrom('authors')
-          .select(['id', 'sourceId'])
-          .where('sourceId', 'in', wanted)
-          .execute())
-          authorBySource.set(a.sourceId!, a.id);
-      }
-      const acnos = [
-        ...new Set(
-          rows.map((r) => r?.acno).filter((a): a is string => typeof a === 'string' && a.length > 0),
-        ),
-      ];
-      const existing = new Map<string, string | null>();
-      if (acnos.length)
-        for (const a of await db
-          .selectFrom('artworks')
-          .select(['sourceId', 'sourceDigest'])
-          .where('sourceId', 'in', acnos)
-          .execute())
-          existing.set(a.sourceId!, a.sourceDigest);
-
-      const rejected: ReportEntry[] = [];
-      const toInsert: { acno: string; digest: string; tateId: unknown; record: MappedArtwork }[] = [];
-      const newCategories = new Set<string>();
-      batch.forEach((r, i) => {
-        phase.read++;
-        const row = rows[i];
-        const acno = typeof row?.acno === 'string' && row.acno ? row.acno : null;
-        const entry = (reasons: Reason[]): ReportEntry => ({
-          kind: 'artwork',
-          sourceId: acno,
-          ...(row?.hasId ? { tateId: row.id } : {}),
-          line: r.line,
-          reasons,
-        });
-        if (r.error !== undefined || !row) {
-          rejected.push(entry(r.error !== undefined ? [jsonReason(r.error)] : r.reasons));
-          return;
-        }
-        const digest = row.digest!;
-        const storedDigest =
-          acno !== null ? (existing.has(acno) ? existing.get(acno) : acnoSeen.get(acno)) : undefined;
-        if (acno !== null && storedDigest === digest) {
-          phase.skipped++;
-          return;
-        }
-        const artistId = row.artistId;
-        const authorId = artistId === undefined ? undefined : (authorBySource.get(artistId) ?? undefined);
-        const reasons = [...row.reasons];
-        const record = row.record as MappedArtwork | null;
-        if (record) record.author = authorId ?? 1;
-        if (artistId !== undefined && authorId === undefined) {
-          const why = rejectedArtists.get(artistId);
-          reasons.push({
-            field: 'contributors.0.id',
-            target: 'author',
-            keyword: 'reference',
-            message: why
-              ? `contributors.0.id (author): artist ${artistId} was rejected in this import (${why})`
-              : `contributors.0.id (author): artist ${artistId} is unknown (not in the database nor in the artists imported)`,
-          });
-        }
-        if (acno !== null && storedDigest !== undefined)
-          reasons.push({
-            field: 'acno',
-            keyword: 'conflict',
-            message: `acno: ${acno} is already imported from a different source row (digest ${String(storedDigest).slice(0, 12)}…); not overwritten`,
-          });
-        const tateId = row.id;
-        if (
-          Number.isInteger(tateId) &&
-          tateIdSeen.has(tateId as number) &&
-          tateIdSeen.get(tateId as number) !== acno
+  let bytes = { read: 0, total: 0 };
+  // The artworks' worker starts now, beside the artists phase (prepare.ts startPrepared).
+  const artworkBatches =
+    opts.artworksFile && opts.worker !== false
+      ? startPrepared(
+          opts.artworksFile,
+          'artworks',
+          batchSize,
+          (read, total) => {
+            bytes = { read, total };
+            progress('artworks');
+          },
+          inWorker,
         )
-          reasons.push({
-            field: 'id',
-            keyword: 'conflict',
-            message: `id: Tate id ${String(tateId)} is already imported in this run under acno ${tateIdSeen.get(tateId as number)}`,
-          });
-        if (reasons.length || !record || acno === null) {
-          rejected.push(entry(reasons));
-          return;
-        }
-        acnoSeen.set(acno, digest);
-        if (Number.isInteger(tateId)) tateIdSeen.set(tateId as number, acno);
-        const classify = record.classify as string;
-        if (!categories.has(classify)) newCategories.add(classify);
-        toInsert.push({ acno, digest, tateId, record });
-      });
-      phase.rejected += rejected.length;
-      await report(rejected);
-      if (toInsert.length) {
-        try {
-          await db.transaction().execute(async (trx) => {
-            if (newCategories.size)
-              await trx
-                .insertInto('art_categories')
-                .values([...newCategories].map((name) => ({ name })))
-                .onConflict((oc) => oc.column('name').doNothing())
-                .execute();
-            await insertRows(
-              trx,
-              'artworks',
-              toInsert.map(({ acno, digest, record }) => ({
-                artWorkName: record.artWorkName as string,
-                author: record.author,
-                possessor: record.possessor,
-                classify: record.classify as string,
-                texture: record.texture as string,
-                images: JSON.stringify(record.images),
-                baseInfo: JSON.stringify(record.baseInfo),
-                dealInfo: JSON.stringify(record.dealInfo),
-                createTime: time,
-                updateTime: time,
-                sourceId: acno,
-                sourceDigest: digest,
-              })),
-            );
-          });
-        } catch (e) {
-          for (const { acno, tateId } of toInsert) {
-            acnoSeen.delete(acno);
-            if (Number.isInteger(tateId)) tateIdSeen.delete(tateId as number);
-          }
-          summary.seconds = (performance.now() - started) / 1000;
-          throw new ImportBatchError('artworks', batch[0].line, batch[batch.length - 1].line, summary, e);
-        }
-        for (const name of newCategories) {
-          categories.add(name);
-          summary.categoriesAdded.push(name);
-        }
-        phase.imported += toInsert.length;
-      }
-      progress('artworks');
-    }
+      : undefined;
+  try {
+    return await importPhases();
+  } finally {
+    await artworkBatches?.close();
   }
-  summary.seconds = (performance.now() - started) / 1000;
-  return summary;
+
+  async function importPhases(): Promise<ImportSummary> {
+    /** Tate artist id → why it was rejected in this run (to explain artworks that reference it). */
+    const rejectedArtists = new Map<number, string>();
+
+    if (opts.artistsFile) {
+      const phase = summary.artists;
+      /** artist id → the mapped author kept in this run (to tell a duplicate from a conflict). */
+      const seen = new Map<number, string>();
+      for await (const batch of batches(opts.artistsFile, 'artists', batchSize, (read, total) => {
+        bytes = { read, total };
+        progress('artists');
+      })) {
+        const rejected: ReportEntry[] = [];
+        const toInsert: { sourceId: number; author: MappedAuthor }[] = [];
+        const ids = batch.map((r) => (r.isObject ? r.id : undefined)).filter(Number.isInteger) as number[];
+        const existing = new Map<number, string>();
+        if (ids.length)
+          for (const a of await db
+            .selectFrom('authors')
+            .select(['sourceId', 'authorName', 'introduction'])
+            .where('sourceId', 'in', ids)
+            .execute())
+            existing.set(a.sourceId!, authorKey(a));
+        for (const r of batch) {
+          phase.read++;
+          const sourceId = r.isObject && Number.isInteger(r.id) ? (r.id as number) : null;
+          const reject = (reasons: Reason[]) => {
+            rejected.push({ kind: 'artist', sourceId, line: r.line, reasons });
+            if (sourceId !== null && !seen.has(sourceId) && !existing.has(sourceId))
+              rejectedArtists.set(sourceId, reasons.map((x) => x.message).join('; '));
+          };
+          if (r.error !== undefined) {
+            reject([jsonReason(r.error)]);
+            continue;
+          }
+          const record = r.record as MappedAuthor | null;
+          const { reasons } = r;
+          if (!record || sourceId === null) {
+            reject(reasons);
+            continue;
+          }
+          const key = authorKey(record);
+          const stored = existing.get(sourceId) ?? seen.get(sourceId);
+          if (stored === key) {
+            phase.skipped++;
+            continue;
+          }
+          if (stored !== undefined) {
+            rejected.push({
+              kind: 'artist',
+              sourceId,
+              line: r.line,
+              reasons: [
+                {
+                  field: 'id',
+                  keyword: 'conflict',
+                  message: `id: artist ${sourceId} is already imported with a different name or introduction (not overwritten)`,
+                },
+              ],
+            });
+            continue;
+          }
+          seen.set(sourceId, key);
+          rejectedArtists.delete(sourceId);
+          toInsert.push({ sourceId, author: record });
+        }
+        phase.rejected += rejected.length;
+        await report(rejected);
+        if (toInsert.length) {
+          try {
+            await db.transaction().execute(async (trx) => {
+              await insertRows(
+                trx,
+                'authors',
+                toInsert.map(({ sourceId, author }) => ({
+                  authorName: author.authorName as string,
+                  introduction: author.introduction,
+                  createTime: time,
+                  updateTime: time,
+                  sourceId,
+                })),
+              );
+            });
+          } catch (e) {
+            for (const { sourceId } of toInsert) seen.delete(sourceId);
+            summary.seconds = (performance.now() - started) / 1000;
+            throw new ImportBatchError('artists', batch[0].line, batch[batch.length - 1].line, summary, e);
+          }
+          phase.imported += toInsert.length;
+        }
+        progress('artists');
+      }
+    }
+
+    if (opts.artworksFile) {
+      const phase = summary.artworks;
+      /** Registry author id by Tate artist id (null: no such author stored). */
+      const authorBySource = new Map<number, number | null>();
+      /** acno → digest of the row stored (or skipped as stored) in this run. */
+      const acnoSeen = new Map<string, string>();
+      /** Tate artwork id → the acno it was stored under in this run. */
+      const tateIdSeen = new Map<number, string>();
+      const categories = new Set(
+        (await db.selectFrom('art_categories').select('name').execute()).map((c) => c.name),
+      );
+      const artworkRows =
+        artworkBatches?.batches ??
+        batches(opts.artworksFile, 'artworks', batchSize, (read, total) => {
+          bytes = { read, total };
+          progress('artworks');
+        });
+      for await (const batch of artworkRows) {
+        const rows = batch.map((r) => (r.isObject ? r : undefined));
+        const wanted = [...new Set(rows.map((r) => r?.artistId).filter((id) => id !== undefined))].filter(
+          (id) => !authorBySource.has(id),
+        );
+        if (wanted.length) {
+          for (const id of wanted) authorBySource.set(id, null);
+          for (const a of await db
+            .selectFrom('authors')
+            .select(['id', 'sourceId'])
+            .where('sourceId', 'in', wanted)
+            .execute())
+            authorBySource.set(a.sourceId!, a.id);
+        }
+        const acnos = [
+          ...new Set(
+            rows.map((r) => r?.acno).filter((a): a is string => typeof a === 'string' && a.length > 0),
+          ),
+        ];
+        const existing = new Map<string, string | null>();
+        if (acnos.length)
+          for (const a of await db
+            .selectFrom('artworks')
+            .select(['sourceId', 'sourceDigest'])
+            .where('sourceId', 'in', acnos)
+            .execute())
+            existing.set(a.sourceId!, a.sourceDigest);
+
+        const rejected: ReportEntry[] = [];
+        const toInsert: { acno: string; digest: string; tateId: unknown; record: MappedArtwork }[] = [];
+        const newCategories = new Set<string>();
+        batch.forEach((r, i) => {
+          phase.read++;
+          const row = rows[i];
+          const acno = typeof row?.acno === 'string' && row.acno ? row.acno : null;
+          const entry = (reasons: Reason[]): ReportEntry => ({
+            kind: 'artwork',
+            sourceId: acno,
+            ...(row?.hasId ? { tateId: row.id } : {}),
+            line: r.line,
+            reasons,
+          });
+          if (r.error !== undefined || !row) {
+            rejected.push(entry(r.error !== undefined ? [jsonReason(r.error)] : r.reasons));
+            return;
+          }
+          const digest = row.digest!;
+          const storedDigest =
+            acno !== null ? (existing.has(acno) ? existing.get(acno) : acnoSeen.get(acno)) : undefined;
+          if (acno !== null && storedDigest === digest) {
+            phase.skipped++;
+            return;
+          }
+          const artistId = row.artistId;
+          const authorId = artistId === undefined ? undefined : (authorBySource.get(artistId) ?? undefined);
+          const reasons = [...row.reasons];
+          const record = row.record as MappedArtwork | null;
+          if (record) record.author = authorId ?? 1;
+          if (artistId !== undefined && authorId === undefined) {
+            const why = rejectedArtists.get(artistId);
+            reasons.push({
+              field: 'contributors.0.id',
+              target: 'author',
+              keyword: 'reference',
+              message: why
+                ? `contributors.0.id (author): artist ${artistId} was rejected in this import (${why})`
+                : `contributors.0.id (author): artist ${artistId} is unknown (not in the database nor in the artists imported)`,
+            });
+          }
+          if (acno !== null && storedDigest !== undefined)
+            reasons.push({
+              field: 'acno',
+              keyword: 'conflict',
+              message: `acno: ${acno} is already imported from a different source row (digest ${String(storedDigest).slice(0, 12)}…); not overwritten`,
+            });
+          const tateId = row.id;
+          if (
+            Number.isInteger(tateId) &&
+            tateIdSeen.has(tateId as number) &&
+            tateIdSeen.get(tateId as number) !== acno
+          )
+            reasons.push({
+              field: 'id',
+              keyword: 'conflict',
+              message: `id: Tate id ${String(tateId)} is already imported in this run under acno ${tateIdSeen.get(tateId as number)}`,
+            });
+          if (reasons.length || !record || acno === null) {
+            rejected.push(entry(reasons));
+            return;
+          }
+          acnoSeen.set(acno, digest);
+          if (Number.isInteger(tateId)) tateIdSeen.set(tateId as number, acno);
+          const classify = record.classify as string;
+          if (!categories.has(classify)) newCategories.add(classify);
+          toInsert.push({ acno, digest, tateId, record });
+        });
+        phase.rejected += rejected.length;
+        await report(rejected);
+        if (toInsert.length) {
+          try {
+            await db.transaction().execute(async (trx) => {
+              if (newCategories.size)
+                await trx
+                  .insertInto('art_categories')
+                  .values([...newCategories].map((name) => ({ name })))
+                  .onConflict((oc) => oc.column('name').doNothing())
+                  .execute();
+              await insertRows(
+                trx,
+                'artworks',
+                toInsert.map(({ acno, digest, record }) => ({
+                  artWorkName: record.artWorkName as string,
+                  author: record.author,
+                  possessor: record.possessor,
+                  classify: record.classify as string,
+                  texture: record.texture as string,
+                  images: JSON.stringify(record.images),
+                  baseInfo: JSON.stringify(record.baseInfo),
+                  dealInfo: JSON.stringify(record.dealInfo),
+                  createTime: time,
+                  updateTime: time,
+                  sourceId: acno,
+                  sourceDigest: digest,
+                })),
+              );
+            });
+          } catch (e) {
+            for (const { acno, tateId } of toInsert) {
+              acnoSeen.delete(acno);
+              if (Number.isInteger(tateId)) tateIdSeen.delete(tateId as number);
+            }
+            summary.seconds = (performance.now() - started) / 1000;
+            throw new ImportBatchError('artworks', batch[0].line, batch[batch.length - 1].line, summary, e);
+          }
+          for (const name of newCategories) {
+            categories.add(name);
+            summary.categoriesAdded.push(name);
+          }
+          phase.imported += toInsert.length;
+        }
+        progress('artworks');
+      }
+    }
+    summary.seconds = (performance.now() - started) / 1000;
+    return summary;
+  }
 }
 
 function authorKey(a: { authorName: unknown; introduction: string | null }): string {

@@ -87,10 +87,17 @@ export type WorkerMessage =
 /** Batches the worker may prepare ahead of the writer. */
 const AHEAD = 4;
 
+/** Batches prepared by a worker started at once (see {@link startPrepared}). */
+export interface PreparedBatches {
+  batches: AsyncGenerator<PreparedRow[]>;
+  /** Stops the worker (also when `batches` was never read); idempotent. */
+  close(): Promise<void>;
+}
+
 /**
  * Batches of prepared rows of `file`, prepared by a worker thread (prepareWorker.ts) at most
  * {@link AHEAD} batches ahead of the consumer; in this thread when no worker can start (e.g. a runner
- * that cannot load TypeScript in a worker).
+ * that cannot load TypeScript in a worker). The worker starts when the batches are first read.
  */
 export async function* prepared(
   file: string,
@@ -99,7 +106,28 @@ export async function* prepared(
   onBytes: OnBytes,
   onWorker?: () => void,
 ): AsyncGenerator<PreparedRow[]> {
-  let worker: Worker;
+  const p = startPrepared(file, kind, size, onBytes, onWorker);
+  try {
+    yield* p.batches;
+  } finally {
+    await p.close();
+  }
+}
+
+/**
+ * As {@link prepared}, but the worker starts now: the importer starts the artworks' worker before the
+ * artists are written, so that its start-up (loading the modules and the validators, about a second) and
+ * its first batches overlap the artists phase instead of following it (issue 10). Call `close()` when
+ * done, whether or not the batches were read.
+ */
+export function startPrepared(
+  file: string,
+  kind: ImportKind,
+  size: number,
+  onBytes: OnBytes,
+  onWorker?: () => void,
+): PreparedBatches {
+  let worker: Worker | undefined;
   try {
     // The server runs TypeScript through tsx (no build step), whose loader a worker does not inherit:
     // the worker registers it first (tsx/esm/api), then loads prepareWorker.ts.
@@ -107,52 +135,58 @@ export async function* prepared(
     const boot = `import('tsx/esm/api').then((m) => m.register(), () => {}).then(() => import(${JSON.stringify(url)}))`;
     worker = new Worker(boot, { eval: true, workerData: { file, kind, size, ahead: AHEAD } });
   } catch {
-    yield* preparedInThread(file, kind, size, onBytes);
-    return;
+    worker = undefined;
   }
+  if (!worker) return { batches: preparedInThread(file, kind, size, onBytes), close: async () => {} };
+  const w = worker;
   const queue: WorkerMessage[] = [];
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
   let started = false;
   let exited = false;
   let reported = false;
-  worker.on('message', (m: WorkerMessage) => {
+  w.on('message', (m: WorkerMessage) => {
     started = true;
     queue.push(m);
     wake?.();
   });
-  worker.on('error', (e) => {
+  w.on('error', (e) => {
     failure = e;
     wake?.();
   });
-  worker.on('exit', () => {
+  w.on('exit', () => {
     exited = true;
     wake?.();
   });
-  try {
-    for (;;) {
-      while (!queue.length && !failure && !exited) await new Promise<void>((r) => (wake = r));
-      if (!queue.length) {
-        failure ??= new Error('the import worker stopped before the end of the file');
-        if (!started) {
-          // The worker could not load: prepare here instead.
-          yield* preparedInThread(file, kind, size, onBytes);
-          return;
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= w.terminate().then(() => undefined));
+  async function* batches(): AsyncGenerator<PreparedRow[]> {
+    try {
+      for (;;) {
+        while (!queue.length && !failure && !exited) await new Promise<void>((r) => (wake = r));
+        if (!queue.length) {
+          failure ??= new Error('the import worker stopped before the end of the file');
+          if (!started) {
+            // The worker could not load: prepare here instead.
+            yield* preparedInThread(file, kind, size, onBytes);
+            return;
+          }
+          throw failure;
         }
-        throw failure;
+        const m = queue.shift()!;
+        if (m.type === 'done') return;
+        if (m.type === 'error') throw new Error(m.message);
+        onBytes(m.read, m.total);
+        if (!reported) {
+          reported = true;
+          onWorker?.();
+        }
+        w.postMessage('next');
+        yield m.rows;
       }
-      const m = queue.shift()!;
-      if (m.type === 'done') return;
-      if (m.type === 'error') throw new Error(m.message);
-      onBytes(m.read, m.total);
-      if (!reported) {
-        reported = true;
-        onWorker?.();
-      }
-      worker.postMessage('next');
-      yield m.rows;
+    } finally {
+      await close();
     }
-  } finally {
-    await worker.terminate();
   }
+  return { batches: batches(), close };
 }

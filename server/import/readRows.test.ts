@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readRows, type RowRead } from './readRows';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { readRows, splitLines, type RowRead } from './readRows';
 import { SEED_FILES } from './seed';
 
 const dir = mkdtempSync(join(tmpdir(), 'readrows-'));
@@ -57,5 +59,33 @@ describe('readRows', () => {
     expect(got.map((r) => r.row)).toEqual(
       JSON.parse(gunzipSync(readFileSync(SEED_FILES.artworks)).toString('utf8')),
     );
+  });
+
+  it('splits lines as node:readline does (LF, CRLF, lone CR, a last line without ending), whatever the chunking', async () => {
+    const texts = ['a\nb\r\nc\rd', 'x\r\r\ny\n\n', '\r\n\r', 'one', '', 'é\r\n中\n', 'a\r', 'a\r\n'];
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let n = 0; n < 60; n++) {
+      const text =
+        n < texts.length
+          ? texts[n]
+          : Array.from(
+              { length: 12 },
+              () => ['a', 'bc', '\n', '\r', '\r\n', ' '][Math.floor(random() * 6)],
+            ).join('');
+      const expected: string[] = [];
+      for await (const l of createInterface({ input: Readable.from([text]), crlfDelay: Infinity }))
+        expected.push(l);
+      // The same text cut into chunks at random places (a CRLF may be split between two chunks).
+      const chunks: string[] = [];
+      for (let i = 0; i < text.length;) {
+        const k = 1 + Math.floor(random() * 4);
+        chunks.push(text.slice(i, i + k));
+        i += k;
+      }
+      const got: string[] = [];
+      for await (const l of splitLines(Readable.from(chunks))) got.push(l);
+      expect(got, JSON.stringify(text)).toEqual(expected);
+    }
   });
 });

@@ -11,7 +11,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { Transform, type Readable } from 'node:stream';
 
@@ -49,8 +48,9 @@ async function textStream(file: string, onBytes?: (p: ReadProgress) => void): Pr
       cb(null, chunk);
     },
   });
-  const raw = createReadStream(file).pipe(counter);
-  const text = (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
+  // Larger reads and inflate chunks than the 64/16 KiB defaults: about half the gunzip time (issue 10).
+  const raw = createReadStream(file, { highWaterMark: 1 << 20 }).pipe(counter);
+  const text = (await isGzip(file)) ? raw.pipe(createGunzip({ chunkSize: 1 << 18 })) : raw;
   text.setEncoding('utf8');
   return text;
 }
@@ -61,7 +61,7 @@ async function textStream(file: string, onBytes?: (p: ReadProgress) => void): Pr
  * @throws when the file cannot be read, is not valid gzip, or (whole-document layout) is not a JSON array
  */
 export async function* readRows(file: string, onBytes?: (p: ReadProgress) => void): AsyncGenerator<RowRead> {
-  const lines = createInterface({ input: await textStream(file, onBytes), crlfDelay: Infinity });
+  const lines = splitLines(await textStream(file, onBytes));
   let lineNo = 0;
   let layout: 'array-lines' | 'json-lines' | 'whole' | undefined;
   let arrayClosed = false;
@@ -105,7 +105,7 @@ export async function* readRows(file: string, onBytes?: (p: ReadProgress) => voi
     parsed++;
     yield { line: lineNo, row };
   }
-  lines.close();
+  await lines.return(undefined);
   if (layout === 'array-lines' && !arrayClosed)
     yield { line: lineNo, error: 'the array is not closed by "]": the file looks truncated' };
   if (layout !== 'whole') return;
@@ -114,6 +114,51 @@ export async function* readRows(file: string, onBytes?: (p: ReadProgress) => voi
   const doc: unknown = JSON.parse(whole);
   if (!Array.isArray(doc)) throw new Error(`${file}: expected a JSON array of rows`);
   for (const row of doc) yield { line: 0, row };
+}
+
+/**
+ * The lines of a text stream, as node:readline gives them with `crlfDelay: Infinity` (a line ends at
+ * "\n", "\r\n" or a lone "\r"; a last line without an ending counts), split chunk by chunk: readline's
+ * async iterator cost a tenth of the import's time (issue 10 profile). Closing the iterator destroys
+ * the stream.
+ */
+export async function* splitLines(input: Readable): AsyncGenerator<string> {
+  let rest = '';
+  let pendingCr = false;
+  try {
+    for await (const chunk of input) {
+      let text = rest + (chunk as string);
+      // A "\r" ending the previous chunk ended a line; a "\n" starting this one belongs to it.
+      if (pendingCr && text.startsWith('\n')) text = text.slice(1);
+      pendingCr = false;
+      let start = 0;
+      for (;;) {
+        const nl = text.indexOf('\n', start);
+        if (nl < 0) break;
+        yield* crParts(text.slice(start, nl));
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+      if (rest.endsWith('\r')) {
+        yield* crParts(rest);
+        rest = '';
+        pendingCr = true;
+      }
+    }
+    if (rest) yield* crParts(rest);
+  } finally {
+    input.destroy();
+  }
+}
+
+/** The lines of a piece ending at "\n" (or at a "\r" / the end): split at lone "\r"s, one trailing "\r" dropped. */
+function* crParts(piece: string): Generator<string> {
+  if (!piece.includes('\r')) {
+    yield piece;
+    return;
+  }
+  const parts = (piece.endsWith('\r') ? piece.slice(0, -1) : piece).split('\r');
+  yield* parts;
 }
 
 function parses(text: string): boolean {

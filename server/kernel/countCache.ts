@@ -15,22 +15,20 @@
  * sooner (a miss), never wrong. Inside a transaction (which may hold its own uncommitted writes) nothing
  * is cached. The repository also clears a resource's entries after each of its own writes.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { readQuery } from '../db/connect';
 
 /** Entries kept per resource (least recently used dropped first). */
 const MAX_ENTRIES = 1000;
 
 /** The database's change marker (see the module doc): equal markers, same data. */
 export async function dataVersion(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<string> {
-  const { rows } = await (
-    dialect === 'postgres'
-      ? sql<{ v: string }>`select pg_current_snapshot()::text as v`
-      : sql<{
-          v: string;
-        }>`select total_changes() || ':' || (select data_version from pragma_data_version) as v`
-  ).execute(db);
+  const rows = await readQuery<{ v: string }>(db, dialect === 'postgres' ? PG_VERSION : SQLITE_VERSION, []);
   return String(rows[0].v);
 }
+
+const SQLITE_VERSION = `select total_changes() || ':' || (select data_version from pragma_data_version) as v`;
+const PG_VERSION = 'select pg_current_snapshot()::text as v';
 
 /** The totals of one resource's list queries, by query key (see the module doc). */
 export class CountCache {

@@ -14,7 +14,8 @@
 import fp from 'fastify-plugin';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { readQuery } from '../../db/connect';
 import { Codes } from '../../../common/envelope';
 import { nowText, type Account, type Database, type TokenTable } from '../../db/database';
 import { apiError } from './errors';
@@ -89,14 +90,13 @@ export async function accountForToken(db: Kysely<Database>, token: string): Prom
       .compile().sql;
     tokenQueries.set(db, text);
   }
-  const row = (
-    await db.executeQuery<
-      Pick<Account, 'id' | 'name'> & { account: string } & Pick<
-          TokenTable,
-          'roles' | 'expireTime' | 'revokeTime'
-        >
-    >(CompiledQuery.raw(text, [hash]))
-  ).rows[0];
+  // readQuery: on SQLite a prepared statement run at once (no Kysely round), issue 10's detail profile.
+  const [row] = await readQuery<
+    Pick<Account, 'id' | 'name'> & { account: string } & Pick<
+        TokenTable,
+        'roles' | 'expireTime' | 'revokeTime'
+      >
+  >(db, text, [hash]);
   if (!row || row.revokeTime || row.expireTime <= nowText())
     throw apiError(Codes.TOKEN_INVALID, 401, 'auth.tokenInvalid');
   return { id: row.id, account: row.account, name: row.name, roles: JSON.parse(row.roles), tokenHash: hash };
