@@ -53,7 +53,8 @@ describe('generated validator modules', () => {
       const onDisk = readFileSync(join(root, path), 'utf8');
       expect(onDisk.slice(onDisk.indexOf('\n') + 1), path).toBe(a[path].slice(a[path].indexOf('\n') + 1));
     }
-  });
+    // Two full generations of every schema and variant: seconds on a busy machine (not a speed check).
+  }, 60_000);
 
   it('import no ajv compiler: only ajv run-time helpers, the keyword rules and each other', () => {
     for (const { path } of VALIDATOR_OUTPUTS) {

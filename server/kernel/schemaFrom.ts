@@ -6,8 +6,8 @@
  * - `checkSchemaFrom(db, model, values, current?)`: inside a create/update transaction, validates each such
  *   property (the value being written, else the stored one when only the reference changes) against the
  *   referenced record's schema, with the run-time ajv of common/schemaCompiler.ts (its custom keywords and
- *   the data policy of docs/api.md "Text", "Numbers"); defaults of the referenced schema are filled in and
- *   the column value rewritten. Refusal: 400 `request.invalid` with one FieldError per parameter, `field`
+ *   the data policy of docs/api.md "Text", "Numbers"); defaults of the referenced schema are filled into a
+ *   value the write sends (a reference changed alone checks the stored value and leaves it as it is). Refusal: 400 `request.invalid` with one FieldError per parameter, `field`
  *   `<property>.<name>`, `label` the parameter's own `x-i18n` {en, zh} (so every language names it).
  *   A referenced schema that ajv cannot compile is a 400 on the property itself (keyword `schema`).
  * Compiled validators are kept per schema text (at most {@link MAX_CACHED}, oldest dropped first).
@@ -132,6 +132,8 @@ export async function checkSchemaFrom(
         },
       );
     }
-    values[property] = JSON.stringify(value);
+    // Defaults are filled into a value this write sends; a reference changed alone leaves the stored value
+    // as it is (an update changes exactly the fields it names).
+    if (property in values) values[property] = JSON.stringify(value);
   }
 }

@@ -373,6 +373,8 @@ describe(`fuzz (${DB})`, () => {
       'platformUsers',
       'artCategories',
       'companies',
+      'contractTemplates',
+      'contracts',
       'artworks',
     ];
     for (const name of order) {

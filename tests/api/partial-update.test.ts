@@ -127,5 +127,7 @@ it('covers the resources that can be edited', () => {
     'artworks',
     'authors',
     'companies',
+    'contractTemplates',
+    'contracts',
   ]);
 });
