@@ -16,7 +16,7 @@ import * as m20261122T2300_storage_audit_log from './20261122T2300_storage_audit
 import * as m20261122T2303_storage_bid_users from './20261122T2303_storage_bid_users';
 import * as m20261123T0000_dashboard_indexes from './20261123T0000_dashboard_indexes';
 import * as m20261123T0009_storage_artworks_authors from './20261123T0009_storage_artworks_authors';
-import * as m20261123T0215_storage_companies_notifications from './20261123T0215_storage_companies_notifications';
+import * as m20261123T0302_storage_audit_log_companies_notifications from './20261123T0302_storage_audit_log_companies_notifications';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -29,5 +29,6 @@ export const migrations: Record<string, Migration> = {
   '20261122T2303_storage_bid_users': m20261122T2303_storage_bid_users,
   '20261123T0000_dashboard_indexes': m20261123T0000_dashboard_indexes,
   '20261123T0009_storage_artworks_authors': m20261123T0009_storage_artworks_authors,
-  '20261123T0215_storage_companies_notifications': m20261123T0215_storage_companies_notifications,
+  '20261123T0302_storage_audit_log_companies_notifications':
+    m20261123T0302_storage_audit_log_companies_notifications,
 };
