@@ -5203,13 +5203,16 @@ return errors === 0;
 }
 
 export const auditEntry = validate62;
-const schema103 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+const schema103 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.changed === undefined){
+data.changed = [];
+}
 if(data.time === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
 if(vErrors === null){
@@ -5428,10 +5431,15 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.before !== undefined){
-let data7 = data.before;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema103.properties.before.type},message:"must be string,null"};
+let data7 = data.changed;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+const failure5 = func2("line", data8);
+if(failure5 !== null){
+const err18 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5440,10 +5448,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(typeof data7 === "string"){
-const failure5 = func2("line", data7);
-if(failure5 !== null){
-const err19 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/x-text",keyword:"x-text",params:failure5.params,message:failure5.message};
+}
+else {
+const err19 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5454,10 +5461,8 @@ errors++;
 }
 }
 }
-if(data.after !== undefined){
-let data8 = data.after;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema103.properties.after.type},message:"must be string,null"};
+else {
+const err20 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5466,10 +5471,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(typeof data8 === "string"){
-const failure6 = func2("line", data8);
-if(failure6 !== null){
-const err21 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
+if(data.before !== undefined){
+let data9 = data.before;
+if((typeof data9 !== "string") && (data9 !== null)){
+const err21 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema103.properties.before.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5478,16 +5483,54 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data9 === "string"){
+const failure6 = func2("line", data9);
+if(failure6 !== null){
+const err22 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/x-text",keyword:"x-text",params:failure6.params,message:failure6.message};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.after !== undefined){
+let data10 = data.after;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema103.properties.after.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data10 === "string"){
+const failure7 = func2("line", data10);
+if(failure7 !== null){
+const err24 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
 }
 errors++;
 }

@@ -5353,7 +5353,7 @@ return errors === 0;
 }
 
 export const auditEntry_create = validate18;
-const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":[],"additionalProperties":false};
+const schema43 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false},"required":[],"additionalProperties":false};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.create" */;
@@ -5442,8 +5442,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.before !== undefined){
-const err8 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.changed !== undefined){
+const err8 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5452,8 +5452,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.after !== undefined){
-const err9 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.before !== undefined){
+const err9 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5462,9 +5462,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.after !== undefined){
+const err10 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5473,12 +5472,23 @@ vErrors.push(err10);
 }
 errors++;
 }
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
 validate18.errors = vErrors;
 return errors === 0;
 }
 
 export const auditEntry_update = validate19;
-const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
+const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
@@ -5602,8 +5612,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.before !== undefined){
-const err11 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.changed !== undefined){
+const err11 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5612,8 +5622,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data.after !== undefined){
-const err12 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.before !== undefined){
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5622,14 +5632,24 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.after !== undefined){
+const err13 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }

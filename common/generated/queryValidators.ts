@@ -15352,13 +15352,16 @@ return errors === 0;
 }
 
 export const auditEntry = validate30;
-const schema67 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+const schema67 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.changed === undefined){
+data.changed = [];
+}
 if(data.time === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
 if(vErrors === null){
@@ -15724,23 +15727,23 @@ errors++;
 }
 }
 }
-if(data.before !== undefined){
-let data7 = data.before;
-if((typeof data7 !== "string") && (data7 !== null)){
-let dataType7 = typeof data7;
+let data7 = data.changed;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 !== "string"){
+let dataType7 = typeof data8;
 let coerced7 = undefined;
 if(!(coerced7 !== undefined)){
 if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
+coerced7 = "" + data8;
 }
-else if(data7 === null){
+else if(data8 === null){
 coerced7 = "";
 }
-else if(data7 === "" || data7 === 0 || data7 === false){
-coerced7 = null;
-}
 else {
-const err20 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema67.properties.before.type},message:"must be string,null"};
+const err20 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -15751,16 +15754,16 @@ errors++;
 }
 }
 if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["before"] = coerced7;
+data8 = coerced7;
+if(data7 !== undefined){
+data7[i0] = coerced7;
 }
 }
 }
-if(typeof data7 === "string"){
-const failure7 = func3("line", data7);
+if(typeof data8 === "string"){
+const failure7 = func3("line", data8);
 if(failure7 !== null){
-const err21 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
+const err21 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/x-text",keyword:"x-text",params:failure7.params,message:failure7.message};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -15771,23 +15774,9 @@ errors++;
 }
 }
 }
-if(data.after !== undefined){
-let data8 = data.after;
-if((typeof data8 !== "string") && (data8 !== null)){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else if(data8 === "" || data8 === 0 || data8 === false){
-coerced8 = null;
 }
 else {
-const err22 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema67.properties.after.type},message:"must be string,null"};
+const err22 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -15796,18 +15785,23 @@ vErrors.push(err22);
 }
 errors++;
 }
+if(data.before !== undefined){
+let data9 = data.before;
+if((typeof data9 !== "string") && (data9 !== null)){
+let dataType8 = typeof data9;
+let coerced8 = undefined;
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data9;
 }
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["after"] = coerced8;
+else if(data9 === null){
+coerced8 = "";
 }
+else if(data9 === "" || data9 === 0 || data9 === false){
+coerced8 = null;
 }
-}
-if(typeof data8 === "string"){
-const failure8 = func3("line", data8);
-if(failure8 !== null){
-const err23 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+else {
+const err23 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: schema67.properties.before.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -15817,10 +15811,17 @@ vErrors.push(err23);
 errors++;
 }
 }
+if(coerced8 !== undefined){
+data9 = coerced8;
+if(data !== undefined){
+data["before"] = coerced8;
 }
 }
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(typeof data9 === "string"){
+const failure8 = func3("line", data9);
+if(failure8 !== null){
+const err24 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -15829,12 +15830,72 @@ vErrors.push(err24);
 }
 errors++;
 }
+}
+}
+if(data.after !== undefined){
+let data10 = data.after;
+if((typeof data10 !== "string") && (data10 !== null)){
+let dataType9 = typeof data10;
+let coerced9 = undefined;
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data10;
+}
+else if(data10 === null){
+coerced9 = "";
+}
+else if(data10 === "" || data10 === 0 || data10 === false){
+coerced9 = null;
+}
+else {
+const err25 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: schema67.properties.after.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data10 = coerced9;
+if(data !== undefined){
+data["after"] = coerced9;
+}
+}
+}
+if(typeof data10 === "string"){
+const failure9 = func3("line", data10);
+if(failure9 !== null){
+const err26 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate30.errors = vErrors;
 return errors === 0;
 }
 
 export const auditEntry_create = validate31;
-const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":[],"additionalProperties":false};
+const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false},"required":[],"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.create" */;
@@ -15923,8 +15984,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.before !== undefined){
-const err8 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.changed !== undefined){
+const err8 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15933,8 +15994,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.after !== undefined){
-const err9 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.before !== undefined){
+const err9 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15943,9 +16004,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.after !== undefined){
+const err10 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15954,12 +16014,23 @@ vErrors.push(err10);
 }
 errors++;
 }
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
 validate31.errors = vErrors;
 return errors === 0;
 }
 
 export const auditEntry_update = validate32;
-const schema69 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
+const schema69 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
@@ -16110,8 +16181,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data.before !== undefined){
-const err12 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.changed !== undefined){
+const err12 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16120,8 +16191,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.after !== undefined){
-const err13 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.before !== undefined){
+const err13 = {instancePath:instancePath+"/before",schemaPath:"#/properties/before/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16130,14 +16201,24 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.after !== undefined){
+const err14 = {instancePath:instancePath+"/after",schemaPath:"#/properties/after/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -29273,8 +29354,8 @@ return errors === 0;
 
 export const company = validate60;
 const schema97 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"company","type":"object","x-distinct":[["adminAccount","backupAdminAccount"]],"properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyName":{"type":"string","minLength":1,"x-maxWidth":60,"x-plainText":true,"x-text":"line"},"creditCode":{"type":"string","pattern":"^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$","x-uscc":true,"x-text":"line"},"licenseNo":{"type":"string","minLength":1,"maxLength":40,"x-plainText":true,"x-text":"line"},"totalEmployees":{"type":["integer","null"],"minimum":0,"maximum":10000000,"x-finite":true},"product":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contractId":{"type":["integer","null"],"minimum":1,"maximum":2147483647,"x-finite":true},"images":{"type":"array","maxItems":9,"default":[],"items":{"type":"string","minLength":1,"maxLength":1000,"x-url":true,"x-text":"line"}},"video":{"type":["string","null"],"maxLength":1000,"x-url":true,"x-text":"line"},"address":{"type":["string","null"],"x-maxWidth":200,"x-plainText":true,"x-text":"line"},"contactName":{"type":["string","null"],"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"contactPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"adminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"adminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"adminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"adminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"adminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"backupAdminAccount":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9._-]{3,31}$","x-text":"line"},"backupAdminName":{"type":"string","minLength":1,"x-maxWidth":40,"x-plainText":true,"x-text":"line"},"backupAdminEmail":{"type":["string","null"],"format":"email","maxLength":254,"x-text":"line"},"backupAdminPhone":{"type":["string","null"],"pattern":"^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$","x-text":"line"},"backupAdminNotify":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminStatus":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"backupAdminPassword":{"type":"string","writeOnly":true,"minLength":8,"maxLength":256,"x-text":"line"},"status":{"type":"integer","enum":[0,1],"default":1,"x-finite":true},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyName","creditCode","licenseNo","adminAccount","adminName","backupAdminAccount","backupAdminName"],"additionalProperties":false};
-const func695 = keywordRules.uscc;
-const func749 = keywordRules.distinct;
+const func696 = keywordRules.uscc;
+const func750 = keywordRules.distinct;
 const pattern46 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern47 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern48 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
@@ -29542,7 +29623,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-const failure4 = func695(true, data2);
+const failure4 = func696(true, data2);
 if(failure4 !== null){
 const err17 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -31166,7 +31247,7 @@ errors++;
 }
 }
 }
-const failure45 = func749([["adminAccount","backupAdminAccount"]], data);
+const failure45 = func750([["adminAccount","backupAdminAccount"]], data);
 if(failure45 !== null){
 const property0 = failure45.property;
 const err115 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure45.params,message:failure45.message};
@@ -31428,7 +31509,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-const failure3 = func695(true, data2);
+const failure3 = func696(true, data2);
 if(failure3 !== null){
 const err16 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure3.params,message:failure3.message};
 if(vErrors === null){
@@ -32984,7 +33065,7 @@ vErrors.push(err111);
 }
 errors++;
 }
-const failure42 = func749([["adminAccount","backupAdminAccount"]], data);
+const failure42 = func750([["adminAccount","backupAdminAccount"]], data);
 if(failure42 !== null){
 const property0 = failure42.property;
 const err112 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure42.params,message:failure42.message};
@@ -33220,7 +33301,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-const failure4 = func695(true, data2);
+const failure4 = func696(true, data2);
 if(failure4 !== null){
 const err13 = {instancePath:instancePath+"/creditCode",schemaPath:"#/properties/creditCode/x-uscc",keyword:"x-uscc",params:failure4.params,message:failure4.message};
 if(vErrors === null){
@@ -34788,7 +34869,7 @@ vErrors.push(err108);
 }
 errors++;
 }
-const failure43 = func749([["adminAccount","backupAdminAccount"]], data);
+const failure43 = func750([["adminAccount","backupAdminAccount"]], data);
 if(failure43 !== null){
 const property0 = failure43.property;
 const err109 = {instancePath:instancePath+"/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/x-distinct",keyword:"x-distinct",params:failure43.params,message:failure43.message};

@@ -152,6 +152,10 @@ export interface AuditEntry {
   resource: string;
   recordId: string;
   /**
+   * What the write changed: the names of the stored columns whose value differs before and after an update (a password change shows as passwordHash); empty for a create or a delete, where the whole row is new or gone.
+   */
+  changed?: string[];
+  /**
    * SHA-256 (hex) of the stored row before the write, in canonical JSON; null before a create.
    */
   before?: string | null;

@@ -4,7 +4,9 @@
  * write itself: a refused or failed write leaves no row, and a row never exists without its write.
  * A row holds who (account id and username), when (UTC `YYYY-MM-DD HH:mm:ss`), the call
  * (`POST /dev-api/user/add`), the resource name, the record's id, and the SHA-256 (hex) of the stored row
- * before and after the write (null before a create and after a delete).
+ * before and after the write (null before a create and after a delete), and what changed: the names of
+ * the columns whose value differs before and after an update (`changed`, JSON text; empty for a create or
+ * a delete).
  * The digest covers the row as stored, every column (an account's password hash included, so a password
  * change shows), in canonical JSON (common/ledger/canonical.ts, RFC 8785): an auditor can recompute it
  * from the table.
@@ -56,6 +58,16 @@ export async function storedRow(
     Record<string, unknown> | undefined;
 }
 
+/** The columns whose value differs between two stored rows, sorted; [] unless both rows exist. */
+export function changedColumns(
+  before: Record<string, unknown> | undefined | null,
+  after: Record<string, unknown> | undefined | null,
+): string[] {
+  if (!before || !after) return [];
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => canonicalJson(before[k] ?? null) !== canonicalJson(after[k] ?? null)).sort();
+}
+
 /**
  * Adds one audit row; call it inside the write's transaction (`db` is the transaction).
  * @param before the stored row before the write (undefined for a create)
@@ -82,6 +94,7 @@ export async function recordAudit(
       recordId: String(entry.recordId),
       before: digestOf(entry.before),
       after: digestOf(entry.after),
+      changed: JSON.stringify(changedColumns(entry.before, entry.after)),
     })
     .execute();
 }

@@ -136,6 +136,7 @@ export const generatedMessagesEn = {
       call: 'Call',
       resource: 'Resource',
       recordId: 'Record ID',
+      changed: 'Changed fields',
       before: 'Digest before',
       after: 'Digest after',
     },

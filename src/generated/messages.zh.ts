@@ -136,6 +136,7 @@ export const generatedMessagesZh = {
       call: '调用',
       resource: '资源',
       recordId: '记录编号',
+      changed: '变更字段',
       before: '变更前摘要',
       after: '变更后摘要',
     },

@@ -146,7 +146,7 @@ export function FileUploadInput({ source, prop, label }: KindProps) {
         )}
       </Stack>
       <FormHelperText>
-        {translate('registry.upload.hint', { types: spec.types.join(' / '), limit })}
+        {translate('registry.upload.hint', { types: (spec.formats ?? spec.types).join(' / '), limit })}
       </FormHelperText>
       <FormHelperText error={!!fieldState.error}>
         <InputHelperText error={fieldState.error?.message} />

@@ -400,7 +400,10 @@ describe('GET /dev-api/user/roles (the role matrix)', () => {
         r.calls.map((c) => `${c.method} ${c.path}`),
       ]),
     );
-    expect(Object.keys(byRole)).toEqual(['admin', 'user']);
+    expect(Object.keys(byRole)).toEqual(['admin', 'user', 'company']);
+    // A company's administrators: their inbox, not the operators' calls.
+    expect(byRole.company).toContain('GET /medicine-api/message/getList');
+    expect(byRole.company).not.toContain('GET /medicine-api/company/getList');
     expect(byRole.admin).toEqual(
       expect.arrayContaining(['GET /dev-api/user/list', 'POST /dev-api/user/add']),
     );

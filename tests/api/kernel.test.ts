@@ -174,7 +174,11 @@ describe('refusals the repository checks itself', () => {
       creditCode: code('91310000MA1FL0002'),
       licenseNo: '沪20150002',
       adminAccount: 'admin.one',
+      adminName: '甲',
+      adminPassword: 'initial-pass-1',
       backupAdminAccount: 'backup.one',
+      backupAdminName: '乙',
+      backupAdminPassword: 'initial-pass-2',
     };
     const first = await companies().create(t.app.db, body);
     const err = (await companies()
@@ -202,7 +206,11 @@ describe('refusals the repository checks itself', () => {
       creditCode: code('91310000MA1FL0003'),
       licenseNo: '沪20150003',
       adminAccount: 'admin.merge',
+      adminName: '丙',
+      adminPassword: 'initial-pass-3',
       backupAdminAccount: 'backup.merge',
+      backupAdminName: '丁',
+      backupAdminPassword: 'initial-pass-4',
     });
     for (const [field, value] of [
       ['backupAdminAccount', 'ADMIN.merge'],

@@ -482,6 +482,13 @@ describe('tracking: the history of a company from the audit trail', () => {
     ]);
     expect(seen).toContain('notifications POST /medicine-api/message/read a.one');
     expect(seen).toContain('companies POST /medicine-api/company/updateCompany admin');
+    // What changed: the column names of an update; none for a create.
+    const rename = entries.find((e) => e.resource === 'accounts' && e.call.endsWith('updateCompany'));
+    expect(rename.changed).toEqual(['name']);
+    const read = entries.find((e) => e.call === 'POST /medicine-api/message/read');
+    // (updateTime too, unless the send and the read fell in the same second)
+    expect(read.changed.filter((c: string) => c !== 'updateTime')).toEqual(['readBy', 'readTime', 'status']);
+    expect(entries.at(-1).changed).toEqual([]);
     const ids = entries.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     // Another company's writes are not in it.

@@ -36,15 +36,26 @@ beforeAll(async () => {
   // and their tabs are crawled too. Bid users and platform users have no create call; they are crawled
   // when the data has some.
   const page = await env.signIn('admin', 'en');
-  await new CrawlerPage(page, env.baseUrl).api('POST', '/medicine-api/company/addCompany', {
+  const crawler = new CrawlerPage(page, env.baseUrl);
+  const company = await crawler.api<{ id: number }>('POST', '/medicine-api/company/addCompany', {
     companyName: '华东示例制药有限公司',
     creditCode: code('91310000MA1FL0001'),
     licenseNo: '沪20200001',
     contactName: '王芳',
     contactPhone: '13800001111',
     adminAccount: 'admin.crawler',
+    adminName: '王芳',
+    adminPassword: 'Crawler-admin-1',
     backupAdminAccount: 'ops.crawler',
+    backupAdminName: '李雷',
+    backupAdminPassword: 'Crawler-ops-1',
     status: 1,
+  });
+  // A draft notification to it, so the notifications' show and edit pages are crawled too.
+  await crawler.api('POST', '/medicine-api/notification/add', {
+    companyId: company.id,
+    title: '年度检查通知',
+    content: '请按时提交自查报告。',
   });
   await page.context().close();
 });

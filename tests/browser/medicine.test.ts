@@ -147,6 +147,9 @@ describe.each(['en', 'zh'] as const)('medicine: company, notification, message (
       calls.some((r) => r.includes('POST /medicine-api/message/read') && r.includes(admin.username)),
     ).toBe(true);
     expect(calls.some((r) => r.includes('POST /medicine-api/company/addCompany'))).toBe(true);
+    // What the read changed, in the console's language.
+    const read = medicine.trackingRows().filter({ hasText: 'message/read' }).getByTestId('tracking-changed');
+    expect(await read.innerText()).toContain(lang === 'en' ? 'Status' : '状态');
   });
 
   it('screenshots of the new screens at 1440 and 375 px', async () => {

@@ -85,6 +85,7 @@ export interface AuditLogTable {
   call: string;
   resource: string;
   recordId: string;
+  changed: JsonText;
   before: string | null;
   after: string | null;
 }

@@ -18,7 +18,7 @@ import * as m20261123T0000_dashboard_indexes from './20261123T0000_dashboard_ind
 import * as m20261123T0009_storage_artworks_authors from './20261123T0009_storage_artworks_authors';
 import * as m20261123T0214_storage_archived_records_contract_templates_contracts from './20261123T0214_storage_archived_records_contract_templates_contracts';
 import * as m20261123T0215_contract_templates_seed from './20261123T0215_contract_templates_seed';
-import * as m20261123T0255_storage_companies_notifications from './20261123T0255_storage_companies_notifications';
+import * as m20261123T0339_storage_audit_log_companies_notifications from './20261123T0339_storage_audit_log_companies_notifications';
 import * as m20261123T0350_platform_sessions from './20261123T0350_platform_sessions';
 
 export const migrations: Record<string, Migration> = {
@@ -35,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '20261123T0214_storage_archived_records_contract_templates_contracts':
     m20261123T0214_storage_archived_records_contract_templates_contracts,
   '20261123T0215_contract_templates_seed': m20261123T0215_contract_templates_seed,
-  '20261123T0255_storage_companies_notifications': m20261123T0255_storage_companies_notifications,
+  '20261123T0339_storage_audit_log_companies_notifications':
+    m20261123T0339_storage_audit_log_companies_notifications,
   '20261123T0350_platform_sessions': m20261123T0350_platform_sessions,
 };

@@ -266,7 +266,7 @@ export default function ImagesInput({ source, prop, label }: KindProps) {
         <Button label="baas.action.add_url" disabled={full || !url.trim()} onClick={addUrl} />
       </Stack>
       <FormHelperText>
-        {translate('registry.upload.hint', { types: spec.types.join(' / '), limit })}
+        {translate('registry.upload.hint', { types: (spec.formats ?? spec.types).join(' / '), limit })}
       </FormHelperText>
       {full && <FormHelperText>{translate('baas.images.full', { max })}</FormHelperText>}
       <FormHelperText error={!!fieldState.error}>

@@ -3,7 +3,8 @@
  * who changed what, when — from the audit trail (`GET /medicine-api/company/tracking`: the company, its
  * notifications and its administrators' accounts). Pick the company (autocomplete over the companies
  * list's free text); the choice is kept in the address (`?id=`), so a page can link to it. Each entry:
- * time, account, call, the record written (resource label and id), and the digests before and after.
+ * time, account, call, the record written (resource label and id), the fields an update changed (their
+ * labels in the console's language), and the digests before and after.
  * At 375 px the table scrolls sideways inside the page.
  */
 import { useState } from 'react';
@@ -118,6 +119,7 @@ export function Tracking() {
                   <TableCell>{translate('resources.auditEntries.fields.account')}</TableCell>
                   <TableCell>{translate('resources.auditEntries.fields.call')}</TableCell>
                   <TableCell>{translate('shell.medicine.record')}</TableCell>
+                  <TableCell>{translate('resources.auditEntries.fields.changed')}</TableCell>
                   <TableCell>{translate('resources.auditEntries.fields.before')}</TableCell>
                   <TableCell>{translate('resources.auditEntries.fields.after')}</TableCell>
                 </TableRow>
@@ -131,6 +133,11 @@ export function Tracking() {
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
                       {translate(`resources.${e.resource}.name`, { smart_count: 1, _: e.resource })} #
                       {e.recordId}
+                    </TableCell>
+                    <TableCell data-testid="tracking-changed">
+                      {e.changed
+                        .map((f) => translate(`resources.${e.resource}.fields.${f}`, { _: f }))
+                        .join(', ') || '—'}
                     </TableCell>
                     <TableCell sx={{ fontFamily: 'monospace' }}>
                       <Tooltip title={e.before ?? ''}>

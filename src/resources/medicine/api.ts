@@ -28,6 +28,8 @@ export interface AuditEntry {
   call: string;
   resource: string;
   recordId: string;
+  /** Names of the columns an update changed ([] for a create or delete). */
+  changed: string[];
   before: string | null;
   after: string | null;
 }

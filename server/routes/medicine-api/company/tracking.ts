@@ -70,7 +70,8 @@ export default async function companyTrackingRoutes(app: FastifyInstance) {
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow();
       const { limit, offset } = paging(q);
-      const list = await where.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+      const rows = await where.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+      const list = rows.map((r) => ({ ...r, changed: JSON.parse(String(r.changed ?? '[]')) as string[] }));
       return ok({ list, total: Number(total) });
     },
   );
