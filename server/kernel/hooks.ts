@@ -9,6 +9,7 @@
  *   its types, `required` names its parameters, it compiles.
  * - companies (server/routes/medicine-api/company/hooks.ts): the administrators' console accounts.
  * - notifications (server/routes/medicine-api/notification/hooks.ts): sending (recipients), draft → sent → read.
+ * - archivedRecords (server/routes/data-api/pigeonhole.ts): the read scope (an entry needs its resource's roles).
  * Everything else (counts, the authorName join, references, uniqueness, search, timestamps) is declared in
  * the schemas. On-chain fields are read-only and written by the ledger (server/ledger/records.ts).
  */
@@ -20,6 +21,7 @@ import { bidUserHooks } from '../routes/artmanager/subjects/hooks';
 import { contractTemplateHooks } from '../routes/medicine-api/smContract/hooks';
 import { companyHooks } from '../routes/medicine-api/company/hooks';
 import { notificationHooks } from '../routes/medicine-api/notification/hooks';
+import { archivedRecordHooks } from '../routes/data-api/pigeonhole';
 
 export const resourceHooks: Record<string, ResourceHooks> = {
   authors: authorHooks,
@@ -27,6 +29,7 @@ export const resourceHooks: Record<string, ResourceHooks> = {
   accounts: accountHooks,
   bidUsers: bidUserHooks,
   contractTemplates: contractTemplateHooks,
+  archivedRecords: archivedRecordHooks,
   companies: companyHooks,
   notifications: notificationHooks,
 };

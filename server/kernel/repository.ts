@@ -73,6 +73,13 @@ export interface ResourceHooks {
   beforeWrite?(ctx: WriteContext): Promise<void> | void;
   /** Runs in the delete's transaction after every check, just before the delete; may refuse it. */
   beforeDelete?(ctx: DeleteContext): Promise<void> | void;
+  /**
+   * Row-level read scope for the generic list and getOne calls (server/routes/resources.ts), for a
+   * resource whose rows belong to resources of other roles (the pigeonhole's archived rows). Given the
+   * caller's roles and the list query's filters, answers equality filters every row read must match
+   * (`{}`: no restriction); throws an ApiError (403) to refuse the read.
+   */
+  readScope?(roles: readonly string[], filters: Record<string, unknown>): Record<string, unknown>;
 }
 
 /**

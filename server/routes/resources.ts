@@ -16,7 +16,7 @@
  * (put on chain, dashboard). Hand-written routes beside their resource handle what is not CRUD.
  */
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   buildVariant,
   MAX_ID,
@@ -26,9 +26,11 @@ import {
   type ResourceSchema,
 } from '../../common/schemaRegistry';
 import { ok } from '../plugins/app/envelope';
+import { notFound } from '../plugins/app/errors';
+import { schemaLabel } from '../../common/messages/index';
 import { actorOf } from '../kernel/audit';
 import { resourceHooks } from '../kernel/hooks';
-import type { ListQuery } from '../kernel/listQuery';
+import { filtersOf, type ListQuery } from '../kernel/listQuery';
 import { resourceModels, type ResourceModel } from '../kernel/model';
 import { Repository } from '../kernel/repository';
 import type { ResourceRecords } from '../db/generated/tables';
@@ -145,6 +147,9 @@ function registerResource<R extends object>(
   };
   const db = app.db;
   const id = schema.$id;
+  /** The resource's read scope for this caller (ResourceHooks.readScope): equality filters, `{}` for none. */
+  const scopeOf = (req: FastifyRequest, query: object): Record<string, unknown> =>
+    repo.hooks.readScope?.(req.account?.roles ?? [], filtersOf(query as ListQuery)) ?? {};
 
   // Group the verbs by call: several verbs may share one.
   type Alias = NonNullable<EndpointSpec['aliases']>[number];
@@ -189,7 +194,10 @@ function registerResource<R extends object>(
         url: path,
         onRequest: gate,
         schema: { [part]: { $ref: `${id}.${variant}` }, response: envelope(list) },
-        handler: async (req) => ok(await repo.list(db, method === 'GET' ? req.query : req.body)),
+        handler: async (req) => {
+          const query = method === 'GET' ? req.query : req.body;
+          return ok(await repo.list(db, query, scopeOf(req, query)));
+        },
       });
     } else if (names.length === 1 && names[0].startsWith('ref:')) {
       const target = names[0].slice(4);
@@ -222,7 +230,15 @@ function registerResource<R extends object>(
         url: path,
         onRequest: gate,
         schema: { [part]: idParams(param), response: envelope(record) },
-        handler: async (req) => ok(await repo.getOne(db, (method === 'GET' ? req.query : req.body)[param])),
+        handler: async (req) => {
+          const record = await repo.getOne(db, (method === 'GET' ? req.query : req.body)[param]);
+          // A row outside the caller's read scope is answered as unknown (404), not as forbidden.
+          const scope = scopeOf(req, {});
+          for (const [k, v] of Object.entries(scope))
+            if ((record as Record<string, unknown>)[k] !== v)
+              throw notFound(schemaLabel(id), (record as { id?: unknown }).id);
+          return ok(record);
+        },
       });
     } else if (names.length === 1 && names[0] === 'create') {
       // The body passed `<id>.create`: the record's writable fields, i.e. a Partial of its generated type.

@@ -302,6 +302,17 @@ describe('pigeonhole: archive and restore', () => {
     const a = await post(`${P}/archive`, { resource: 'artworks', id: art.id });
     expect(a.status).toBe(200);
     expect((await post('/artmanager/artwork/searchArtworkList', { q: '双燕图' })).body.data.total).toBe(0);
+    // The archived row is admin's to read too: role user neither lists nor reads it.
+    const adminList = (await get(`${P}/list?pageSize=100`)).body.data.list.map((x: { id: number }) => x.id);
+    expect(adminList).toContain(a.body.data.id);
+    const userList = await get(`${P}/list?pageSize=100`, t.userToken);
+    expect(userList.status).toBe(200);
+    expect(userList.body.data.list.map((x: { id: number }) => x.id)).not.toContain(a.body.data.id);
+    expect(userList.body.data.list.every((x: { resource: string }) => x.resource === 'contracts')).toBe(true);
+    expect((await get(`${P}/list?ids=${a.body.data.id}`, t.userToken)).body.data.list).toEqual([]);
+    expect((await get(`${P}/list?resource=artworks`, t.userToken)).status).toBe(403);
+    expect((await get(`${P}/detail?id=${a.body.data.id}`, t.userToken)).status).toBe(404);
+    expect((await get(`${P}/detail?id=${a.body.data.id}`)).status).toBe(200);
     // The author has no work left: it could be deleted now; restoring then must refuse, changing nothing.
     expect((await post(`${P}/restore`, { id: a.body.data.id }, t.userToken)).status).toBe(403);
     const r = await post(`${P}/restore`, { id: a.body.data.id });

@@ -27,7 +27,7 @@ import { MAX_ID, resourceSchemas } from '../../../common/schemaRegistry';
 import { nowText } from '../../db/database';
 import { actorOf, recordAudit, storedRow } from '../../kernel/audit';
 import { mapConstraintError, uniqueConflict } from '../../kernel/dbErrors';
-import type { Repository } from '../../kernel/repository';
+import type { Repository, ResourceHooks } from '../../kernel/repository';
 import { ok } from '../../plugins/app/envelope';
 import { apiError, conflict, notFound } from '../../plugins/app/errors';
 
@@ -41,6 +41,33 @@ export function archivableResources(): string[] {
     .filter((s) => s['x-archive'] === true)
     .map((s) => s['x-resource']!.name);
 }
+
+/**
+ * The archive's read scope (ResourceHooks.readScope): an entry holds a whole stored row of its resource,
+ * so reading it (list, getOne) needs that resource's own `x-roles` as well (admin always). A caller who may
+ * read some of the archived resources sees only theirs: with one, the list is narrowed to it; with several
+ * (but not all), the list must name one in its `resource` filter. A `resource` filter the caller may not
+ * read, or no readable resource at all: 403 naming the roles.
+ */
+export const archivedRecordHooks: ResourceHooks = {
+  readScope(roles, filters) {
+    if (roles.includes('admin')) return {};
+    const all = archivableResources();
+    const rolesOf = (r: string) =>
+      (resourceSchemas().find((s) => s['x-resource']?.name === r)?.['x-roles'] as string[] | undefined) ?? [
+        'admin',
+      ];
+    const readable = all.filter((r) => rolesOf(r).some((x) => roles.includes(x)));
+    const asked = filters.resource;
+    if (typeof asked === 'string' && all.includes(asked)) {
+      if (readable.includes(asked)) return { resource: asked };
+      throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', { roles: rolesOf(asked).join(', ') });
+    }
+    if (readable.length === all.length) return {};
+    if (readable.length === 1) return { resource: readable[0] };
+    throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', { roles: 'admin' });
+  },
+};
 
 export default async function pigeonholeRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
