@@ -372,9 +372,10 @@ describe(`fuzz (${DB})`, () => {
       'bidUsers',
       'platformUsers',
       'artCategories',
-      'companies',
       'contractTemplates',
       'contracts',
+      'companies',
+      'notifications',
       'artworks',
     ];
     for (const name of order) {

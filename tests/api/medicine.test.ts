@@ -112,16 +112,42 @@ describe('the company record', () => {
     const pic = await upload('images', png(), 'a.png');
     const vid = await upload('video', mp4(), 'a.mp4');
     expect([pic.status, vid.status]).toEqual([200, 200]);
+    // The smart contract: a contract made from the shipped drug supply template (contractId references it).
+    const templates = await t.call({
+      method: 'GET',
+      url: '/medicine-api/smContract/templateList?pageSize=100',
+    });
+    const templateId = templates.body.data.list.find(
+      (x: { name: string }) => x.name === 'Drug supply agreement',
+    ).id;
+    const contract = await t.call({
+      method: 'POST',
+      url: '/data-api/contract/add',
+      payload: {
+        name: '华北制药供货合同',
+        templateId,
+        params: { supplier: '华北制药', drugName: '阿莫西林胶囊', quantity: 1200, unitPrice: 12.5 },
+      },
+    });
+    expect(contract.status, JSON.stringify(contract.body)).toBe(200);
+    const contractId = contract.body.data.id;
+    const unknown = await t.call({
+      method: 'POST',
+      url: `${COMPANY}/updateCompany`,
+      payload: { id: first.id, contractId: 999999 },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.data.errors[0].field).toBe('contractId');
     const r = await t.call({
       method: 'POST',
       url: `${COMPANY}/updateCompany`,
-      payload: { id: first.id, images: [pic.body.data.url], video: vid.body.data.url, contractId: 7 },
+      payload: { id: first.id, images: [pic.body.data.url], video: vid.body.data.url, contractId },
     });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({
       images: [pic.body.data.url],
       video: vid.body.data.url,
-      contractId: 7,
+      contractId,
     });
   });
 
