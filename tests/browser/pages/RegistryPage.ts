@@ -85,6 +85,10 @@ export class RegistryPage extends ConsolePage {
       await this.page.keyboard.press('Space');
       await pressed.waitFor();
       const before = await tile.evaluate((e) => (e as HTMLElement).style.transform);
+      // dnd-kit's live region announces the droppable the item is over: dropping before it has done so
+      // (a loaded machine) would drop on the old place.
+      const region = this.page.locator('[id^="DndLiveRegion"]');
+      const announced = await region.innerText();
       await this.page.keyboard.press(by < 0 ? 'ArrowLeft' : 'ArrowRight');
       await this.page.waitForFunction(
         ([u, t]) =>
@@ -92,6 +96,10 @@ export class RegistryPage extends ConsolePage {
             .transform !== t,
         [url, before] as const,
       );
+      await this.page.waitForFunction((a) => {
+        const text = document.querySelector('[id^="DndLiveRegion"]')?.textContent ?? '';
+        return text !== a && text.includes('moved over');
+      }, announced);
       await this.page.keyboard.press('Space');
       await pressed.waitFor({ state: 'detached' });
       at += by < 0 ? -1 : 1;
