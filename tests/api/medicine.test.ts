@@ -7,6 +7,7 @@
  * (none, user, company, admin), unknown id. Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL.
  */
 import { randomBytes } from 'node:crypto';
+import type { AuditEntry } from '../../common/generated/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usccCheckCharacter } from '../../common/keywords';
 import { type TestApp, createTestApp } from './helpers';
@@ -497,7 +498,7 @@ describe('tracking: the history of a company from the audit trail', () => {
   it('lists who changed the company, its notifications and its accounts, newest first', async () => {
     const r = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=${first.id}&pageSize=100` });
     expect(r.status).toBe(200);
-    const entries = r.body.data.list as any[];
+    const entries = r.body.data.list as Required<AuditEntry>[];
     expect(r.body.data.total).toBe(entries.length);
     const seen = entries.map((e) => `${e.resource} ${e.call} ${e.account}`);
     // The create wrote the company and its two new accounts (in one transaction): the oldest three.
@@ -510,17 +511,17 @@ describe('tracking: the history of a company from the audit trail', () => {
     expect(seen).toContain('companies POST /medicine-api/company/updateCompany admin');
     // What changed: the column names of an update; none for a create.
     const rename = entries.find((e) => e.resource === 'accounts' && e.call.endsWith('updateCompany'));
-    expect(rename.changed).toEqual(['name']);
+    expect(rename?.changed).toEqual(['name']);
     const read = entries.find((e) => e.call === 'POST /medicine-api/message/read');
     // (updateTime too, unless the send and the read fell in the same second)
-    expect(read.changed.filter((c: string) => c !== 'updateTime')).toEqual(['readBy', 'readTime', 'status']);
-    expect(entries.at(-1).changed).toEqual([]);
+    expect(read?.changed.filter((c: string) => c !== 'updateTime')).toEqual(['readBy', 'readTime', 'status']);
+    expect(entries.at(-1)?.changed).toEqual([]);
     const ids = entries.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     // Another company's writes are not in it.
     expect(entries.every((e) => e.resource !== 'companies' || e.recordId === String(first.id))).toBe(true);
     const page = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=${first.id}&pageSize=2&page=2` });
-    expect(page.body.data.list.map((e: any) => e.id)).toEqual(ids.slice(2, 4));
+    expect(page.body.data.list.map((e: AuditEntry) => e.id)).toEqual(ids.slice(2, 4));
   });
 
   it('answers 404 for an unknown company, 400 without an id, and guards the roles', async () => {

@@ -27,13 +27,14 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Codes } from '../../../../common/envelope';
-import { schemas } from '../../../../common/schemaRegistry';
 import { nowText } from '../../../db/database';
 import { tokenHash } from '../../../plugins/app/auth';
 import { ok } from '../../../plugins/app/envelope';
 import { apiError, invalidField } from '../../../plugins/app/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
 import { PLATFORM_TOKEN_SCHEME } from '../../../plugins/external/swagger';
+// The console accounts' password-change body (8 to 256 characters, schemas/account.schema.json).
+import { passwordBody } from '../../dev-api/user/index';
 
 const loginBody = {
   type: 'object',
@@ -42,17 +43,6 @@ const loginBody = {
     password: { type: 'string', minLength: 1, maxLength: 256 },
   },
   required: ['account', 'password'],
-  additionalProperties: false,
-};
-
-const passwordBody = {
-  type: 'object',
-  properties: {
-    oldPassword: { type: 'string', minLength: 1, maxLength: 256 },
-    // The console accounts' password rule (8 to 256 characters), schemas/account.schema.json.
-    newPassword: schemas.account.properties.password as Record<string, unknown>,
-  },
-  required: ['oldPassword', 'newPassword'],
   additionalProperties: false,
 };
 

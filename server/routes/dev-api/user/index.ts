@@ -46,7 +46,8 @@ const roleBody = {
   additionalProperties: false,
 };
 
-const passwordBody = {
+/** Body of a password change: the current password and the new one (the accounts' password rule). */
+export const passwordBody = {
   type: 'object',
   properties: {
     oldPassword: { type: 'string', minLength: 1, maxLength: 256 },
