@@ -10,11 +10,13 @@
  *
  * Props: those of `<Admin>` that App.tsx passes; every screen is required, none has a default.
  */
-import { createElement, type ComponentType, type ReactNode } from 'react';
+import { createElement, useEffect, type ComponentType, type ReactNode } from 'react';
 import { CssBaseline } from '@mui/material';
 import {
   CoreAdminUI,
   localStorageStore,
+  useI18nProvider,
+  useLocaleState,
   type AdminChildren,
   type AuthProvider,
   type DataProvider,
@@ -50,6 +52,22 @@ export interface ConsoleAdminProps {
   children: AdminChildren;
 }
 
+/**
+ * Keeps `<html lang>` on the catalogue on screen (`en`, `zh-CN`), for screen readers, the browser's
+ * hyphenation and fonts (CJK glyph choice), and as the signal that a language switch is complete: it
+ * changes in the commit that remounts the tree under the new catalogue (ra-core's I18nContextProvider
+ * re-keys its children once `changeLocale` resolved), never while the old catalogue is still shown.
+ */
+function DocumentLanguage(): null {
+  const [locale] = useLocaleState();
+  const i18nProvider = useI18nProvider();
+  useEffect(() => {
+    const shown = i18nProvider.getLocale();
+    if (shown === locale) document.documentElement.lang = shown === 'zh' ? 'zh-CN' : 'en';
+  }, [locale, i18nProvider]);
+  return null;
+}
+
 /** `<Admin>` with the console's screens only (see the module comment). */
 export function ConsoleAdmin({
   authProvider,
@@ -70,6 +88,7 @@ export function ConsoleAdmin({
       store={defaultStore}
       theme={theme}
     >
+      <DocumentLanguage />
       <CssBaseline enableColorScheme>
         <CoreAdminUI
           {...ui}

@@ -283,8 +283,20 @@ describe('an artwork on a tab', () => {
           await crawler.navigate(base);
           // The edit page is the one with a form (the show page's tabs may still be on screen a moment).
           if (view === 'edit') await page.locator('#main-content form').waitFor();
-          await crawler.waitForContentTabs();
-          await crawler.contentTabs().filter({ hasText: deal }).click();
+          const dealTab = crawler.contentTabs().filter({ hasText: deal });
+          await dealTab.waitFor({ timeout: 30_000 }).catch(async (e: Error) => {
+            // Say what was on screen instead (this failed once in CI with no clue).
+            const main = await page
+              .locator('#main-content')
+              .innerText()
+              .catch(() => '(no #main-content)');
+            const tabs = await crawler.contentTabs().allInnerTexts();
+            throw new Error(
+              `${lang}/${width}/${view}: no "${deal}" tab at ${page.url()}; tabs [${tabs.join(', ')}]; ` +
+                `content: ${main.slice(0, 400)}; ${e.message}`,
+            );
+          });
+          await dealTab.click();
           await crawler.waitForPath(`${base}/dealInfo`);
           await crawler.settle();
           expect(crawler.path()).toBe(`${base}/dealInfo`);

@@ -100,16 +100,20 @@ describe('art registry console (browser)', () => {
       .toBe('At most 60 wide (30 Chinese characters); this is 62 wide');
     // Switching the language re-renders the form (react-admin remounts the page), so type it again.
     await ui.switchLanguage('zh');
-    await ui.input('artWorkName').fill('山'.repeat(31));
-    await ui.input('artWorkName').blur();
-    await expect
-      .poll(() => ui.helperText('artWorkName'))
-      .toBe('最多 30 个汉字（60 个字符），当前为 62 个字符');
-    // 30 Chinese characters are within the limit: the error goes away.
-    await ui.input('artWorkName').fill('山'.repeat(30));
-    await ui.input('artWorkName').blur();
-    await expect.poll(() => ui.helperText('artWorkName')).toBe('');
-    await ui.switchLanguage('en');
+    try {
+      await ui.input('artWorkName').fill('山'.repeat(31));
+      await ui.input('artWorkName').blur();
+      await expect
+        .poll(() => ui.helperText('artWorkName'))
+        .toBe('最多 30 个汉字（60 个字符），当前为 62 个字符');
+      // 30 Chinese characters are within the limit: the error goes away.
+      await ui.input('artWorkName').fill('山'.repeat(30));
+      await ui.input('artWorkName').blur();
+      await expect.poll(() => ui.helperText('artWorkName')).toBe('');
+    } finally {
+      // The later steps read English labels, whatever happened here.
+      await ui.switchLanguage('en');
+    }
   });
 
   it('creates an artwork for the new author', async () => {

@@ -15,25 +15,18 @@ export class ConsolePage {
   }
 
   /**
-   * Switches the console language with the app bar's language menu: the shell's (aria-label
-   * "Language"/"语言", items carry data-locale) or react-admin's own LocalesMenuButton.
+   * Switches the console language with the app bar's language menu (items carry data-locale) and waits
+   * until the page shows the new catalogue: `<html lang>` changes in the commit that remounts the tree
+   * under it, so a field filled afterwards is not wiped by that remount.
    */
   async switchLanguage(to: 'en' | 'zh'): Promise<void> {
-    await this.page
-      .locator(
-        'header button[aria-label="Language"], header button[aria-label="语言"], header button[aria-controls="simple-menu"]',
-      )
-      .first()
-      .click();
-    const item = this.page
-      .locator(
-        `[role="menuitem"][data-locale="${to}"], [role="menuitem"]:has-text("${to === 'en' ? 'English' : '中文'}")`,
-      )
-      .first();
+    await this.page.getByTestId('lang-select').click();
+    const item = this.page.locator(`[role="menuitem"][data-locale="${to}"]`);
     await item.waitFor();
     // The current language's item is disabled: already there.
     if ((await item.getAttribute('aria-disabled')) === 'true') await this.page.keyboard.press('Escape');
     else await item.click();
+    await this.page.locator(`html[lang="${to === 'zh' ? 'zh-CN' : 'en'}"]`).waitFor({ state: 'attached' });
   }
 
   /** The list's data rows (waits for the list to load). */

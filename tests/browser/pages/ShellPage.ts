@@ -75,9 +75,11 @@ export class ShellPage {
     await this.tab(path).getByTestId('tag-close').click();
   }
 
+  /** Switches the language with the navbar's menu; resolves once `<html lang>` says the new one is on screen. */
   async switchLanguage(to: 'en' | 'zh'): Promise<void> {
     await this.page.getByTestId('lang-select').click();
     await this.page.locator(`li[data-locale="${to}"]`).click();
+    await this.page.locator(`html[lang="${to === 'zh' ? 'zh-CN' : 'en'}"]`).waitFor({ state: 'attached' });
   }
 
   async openSettings(): Promise<Locator> {
