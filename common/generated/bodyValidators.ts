@@ -15341,7 +15341,7 @@ return errors === 0;
 }
 
 export const notification = validate93;
-const schema136 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
+const schema136 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readers":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification" */;
@@ -15356,6 +15356,9 @@ data.sent = 0;
 }
 if(data.recipients === undefined){
 data.recipients = [];
+}
+if(data.readers === undefined){
+data.readers = [];
 }
 if(data.companyId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "companyId"},message:"must have required property '"+"companyId"+"'"};
@@ -15686,10 +15689,15 @@ errors++;
 }
 }
 }
-if(data.readTime !== undefined){
-let data10 = data.readTime;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err28 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema136.properties.readTime.type},message:"must be string,null"};
+let data10 = data.readers;
+if(Array.isArray(data10)){
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+let data11 = data10[i1];
+if(typeof data11 === "string"){
+const failure8 = func2("line", data11);
+if(failure8 !== null){
+const err28 = {instancePath:instancePath+"/readers/" + i1,schemaPath:"#/properties/readers/items/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15698,10 +15706,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-const failure8 = func2("line", data10);
-if(failure8 !== null){
-const err29 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/x-text",keyword:"x-text",params:failure8.params,message:failure8.message};
+}
+else {
+const err29 = {instancePath:instancePath+"/readers/" + i1,schemaPath:"#/properties/readers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15712,12 +15719,8 @@ errors++;
 }
 }
 }
-if(data.createTime !== undefined){
-let data11 = data.createTime;
-if(typeof data11 === "string"){
-const failure9 = func2("line", data11);
-if(failure9 !== null){
-const err30 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
+else {
+const err30 = {instancePath:instancePath+"/readers",schemaPath:"#/properties/readers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -15726,9 +15729,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.readTime !== undefined){
+let data12 = data.readTime;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err31 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema136.properties.readTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -15737,13 +15741,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.updateTime !== undefined){
-let data12 = data.updateTime;
 if(typeof data12 === "string"){
-const failure10 = func2("line", data12);
-if(failure10 !== null){
-const err32 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
+const failure9 = func2("line", data12);
+if(failure9 !== null){
+const err32 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/x-text",keyword:"x-text",params:failure9.params,message:failure9.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -15753,8 +15754,13 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.createTime !== undefined){
+let data13 = data.createTime;
+if(typeof data13 === "string"){
+const failure10 = func2("line", data13);
+if(failure10 !== null){
+const err33 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure10.params,message:failure10.message};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -15764,14 +15770,51 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
 else {
-const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err34 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.updateTime !== undefined){
+let data14 = data.updateTime;
+if(typeof data14 === "string"){
+const failure11 = func2("line", data14);
+if(failure11 !== null){
+const err35 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
 }
 errors++;
 }

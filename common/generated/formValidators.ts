@@ -14084,7 +14084,7 @@ return errors === 0;
 }
 
 export const notification_create = validate44;
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.create" */;
@@ -14347,8 +14347,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.readTime !== undefined){
-const err23 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.readers !== undefined){
+const err23 = {instancePath:instancePath+"/readers",schemaPath:"#/properties/readers/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14357,8 +14357,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.readTime !== undefined){
+const err24 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14367,8 +14367,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err25 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14377,9 +14377,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.updateTime !== undefined){
+const err26 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -14388,12 +14387,23 @@ vErrors.push(err26);
 }
 errors++;
 }
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate44.errors = vErrors;
 return errors === 0;
 }
 
 export const notification_update = validate45;
-const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readTime":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"companyId":{"type":"integer","minimum":1,"maximum":2147483647},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.update" */;
@@ -14660,8 +14670,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.readTime !== undefined){
-const err23 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.readers !== undefined){
+const err23 = {instancePath:instancePath+"/readers",schemaPath:"#/properties/readers/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14670,8 +14680,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err24 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.readTime !== undefined){
+const err24 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14680,8 +14690,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err25 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14690,14 +14700,24 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.updateTime !== undefined){
+const err26 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err26];
 }
 else {
 vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
 }
 errors++;
 }

@@ -43217,7 +43217,7 @@ return errors === 0;
 }
 
 export const notification = validate87;
-const schema130 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
+const schema130 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":{"type":"integer","enum":[0,1],"default":0,"readOnly":true,"x-finite":true},"recipients":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"sendTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readBy":{"type":["string","null"],"readOnly":true,"x-text":"line"},"readers":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"readTime":{"type":["string","null"],"readOnly":true,"x-text":"line"},"createTime":{"type":"string","readOnly":true,"x-text":"line"},"updateTime":{"type":"string","readOnly":true,"x-text":"line"}},"required":["companyId","title","content"],"additionalProperties":false};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification" */;
@@ -43232,6 +43232,9 @@ data.sent = 0;
 }
 if(data.recipients === undefined){
 data.recipients = [];
+}
+if(data.readers === undefined){
+data.readers = [];
 }
 if(data.companyId === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "companyId"},message:"must have required property '"+"companyId"+"'"};
@@ -43757,23 +43760,23 @@ errors++;
 }
 }
 }
-if(data.readTime !== undefined){
-let data10 = data.readTime;
-if((typeof data10 !== "string") && (data10 !== null)){
-let dataType9 = typeof data10;
+let data10 = data.readers;
+if(Array.isArray(data10)){
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+let data11 = data10[i1];
+if(typeof data11 !== "string"){
+let dataType9 = typeof data11;
 let coerced9 = undefined;
 if(!(coerced9 !== undefined)){
 if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data10;
+coerced9 = "" + data11;
 }
-else if(data10 === null){
+else if(data11 === null){
 coerced9 = "";
 }
-else if(data10 === "" || data10 === 0 || data10 === false){
-coerced9 = null;
-}
 else {
-const err31 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema130.properties.readTime.type},message:"must be string,null"};
+const err31 = {instancePath:instancePath+"/readers/" + i1,schemaPath:"#/properties/readers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -43784,16 +43787,16 @@ errors++;
 }
 }
 if(coerced9 !== undefined){
-data10 = coerced9;
-if(data !== undefined){
-data["readTime"] = coerced9;
+data11 = coerced9;
+if(data10 !== undefined){
+data10[i1] = coerced9;
 }
 }
 }
-if(typeof data10 === "string"){
-const failure11 = func3("line", data10);
+if(typeof data11 === "string"){
+const failure11 = func3("line", data11);
 if(failure11 !== null){
-const err32 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
+const err32 = {instancePath:instancePath+"/readers/" + i1,schemaPath:"#/properties/readers/items/x-text",keyword:"x-text",params:failure11.params,message:failure11.message};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -43804,20 +43807,9 @@ errors++;
 }
 }
 }
-if(data.createTime !== undefined){
-let data11 = data.createTime;
-if(typeof data11 !== "string"){
-let dataType10 = typeof data11;
-let coerced10 = undefined;
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data11;
-}
-else if(data11 === null){
-coerced10 = "";
 }
 else {
-const err33 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err33 = {instancePath:instancePath+"/readers",schemaPath:"#/properties/readers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -43826,18 +43818,23 @@ vErrors.push(err33);
 }
 errors++;
 }
+if(data.readTime !== undefined){
+let data12 = data.readTime;
+if((typeof data12 !== "string") && (data12 !== null)){
+let dataType10 = typeof data12;
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data12;
 }
-if(coerced10 !== undefined){
-data11 = coerced10;
-if(data !== undefined){
-data["createTime"] = coerced10;
+else if(data12 === null){
+coerced10 = "";
 }
+else if(data12 === "" || data12 === 0 || data12 === false){
+coerced10 = null;
 }
-}
-if(typeof data11 === "string"){
-const failure12 = func3("line", data11);
-if(failure12 !== null){
-const err34 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
+else {
+const err34 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/type",keyword:"type",params:{type: schema130.properties.readTime.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -43847,21 +43844,17 @@ vErrors.push(err34);
 errors++;
 }
 }
+if(coerced10 !== undefined){
+data12 = coerced10;
+if(data !== undefined){
+data["readTime"] = coerced10;
 }
-if(data.updateTime !== undefined){
-let data12 = data.updateTime;
-if(typeof data12 !== "string"){
-let dataType11 = typeof data12;
-let coerced11 = undefined;
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data12;
 }
-else if(data12 === null){
-coerced11 = "";
 }
-else {
-const err35 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data12 === "string"){
+const failure12 = func3("line", data12);
+if(failure12 !== null){
+const err35 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/x-text",keyword:"x-text",params:failure12.params,message:failure12.message};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -43871,17 +43864,21 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(coerced11 !== undefined){
-data12 = coerced11;
-if(data !== undefined){
-data["updateTime"] = coerced11;
 }
+if(data.createTime !== undefined){
+let data13 = data.createTime;
+if(typeof data13 !== "string"){
+let dataType11 = typeof data13;
+let coerced11 = undefined;
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data13;
 }
+else if(data13 === null){
+coerced11 = "";
 }
-if(typeof data12 === "string"){
-const failure13 = func3("line", data12);
-if(failure13 !== null){
-const err36 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
+else {
+const err36 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -43891,10 +43888,17 @@ vErrors.push(err36);
 errors++;
 }
 }
+if(coerced11 !== undefined){
+data13 = coerced11;
+if(data !== undefined){
+data["createTime"] = coerced11;
 }
 }
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(typeof data13 === "string"){
+const failure13 = func3("line", data13);
+if(failure13 !== null){
+const err37 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/x-text",keyword:"x-text",params:failure13.params,message:failure13.message};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -43903,12 +43907,69 @@ vErrors.push(err37);
 }
 errors++;
 }
+}
+}
+if(data.updateTime !== undefined){
+let data14 = data.updateTime;
+if(typeof data14 !== "string"){
+let dataType12 = typeof data14;
+let coerced12 = undefined;
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data14;
+}
+else if(data14 === null){
+coerced12 = "";
+}
+else {
+const err38 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(coerced12 !== undefined){
+data14 = coerced12;
+if(data !== undefined){
+data["updateTime"] = coerced12;
+}
+}
+}
+if(typeof data14 === "string"){
+const failure14 = func3("line", data14);
+if(failure14 !== null){
+const err39 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/x-text",keyword:"x-text",params:failure14.params,message:failure14.message};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
 validate87.errors = vErrors;
 return errors === 0;
 }
 
 export const notification_create = validate88;
-const schema131 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
+const schema131 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.create","type":"object","properties":{"id":false,"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"],"default":"draft"},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["companyId","title","content"],"additionalProperties":false};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.create" */;
@@ -44252,8 +44313,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.readTime !== undefined){
-const err24 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.readers !== undefined){
+const err24 = {instancePath:instancePath+"/readers",schemaPath:"#/properties/readers/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -44262,8 +44323,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err25 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.readTime !== undefined){
+const err25 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -44272,8 +44333,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err26 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err26 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -44282,9 +44343,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.updateTime !== undefined){
+const err27 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -44293,12 +44353,23 @@ vErrors.push(err27);
 }
 errors++;
 }
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
 validate88.errors = vErrors;
 return errors === 0;
 }
 
 export const notification_update = validate89;
-const schema132 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readTime":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
+const schema132 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"notification.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"companyId":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"title":{"type":"string","minLength":1,"x-maxWidth":80,"x-plainText":true,"x-text":"line"},"content":{"type":"string","minLength":1,"x-maxWidth":2000,"x-text":"multiline"},"status":{"type":"string","enum":["draft","sent","read"]},"sent":false,"recipients":false,"sendTime":false,"readBy":false,"readers":false,"readTime":false,"createTime":false,"updateTime":false},"required":["id"],"additionalProperties":false};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="notification.update" */;
@@ -44673,8 +44744,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data.readTime !== undefined){
-const err25 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.readers !== undefined){
+const err25 = {instancePath:instancePath+"/readers",schemaPath:"#/properties/readers/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -44683,8 +44754,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data.createTime !== undefined){
-const err26 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.readTime !== undefined){
+const err26 = {instancePath:instancePath+"/readTime",schemaPath:"#/properties/readTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -44693,8 +44764,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data.updateTime !== undefined){
-const err27 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+if(data.createTime !== undefined){
+const err27 = {instancePath:instancePath+"/createTime",schemaPath:"#/properties/createTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -44703,14 +44774,24 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.updateTime !== undefined){
+const err28 = {instancePath:instancePath+"/updateTime",schemaPath:"#/properties/updateTime/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }

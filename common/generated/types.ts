@@ -454,7 +454,7 @@ export interface Parameter {
 }
 
 /**
- * A notification an operator writes to a company's administrators (Medicine > Notification; Permission > Notifications lists the ones sent to accounts). Status: draft (editable), sent (delivered to the company's enabled administrators with the notify flag, named in `recipients`; no longer editable), read (an administrator opened it in Medicine > Messages). Hooks (server/routes/medicine-api/notification/hooks.ts): sending sets `recipients` and `sendTime`; only a recipient makes it read (/medicine-api/message/read).
+ * A notification an operator writes to a company's administrators (Medicine > Notification; Permission > Notifications lists the ones sent to accounts). Status: draft (editable), sent (delivered to the company's enabled administrators with the notify flag, named in `recipients`; no longer editable), read (every recipient opened it in Medicine > Messages; `readers` names those who have). Hooks (server/routes/medicine-api/notification/hooks.ts): sending sets `recipients` and `sendTime`; only a recipient makes it read (/medicine-api/message/read).
  */
 export interface Notification {
   id?: number;
@@ -465,7 +465,7 @@ export interface Notification {
   title: string;
   content: string;
   /**
-   * draft, then sent (by the operator: create or update with `sent`), then read (by a recipient only).
+   * draft, then sent (by the operator: create or update with `sent`), then read (once every recipient has read it; each recipient's own read state is in its inbox, /medicine-api/message/*).
    */
   status?: 'draft' | 'sent' | 'read';
   /**
@@ -477,7 +477,14 @@ export interface Notification {
    */
   recipients?: string[];
   sendTime?: string | null;
+  /**
+   * The first recipient who read it (with `readTime`); `readers` lists every recipient who has.
+   */
   readBy?: string | null;
+  /**
+   * The recipients who have read it, in the order they read it (POST /medicine-api/message/read). The notification is `read` once every recipient is here.
+   */
+  readers?: string[];
   readTime?: string | null;
   createTime?: string;
   updateTime?: string;

@@ -37,9 +37,21 @@ export interface PlatformSessionTable {
  * The database: the tokens and platform sessions tables above, and the resource tables (accounts among them) generated from the schemas'
  * storage model (server/db/generated/tables.ts, `npm run codegen`).
  */
+/**
+ * One recipient's reading of a notification (`POST /medicine-api/message/read`; migration
+ * 20261123T0540_notification_reads): each recipient has its own read state.
+ */
+export interface NotificationReadTable {
+  notificationId: number;
+  /** The reader's username, as stored in `accounts`. */
+  account: string;
+  readTime: string;
+}
+
 export interface Database extends ResourceTables {
   tokens: TokenTable;
   platform_sessions: PlatformSessionTable;
+  notification_reads: NotificationReadTable;
 }
 
 /** A stored console account (table `accounts`, generated from schemas/account.schema.json). */

@@ -463,7 +463,8 @@ describe('notifications (operator) and messages (company administrators)', () =>
       0,
     );
     const stored = await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${note.id}` });
-    expect(stored.body.data).toMatchObject({ status: 'read', readBy: 'a.one' });
+    // Its only recipient read it: the notification is read.
+    expect(stored.body.data).toMatchObject({ status: 'read', readBy: 'a.one', readers: ['a.one'] });
     const audit = await t.call({
       method: 'GET',
       url: `/dev-api/audit/list?resource=notifications&recordId=${note.id}&sort=id&order=ASC`,
@@ -481,6 +482,90 @@ describe('notifications (operator) and messages (company administrators)', () =>
       token: aToken,
     });
     expect(again.body.data.readTime).toBe(r.body.data.readTime);
+  });
+
+  it('each recipient has its own read state: one reading leaves it unread for the other', async () => {
+    const unread = async (token: string) =>
+      (await t.call({ method: 'GET', url: `${MSG}/unreadCount`, token })).body.data.count as number;
+    const inboxOf = async (token: string, status?: string) =>
+      (await t.call({ method: 'GET', url: `${MSG}/getList${status ? `?status=${status}` : ''}`, token })).body
+        .data;
+    await t.call({
+      method: 'POST',
+      url: `${COMPANY}/updateCompany`,
+      payload: { id: first.id, backupAdminNotify: 1 },
+    });
+    const sent = await t.call({
+      method: 'POST',
+      url: `${NOTE}/add`,
+      payload: { companyId: first.id, title: '两位管理员都收到', content: '请阅读', status: 'sent' },
+    });
+    expect(sent.status).toBe(200);
+    const both = sent.body.data;
+    expect(both.recipients).toEqual(['a.one', 'b.one']);
+    const [aBefore, bBefore] = [await unread(aToken), await unread(bToken)];
+    expect(bBefore).toBeGreaterThanOrEqual(1);
+    const aRead = await t.call({
+      method: 'POST',
+      url: `${MSG}/read`,
+      payload: { id: both.id },
+      token: aToken,
+    });
+    expect(aRead.body.data).toMatchObject({ status: 'read', readBy: 'a.one' });
+    expect(await unread(aToken)).toBe(aBefore - 1);
+    // The backup administrator has not read it: still unread in its inbox, with no reader or time.
+    expect(await unread(bToken)).toBe(bBefore);
+    const bInbox = await inboxOf(bToken, 'sent');
+    expect(bInbox.list.find((n: any) => n.id === both.id)).toMatchObject({
+      status: 'sent',
+      readBy: null,
+      readTime: null,
+    });
+    expect((await inboxOf(aToken, 'read')).list.map((n: any) => n.id)).toContain(both.id);
+    expect((await inboxOf(aToken, 'sent')).list.map((n: any) => n.id)).not.toContain(both.id);
+    // The operator sees who read it; it is read only once every recipient has.
+    const half = (await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${both.id}` })).body.data;
+    expect(half).toMatchObject({ status: 'sent', readers: ['a.one'], readBy: 'a.one' });
+    const bRead = await t.call({
+      method: 'POST',
+      url: `${MSG}/read`,
+      payload: { id: both.id },
+      token: bToken,
+    });
+    expect(bRead.body.data).toMatchObject({ status: 'read', readBy: 'b.one' });
+    expect(await unread(bToken)).toBe(bBefore - 1);
+    const all = (await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${both.id}` })).body.data;
+    // The first reader and time stay; every field the reads did not name is unchanged.
+    expect(all).toEqual({
+      ...half,
+      status: 'read',
+      readers: ['a.one', 'b.one'],
+      updateTime: all.updateTime,
+    });
+  });
+
+  it('two recipients reading at the same moment are both kept', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await t.call({
+        method: 'POST',
+        url: `${NOTE}/add`,
+        payload: { companyId: first.id, title: `同时阅读 ${i}`, content: '并发', status: 'sent' },
+      });
+      ids.push(r.body.data.id);
+    }
+    await Promise.all(
+      ids.flatMap((id) =>
+        [aToken, bToken].map((token) =>
+          t.call({ method: 'POST', url: `${MSG}/read`, payload: { id }, token }),
+        ),
+      ),
+    );
+    for (const id of ids) {
+      const n = (await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${id}` })).body.data;
+      expect([...n.readers].sort(), `notification ${id}`).toEqual(['a.one', 'b.one']);
+      expect(n.status).toBe('read');
+    }
   });
 
   it('answers 404 for an unknown notification id', async () => {
@@ -512,9 +597,15 @@ describe('tracking: the history of a company from the audit trail', () => {
     // What changed: the column names of an update; none for a create.
     const rename = entries.find((e) => e.resource === 'accounts' && e.call.endsWith('updateCompany'));
     expect(rename?.changed).toEqual(['name']);
-    const read = entries.find((e) => e.call === 'POST /medicine-api/message/read');
+    // The oldest read: the sole recipient reading the first notification, which made it read.
+    const read = entries.filter((e) => e.call === 'POST /medicine-api/message/read').at(-1);
     // (updateTime too, unless the send and the read fell in the same second)
-    expect(read?.changed.filter((c: string) => c !== 'updateTime')).toEqual(['readBy', 'readTime', 'status']);
+    expect(read?.changed.filter((c: string) => c !== 'updateTime')).toEqual([
+      'readBy',
+      'readTime',
+      'readers',
+      'status',
+    ]);
     expect(entries.at(-1)?.changed).toEqual([]);
     const ids = entries.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));

@@ -193,6 +193,7 @@ export interface NotificationsTable {
   recipients: JsonText;
   sendTime: string | null;
   readBy: string | null;
+  readers: JsonText;
   readTime: string | null;
   createTime: string;
   updateTime: string;

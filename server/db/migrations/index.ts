@@ -20,6 +20,8 @@ import * as m20261123T0214_storage_archived_records_contract_templates_contracts
 import * as m20261123T0215_contract_templates_seed from './20261123T0215_contract_templates_seed';
 import * as m20261123T0339_storage_audit_log_companies_notifications from './20261123T0339_storage_audit_log_companies_notifications';
 import * as m20261123T0350_platform_sessions from './20261123T0350_platform_sessions';
+import * as m20261123T0538_storage_notifications from './20261123T0538_storage_notifications';
+import * as m20261123T0540_notification_reads from './20261123T0540_notification_reads';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '20261123T0339_storage_audit_log_companies_notifications':
     m20261123T0339_storage_audit_log_companies_notifications,
   '20261123T0350_platform_sessions': m20261123T0350_platform_sessions,
+  '20261123T0538_storage_notifications': m20261123T0538_storage_notifications,
+  '20261123T0540_notification_reads': m20261123T0540_notification_reads,
 };

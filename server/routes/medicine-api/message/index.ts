@@ -1,13 +1,19 @@
 /**
  * `/medicine-api/message/*`: Medicine > Messages, the signed-in account's inbox: the notifications
  * (schemas/notification.schema.json) sent to it, i.e. whose `recipients` hold its username. Role `company`
- * (and admin, which holds every role; an operator's inbox is usually empty).
- * - GET getList `?page&pageSize&status` (status `sent` = unread, `read`) → `{list, total}`: the caller's
- *   notifications as the notifications calls answer them, newest sent first (page of at most 100);
- * - GET unreadCount → `{count}`: the caller's notifications still `sent` (the navbar's badge);
- * - POST read `{id}` → the notification, now `read` with `readBy` (the caller) and `readTime` (audited, in the
- *   same transaction); reading one already read answers it unchanged. 404 for an id that is not in the
- *   caller's inbox (another account's notification, a draft, or none).
+ * (and admin, which holds every role; an operator's inbox is usually empty). Each recipient has its own read
+ * state (table `notification_reads`, migration 20261123T0540): the administrator reading a message leaves it
+ * unread for the backup administrator.
+ * - GET getList `?page&pageSize&status` (status `sent` = unread by the caller, `read` = read by the caller)
+ *   → `{list, total}`: the caller's notifications as the notifications calls answer them, except that
+ *   `status`, `readBy` and `readTime` are the caller's own (`sent`/null/null until the caller reads it),
+ *   newest sent first (page of at most 100);
+ * - GET unreadCount → `{count}`: the caller's notifications the caller has not read (the navbar's badge);
+ * - POST read `{id}` → the notification as the caller now sees it (`read`, `readBy` the caller, `readTime`).
+ *   The notification itself gains the caller in `readers` (and `readBy`/`readTime` if it is the first
+ *   reader) and turns `read` once every recipient has read it; audited in the same transaction. Reading one
+ *   the caller already read answers it unchanged. 404 for an id that is not in the caller's inbox (another
+ *   account's notification, a draft, or none).
  * - GET company → `{list}`: the companies whose administrator or backup administrator the caller is
  *   (server/routes/medicine-api/company/hooks.ts `companiesOf`), as the companies calls answer them.
  */
@@ -21,15 +27,27 @@ import { ok } from '../../../plugins/app/envelope';
 import { notFound } from '../../../plugins/app/errors';
 import { COMPANY_ROLE, companiesOf } from '../company/hooks';
 
-/** The caller's inbox: sent notifications whose recipients name `username` (JSON text holds `"username"`). */
-function inbox(db: Kysely<any>, username: string, dialect: 'sqlite' | 'postgres') {
+/**
+ * The caller's inbox: sent notifications whose recipients name `username` (JSON text holds `"username"`),
+ * each with the caller's own read row (`readTime` null while unread). Selects nothing: callers add columns.
+ */
+function inbox(db: Kysely<any>, username: string) {
   // LIKE with the username quoted as JSON text: `_` and `%` in it are escaped (likePattern). A username is
   // matched as stored (recipients hold the accounts' own spelling), on both dialects.
-  void dialect;
   return db
-    .selectFrom('notifications')
-    .where('sent', '=', 1)
-    .where(sql<boolean>`"recipients" LIKE ${likePattern(JSON.stringify(username))} ESCAPE '\\'`);
+    .selectFrom('notifications as n')
+    .leftJoin('notification_reads as r', (join) =>
+      join.onRef('r.notificationId', '=', 'n.id').on('r.account', '=', username),
+    )
+    .where('n.sent', '=', 1)
+    .where(sql<boolean>`n."recipients" LIKE ${likePattern(JSON.stringify(username))} ESCAPE '\\'`);
+}
+
+/** A notification record as `username` sees it in its inbox: its own status, reader and read time. */
+function asSeenBy<T extends object>(record: T, username: string, readTime: string | null) {
+  return readTime
+    ? { ...record, status: 'read', readBy: username, readTime }
+    : { ...record, status: 'sent', readBy: null, readTime: null };
 }
 
 const listQuery = {
@@ -59,25 +77,28 @@ export default async function messageRoutes(app: FastifyInstance) {
     { onRequest: guard, schema: { querystring: listQuery, summary: 'Messages: the caller’s inbox' } },
     async (request) => {
       const q = request.query as { page?: number; pageSize?: number; status?: 'sent' | 'read' };
-      let where = inbox(app.db, me(request), app.dialect);
-      if (q.status) where = where.where('status', '=', q.status);
+      const username = me(request);
+      let where = inbox(app.db, username);
+      if (q.status === 'sent') where = where.where('r.account', 'is', null);
+      if (q.status === 'read') where = where.where('r.account', 'is not', null);
       const { total } = await where
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow();
       const { limit, offset } = paging(q);
-      const ids = (
-        await where
-          .select('id')
-          .orderBy('sendTime', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute()
-      ).map((r) => Number(r.id));
+      const rows = await where
+        .select(['n.id as id', 'r.readTime as readTime'])
+        .orderBy('n.sendTime', 'desc')
+        .orderBy('n.id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      const ids = rows.map((r) => Number(r.id));
+      const readTimes = new Map(rows.map((r) => [Number(r.id), (r.readTime as string | null) ?? null]));
       const page = ids.length
         ? (await repo.list(app.db, { ids, pageSize: 100, sort: 'sendTime', order: 'DESC' })).list
         : [];
-      return ok({ list: page, total: Number(total) });
+      const list = page.map((n) => asSeenBy(n, username, readTimes.get(Number(n.id)) ?? null));
+      return ok({ list, total: Number(total) });
     },
   );
 
@@ -85,8 +106,8 @@ export default async function messageRoutes(app: FastifyInstance) {
     '/unreadCount',
     { onRequest: guard, schema: { summary: 'Messages: the caller’s unread count' } },
     async (request) => {
-      const { count } = await inbox(app.db, me(request), app.dialect)
-        .where('status', '=', 'sent')
+      const { count } = await inbox(app.db, me(request))
+        .where('r.account', 'is', null)
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirstOrThrow();
       return ok({ count: Number(count) });
@@ -101,17 +122,36 @@ export default async function messageRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { id } = request.body as { id: number };
-      await app.db.transaction().execute(async (trx) => {
-        const mine = await inbox(trx, me(request), app.dialect)
-          .where('id', '=', id)
-          .select(['id', 'status'])
+      const username = me(request);
+      const readTime = await app.db.transaction().execute(async (trx) => {
+        // Two recipients reading at once: the row lock orders their updates of `readers` (PostgreSQL;
+        // SQLite runs one write transaction at a time).
+        let lock = trx.selectFrom('notifications').select('id').where('id', '=', id);
+        if (app.dialect === 'postgres') lock = lock.forUpdate();
+        await lock.execute();
+        const mine = await inbox(trx, username)
+          .where('n.id', '=', id)
+          .select(['n.id as id', 'r.readTime as readTime'])
           .executeTakeFirst();
         if (!mine) throw notFound(schemaLabel('notification'), id);
-        if (mine.status === 'read') return;
+        if (mine.readTime) return mine.readTime as string;
+        const now = nowText();
         const before = await storedRow(trx, 'notifications', id);
         await trx
+          .insertInto('notification_reads')
+          .values({ notificationId: id, account: username, readTime: now })
+          .execute();
+        const recipients = JSON.parse(String(before!.recipients)) as string[];
+        const readers = [...(JSON.parse(String(before!.readers)) as string[]), username];
+        await trx
           .updateTable('notifications')
-          .set({ status: 'read', readBy: me(request), readTime: nowText(), updateTime: nowText() })
+          .set({
+            readers: JSON.stringify(readers),
+            status: recipients.every((r) => readers.includes(r)) ? 'read' : 'sent',
+            readBy: (before!.readBy as string | null) ?? username,
+            readTime: (before!.readTime as string | null) ?? now,
+            updateTime: now,
+          })
           .where('id', '=', id)
           .execute();
         await recordAudit(trx, actorOf(request), {
@@ -120,9 +160,11 @@ export default async function messageRoutes(app: FastifyInstance) {
           before,
           after: await storedRow(trx, 'notifications', id),
         });
+        return now;
       });
       repo.totals.clear();
-      return ok(await repo.getOne(app.db, id));
+      const record = await repo.getOne(app.db, id);
+      return ok(asSeenBy(record, username, readTime));
     },
   );
 
