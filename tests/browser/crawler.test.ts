@@ -281,21 +281,12 @@ describe('an artwork on a tab', () => {
         for (const view of ['show', 'edit'] as const) {
           const base = view === 'show' ? `/artworks/${id}/show` : `/artworks/${id}`;
           await crawler.navigate(base);
+          const where = `${lang}/${width}/${view}`;
           // The edit page is the one with a form (the show page's tabs may still be on screen a moment).
-          if (view === 'edit') await page.locator('#main-content form').waitFor();
+          if (view === 'edit')
+            await crawler.mustSee(page.locator('#main-content form'), `${where}: the edit form`);
           const dealTab = crawler.contentTabs().filter({ hasText: deal });
-          await dealTab.waitFor({ timeout: 30_000 }).catch(async (e: Error) => {
-            // Say what was on screen instead (this failed once in CI with no clue).
-            const main = await page
-              .locator('#main-content')
-              .innerText()
-              .catch(() => '(no #main-content)');
-            const tabs = await crawler.contentTabs().allInnerTexts();
-            throw new Error(
-              `${lang}/${width}/${view}: no "${deal}" tab at ${page.url()}; tabs [${tabs.join(', ')}]; ` +
-                `content: ${main.slice(0, 400)}; ${e.message}`,
-            );
-          });
+          await crawler.mustSee(dealTab, `${where}: the "${deal}" tab`);
           await dealTab.click();
           await crawler.waitForPath(`${base}/dealInfo`);
           await crawler.settle();

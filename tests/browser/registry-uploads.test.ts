@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
+import { mustSee } from './helpers/mustSee';
 import { startEnv, type TestEnv } from './helpers/env';
 import { pdfFile, pngFile, RegistryPage } from './pages/RegistryPage';
 
@@ -181,7 +182,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
     ]);
     await ui.goto(`/artworks/${artId}/show/traceability`);
     const link = page.locator('.MuiStepper-root').getByTestId('file-link');
-    await link.waitFor();
+    await mustSee(page, link, `${lang} traceability step's certificate link`);
     expect(await link.getAttribute('href')).toBe(trace[0].attachment);
     const pdf = await fetch(`${env.baseUrl}${trace[0].attachment}`);
     expect(pdf.status).toBe(200);

@@ -8,6 +8,7 @@
  * tabs of a react-admin show or edit page).
  */
 import type { Locator, Page, Request } from 'playwright-core';
+import { mustSee } from '../helpers/mustSee';
 
 /** One thing that went wrong, with the route being visited when it happened. */
 export interface Problem {
@@ -86,6 +87,11 @@ export class CrawlerPage {
       await this.page.waitForTimeout(25);
     }
     await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+  }
+
+  /** {@link mustSee} on this page (the content tabs are named in the error). */
+  async mustSee(locator: Locator, what: string, timeout = 30_000): Promise<void> {
+    await mustSee(this.page, locator, what, timeout);
   }
 
   /** The current hash route without `#` and without the query string. */

@@ -147,12 +147,17 @@ export class RegistryPage extends ConsolePage {
    * none came), dismissing it (stay) unless `accept`.
    */
   async leaveDirtyForm(navigate: () => Promise<void>, accept = false): Promise<string | null> {
-    const dialog = this.page.waitForEvent('dialog', { timeout: 15_000 }).catch(() => null);
+    // The dialog is answered as soon as it opens, not after `navigate` returns: a click waits for the
+    // navigation it scheduled, which the open confirm() blocks (that deadlocked until the timeout).
+    const answered = this.page
+      .waitForEvent('dialog', { timeout: 15_000 })
+      .then(async (d: Dialog) => {
+        const message = d.message();
+        await (accept ? d.accept() : d.dismiss());
+        return message;
+      })
+      .catch(() => null);
     await navigate();
-    const d: Dialog | null = await dialog;
-    if (!d) return null;
-    const message = d.message();
-    await (accept ? d.accept() : d.dismiss());
-    return message;
+    return answered;
   }
 }
