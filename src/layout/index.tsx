@@ -25,7 +25,13 @@ export const ShellLayout = lazyComponent(() => import('./ShellLayout').then((m) 
 export const Layout = ShellLayout;
 export const Dashboard = lazyComponent(() => import('./dashboard/Dashboard').then((m) => m.Dashboard));
 
-export { shellRoutes, shellNoLayoutRoutes, type ShellScreens, type ResourceViews } from './screens';
+export {
+  preloadScreen,
+  shellRoutes,
+  shellNoLayoutRoutes,
+  type ShellScreens,
+  type ResourceViews,
+} from './screens';
 export { Page401, Page404, NotAvailable } from './pages/ErrorPages';
 export { createShellTheme } from './theme';
 export { withShellSession } from '../shell/session';

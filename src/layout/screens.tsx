@@ -11,9 +11,9 @@
 import type { ComponentType, ReactElement } from 'react';
 import { Route } from 'react-router-dom';
 import { ResourceContextProvider } from 'react-admin';
-import { flattenRoutes } from '../shell/router';
+import { flattenRoutes, matchRoute } from '../shell/router';
 import { allRoutes, type LedgerScreen, type ShellPage } from '../shell/routes';
-import { lazyComponent } from '../shell/lazy';
+import { lazyComponent, type LazyComponent } from '../shell/lazy';
 import { NotAvailable, Page401, Page404 } from './pages/ErrorPages';
 import { AuthRedirect, RedirectPage } from './pages/Redirect';
 
@@ -103,6 +103,30 @@ export function shellRoutes(screens: ShellScreens = {}): ReactElement[] {
     out.push(<Route key={fullPath} path={routerPath(fullPath)} element={element} />);
   }
   return out;
+}
+
+/**
+ * Starts loading the code of the screen at `path` (a shell path such as `/dashboard` or
+ * `/authors/3/show`; a route's `redirect` is followed once, so `/` preloads the dashboard) and returns at
+ * once: the lazy page or resource view (src/shell/lazy.tsx `preload`) that `shellRoutes` or react-admin
+ * renders there. Nothing happens for a path no route matches or a screen that is not lazy. Only the
+ * download starts early: the screen's rules (roles, session) are checked when it renders, as before.
+ */
+export function preloadScreen(path: string, screens: ShellScreens = {}): void {
+  let match = matchRoute(allRoutes, path);
+  const to = match?.route.redirect;
+  if (to && to !== 'noRedirect') match = matchRoute(allRoutes, to);
+  const screen = match?.route.screen;
+  if (!screen) return;
+  const component =
+    'resource' in screen
+      ? screen.view === 'child'
+        ? undefined
+        : screens.resources?.[screen.resource]?.[screen.view]
+      : ((PAGES as Record<string, ComponentType | null>)[screen.page] ??
+        screens.ledger?.[screen.page as LedgerScreen] ??
+        LEDGER[screen.page as LedgerScreen]);
+  void (component as Partial<LazyComponent<object>> | null | undefined)?.preload?.();
 }
 
 /** The `<Route>` elements to put in `<CustomRoutes noLayout>`: `/auth-redirect`. */

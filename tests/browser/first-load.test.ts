@@ -3,8 +3,9 @@
  * (schema screens) or chart code, nor the shell's layout or react-admin's components: every JavaScript URL
  * Chromium requests for `/#/login` (fresh cache) is mapped to its chunk of the build, and no module of
  * those chunks may be such code (tests/support/consoleBuild.ts `NOT_FOR_LOGIN`). The same check over
- * the dashboard's load after signing in must find the chart code (so the check can see it), and the
- * Chinese catalogue loads only for a zh visitor. Checks URLs and modules, never times.
+ * the dashboard's load after signing in must find the chart code (so the check can see it) and none of
+ * the code it does without (lodash, d3's time scales, the lists' put-on-chain code), and the Chinese
+ * catalogue loads only for a zh visitor. Checks URLs and modules, never times.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,15 @@ describe('first load of the console', () => {
       ]),
     );
     expect(page.url()).toMatch(/#\/dashboard$/);
+    // None of the code the dashboard does without: lodash (es-toolkit/compat stands in for it, one copy
+    // with recharts' own: vite.config.ts), d3's time scales (recharts' charts here use band, point and
+    // linear scales: src/charts/d3Scale.ts), the lists' put-on-chain code (src/schema-ui/chain.tsx).
+    const modules = [...new Set(scripts)].flatMap((s) => built.chunkOf(s)?.modules ?? []);
+    expect(
+      modules.filter(
+        (m) => /^node_modules\/(lodash|d3-time|d3-time-format)\//.test(m) || m === 'src/schema-ui/chain.tsx',
+      ),
+    ).toEqual([]);
     await page.context().close();
   });
 
