@@ -118,10 +118,11 @@ export class RegistryPage extends ConsolePage {
 
   /** Clicks "Generate" on the author's mini-program tab and waits for a QR code of a new code. */
   async generateWxCode(): Promise<void> {
-    const before = await this.page
-      .getByTestId('wx-code-text')
-      .innerText()
-      .catch(() => '');
+    // The panel first (it shows the code, if any, with the record); then the code without waiting for it:
+    // an author without one has no code text (waiting for it cost the action timeout, 30 s).
+    await this.page.getByTestId('wx-code').waitFor();
+    const code = this.page.getByTestId('wx-code-text');
+    const before = (await code.count()) ? await code.innerText() : '';
     await this.page.getByTestId('wx-code').getByRole('button').first().click();
     await this.page.getByTestId('wx-qr').waitFor();
     await this.page.waitForFunction(
