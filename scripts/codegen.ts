@@ -24,6 +24,7 @@ import { openApiFiles } from './codegen/openapi';
 import { emitResources } from './codegen/resources';
 import { validatorFiles } from './codegen/validators';
 import { MIGRATION_NAME, storageFiles } from './codegen/storage';
+import { workerFiles } from './codegen/workers';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER =
@@ -154,7 +155,7 @@ async function schemaFiles(): Promise<Record<string, string>> {
 
 /** Every generated file: path relative to the project root -> formatted content. */
 export async function generate(): Promise<Record<string, string>> {
-  return { ...(await schemaFiles()), ...(await openApiFiles(root)) };
+  return { ...(await schemaFiles()), ...(await openApiFiles(root)), ...(await workerFiles(root)) };
 }
 
 /**
@@ -213,5 +214,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       // After: the app these documents are built from reads common/generated/ as just written.
       write(await openApiFiles(root));
     }
+    write(await workerFiles(root));
   }
 }

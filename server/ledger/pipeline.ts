@@ -20,7 +20,6 @@
 import { sql, type Kysely, type Transaction as KyselyTrx } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import { sqliteHandle } from '../db/connect';
-import { toHex } from '../../common/ledger/hex';
 import {
   LedgerError,
   type BlockInfo,
@@ -32,10 +31,10 @@ import {
   type TxProposal,
 } from '../../common/ledger/types';
 import type { LedgerExplorer } from './explorer';
-import { merkleRoot } from './merkle';
+import { merkleRootHex } from './merkle';
 import { BLOCK_CHANNEL, PENDING_CHANNEL, type OrdererElection } from './orderer';
 import type { LedgerTables } from './tables';
-import { blockHashHex, blockTimeText, newTxId, txLeafBuffer, txTimestamp } from './tx';
+import { blockHashHex, blockTimeText, newTxId, txLeafHex, txTimestamp } from './tx';
 
 export interface EmbeddedLedgerOptions {
   /** Cut a block once this many transactions are pending (Fabric BatchSize.MaxMessageCount). 1..10,000. */
@@ -859,8 +858,8 @@ export class WritePipeline {
     txs: Transaction[],
     createdAt: string,
   ): Promise<{ block: BlockInfo; txs: CommittedTx[] }> {
-    const leaves = txs.map(txLeafBuffer);
-    const dataHash = toHex(merkleRoot(leaves));
+    const leaves = txs.map(txLeafHex);
+    const dataHash = merkleRootHex(leaves);
     const header = { number, previousHash, dataHash };
     const block: BlockInfo = {
       ...header,
@@ -875,7 +874,7 @@ export class WritePipeline {
       channelId,
       blockNumber: number,
       txIndex: i,
-      leafHash: leaves[i].toString('hex'),
+      leafHash: leaves[i],
       blockTime: createdAt,
     }));
     if (this.sqlite) {
