@@ -9,7 +9,9 @@
  *   and variant (scripts/codegen/validators.ts);
  * - storage (scripts/codegen/storage.ts): `server/db/generated/tables.ts` and, when the schemas' storage
  *   differs from the migrations' snapshot, a new migration (`--accept-storage`: only the snapshot);
- * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts).
+ * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts);
+ * - and, not from the schemas, the worker threads' plain-JavaScript bundles (scripts/codegen/workers.ts):
+ *   `server/ledger/generated/verifyWorker.mjs`.
  *
  * Every file carries a do-not-edit banner (`x-generated` in the JSON, markers around the table in api.md). `npm run codegen` writes them; `--check` exits 1 and names
  * the stale files instead of writing (tests/unit/codegen.test.ts runs the same comparison).
