@@ -5,7 +5,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'common/generated', 'src/generated'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'data',
+      'coverage',
+      'common/generated',
+      'src/generated',
+      'server/ledger/generated',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

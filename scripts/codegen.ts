@@ -9,7 +9,9 @@
  *   and variant (scripts/codegen/validators.ts);
  * - storage (scripts/codegen/storage.ts): `server/db/generated/tables.ts` and, when the schemas' storage
  *   differs from the migrations' snapshot, a new migration (`--accept-storage`: only the snapshot);
- * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts).
+ * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts);
+ * - and, not from the schemas, the worker threads' plain-JavaScript bundles (scripts/codegen/workers.ts):
+ *   `server/ledger/generated/verifyWorker.mjs`.
  *
  * Every file carries a do-not-edit banner (`x-generated` in the JSON, markers around the table in api.md). `npm run codegen` writes them; `--check` exits 1 and names
  * the stale files instead of writing (tests/unit/codegen.test.ts runs the same comparison).
@@ -24,6 +26,7 @@ import { openApiFiles } from './codegen/openapi';
 import { emitResources } from './codegen/resources';
 import { validatorFiles } from './codegen/validators';
 import { MIGRATION_NAME, storageFiles } from './codegen/storage';
+import { workerFiles } from './codegen/workers';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER =
@@ -154,7 +157,7 @@ async function schemaFiles(): Promise<Record<string, string>> {
 
 /** Every generated file: path relative to the project root -> formatted content. */
 export async function generate(): Promise<Record<string, string>> {
-  return { ...(await schemaFiles()), ...(await openApiFiles(root)) };
+  return { ...(await schemaFiles()), ...(await openApiFiles(root)), ...(await workerFiles(root)) };
 }
 
 /**
@@ -213,5 +216,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       // After: the app these documents are built from reads common/generated/ as just written.
       write(await openApiFiles(root));
     }
+    write(await workerFiles(root));
   }
 }

@@ -11,7 +11,53 @@
  * inside an array (JSON has no such values; silently dropping them would hide data).
  */
 export function canonicalJson(value: unknown): string {
-  return encode(value, '$');
+  const text = fast(value);
+  // A value JSON cannot carry: the slower walk below names where it is.
+  return text === undefined ? encode(value, '$') : text;
+}
+
+/**
+ * `encode` without building a path per member (the hot path: record digests, audit digests); answers
+ * undefined for anything `encode` refuses, so the error and its path come from `encode`.
+ */
+function fast(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
+    case 'string':
+      return JSON.stringify(value);
+    case 'object': {
+      let out: string;
+      if (Array.isArray(value)) {
+        out = '[';
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i] as unknown;
+          const t = v === undefined ? undefined : fast(v);
+          if (t === undefined) return undefined;
+          out += i ? `,${t}` : t;
+        }
+        return `${out}]`;
+      }
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj).sort();
+      out = '{';
+      let first = true;
+      for (const k of keys) {
+        const v = obj[k];
+        if (v === undefined) continue;
+        const t = fast(v);
+        if (t === undefined) return undefined;
+        out += `${first ? '' : ','}${JSON.stringify(k)}:${t}`;
+        first = false;
+      }
+      return `${out}}`;
+    }
+    default:
+      return undefined;
+  }
 }
 
 function encode(value: unknown, path: string): string {

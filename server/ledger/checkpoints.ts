@@ -18,7 +18,7 @@ import {
 } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { fromHex, toHex } from '../../common/ledger/hex';
 import {
   checkKeyName,
@@ -137,6 +137,24 @@ export function checkpointOrigin(key: { name: string }, channel: string): string
   return `${key.name}/${channel}`;
 }
 
+/** The checkpoint insert per dialect, compiled once (Kysely would rebuild it for every block). */
+const insertSqlByDialect = new Map<string, string>();
+
+/** `INSERT INTO ledger_checkpoint (channelId, size, rootHash, note, createdAt) ... ON CONFLICT DO NOTHING`. */
+function insertSql(db: Kysely<any>): string {
+  const dialect = db.getExecutor().adapter.constructor.name;
+  let text = insertSqlByDialect.get(dialect);
+  if (!text) {
+    text = (db as Kysely<LedgerTables>)
+      .insertInto('ledger_checkpoint')
+      .values({ channelId: 0, size: 0, rootHash: '', note: '', createdAt: '' })
+      .onConflict((oc) => oc.columns(['channelId', 'size']).doNothing())
+      .compile().sql;
+    insertSqlByDialect.set(dialect, text);
+  }
+  return text;
+}
+
 /** A stored checkpoint. */
 export interface StoredCheckpoint {
   channelId: number;
@@ -193,11 +211,9 @@ export class CheckpointSigner {
     });
     const note = await signNote(this.key, body);
     const row = { channelId, size, rootHash, note, createdAt };
-    await (db as Kysely<LedgerTables>)
-      .insertInto('ledger_checkpoint')
-      .values(row)
-      .onConflict((oc) => oc.columns(['channelId', 'size']).doNothing())
-      .execute();
+    await db.executeQuery(
+      CompiledQuery.raw(insertSql(db), [row.channelId, row.size, row.rootHash, row.note, row.createdAt]),
+    );
     return row;
   }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../common/ledger/hex';
-import { leafHash, merkleProof, merkleRoot, rootFromProof } from './merkle';
+import { leafHash, merkleProof, merkleRoot, merkleRootHex, rootFromProof } from './merkle';
 
 const H = (...parts: (Uint8Array | number[])[]) => {
   const h = createHash('sha256');
@@ -102,5 +102,23 @@ describe('Merkle root (RFC 6962, odd node carried up)', () => {
   it('refuses an empty tree and an index outside the leaves', () => {
     expect(() => merkleRoot([])).toThrow(/at least one/);
     expect(() => merkleProof([leaf('a')], 1)).toThrow(RangeError);
+  });
+});
+
+// The hex tree is the one the ledger writes and verifies blocks with; it must be RFC 6962's tree.
+describe('merkleRootHex', () => {
+  it('equals the RFC 6962 Merkle Tree Hash for 1 to 70 leaves', () => {
+    for (let n = 1; n <= 70; n++) {
+      const l = letters(n).map(leaf);
+      expect(merkleRootHex(l.map(toHex))).toBe(toHex(mth(l)));
+    }
+  });
+
+  it('refuses an empty tree and leaves that are not 32-byte hex', () => {
+    const a = toHex(leaf('a'));
+    expect(() => merkleRootHex([])).toThrow(/at least one/);
+    expect(() => merkleRootHex([a, `${a.slice(0, 62)}zz`])).toThrow(/32-byte hex/);
+    expect(() => merkleRootHex([a, a.slice(2)])).toThrow(/32-byte hex/);
+    expect(() => merkleRootHex(['abc'])).toThrow(/32-byte hex/);
   });
 });

@@ -14,6 +14,15 @@ export function sha256Buffer(data: Uint8Array): Buffer {
   return oneShot ? hash('sha256', data, 'buffer') : createHash('sha256').update(data).digest();
 }
 
+/**
+ * SHA-256 as lowercase hex of text (its UTF-8 bytes) or bytes. One-shot where available, with a string
+ * answer: on Node 20 `hash(..., 'hex')` costs about a third of `hash(..., 'buffer')` (0.3-0.5 µs
+ * against 1.3-1.5 µs for a transaction-sized input), and the ledger stores hashes as hex anyway.
+ */
+export function sha256HexOf(data: string | Uint8Array): string {
+  return oneShot ? hash('sha256', data, 'hex') : createHash('sha256').update(data).digest('hex');
+}
+
 /** SHA-256 of the concatenated parts, 32 bytes. */
 export function sha256(...parts: Uint8Array[]): Uint8Array {
   if (oneShot)
@@ -40,6 +49,50 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   nodeInput.set(left, 1);
   nodeInput.set(right, 33);
   return sha256Buffer(nodeInput);
+}
+
+/** The 65 bytes a hex inner node hashes (0x01 ‖ left ‖ right), reused (hashing is synchronous). */
+const nodeInputHex = Buffer.alloc(65, 0x01);
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Inner node of two 32-byte hashes given as 64 lowercase hex characters: SHA-256(0x01 ‖ left ‖ right)
+ * as hex. The children are decoded straight into a reused buffer (nothing allocated but the answer).
+ * @throws Error when a child is not 64 lowercase hex characters.
+ */
+export function nodeHashHex(left: string, right: string): string {
+  // Buffer.write stops at the first non-hex digit: a short write means a bad child.
+  if (
+    left.length !== 64 ||
+    right.length !== 64 ||
+    nodeInputHex.write(left, 1, 32, 'hex') !== 32 ||
+    nodeInputHex.write(right, 33, 32, 'hex') !== 32
+  )
+    throw new Error('Merkle node: children must be 32-byte hex');
+  return sha256HexOf(nodeInputHex);
+}
+
+/**
+ * `merkleRoot` over leaf hashes given as hex, answered as lowercase hex: the same tree (docs/ledger.md
+ * section 3, the odd node carried up), on strings, the ledger's hot path (blocks are written and verified
+ * in hex). @throws Error for an empty list or a leaf that is not 32-byte hex.
+ */
+export function merkleRootHex(leaves: readonly string[]): string {
+  if (leaves.length === 0)
+    throw new Error('Merkle root of no leaves: a block holds at least one transaction');
+  if (leaves.length === 1) {
+    if (!HEX64.test(leaves[0])) throw new Error('Merkle node: children must be 32-byte hex');
+    return leaves[0];
+  }
+  const level = leaves.slice();
+  let n = level.length;
+  while (n > 1) {
+    let k = 0;
+    for (let i = 0; i + 1 < n; i += 2) level[k++] = nodeHashHex(level[i], level[i + 1]);
+    if (n % 2 === 1) level[k++] = level[n - 1];
+    n = k;
+  }
+  return level[0];
 }
 
 /** One step of an audit path: the sibling's hash and on which side of the running hash it sits. */

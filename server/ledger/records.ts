@@ -4,7 +4,7 @@
  * the commit hook that marks the record on chain inside the block's database transaction, and the
  * idempotency rule (same digest as the last version: answer the existing transaction, write nothing).
  */
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { digestFields, type RecordKind } from '../../common/ledger/recordFields';
@@ -42,6 +42,37 @@ export function recordOfTx(tx: {
   const kind = (Object.keys(FUNCTION) as RecordKind[]).find((k) => FUNCTION[k] === tx.function);
   if (!kind) return undefined;
   return { kind, id: Number(tx.args[0]), version: Number(tx.args[1]), digest: tx.args[2] };
+}
+
+/**
+ * The SQL of the hook's per-record update, compiled once per dialect and kind (Kysely would build and
+ * compile it for every record): its parameters are the set values in `CHAIN_SET` order (then `status`
+ * 2 for an artwork), the id, and the version guard.
+ */
+const updateSql = new Map<string, string>();
+const CHAIN_SET = ['isBlock', 'blockTime', 'chain', 'chainDigest', 'chainVersion'] as const;
+
+function chainUpdateSql(db: Kysely<Database>, kind: RecordKind): string {
+  const key = `${db.getExecutor().adapter.constructor.name}:${kind}`;
+  let text = updateSql.get(key);
+  if (!text) {
+    const set: Record<string, unknown> = {
+      isBlock: 0,
+      blockTime: '',
+      chain: '',
+      chainDigest: '',
+      chainVersion: 0,
+    };
+    if (kind === 'artwork') set.status = 0;
+    text = db
+      .updateTable(TABLE[kind])
+      .set(set)
+      .where('id', '=', 0)
+      .where('chainVersion', '<=', 0)
+      .compile().sql;
+    updateSql.set(key, text);
+  }
+  return text;
 }
 
 /**
@@ -86,12 +117,12 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
       chainVersion: p.version,
       ...(p.kind === 'artwork' ? { status: 2 } : {}),
     };
-    const { numUpdatedRows } = await db
-      .updateTable(TABLE[p.kind])
-      .set(set)
-      .where('id', '=', p.id)
-      .where('chainVersion', '<=', p.version)
-      .executeTakeFirst();
+    const params: unknown[] = CHAIN_SET.map((c) => set[c]);
+    if (p.kind === 'artwork') params.push(2);
+    params.push(p.id, p.version);
+    const { numAffectedRows: numUpdatedRows } = await db.executeQuery(
+      CompiledQuery.raw(chainUpdateSql(db, p.kind), params),
+    );
     if (!Number(numUpdatedRows)) continue;
     const key = `${p.kind}:${p.id}`;
     const before = rows.get(key);

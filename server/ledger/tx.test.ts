@@ -4,13 +4,13 @@ import { toHex } from '../../common/ledger/hex';
 import fc from 'fast-check';
 import { canonicalBytes, canonicalJson } from '../../common/ledger/canonical';
 import { leafHash } from './merkle';
-import { blockHashHex, newTxId, sha256Hex, txBody, txCanonicalJson, txLeafHash } from './tx';
+import { blockHashHex, newTxId, sha256Hex, storedTxLeafHex, txBody, txCanonicalJson, txLeafHash } from './tx';
 import type { Transaction } from '../../common/ledger/types';
 
 // The server (node:crypto) and the console (Web Crypto, common/ledger/webVerify.ts) must hash alike.
 describe('server and browser hashing agree', () => {
   it('block hash of headers across the DER length and integer boundaries', async () => {
-    for (const number of [0, 1, 127, 128, 255, 256, 65535, 65536, 2 ** 40]) {
+    for (const number of [0, 1, 127, 128, 255, 256, 32767, 32768, 65535, 65536, 2 ** 40, 2 ** 53 - 1]) {
       const header = {
         number,
         previousHash: number ? sha256Hex(`p${number}`) : '',
@@ -56,9 +56,33 @@ describe('txCanonicalJson', () => {
       fc.property(tx, (t) => {
         expect(txCanonicalJson(t)).toBe(canonicalJson(txBody(t)));
         expect(toHex(txLeafHash(t))).toBe(toHex(leafHash(canonicalBytes(txBody(t)))));
+        // A row as the pipeline stores it (args as JSON.stringify writes them) hashes alike unparsed.
+        const stored = [t.txId, t.channel, t.chaincode, t.function, JSON.stringify(t.args)] as const;
+        expect(storedTxLeafHex(...stored, t.creator, t.timestamp, t.validationCode)).toBe(
+          toHex(txLeafHash(t)),
+        );
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('a stored row whose args text was rewritten, even to equal JSON, no longer hashes to its leaf', () => {
+    const t = { ...fc.sample(tx, 1)[0], args: ['1', '2'] };
+    const leaf = toHex(txLeafHash(t));
+    const row = (args: string) =>
+      storedTxLeafHex(
+        t.txId,
+        t.channel,
+        t.chaincode,
+        t.function,
+        args,
+        t.creator,
+        t.timestamp,
+        t.validationCode,
+      );
+    expect(row('["1","2"]')).toBe(leaf);
+    expect(row('[ "1", "2" ]')).not.toBe(leaf);
+    expect(row('["1","3"]')).not.toBe(leaf);
   });
 
   it('falls back to the generic encoder, which names the field, for a shape JSON cannot carry', () => {

@@ -5,8 +5,8 @@
 import { randomFillSync } from 'node:crypto';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { encodeHeader } from '../../common/ledger/der';
-import { fromHex, toHex } from '../../common/ledger/hex';
-import { sha256, sha256Buffer } from './merkle';
+import { fromHex } from '../../common/ledger/hex';
+import { sha256Buffer, sha256HexOf } from './merkle';
 import type { BlockHeader, Transaction } from '../../common/ledger/types';
 
 /** The transaction reduced to exactly its eight hashed fields (extra properties are dropped). */
@@ -55,14 +55,41 @@ export function txLeafHash(tx: Transaction): Uint8Array {
   return new Uint8Array(txLeafBuffer(tx));
 }
 
-/** `txLeafHash` as a Buffer (no copy). The 0x00 prefix is U+0000, one byte in UTF-8. */
+/** `txLeafHash` as a Buffer. */
 export function txLeafBuffer(tx: Transaction): Buffer {
-  return sha256Buffer(Buffer.from(`\u0000${txCanonicalJson(tx)}`, 'utf8'));
+  return Buffer.from(txLeafHex(tx), 'hex');
 }
 
-/** `txLeafHash` as lowercase hex (the stored `leafHash`). */
+/**
+ * Leaf hash (hex) of a stored transaction row (ledger_tx), without parsing its `args` column: the column's
+ * text is put in the canonical JSON as stored. The pipeline stores `JSON.stringify(args)` of an array of
+ * strings, which is exactly its canonical form (RFC 8785 writes strings as JSON.stringify does), so an
+ * untouched row hashes to its recorded leaf; any other text (edited, reformatted, not JSON) gives
+ * another hash, and the verification reports the row. Text placed raw cannot pass for other field
+ * values: every later field is written after it with its key and JSON quoting, and a key text cannot
+ * occur inside a JSON string (its quotes would be escaped).
+ */
+export function storedTxLeafHex(
+  txId: string,
+  channel: string,
+  chaincode: string,
+  fn: string,
+  argsJson: string,
+  creator: string,
+  timestamp: string,
+  validationCode: number,
+): string {
+  return sha256HexOf(
+    `\u0000{"args":${argsJson},"chaincode":${q(chaincode)},"channel":${q(channel)},"creator":${q(creator)},"function":${q(fn)},"timestamp":${q(timestamp)},"txId":${q(txId)},"validationCode":${q(validationCode)}}`,
+  );
+}
+
+/**
+ * `txLeafHash` as lowercase hex (the stored `leafHash`), hashed straight from the text (the 0x00 prefix
+ * is U+0000, one byte in UTF-8).
+ */
 export function txLeafHex(tx: Transaction): string {
-  return txLeafBuffer(tx).toString('hex');
+  return sha256HexOf(`\u0000${txCanonicalJson(tx)}`);
 }
 
 const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/;
@@ -72,8 +99,47 @@ function hexBytes(hex: string): Uint8Array {
   return HEX_RE.test(hex) ? Buffer.from(hex, 'hex') : fromHex(hex);
 }
 
+/** The DER header of the fast path, reused: at most 2 + (2 + 8) + 34 + 34 = 80 bytes. */
+const headerBytes = Buffer.alloc(80);
+
+/**
+ * The DER header (docs/ledger.md section 2) written straight into `headerBytes` for the usual shape (a
+ * safe non-negative number, a previous hash of 0 or 32 bytes, a 32-byte data hash, all hex); answers
+ * its length, or 0 when the header has another shape (the generic `encodeHeader` then names the error).
+ * Every length is below 128, so each is one byte. Same bytes as `encodeHeader` (tested in tx.test.ts).
+ */
+function writeHeader(number: number, previousHash: string, dataHash: string): number {
+  if (!Number.isSafeInteger(number) || number < 0) return 0;
+  if ((previousHash.length !== 0 && previousHash.length !== 64) || dataHash.length !== 64) return 0;
+  // INTEGER: minimal big-endian bytes, a leading 0x00 when the top bit is set.
+  let intLen = 1;
+  for (let n = Math.floor(number / 256); n > 0; n = Math.floor(n / 256)) intLen++;
+  const top = Math.floor(number / 256 ** (intLen - 1));
+  const pad = top & 0x80 ? 1 : 0;
+  const b = headerBytes;
+  let at = 2;
+  b[at++] = 0x02;
+  b[at++] = intLen + pad;
+  if (pad) b[at++] = 0;
+  for (let i = intLen - 1, n = number; i >= 0; i--, n = Math.floor(n / 256)) b[at + i] = n % 256;
+  at += intLen;
+  b[at++] = 0x04;
+  b[at++] = previousHash.length / 2;
+  if (previousHash.length && b.write(previousHash, at, 32, 'hex') !== 32) return 0;
+  at += previousHash.length / 2;
+  b[at++] = 0x04;
+  b[at++] = 32;
+  if (b.write(dataHash, at, 32, 'hex') !== 32) return 0;
+  at += 32;
+  b[0] = 0x30;
+  b[1] = at - 2;
+  return at;
+}
+
 /** Block hash (hex) = SHA-256 of the DER header. @throws Error when a hash field is not hex. */
 export function blockHashHex(header: BlockHeader): string {
+  const n = writeHeader(header.number, header.previousHash, header.dataHash);
+  if (n) return sha256HexOf(headerBytes.subarray(0, n));
   return sha256Buffer(
     encodeHeader({
       number: header.number,
@@ -85,7 +151,7 @@ export function blockHashHex(header: BlockHeader): string {
 
 /** SHA-256 hex of UTF-8 text or bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return toHex(sha256(typeof data === 'string' ? new TextEncoder().encode(data) : data));
+  return sha256HexOf(data);
 }
 
 /** Random nonces are drawn 24 bytes at a time from a pool refilled by one `randomFillSync` per 1,024. */
@@ -108,7 +174,7 @@ export function newTxId(creator: string): string {
   }
   noncePool.copy(idInput, 0, nonceAt, nonceAt + NONCE);
   nonceAt += NONCE;
-  return sha256Buffer(idInput).toString('hex');
+  return sha256HexOf(idInput);
 }
 
 let stampMs = NaN;

@@ -9,12 +9,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, sqliteHandle } from '../db/connect';
 import { migrateToLatest } from '../db/migrator';
 import { createEmbeddedLedger } from './embedded';
 import { sha256Hex } from './tx';
 import { verifyLedger } from './verify';
+import { sqliteChunkReader, verifyChunk, type Chunk, type ChunkResult } from './verifyChunk';
 
 const dir = mkdtempSync(join(tmpdir(), 'baas-verify-'));
 const BLOCKS = 12;
@@ -83,11 +86,56 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * Runs the generated worker (server/ledger/generated/verifyWorker.mjs, plain JavaScript) on its own, as
+ * verify.ts starts it (no loader flags), over `chunks` of `dataDir`; answers its results in order.
+ */
+async function runWorker(dataDir: string, chunks: Chunk[]): Promise<ChunkResult[]> {
+  const w = new Worker(new URL('./generated/verifyWorker.mjs', import.meta.url), {
+    workerData: { file: join(dataDir, 'baas.sqlite') },
+    execArgv: [],
+  });
+  try {
+    return await new Promise((resolve, reject) => {
+      const results: ChunkResult[] = [];
+      w.on('error', reject);
+      w.on('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+      w.on('message', (m: { index?: number; result?: ChunkResult }) => {
+        if (m.index !== undefined) results[m.index] = m.result!;
+        if (results.length === chunks.length && !results.includes(undefined as never)) resolve(results);
+        else if (m.index === undefined) chunks.forEach((chunk, index) => w.postMessage({ index, chunk }));
+      });
+    });
+  } finally {
+    await w.terminate();
+  }
+}
+
 describe('chunked verification', { timeout: 120_000 }, () => {
   it('verifies the whole ledger, on the calling thread and with workers', async () => {
     const alone = await verifyDir(join(dir, 'base'));
     expect(alone).toMatchObject({ ok: true, blocks: BLOCKS + 1, transactions: BLOCKS * PER_BLOCK + 1 });
     expect(verifyWithWorkers(join(dir, 'base'), 2)).toEqual(alone);
+  });
+
+  it('the generated worker bundle runs without tsx and finds what verifyChunk finds, tampered or not', async () => {
+    const chunks: Chunk[] = [
+      { channelId: 1, channel: 'artchannel', from: 0, to: 5 },
+      { channelId: 1, channel: 'artchannel', from: 6, to: 12 },
+    ];
+    const d = await tampered(
+      'worker',
+      `UPDATE ledger_tx SET creator = 'mallory' WHERE "blockNumber" = 9 AND "txIndex" = 3`,
+    );
+    for (const dataDir of [join(dir, 'base'), d]) {
+      const file = new SQLite(join(dataDir, 'baas.sqlite'), { readonly: true });
+      const read = sqliteChunkReader(file);
+      const here = chunks.map((c) => verifyChunk(c, read(c)));
+      file.close();
+      expect(await runWorker(dataDir, chunks)).toEqual(here);
+    }
+    const [, second] = await runWorker(d, chunks);
+    expect(second.failure).toMatchObject({ blockNumber: 9, field: 'leafHash', transactions: 3000 });
   });
 
   it("a chunk's first block with a forged previous hash is reported as the broken link", async () => {

@@ -4,9 +4,8 @@
  * its blocks). Kept apart, with few imports, because worker threads load it (verifyWorker.ts).
  */
 import type SQLite from 'better-sqlite3';
-import { merkleRoot } from './merkle';
-import { blockHashHex, txLeafBuffer } from './tx';
-import type { Transaction } from '../../common/ledger/types';
+import { merkleRootHex } from './merkle';
+import { blockHashHex, storedTxLeafHex } from './tx';
 
 /** Consecutive blocks `from..to` (numbers, inclusive) of one channel. */
 export interface Chunk {
@@ -142,7 +141,7 @@ export function verifyChunk(c: Chunk, data: ChunkData): ChunkResult {
       );
     // Transactions of blocks that do not exist are caught by the FK and txCount.
     while (t < txRows.length && txRows[t][1] < number) t++;
-    const leaves: Buffer[] = [];
+    const leaves: string[] = [];
     let index = 0;
     while (t < txRows.length && txRows[t][1] === number) {
       const [txId, , txIndex, chaincode, fn, args, creator, timestamp, validationCode, leafHash] =
@@ -155,22 +154,11 @@ export function verifyChunk(c: Chunk, data: ChunkData): ChunkResult {
           'transaction positions are not contiguous',
           txId,
         );
-      const tx: Transaction = {
-        txId,
-        channel: c.channel,
-        chaincode,
-        function: fn,
-        args: JSON.parse(args) as string[],
-        creator,
-        timestamp,
-        validationCode,
-      };
-      const leaf = txLeafBuffer(tx);
-      const leafHex = leaf.toString('hex');
-      if (leafHex !== leafHash)
+      const leaf = storedTxLeafHex(txId, c.channel, chaincode, fn, args, creator, timestamp, validationCode);
+      if (leaf !== leafHash)
         return fail(
           'leafHash',
-          leafHex,
+          leaf,
           leafHash,
           'the transaction does not hash to the leaf recorded in its block',
           txId,
@@ -184,7 +172,7 @@ export function verifyChunk(c: Chunk, data: ChunkData): ChunkResult {
       return fail('txCount', String(txCount), String(leaves.length), 'transaction count differs');
     if (leaves.length === 0)
       return fail('txCount', '>= 1', '0', 'a block must hold at least one transaction');
-    const dataHash = Buffer.from(merkleRoot(leaves)).toString('hex');
+    const dataHash = merkleRootHex(leaves);
     if (dataHash !== storedDataHash)
       return fail(
         'dataHash',
