@@ -6,7 +6,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config';
 import helmet from './plugins/external/helmet';
-import multipart from './plugins/external/multipart';
 import rateLimit from './plugins/external/rateLimit';
 import staticFiles from './plugins/external/static';
 import swagger from './plugins/external/swagger';
@@ -60,7 +59,6 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   app.decorate('config', config);
 
   await app.register(helmet);
-  await app.register(multipart);
   await app.register(rateLimit);
   await app.register(validation);
   await app.register(envelope);
