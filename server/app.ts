@@ -13,6 +13,7 @@ import validation from './plugins/app/validation';
 import envelope, { clientErrorHandler } from './plugins/app/envelope';
 import db from './plugins/app/db';
 import auth from './plugins/app/auth';
+import { lazyChildLogger } from './plugins/app/requestLogger';
 import ledger from './plugins/app/ledger';
 import storage from './plugins/app/storage';
 import userRoutes, { accountRoutes } from './routes/dev-api/user/index';
@@ -54,6 +55,8 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    // request.log made on first use (plugins/app/requestLogger.ts).
+    childLoggerFactory: lazyChildLogger,
     ...opts,
   });
   app.decorate('config', config);
