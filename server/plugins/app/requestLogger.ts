@@ -74,10 +74,15 @@ class LazyChildLogger {
 
 /**
  * Fastify's `childLoggerFactory`: the request's logger, a {@link LazyChildLogger} of `logger` with
- * `bindings` (the request id) and `options` (a route's own level or serializers).
+ * `bindings` (the request id) and `options` (a route's own level or serializers); for a logger that
+ * cannot say whether a level is enabled (not pino), its own child as Fastify's default factory makes.
  */
 export const lazyChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
   logger,
   bindings,
   options,
-) => new LazyChildLogger(logger as unknown as Logger, bindings, options) as unknown as FastifyBaseLogger;
+) =>
+  // A logger without levels to ask (Fastify's no-op logger when logging is off, a custom logger): its own child.
+  typeof (logger as Partial<Logger>).isLevelEnabled === 'function'
+    ? (new LazyChildLogger(logger as unknown as Logger, bindings, options) as unknown as FastifyBaseLogger)
+    : logger.child(bindings, options);
