@@ -11,12 +11,8 @@
  * - PostgreSQL: `pg_current_snapshot()` (xmin:xmax:in-progress list). Two equal snapshots see exactly the
  *   same committed transactions (MVCC visibility), so a total counted under one holds under the other;
  *   any write transaction that starts or ends changes it (PostgreSQL docs, "Snapshot Information Functions").
- * A list call reads the version in its page's own statement ({@link versionColumn}, the same text as
- * {@link dataVersion}), so a page and the total it is answered with come from one snapshot and a cache hit
- * costs no statement of its own (issue 10: the separate version query was a third statement per list
- * call beside the token lookup and the page); an empty page has no row to carry it, then the version is
- * read by its own query. The version is read before counting, so a write that lands between the two only
- * makes the entry stale sooner (a miss), never wrong. Inside a transaction (which may hold its own uncommitted writes) nothing
+ * The version is read before counting, so a write that lands between the two only makes the entry stale
+ * sooner (a miss), never wrong. Inside a transaction (which may hold its own uncommitted writes) nothing
  * is cached. The repository also clears a resource's entries after each of its own writes.
  */
 import type { Kysely } from 'kysely';
@@ -34,20 +30,6 @@ export async function dataVersion(db: Kysely<any>, dialect: 'sqlite' | 'postgres
 const SQLITE_VERSION = `select total_changes() || ':' || (select data_version from pragma_data_version) as v`;
 const PG_VERSION = 'select pg_current_snapshot()::text as v';
 
-/** Name of the column carrying the change marker in a list page's rows ({@link versionColumn}). */
-export const VERSION_COLUMN = '__dataVersion';
-
-/**
- * The select-list expression of the change marker (the value {@link dataVersion} reads), for a page query
- * to carry it on every row as {@link VERSION_COLUMN}. SQLite evaluates the uncorrelated subquery once per
- * statement.
- */
-export function versionColumn(dialect: 'sqlite' | 'postgres'): string {
-  return dialect === 'postgres'
-    ? 'pg_current_snapshot()::text'
-    : `(total_changes() || ':' || (select data_version from pragma_data_version))`;
-}
-
 /** The totals of one resource's list queries, by query key (see the module doc). */
 export class CountCache {
   private readonly entries = new Map<string, { version: string; total: number }>();
@@ -58,12 +40,10 @@ export class CountCache {
    * The total for `key`: remembered when the database is unchanged since it was counted, else `count()`
    * (then remembered). Inside a transaction, always `count()`.
    * @param key a stable text of everything the total depends on (filters, free text)
-   * @param known the change marker as read by the caller's own statement (a page's {@link VERSION_COLUMN});
-   *   read here when absent
    */
-  async total(db: Kysely<any>, key: string, count: () => Promise<number>, known?: string): Promise<number> {
+  async total(db: Kysely<any>, key: string, count: () => Promise<number>): Promise<number> {
     if (db.isTransaction) return count();
-    const version = known ?? (await dataVersion(db, this.dialect));
+    const version = await dataVersion(db, this.dialect);
     const hit = this.entries.get(key);
     if (hit && hit.version === version) {
       this.entries.delete(key); // re-inserted below: most recently used last

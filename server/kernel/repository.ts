@@ -4,8 +4,7 @@
  * columns parsed), computed counts (`x-count`) and display joins (`x-storage.display`).
  *
  * - `list(db, query, extra?)`: one page and the total (remembered per distinct query until the database
- *   changes, countCache.ts, whose change marker the page's own statement reads; never a full count on
- *   every page). `query` is a validated `<id>.listQuery` /
+ *   changes, countCache.ts; never a full count on every page). `query` is a validated `<id>.listQuery` /
  *   `.listBody` (page, pageSize, q, sort, order, ids, filters); `extra` adds equality filters
  *   (getManyReference). `q` matches the search columns (model.search) with LIKE/ILIKE; on SQLite a text of
  *   3 or more characters uses the FTS5 trigram table `<table>_fts` when the schema declares the index.
@@ -32,7 +31,7 @@ import { readQuery } from '../db/connect';
 import { nowText } from '../db/database';
 import { ApiError, conflict, invalidField, notFound } from '../plugins/app/errors';
 import { recordAudit, storedRow, type WriteActor } from './audit';
-import { CountCache, VERSION_COLUMN, versionColumn } from './countCache';
+import { CountCache } from './countCache';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
 import { direction, filtersOf, likePattern, paging, parseIds, textMatch, type ListQuery } from './listQuery';
@@ -315,18 +314,11 @@ export class Repository<R extends object = RecordOut> {
       [pageParams, countParams] = [built.page.parameters, built.count.parameters];
     }
     const key = JSON.stringify([ids ?? null, text ?? '', names.map((n) => [n, filters[n]])]);
-    // The page first: its rows carry the database's change marker, which the total is remembered under.
+    const total = await this.totals.total(db, key, async () => {
+      const [row] = await readQuery<{ total: number | string }>(db, countSql, countParams);
+      return Number(row.total);
+    });
     const rows = await readQuery<Record<string, unknown>>(db, pageSql, pageParams);
-    const version = rows.length ? String(rows[0][VERSION_COLUMN]) : undefined;
-    const total = await this.totals.total(
-      db,
-      key,
-      async () => {
-        const [row] = await readQuery<{ total: number | string }>(db, countSql, countParams);
-        return Number(row.total);
-      },
-      version,
-    );
     return { list: rows.map((r) => this.toRecord(r) as R), total };
   }
 
@@ -365,7 +357,6 @@ export class Repository<R extends object = RecordOut> {
     }
     const computed = this.model.counts.some((c) => c.name === q.sort);
     const ordered = this.selection(page)
-      .select(sql.raw(versionColumn(this.dialect)).as(VERSION_COLUMN))
       .orderBy(computed ? sql.ref(q.sort) : sql.ref(this.col(q.sort)), q.order)
       .orderBy(this.col('id'), 'desc');
     // The FTS page already is the page (its limit and offset bound in the same places as an outer one's).
