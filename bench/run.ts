@@ -21,7 +21,8 @@
  * With `BENCH_BASELINE=<git revision>` (e.g. the commit before a refactoring), the same run also checks
  * that revision out (`git worktree add --detach` in the temp dir, sharing this node_modules), imports the
  * same file with its own `scripts/import.ts` into its own DATA_DIR, starts its server, and loads it with
- * the same calls, so the figures of both versions come side by side from one run on one machine.
+ * the same calls, so the figures of both versions come side by side from one run on one machine (req/s,
+ * latency and CPU time per request of each).
  *
  * `npm run bench -- --scale 10` runs the scale bench instead (bench/scale.ts: 1×, 3× and 10× the data).
  *
@@ -222,6 +223,8 @@ async function main(): Promise<void> {
     const password = randomBytes(12).toString('hex');
     const baselineRev = process.env.BENCH_BASELINE;
     let baseline: string | undefined;
+    /** The baseline server's process, for its CPU time per request. */
+    let baselinePid: number | undefined;
     if (baselineRev) {
       const dir = join(tmp, 'baseline');
       execFileSync('git', ['worktree', 'add', '--detach', '--quiet', dir, baselineRev], { cwd: root });
@@ -247,7 +250,7 @@ async function main(): Promise<void> {
         `  baseline ${baselineRev} (${rev}): imported into its own DATA_DIR in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
       const port = await freePort();
-      start(
+      baselinePid = start(
         'baseline server',
         process.execPath,
         ['--import', 'tsx', 'server/server.ts'],
@@ -263,7 +266,7 @@ async function main(): Promise<void> {
         },
         join(tmp, 'baseline-server.log'),
         dir,
-      );
+      ).pid;
       baseline = `http://127.0.0.1:${port}`;
     }
     const server = start(
@@ -369,6 +372,7 @@ async function main(): Promise<void> {
               url: baseline,
               calls: ourCalls(baseToken),
               token: baseToken,
+              pid: baselinePid,
             },
           ]
         : []),
@@ -422,11 +426,11 @@ async function main(): Promise<void> {
     const pad = (s: string, n: number) => s.padEnd(n);
     const lpad = (s: string, n: number) => s.padStart(n);
     console.log(
-      `\n${pad('call', 8)}${pad('target', 20)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('answered', 10)}${lpad('errors', 8)}`,
+      `\n${pad('call', 8)}${pad('target', 20)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('answered', 10)}${lpad('errors', 8)}${lpad('CPU µs/req', 12)}`,
     );
     for (const r of rows)
       console.log(
-        `${pad(r.case, 8)}${pad(r.target, 20)}${lpad(r.rps.toFixed(0), 9)}${lpad(String(r.p50), 9)}${lpad(String(r.p99), 9)}${lpad(String(r.ok), 10)}${lpad(String(r.bad), 8)}`,
+        `${pad(r.case, 8)}${pad(r.target, 20)}${lpad(r.rps.toFixed(0), 9)}${lpad(String(r.p50), 9)}${lpad(String(r.p99), 9)}${lpad(String(r.ok), 10)}${lpad(String(r.bad), 8)}${lpad(Number.isFinite(r.cpuUs) ? String(Math.round(r.cpuUs!)) : '—', 12)}`,
       );
     console.log(
       `\n(answered: 2xx responses within the ${duration} s; errors: non-2xx, socket errors and timeouts)` +

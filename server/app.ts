@@ -6,7 +6,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config';
 import helmet from './plugins/external/helmet';
-import multipart from './plugins/external/multipart';
 import rateLimit from './plugins/external/rateLimit';
 import staticFiles from './plugins/external/static';
 import swagger from './plugins/external/swagger';
@@ -14,6 +13,7 @@ import validation from './plugins/app/validation';
 import envelope, { clientErrorHandler } from './plugins/app/envelope';
 import db from './plugins/app/db';
 import auth from './plugins/app/auth';
+import { lazyChildLogger } from './plugins/app/requestLogger';
 import ledger from './plugins/app/ledger';
 import storage from './plugins/app/storage';
 import userRoutes, { accountRoutes } from './routes/dev-api/user/index';
@@ -55,12 +55,13 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    // request.log made on first use (plugins/app/requestLogger.ts).
+    childLoggerFactory: lazyChildLogger,
     ...opts,
   });
   app.decorate('config', config);
 
   await app.register(helmet);
-  await app.register(multipart);
   await app.register(rateLimit);
   await app.register(validation);
   await app.register(envelope);

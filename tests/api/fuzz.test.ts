@@ -176,9 +176,11 @@ const BODY_CLASSES: Array<{ cls: string; field?: string; make: (json: string) =>
     field: 'Content-Type',
     make: (json) => ({ body: json, contentType: 'application/x-www-form-urlencoded' }),
   },
-  // multipart is read by the upload parser: a JSON call then refuses a body that is not an object.
+  // multipart is read by the upload calls only (their own parser): a JSON call refuses it as a content
+  // type no parser reads, 415 naming the header.
   {
     cls: 'bad-content-type',
+    field: 'Content-Type',
     make: (json) => ({ body: json, contentType: 'multipart/form-data; boundary=x' }),
   },
   { cls: 'invalid-json', make: (json) => ({ body: json.slice(0, -1) }) },

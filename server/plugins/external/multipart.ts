@@ -1,5 +1,10 @@
 /**
  * @fastify/multipart for uploads (image upload, chaincode source); per-route limits are set where used.
+ * Registered by the upload calls' own route plugins (server/routes/artmanager/upload, artwork/pictures,
+ * authors/registry, traceability, baas-api/chaincode), not on the whole app: the plugin adds an async
+ * onRequest hook (a `close` listener per request) and an async onResponse hook, which every other call
+ * paid for nothing (issue 10's detail profile). Elsewhere a multipart/form-data body is refused as an
+ * unsupported Content-Type (415, the envelope plugin).
  *
  * `multipartError` turns the parser's failures on a malformed body into the envelope's 400 (never a 500):
  * busboy (@fastify/busboy) throws plain `Error`s without a code, so they are recognized by their messages

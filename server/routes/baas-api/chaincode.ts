@@ -23,7 +23,7 @@ import { validatorFor } from '../../../common/validators';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, apiError, conflict } from '../../plugins/app/errors';
 import { msg } from '../../../common/messages/index';
-import { multipartError } from '../../plugins/external/multipart';
+import multipart, { multipartError } from '../../plugins/external/multipart';
 import {
   checkGoSource,
   LIFECYCLE_CHAINCODE,
@@ -55,6 +55,8 @@ function bad(message: string, field = 'file', keyword = 'chaincode') {
 }
 
 export default async function chaincodeRoutes(fastify: FastifyInstance) {
+  // multipart/form-data parsing (and @fastify/multipart's per-request hooks) only in this context (issue 10).
+  await fastify.register(multipart);
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   const db = app.db as unknown as Kysely<LedgerTables>;
   // `user` (and admin) read and install; approve and commit are admin's (see the module doc).

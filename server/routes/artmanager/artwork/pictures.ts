@@ -18,8 +18,11 @@ import { invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
 import { actorOf } from '../../../kernel/audit';
+import multipart from '../../../plugins/external/multipart';
 
 export default async function pictureRoutes(app: FastifyInstance) {
+  // multipart/form-data parsing (and @fastify/multipart's per-request hooks) only in this context (issue 10).
+  await app.register(multipart);
   const schema = schemas.artwork;
   const onRequest = app.requireRoles(schema['x-roles'] ?? ['admin']);
   const spec = uploadSpecAt(schema, 'images')!;

@@ -17,6 +17,7 @@ import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { actorOf } from '../../../kernel/audit';
+import multipart from '../../../plugins/external/multipart';
 
 /** A record id from a multipart text field, or 400 naming the field. */
 export function idField(fields: Record<string, string>, name: string): number {
@@ -31,6 +32,8 @@ export function idField(fields: Record<string, string>, name: string): number {
 export const authorPageUrl = (origin: string, id: number) => `${origin}/#/verify/author/${id}`;
 
 export default async function authorRegistryRoutes(app: FastifyInstance) {
+  // multipart/form-data parsing (and @fastify/multipart's per-request hooks) only in this context (issue 10).
+  await app.register(multipart);
   const schema = schemas.author;
   const onRequest = app.requireRoles(schema['x-roles'] ?? ['admin']);
   const spec = uploadSpecAt(schema, 'portrait')!;

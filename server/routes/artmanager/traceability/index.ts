@@ -20,10 +20,13 @@ import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
 import { actorOf } from '../../../kernel/audit';
 import { msg } from '../../../../common/messages/index';
+import multipart from '../../../plugins/external/multipart';
 
 type Step = Record<string, unknown> & { step: string };
 
 export default async function traceabilityRoutes(app: FastifyInstance) {
+  // multipart/form-data parsing (and @fastify/multipart's per-request hooks) only in this context (issue 10).
+  await app.register(multipart);
   const schema = schemas.artwork;
   const onRequest = app.requireRoles(schema['x-roles'] ?? ['admin']);
   const spec = uploadSpecAt(schema, 'traceability.attachment')!;

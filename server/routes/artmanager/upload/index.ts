@@ -14,6 +14,7 @@ import { resourceSchemas, type ResourceSchema } from '../../../../common/schemaR
 import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
+import multipart from '../../../plugins/external/multipart';
 
 /** The image extension for `bytes`, from its magic number, or null when it is not an accepted image. */
 export function imageKind(bytes: Buffer): 'jpg' | 'png' | 'gif' | 'webp' | 'bmp' | null {
@@ -38,6 +39,8 @@ export function uploadTarget(
 }
 
 export default async function uploadRoutes(app: FastifyInstance) {
+  // multipart/form-data parsing (and @fastify/multipart's per-request hooks) only in this context (issue 10).
+  await app.register(multipart);
   const adminOnly = app.requireRoles(['admin']);
   app.post<{ Querystring: { resource?: string; field?: string } }>(
     '/',
