@@ -2,8 +2,8 @@ import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient, shouldRetry } from './queryClient';
 
-/** What ra-core's useCanAccess does for a button whose record has not loaded: a signal-taking query. */
-const canAccessKey = ['auth', 'canAccess', { action: 'edit', resource: 'artworks' }];
+/** The key ra-core's views read (useIsAuthPending) and a component without its record makes (useCanAccess). */
+const canAccessKey = ['auth', 'canAccess', { action: 'show', resource: 'artworks' }];
 const slowAnswer = ({ signal }: { signal: AbortSignal }) =>
   new Promise<boolean>((resolve, reject) => {
     const timer = setTimeout(() => resolve(true), 200);
@@ -15,7 +15,7 @@ const slowAnswer = ({ signal }: { signal: AbortSignal }) =>
 const flush = () => new Promise((r) => setTimeout(r, 20));
 
 /** Mounts an observer of the key, lets its request start, then unmounts it (the user navigated away). */
-async function abandon(client: QueryClient) {
+async function abandonMidRequest(client: QueryClient) {
   const observer = new QueryObserver(client, { queryKey: canAccessKey, queryFn: slowAnswer });
   const unsubscribe = observer.subscribe(() => undefined);
   await flush();
@@ -24,29 +24,43 @@ async function abandon(client: QueryClient) {
   await flush();
 }
 
+/** What a render that never commits leaves: the query built in the cache, never observed nor fetched. */
+function buildWithoutObserving(client: QueryClient) {
+  client.getQueryCache().build(client, { queryKey: canAccessKey, queryFn: slowAnswer });
+}
+
 describe('createQueryClient', () => {
-  it('drops an auth query abandoned mid-request, which ra-core would read as pending forever', async () => {
-    // react-query alone: cancelled and reverted to pending, with nobody left to fetch it.
+  it('reads an auth query abandoned mid-request as absent; react-query alone leaves it pending', async () => {
     const plain = new QueryClient();
-    await abandon(plain);
+    await abandonMidRequest(plain);
     expect(plain.getQueryState(canAccessKey)).toMatchObject({ status: 'pending', fetchStatus: 'idle' });
-    // The console's client: gone, so useIsAuthPending no longer reads it as pending.
     const ours = createQueryClient();
-    await abandon(ours);
+    await abandonMidRequest(ours);
     expect(ours.getQueryState(canAccessKey)).toBeUndefined();
   });
 
-  it('keeps answered auth queries and non-auth queries', async () => {
+  it('reads an auth query built by a render that never committed as absent', () => {
+    const plain = new QueryClient();
+    buildWithoutObserving(plain);
+    expect(plain.getQueryState(canAccessKey)).toMatchObject({ status: 'pending', fetchStatus: 'idle' });
+    const ours = createQueryClient();
+    buildWithoutObserving(ours);
+    expect(ours.getQueryState(canAccessKey)).toBeUndefined();
+  });
+
+  it('still reports an auth check under way as pending, and an answered one as answered', async () => {
     const client = createQueryClient();
-    await client.fetchQuery({ queryKey: canAccessKey, queryFn: () => true });
-    const other = ['artworks', 'getOne', { id: '1' }];
-    const observer = new QueryObserver(client, { queryKey: other, queryFn: slowAnswer });
+    const observer = new QueryObserver(client, { queryKey: canAccessKey, queryFn: slowAnswer });
     const unsubscribe = observer.subscribe(() => undefined);
     await flush();
-    unsubscribe();
-    await flush();
+    expect(client.getQueryState(canAccessKey)).toMatchObject({ status: 'pending', fetchStatus: 'fetching' });
+    await new Promise((r) => setTimeout(r, 250));
     expect(client.getQueryState(canAccessKey)).toMatchObject({ status: 'success', data: true });
-    expect(client.getQueryState(other)).toBeDefined();
+    unsubscribe();
+    // Other queries are read as react-query keeps them.
+    const other = ['artworks', 'getOne', { id: '1' }];
+    client.getQueryCache().build(client, { queryKey: other });
+    expect(client.getQueryState(other)).toMatchObject({ status: 'pending', fetchStatus: 'idle' });
   });
 
   it('never retries a refusal, retries other failures three times', () => {

@@ -5,18 +5,26 @@
  *   retried, so the first answer decides at once (a revoked token reaches the authProvider's `checkError`
  *   within one round trip instead of after react-query's three retries with back-off, about 7 s); network
  *   failures and 5xx are retried up to 3 times as by default.
- * - An auth query (`['auth', ...]`) left without observers while it had no answer yet is dropped from the
- *   cache. react-admin's CRUD views (ra-core `EditBase`, `ShowBase`, ... through `useIsAuthPending`) read
- *   the state of `['auth', 'canAccess', {action, resource}]` without subscribing to it, and show their
- *   loading page while it is `pending`. That key is also the one a button makes before its record has
- *   loaded (`useCanAccess` with no record, e.g. the show page's Edit button). Its query function takes
- *   react-query's AbortSignal, so when the button unmounts mid-request (the user navigated to the edit page)
- *   react-query cancels the request and reverts the query to `pending`, idle, with no observer left to
- *   fetch it again: the next page then showed "Loading" until the cache dropped it five minutes later
- *   (seen in the browser tests on a loaded machine). Dropped, the key reads as not pending, and the view's
- *   own access check (`useRequireAccess`, subscribed) still decides what it shows.
+ * - An auth query (`['auth', ...]`) that nobody observes and that never got an answer reads as absent
+ *   ({@link ConsoleQueryClient.getQueryState}). react-admin's CRUD views (ra-core `EditBase`, `ShowBase`,
+ *   ... through `useIsAuthPending`) read the state of `['auth', 'canAccess', {action, resource}]` without
+ *   subscribing to it, and show their loading page while it is `pending`. That key is also the one a
+ *   component makes before its record has loaded (`useCanAccess` with no record, e.g. a show page's Edit
+ *   button). When that component renders without committing (a suspended render), or unmounts mid-request
+ *   (react-query then cancels the request, which takes an AbortSignal, and reverts the query), the query
+ *   stays `pending`, idle, with no observer left to fetch it, until the cache drops it five minutes later:
+ *   the next page showed "Loading" that long (seen in the browser tests on a loaded machine, with the
+ *   cache dumped: `{action:"show",resource:"artworks"}` pending, idle, 0 observers). Read as absent, it is
+ *   not pending, and the view's own access check (`useRequireAccess`, subscribed, which gates the record's
+ *   fetch) still decides what the page shows.
  */
-import { QueryCache, QueryClient, type Query } from '@tanstack/react-query';
+import {
+  QueryClient,
+  type DefaultError,
+  type Query,
+  type QueryKey,
+  type QueryState,
+} from '@tanstack/react-query';
 
 /** Whether react-query retries after `failureCount` failures, the last being `error`. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -36,15 +44,18 @@ function isAbandonedAuthQuery(query: Query): boolean {
   );
 }
 
+/** The console's client: react-query's, with the reading of abandoned auth queries above. */
+export class ConsoleQueryClient extends QueryClient {
+  override getQueryState<TQueryFnData = unknown, TError = DefaultError>(
+    queryKey: QueryKey,
+  ): QueryState<TQueryFnData, TError> | undefined {
+    const query = this.getQueryCache().find({ queryKey, exact: true });
+    if (query && isAbandonedAuthQuery(query)) return undefined;
+    return super.getQueryState<TQueryFnData, TError>(queryKey);
+  }
+}
+
 /** A new client with the rules above (mutations are never retried, as by default). */
 export function createQueryClient(): QueryClient {
-  const queryCache = new QueryCache();
-  queryCache.subscribe((event) => {
-    // `observerRemoved` comes after the cancellation's revert (query-core Query.removeObserver);
-    // `updated` with `setState` is the revert itself.
-    if (event.type !== 'observerRemoved' && !(event.type === 'updated' && event.action.type === 'setState'))
-      return;
-    if (isAbandonedAuthQuery(event.query)) queryCache.remove(event.query);
-  });
-  return new QueryClient({ queryCache, defaultOptions: { queries: { retry: shouldRetry } } });
+  return new ConsoleQueryClient({ defaultOptions: { queries: { retry: shouldRetry } } });
 }
