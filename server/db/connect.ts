@@ -66,6 +66,23 @@ export function cachedStatements(database: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** SQL texts compiled by {@link compiledSql}, by dialect and the caller's key. */
+const compiledTexts = new Map<string, string>();
+
+/**
+ * The SQL text of the query `build` makes (its parameter values are placeholders), compiled by Kysely
+ * once per dialect and `key` and kept: for the statements a hot path runs with `readQuery` or
+ * `CompiledQuery.raw` and its own parameters, which Kysely would otherwise build and compile on every
+ * call (issue 10's and issue 9's profiles). `key` names the statement; it must differ for any `build`
+ * that makes other SQL.
+ */
+export function compiledSql(db: Kysely<any>, key: string, build: () => { sql: string }): string {
+  const k = `${db.getExecutor().adapter.constructor.name}:${key}`;
+  let text = compiledTexts.get(k);
+  if (text === undefined) compiledTexts.set(k, (text = build().sql));
+  return text;
+}
+
 /**
  * The rows of a read-only query (`text` with `?`/`$n` parameters as Kysely compiles them for the dialect).
  * On SQLite, when the connection is not inside a transaction, the statement (prepared once) runs at once

@@ -19,6 +19,7 @@ import {
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { compiledSql } from '../db/connect';
 import { fromHex, toHex } from '../../common/ledger/hex';
 import {
   checkKeyName,
@@ -137,22 +138,15 @@ export function checkpointOrigin(key: { name: string }, channel: string): string
   return `${key.name}/${channel}`;
 }
 
-/** The checkpoint insert per dialect, compiled once (Kysely would rebuild it for every block). */
-const insertSqlByDialect = new Map<string, string>();
-
-/** `INSERT INTO ledger_checkpoint (channelId, size, rootHash, note, createdAt) ... ON CONFLICT DO NOTHING`. */
+/** `INSERT INTO ledger_checkpoint (channelId, size, rootHash, note, createdAt) ... ON CONFLICT DO NOTHING`, compiled once per dialect. */
 function insertSql(db: Kysely<any>): string {
-  const dialect = db.getExecutor().adapter.constructor.name;
-  let text = insertSqlByDialect.get(dialect);
-  if (!text) {
-    text = (db as Kysely<LedgerTables>)
+  return compiledSql(db, 'ledger_checkpoint:insert', () =>
+    (db as Kysely<LedgerTables>)
       .insertInto('ledger_checkpoint')
       .values({ channelId: 0, size: 0, rootHash: '', note: '', createdAt: '' })
       .onConflict((oc) => oc.columns(['channelId', 'size']).doNothing())
-      .compile().sql;
-    insertSqlByDialect.set(dialect, text);
-  }
-  return text;
+      .compile(),
+  );
 }
 
 /** A stored checkpoint. */

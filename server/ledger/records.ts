@@ -5,6 +5,7 @@
  * idempotency rule (same digest as the last version: answer the existing transaction, write nothing).
  */
 import { CompiledQuery, type Kysely } from 'kysely';
+import { compiledSql } from '../db/connect';
 import type { Database } from '../db/database';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { digestFields, type RecordKind } from '../../common/ledger/recordFields';
@@ -49,13 +50,10 @@ export function recordOfTx(tx: {
  * compile it for every record): its parameters are the set values in `CHAIN_SET` order (then `status`
  * 2 for an artwork), the id, and the version guard.
  */
-const updateSql = new Map<string, string>();
 const CHAIN_SET = ['isBlock', 'blockTime', 'chain', 'chainDigest', 'chainVersion'] as const;
 
 function chainUpdateSql(db: Kysely<Database>, kind: RecordKind): string {
-  const key = `${db.getExecutor().adapter.constructor.name}:${kind}`;
-  let text = updateSql.get(key);
-  if (!text) {
+  return compiledSql(db, `chainUpdate:${kind}`, () => {
     const set: Record<string, unknown> = {
       isBlock: 0,
       blockTime: '',
@@ -64,15 +62,8 @@ function chainUpdateSql(db: Kysely<Database>, kind: RecordKind): string {
       chainVersion: 0,
     };
     if (kind === 'artwork') set.status = 0;
-    text = db
-      .updateTable(TABLE[kind])
-      .set(set)
-      .where('id', '=', 0)
-      .where('chainVersion', '<=', 0)
-      .compile().sql;
-    updateSql.set(key, text);
-  }
-  return text;
+    return db.updateTable(TABLE[kind]).set(set).where('id', '=', 0).where('chainVersion', '<=', 0).compile();
+  });
 }
 
 /**

@@ -2,7 +2,7 @@
 import { MAX_ID } from '../../common/schemaRegistry';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
-import { readQuery } from '../db/connect';
+import { compiledSql, readQuery } from '../db/connect';
 
 /** Body `{id}`: a positive integer, nothing else. */
 export const idBody = {
@@ -12,25 +12,16 @@ export const idBody = {
   additionalProperties: false,
 } as const;
 
-/** The SQL of `storedChainState` per dialect and table, compiled once (Kysely would rebuild it per call). */
-const chainStateSql = new Map<string, string>();
-
 /**
  * The chain columns of a stored record (tx id, last digest and version), read through `readQuery`
  * (server/db/connect.ts: a prepared statement outside a transaction, Kysely inside one).
  * @throws Error when the record does not exist (the routes read it, with its 404, first).
  */
 export async function storedChainState(db: Kysely<Database>, table: 'authors' | 'artworks', id: number) {
-  const key = `${db.getExecutor().adapter.constructor.name}:${table}`;
-  let text = chainStateSql.get(key);
-  if (!text) {
-    text = db
-      .selectFrom(table)
-      .select(['chain', 'chainDigest', 'chainVersion'])
-      .where('id', '=', 0)
-      .compile().sql;
-    chainStateSql.set(key, text);
-  }
+  // Compiled once per dialect and table (Kysely would rebuild it per call).
+  const text = compiledSql(db, `chainState:${table}`, () =>
+    db.selectFrom(table).select(['chain', 'chainDigest', 'chainVersion']).where('id', '=', 0).compile(),
+  );
   const [row] = await readQuery<{ chain: string | null; chainDigest: string | null; chainVersion: number }>(
     db,
     text,

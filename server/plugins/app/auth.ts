@@ -15,7 +15,7 @@ import fp from 'fastify-plugin';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
-import { readQuery } from '../../db/connect';
+import { compiledSql, readQuery } from '../../db/connect';
 import { Codes } from '../../../common/envelope';
 import { nowText, type Account, type Database, type TokenTable } from '../../db/database';
 import { apiError } from './errors';
@@ -67,15 +67,12 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return typeof q === 'string' && q ? q : undefined;
 }
 
-/** The token lookup's SQL, compiled once per database (Kysely would rebuild it on every request). */
-const tokenQueries = new WeakMap<Kysely<Database>, string>();
-
 /** Resolves a token to its account, or throws code 2 (unknown, expired or revoked). */
 export async function accountForToken(db: Kysely<Database>, token: string): Promise<RequestAccount> {
   const hash = tokenHash(token);
-  let text = tokenQueries.get(db);
-  if (!text) {
-    text = db
+  // The lookup's SQL, compiled once per dialect (Kysely would rebuild it on every request).
+  const text = compiledSql(db, 'tokens:lookup', () =>
+    db
       .selectFrom('tokens')
       .innerJoin('accounts', 'accounts.id', 'tokens.accountId')
       .select([
@@ -87,9 +84,8 @@ export async function accountForToken(db: Kysely<Database>, token: string): Prom
         'tokens.revokeTime',
       ])
       .where('tokens.tokenHash', '=', '')
-      .compile().sql;
-    tokenQueries.set(db, text);
-  }
+      .compile(),
+  );
   // readQuery: on SQLite a prepared statement run at once (no Kysely round), issue 10's detail profile.
   const [row] = await readQuery<
     Pick<Account, 'id' | 'name'> & { account: string } & Pick<
