@@ -6,7 +6,7 @@ import { randomFillSync } from 'node:crypto';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { encodeHeader } from '../../common/ledger/der';
 import { fromHex } from '../../common/ledger/hex';
-import { sha256Buffer, sha256HexOf } from './merkle';
+import { sha256Buffer, sha256Hex } from './merkle';
 import type { BlockHeader, Transaction } from '../../common/ledger/types';
 
 /** The transaction reduced to exactly its eight hashed fields (extra properties are dropped). */
@@ -79,7 +79,7 @@ export function storedTxLeafHex(
   timestamp: string,
   validationCode: number,
 ): string {
-  return sha256HexOf(
+  return sha256Hex(
     `\u0000{"args":${argsJson},"chaincode":${q(chaincode)},"channel":${q(channel)},"creator":${q(creator)},"function":${q(fn)},"timestamp":${q(timestamp)},"txId":${q(txId)},"validationCode":${q(validationCode)}}`,
   );
 }
@@ -89,7 +89,7 @@ export function storedTxLeafHex(
  * is U+0000, one byte in UTF-8).
  */
 export function txLeafHex(tx: Transaction): string {
-  return sha256HexOf(`\u0000${txCanonicalJson(tx)}`);
+  return sha256Hex(`\u0000${txCanonicalJson(tx)}`);
 }
 
 const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/;
@@ -139,7 +139,7 @@ function writeHeader(number: number, previousHash: string, dataHash: string): nu
 /** Block hash (hex) = SHA-256 of the DER header. @throws Error when a hash field is not hex. */
 export function blockHashHex(header: BlockHeader): string {
   const n = writeHeader(header.number, header.previousHash, header.dataHash);
-  if (n) return sha256HexOf(headerBytes.subarray(0, n));
+  if (n) return sha256Hex(headerBytes.subarray(0, n));
   return sha256Buffer(
     encodeHeader({
       number: header.number,
@@ -149,10 +149,8 @@ export function blockHashHex(header: BlockHeader): string {
   ).toString('hex');
 }
 
-/** SHA-256 hex of UTF-8 text or bytes. */
-export function sha256Hex(data: string | Uint8Array): string {
-  return sha256HexOf(data);
-}
+/** SHA-256 hex of UTF-8 text or bytes (server/ledger/merkle.ts), here beside the ledger's other hashes. */
+export { sha256Hex };
 
 /** Random nonces are drawn 24 bytes at a time from a pool refilled by one `randomFillSync` per 1,024. */
 const NONCE = 24;
@@ -174,7 +172,7 @@ export function newTxId(creator: string): string {
   }
   noncePool.copy(idInput, 0, nonceAt, nonceAt + NONCE);
   nonceAt += NONCE;
-  return sha256HexOf(idInput);
+  return sha256Hex(idInput);
 }
 
 let stampMs = NaN;

@@ -9,7 +9,7 @@ var oneShot = typeof hash === 'function';
 function sha256Buffer(data) {
   return oneShot ? hash('sha256', data, 'buffer') : createHash('sha256').update(data).digest();
 }
-function sha256HexOf(data) {
+function sha256Hex(data) {
   return oneShot ? hash('sha256', data, 'hex') : createHash('sha256').update(data).digest('hex');
 }
 var LEAF = Uint8Array.of(0);
@@ -25,7 +25,7 @@ function nodeHashHex(left, right) {
     nodeInputHex.write(right, 33, 32, 'hex') !== 32
   )
     throw new Error('Merkle node: children must be 32-byte hex');
-  return sha256HexOf(nodeInputHex);
+  return sha256Hex(nodeInputHex);
 }
 function merkleRootHex(leaves) {
   if (leaves.length === 0)
@@ -103,7 +103,7 @@ function encodeHeader(header) {
 // server/ledger/tx.ts
 var q = JSON.stringify;
 function storedTxLeafHex(txId, channel, chaincode, fn, argsJson, creator, timestamp, validationCode) {
-  return sha256HexOf(
+  return sha256Hex(
     `\0{"args":${argsJson},"chaincode":${q(chaincode)},"channel":${q(channel)},"creator":${q(creator)},"function":${q(fn)},"timestamp":${q(timestamp)},"txId":${q(txId)},"validationCode":${q(validationCode)}}`,
   );
 }
@@ -140,7 +140,7 @@ function writeHeader(number, previousHash, dataHash) {
 }
 function blockHashHex(header) {
   const n = writeHeader(header.number, header.previousHash, header.dataHash);
-  if (n) return sha256HexOf(headerBytes.subarray(0, n));
+  if (n) return sha256Hex(headerBytes.subarray(0, n));
   return sha256Buffer(
     encodeHeader({
       number: header.number,
