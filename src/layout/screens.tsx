@@ -68,6 +68,15 @@ const PAGES: Record<ShellPage, ComponentType | null> = {
   authRedirect: null,
 };
 
+/** The component of a shell page: the shell's own, else the ledger screen given or built in (null: none). */
+function pageComponent(page: string, screens: ShellScreens): ComponentType | null | undefined {
+  return (
+    (PAGES as Record<string, ComponentType | null>)[page] ??
+    screens.ledger?.[page as LedgerScreen] ??
+    LEDGER[page as LedgerScreen]
+  );
+}
+
 /** react-router path syntax: a final `*name` segment becomes `*`. */
 function routerPath(path: string): string {
   return path.replace(/\/\*[^/]*$/, '/*');
@@ -91,11 +100,7 @@ export function shellRoutes(screens: ShellScreens = {}): ReactElement[] {
         <NotAvailable />
       );
     } else if (screen && 'page' in screen) {
-      const Page =
-        (PAGES as Record<string, ComponentType | null>)[screen.page] ??
-        screens.ledger?.[screen.page as LedgerScreen] ??
-        LEDGER[screen.page as LedgerScreen] ??
-        NotAvailable;
+      const Page = pageComponent(screen.page, screens) ?? NotAvailable;
       element = <Page />;
     } else {
       element = <NotAvailable />;
@@ -123,9 +128,7 @@ export function preloadScreen(path: string, screens: ShellScreens = {}): void {
       ? screen.view === 'child'
         ? undefined
         : screens.resources?.[screen.resource]?.[screen.view]
-      : ((PAGES as Record<string, ComponentType | null>)[screen.page] ??
-        screens.ledger?.[screen.page as LedgerScreen] ??
-        LEDGER[screen.page as LedgerScreen]);
+      : pageComponent(screen.page, screens);
   void (component as Partial<LazyComponent<object>> | null | undefined)?.preload?.();
 }
 
