@@ -14,6 +14,8 @@ export default tseslint.config(
       'common/generated',
       'src/generated',
       'server/ledger/generated',
+      'server/dist',
+      'server/.bundle-test-*',
     ],
   },
   js.configs.recommended,

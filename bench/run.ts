@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: the registry's speed on the full Tate collection, printed (never asserted).
  *
- * 1. Imports the full Tate file (69,202 artworks, 3,538 artists; gzipped JSON from the team data folder)
- *    into a fresh SQLite database in a temp DATA_DIR through the same pipeline as `npm run import`, and
- *    prints the import time and counts.
+ * 1. Builds the server bundle (scripts/build-server.ts), then imports the full Tate file (69,202 artworks,
+ *    3,538 artists; gzipped JSON from the team data folder) into a fresh SQLite database in a temp
+ *    DATA_DIR with the bundled `npm run import` command, in its own process, and prints the import time,
+ *    its CPU time and the counts.
  * 2. Exports the stored artworks (in the API's record shape, with authorName) and authors to a JSON file.
- * 3. Starts, on loopback and free ports, the real server (`npx tsx server/server.ts`, DATA_DIR pointed at
- *    the temp dir) and json-server 0.17 serving that JSON file (read-only), i.e. the same records.
+ * 3. Starts, on loopback and free ports, the real server as `npm start` runs it (`node
+ *    server/dist/server.mjs`, DATA_DIR pointed at the temp dir) and json-server 0.17 serving that JSON file (read-only), i.e. the same records.
  * 4. Loads each with autocannon (bounded: BENCH_DURATION s per case after a 2 s warm-up,
  *    BENCH_CONNECTIONS connections) on three calls: list (page 1 of 20), free-text search (rotating
  *    words, 20 per page) and detail (random ids), and prints requests/s, p50 and p99 latency side by side.
@@ -51,8 +52,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon, { type RequestSpec } from 'autocannon';
 import { connect } from '../server/db/connect';
 import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
-import { migrateToLatest } from '../server/db/migrator';
-import { importTate, summaryLine } from '../server/import/importer';
+import { summaryLine, type ImportSummary } from '../server/import/importer';
+import { buildServer, SERVER_ENV } from '../scripts/build-server';
 import { FLOOR, floorCalls, printApiTable, type LoadRow } from './apiTable';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -169,25 +170,35 @@ async function main(): Promise<void> {
   );
 
   try {
-    // 1. import
+    // 1. import, as `npm run import` runs it: the bundled command (scripts/build-server.ts) in its own
+    // process, so the figures include its worker's start and nothing of this process's loader.
+    await buildServer();
+    const summaryFile = join(tmp, 'import-summary.json');
+    execFileSync(
+      process.execPath,
+      [
+        join(root, 'server/dist/import.mjs'),
+        artworksFile,
+        '--artists',
+        artistsFile,
+        '--report',
+        join(tmp, 'import-report.jsonl'),
+        '--summary',
+        summaryFile,
+      ],
+      { cwd: root, env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as ImportSummary & { cpuSeconds: number };
     const { db } = connect({ dataDir });
-    await migrateToLatest(db);
-    const cpu0 = process.cpuUsage();
-    const summary = await importTate(db, {
-      artistsFile,
-      artworksFile,
-      reportFile: join(tmp, 'import-report.jsonl'),
-    });
-    console.log(`\nimport of the full Tate file (${artworksFile}):`);
+    console.log(`\nimport of the full Tate file (${artworksFile}), \`npm run import\`:`);
     console.log(`  artists:  ${summaryLine(summary.artists)} (of ${summary.artists.read})`);
     console.log(`  artworks: ${summaryLine(summary.artworks)} (of ${summary.artworks.read})`);
     console.log(
       `  import time: ${summary.seconds.toFixed(1)} s (${Math.round((summary.artworks.read + summary.artists.read) / summary.seconds)} rows/s, artists and artworks read)`,
     );
-    const cpu = process.cpuUsage(cpu0);
-    // On a shared machine the wall time follows the other loads; the CPU time (both threads) does less.
+    // On a shared machine the wall time follows the other loads; the CPU time (every thread) does less.
     console.log(
-      `  import CPU time: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (user and system, writer and worker threads)`,
+      `  import CPU time: ${summary.cpuSeconds.toFixed(1)} s (user and system, the whole command: writer and worker threads)`,
     );
 
     // 2. export the same records for json-server
@@ -272,9 +283,10 @@ async function main(): Promise<void> {
     const server = start(
       'server',
       process.execPath,
-      ['--import', 'tsx', 'server/server.ts'],
+      [join(root, 'server/dist/server.mjs')],
       {
         ...process.env,
+        ...SERVER_ENV,
         DATA_DIR: dataDir,
         PORT: String(ourPort),
         HOST: '127.0.0.1',

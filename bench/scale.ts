@@ -9,7 +9,8 @@
  *    and another record's, within the 60-wide limit; the real author, medium, sizes and images) into a
  *    JSON file, and imports that file through the same pipeline (same validation and report), printing
  *    rows/s.
- * 3. At each scale, starts the server (`node --import tsx server/server.ts`) and the floor
+ * 3. At each scale, starts the server as `npm start` does (`node server/dist/server.mjs`, the bundle
+ *    scripts/build-server.ts makes, built first) and the floor
  *    (bench/floor.ts) on the database and loads list, search and detail with autocannon
  *    (BENCH_CONNECTIONS, default 20; BENCH_DURATION s, default 10, after a 2 s warm-up), reading the
  *    server's peak RSS (VmHWM of /proc/<pid>/status) after the load.
@@ -33,9 +34,12 @@ import { migrateToLatest } from '../server/db/migrator';
 import { importTate, summaryLine, type ImportSummary } from '../server/import/importer';
 import { readRows } from '../server/import/readRows';
 import tateArtworkSchema from '../schemas/import/tateArtwork.schema.json' with { type: 'json' };
+import { buildServer, SERVER_ENV } from '../scripts/build-server';
 import { FLOOR, floorCalls, type LoadRow } from './apiTable';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The production server bundle (`npm start` runs it), built by {@link main} first. */
+const SERVER_BUNDLE = 'server/dist/server.mjs';
 const tateDir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
 const duration = Number(process.env.BENCH_DURATION || 10);
 const connections = Number(process.env.BENCH_CONNECTIONS || 20);
@@ -98,8 +102,10 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Starts `node <args>`; a `.ts` entry runs through tsx's loader, the server's bundle (`.mjs`) as it is. */
 function start(args: string[], env: NodeJS.ProcessEnv, log: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const loader = args[0].endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, ...args], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -149,9 +155,10 @@ async function measure(scale: number, dataDir: string, tmp: string, ids: number[
   const [ourPort, floorPort] = [await freePort(), await freePort()];
   const password = randomBytes(12).toString('hex');
   const server = start(
-    ['server/server.ts'],
+    [SERVER_BUNDLE],
     {
       ...process.env,
+      ...SERVER_ENV,
       DATA_DIR: dataDir,
       PORT: String(ourPort),
       HOST: '127.0.0.1',
@@ -255,6 +262,7 @@ export async function main(argv: string[]): Promise<void> {
     `bench --scale ${max}: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; temp dir ${tmp}`,
   );
   try {
+    await buildServer();
     const { db } = connect({ dataDir });
     await migrateToLatest(db);
     const first = await importTate(db, {

@@ -8,9 +8,11 @@
  * Ends with one summary line per phase: `imported N, rejected N, skipped N`. Idempotent by source id.
  *
  * Database: `DATABASE_URL` (postgres://…) or the SQLite file in `DATA_DIR` (default ./data), as the server.
+ * `--summary <file>` also writes the summary as JSON (`ImportSummary` and `cpuSeconds`, the process's
+ * user and system CPU time over every thread) for tools such as `npm run bench`.
  * Exit status: 0 done (rejections are not failures), 1 a batch failed (rolled back), 2 bad arguments.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
@@ -19,7 +21,7 @@ import { migrateToLatest } from '../server/db/migrator';
 import { ImportBatchError, importTate, summaryLine, type ImportSummary } from '../server/import/importer';
 
 const usage =
-  'usage: npm run import -- <artworks file> [--artists <file>] [--report <file>] [--batch <rows>]\n' +
+  'usage: npm run import -- <artworks file> [--artists <file>] [--report <file>] [--batch <rows>] [--summary <file>]\n' +
   '       npm run import -- --artists <file>            (artists only)';
 
 function fail(msg: string): never {
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
         artists: { type: 'string' },
         report: { type: 'string' },
         batch: { type: 'string' },
+        summary: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -104,6 +107,11 @@ async function main(): Promise<void> {
     });
     if (barPhase) bar.stop();
     printSummary(summary);
+    if (values.summary) {
+      const cpu = process.cpuUsage();
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+      writeFileSync(resolve(values.summary), JSON.stringify({ ...summary, cpuSeconds }, null, 2));
+    }
   } catch (e) {
     if (barPhase) bar.stop();
     if (e instanceof ImportBatchError) {

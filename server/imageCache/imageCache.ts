@@ -23,7 +23,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { imageKind } from '../routes/artmanager/upload/index';
 
 /** Thumbnail widths served (px); a request for another width takes the next larger one. */
@@ -194,6 +193,7 @@ export class ImageCache {
     const stored = await this.readStored(file);
     if (stored) return stored;
     try {
+      const sharp = await loadSharp();
       const bytes = await sharp(original.bytes, { limitInputPixels: 50_000_000 })
         .rotate()
         .resize(width, width, { fit: 'cover' })
@@ -209,6 +209,13 @@ export class ImageCache {
     }
   }
 }
+
+/**
+ * sharp, loaded on the first thumbnail: loading libvips costs the process about 8 MB of resident memory
+ * and its threads, which a server that never cuts a thumbnail should not pay (issue 10's RSS goal).
+ */
+let sharpModule: Promise<typeof import('sharp').default> | undefined;
+const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 /** Reads a response body, refusing (`too-large`) past `max` bytes, declared or read. */
 async function readLimited(response: Response, max: number): Promise<Buffer> {

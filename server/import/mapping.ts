@@ -79,7 +79,12 @@ function inOrder(value: unknown): boolean {
   return true;
 }
 
-const isIndexKey = (k: string) => /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
+/** An array-index-like key (`0`, `1`, ..., below 2^32 - 1), which JavaScript lists before the others. */
+const isIndexKey = (k: string) => {
+  const c = k.charCodeAt(0);
+  // Most keys start with a letter: no regular expression for them (it cost 2% of the import's worker).
+  return c >= 48 && c <= 57 && /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
+};
 
 /** An object layout's keys in canonical order, each with its JSON text and `:` (see {@link keyOrder}). */
 interface KeyOrder {

@@ -7,6 +7,7 @@
  * 1..2147483647) hold for every stored author id, so the outcome is the same; the importer puts the real
  * id into the record.
  */
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { primaryArtistId, sourceDigest, type MappedArtwork, type MappedAuthor } from './mapping';
 import { readRows, type RowRead } from './readRows';
@@ -95,6 +96,21 @@ export interface PreparedBatches {
 }
 
 /**
+ * Starts prepareWorker with `workerData`. In the production bundle (scripts/build-server.ts) the worker
+ * is the plain-JavaScript `prepareWorker.mjs` beside the running module, started without loader flags.
+ * From the sources (tsx: tests, `npm run server`) there is no such file: the worker registers tsx's
+ * loader, which it does not inherit, then loads prepareWorker.ts (about 0.3 s of CPU more per worker).
+ */
+function startWorker(workerData: Record<string, unknown>): Worker {
+  const bundled = new URL('./prepareWorker.mjs', import.meta.url);
+  if (import.meta.url.endsWith('.mjs') && existsSync(bundled))
+    return new Worker(bundled, { workerData, execArgv: [] });
+  const url = new URL('./prepareWorker.ts', import.meta.url).href;
+  const boot = `import('tsx/esm/api').then((m) => m.register(), () => {}).then(() => import(${JSON.stringify(url)}))`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+/**
  * Batches of prepared rows of `file`, prepared by a worker thread (prepareWorker.ts) at most
  * {@link AHEAD} batches ahead of the consumer; in this thread when no worker can start (e.g. a runner
  * that cannot load TypeScript in a worker). The worker starts when the batches are first read.
@@ -129,11 +145,7 @@ export function startPrepared(
 ): PreparedBatches {
   let worker: Worker | undefined;
   try {
-    // The server runs TypeScript through tsx (no build step), whose loader a worker does not inherit:
-    // the worker registers it first (tsx/esm/api), then loads prepareWorker.ts.
-    const url = new URL('./prepareWorker.ts', import.meta.url).href;
-    const boot = `import('tsx/esm/api').then((m) => m.register(), () => {}).then(() => import(${JSON.stringify(url)}))`;
-    worker = new Worker(boot, { eval: true, workerData: { file, kind, size, ahead: AHEAD } });
+    worker = startWorker({ file, kind, size, ahead: AHEAD });
   } catch {
     worker = undefined;
   }

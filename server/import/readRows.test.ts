@@ -62,7 +62,17 @@ describe('readRows', () => {
   });
 
   it('splits lines as node:readline does (LF, CRLF, lone CR, a last line without ending), whatever the chunking', async () => {
-    const texts = ['a\nb\r\nc\rd', 'x\r\r\ny\n\n', '\r\n\r', 'one', '', 'é\r\n中\n', 'a\r', 'a\r\n'];
+    const texts = [
+      'a\nb\r\nc\rd',
+      'x\r\r\ny\n\n',
+      '\r\n\r',
+      'one',
+      '',
+      'é\r\n中\n',
+      'a\r',
+      'a\r\n',
+      '中文\r中\n€',
+    ];
     let seed = 7;
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     for (let n = 0; n < 60; n++) {
@@ -71,16 +81,18 @@ describe('readRows', () => {
           ? texts[n]
           : Array.from(
               { length: 12 },
-              () => ['a', 'bc', '\n', '\r', '\r\n', ' '][Math.floor(random() * 6)],
+              () => ['a', 'bc', '\n', '\r', '\r\n', ' ', '中', 'é'][Math.floor(random() * 8)],
             ).join('');
       const expected: string[] = [];
       for await (const l of createInterface({ input: Readable.from([text]), crlfDelay: Infinity }))
         expected.push(l);
-      // The same text cut into chunks at random places (a CRLF may be split between two chunks).
-      const chunks: string[] = [];
-      for (let i = 0; i < text.length;) {
+      // The same text's UTF-8 bytes cut into chunks at random places (a CRLF, or a character's bytes, may
+      // be split between two chunks).
+      const bytes = Buffer.from(text);
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < bytes.length;) {
         const k = 1 + Math.floor(random() * 4);
-        chunks.push(text.slice(i, i + k));
+        chunks.push(bytes.subarray(i, i + k));
         i += k;
       }
       const got: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The real server as a child process (`tsx server/server.ts`), for the browser tests, the crash test and
+ * The real server as a child process (`tsx server/server.ts`, or the production bundle), for the browser tests, the crash test and
  * the benchmarks: a free loopback port, a DATA_DIR, known passwords, and a wait until it answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -43,6 +43,11 @@ export interface ServerOptions {
   timeoutMs?: number;
   /** The project tree to run `server/server.ts` from (default: this repository, ROOT). */
   root?: string;
+  /**
+   * The module to run, absolute: a `.ts` file runs through tsx's loader (default `<root>/server/server.ts`),
+   * a bundle (`.mjs`, scripts/build-server.ts) as it is, as `npm start` runs it.
+   */
+  entry?: string;
 }
 
 /**
@@ -56,7 +61,9 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
   // `node --import tsx`, not the tsx CLI: the CLI runs the server in a child of its own, so a SIGKILL
   // (the crash test) would leave that child running.
   const root = opts.root ?? ROOT;
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/server.ts')], {
+  const entry = opts.entry ?? join(root, 'server/server.ts');
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const proc = spawn(process.execPath, [...loader, entry], {
     cwd: root,
     env: {
       ...process.env,
