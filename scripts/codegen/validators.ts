@@ -7,7 +7,10 @@
  * - `common/generated/bodyValidators.ts` (`bodyValidators`): the body build of every id, the form variants
  *   taken from formValidators.ts (common/validators.ts `validatorFor`, server);
  * - `common/generated/queryValidators.ts` (`queryValidators`): the query build of every id
- *   (common/validators.ts `queryValidatorFor`, server).
+ *   (common/validators.ts `queryValidatorFor`, server);
+ * - `common/generated/importValidators.ts` (`importValidators`): the Tate source schemas of the import
+ *   (`schemas/import/`, server/import/validate.ts), body options, so the import compiles nothing at run
+ *   time (issue 10: precompiled validators).
  * Each module maps an id (`artwork`, `artwork.create`, ...) to its validation function. The ajv instances
  * are common/schemaCompiler.ts `createAjv` with `standalone: true`, so the precompiled code and the
  * server's run-time compile have the same options and keywords. The custom keywords' code calls
@@ -22,7 +25,7 @@ import type Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
 import { RULES_IMPORT } from '../../common/keywords';
 
-type Build = 'body' | 'query';
+type Build = 'body' | 'query' | 'import';
 
 interface Output {
   path: string;
@@ -33,6 +36,8 @@ interface Output {
   own: (id: string, formIds: Set<string>) => boolean;
   /** Another output whose map this one spreads into its own (imported, not emitted again). */
   includes?: Output;
+  /** Schemas of its own instead of the registry's (added to the build's ajv first). */
+  schemas?: () => Promise<{ $id: string }[]>;
 }
 
 const FORM: Output = {
@@ -57,6 +62,17 @@ export const VALIDATOR_OUTPUTS: Output[] = [
     exportName: 'queryValidators',
     build: 'query',
     own: () => true,
+  },
+  {
+    // The Tate source formats of the import (server/import/validate.ts), body options, an ajv of its own.
+    path: 'common/generated/importValidators.ts',
+    exportName: 'importValidators',
+    build: 'import',
+    own: () => true,
+    schemas: async () => [
+      (await import('../../schemas/import/tateArtwork.schema.json', { with: { type: 'json' } })).default,
+      (await import('../../schemas/import/tateArtist.schema.json', { with: { type: 'json' } })).default,
+    ],
   },
 ];
 
@@ -103,7 +119,9 @@ const ident = (id: string) => id.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(?=[0
 async function validatorModule(output: Output, banner: string, ajv: Ajv): Promise<string> {
   const { schemasWithVariants, resourceSchemas, FORM_VARIANTS } = await import('../../common/schemaRegistry');
   const formIds = new Set(resourceSchemas().flatMap((s) => FORM_VARIANTS.map((kind) => `${s.$id}.${kind}`)));
-  const ids = schemasWithVariants().map((s) => s.$id as string);
+  const extra = await output.schemas?.();
+  for (const schema of extra ?? []) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  const ids = extra ? extra.map((s) => s.$id) : schemasWithVariants().map((s) => s.$id as string);
   const names = new Map<string, string>();
   for (const id of ids) {
     const name = ident(id);
@@ -136,9 +154,11 @@ async function validatorModule(output: Output, banner: string, ajv: Ajv): Promis
         ? `  ${JSON.stringify(id)}: ${included.exportName}[${JSON.stringify(id)}],`
         : '';
   const what =
-    output.build === 'body'
-      ? 'bodies: no type coercion, `useDefaults` fills absent fields with their default'
-      : 'query strings: `coerceTypes` ("2" becomes 2), `useDefaults`';
+    output.build === 'query'
+      ? 'query strings: `coerceTypes` ("2" becomes 2), `useDefaults`'
+      : output.build === 'import'
+        ? "the import's Tate source rows (schemas/import/), body options"
+        : 'bodies: no type coercion, `useDefaults` fills absent fields with their default';
   return `${banner}// @ts-nocheck -- ajv standalone code (plain JavaScript); the exported map is typed at the end.
 /* eslint-disable */
 // Precompiled validators for ${what}. Emitter: scripts/codegen/validators.ts.

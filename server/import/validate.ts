@@ -9,12 +9,9 @@
  * "title (artWorkName): must be at most 60 wide ...". Reasons of both layers about the same source
  * field and keyword are reported once.
  */
-import type Ajv from 'ajv';
 import { formatErrors, type SchemaValidator } from '../../common/schemaRegistry';
 import { validatorFor } from '../../common/validators';
-import { createAjv } from '../../common/schemaCompiler';
-import tateArtworkSchema from '../../schemas/import/tateArtwork.schema.json' with { type: 'json' };
-import tateArtistSchema from '../../schemas/import/tateArtist.schema.json' with { type: 'json' };
+import { importValidators } from '../../common/generated/importValidators';
 import { mapArtist, mapArtwork, SOURCE_FIELD, type MappedArtwork, type MappedAuthor } from './mapping';
 
 /** Why a row was refused: the Tate field, the registry field it maps to, the rule, a readable message. */
@@ -29,21 +26,10 @@ export interface Reason {
   message: string;
 }
 
-let ajv: Ajv | undefined;
-/** The import's ajv: `createAjv()` (registry schemas and custom keywords) plus the Tate source schemas. */
-export function importAjv(): Ajv {
-  if (!ajv) {
-    ajv = createAjv();
-    ajv.addSchema(tateArtworkSchema);
-    ajv.addSchema(tateArtistSchema);
-  }
-  return ajv;
-}
-
-/** The validator of `id`: the precompiled one for a registry schema, `importAjv`'s for the Tate schemas. */
+/** The validator of `id`: precompiled by codegen, the registry's schemas and the Tate source schemas alike. */
 function compiled(id: string): SchemaValidator {
   if (!id.startsWith('import/')) return validatorFor(id);
-  const v = importAjv().getSchema(id);
+  const v = Object.hasOwn(importValidators, id) ? importValidators[id] : undefined;
   if (!v) throw new Error(`Unknown schema "${id}"`);
   return v;
 }
