@@ -15,11 +15,12 @@ import fp from 'fastify-plugin';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
-import { compiledSql, readQuery } from '../../db/connect';
+import { compiledSql, readQuery, sqliteHandle } from '../../db/connect';
 import { Codes } from '../../../common/envelope';
 import { nowText, type Account, type Database, type TokenTable } from '../../db/database';
 import { apiError } from './errors';
 import { generatePassword, hashPassword, verifyPassword } from './password';
+import { TokenCache } from './tokenCache';
 
 /** The signed-in account of a request, with the roles its token carries. */
 export interface RequestAccount {
@@ -67,8 +68,28 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return typeof q === 'string' && q ? q : undefined;
 }
 
-/** Resolves a token to its account, or throws code 2 (unknown, expired or revoked). */
+/** The token cache of each SQLite database (tokenCache.ts); none on PostgreSQL. */
+const tokenCaches = new WeakMap<Kysely<Database>, TokenCache<RequestAccount> | null>();
+
+function tokenCacheOf(db: Kysely<Database>): TokenCache<RequestAccount> | null {
+  let cache = tokenCaches.get(db);
+  if (cache === undefined) {
+    const database = sqliteHandle(db);
+    tokenCaches.set(db, (cache = database ? new TokenCache<RequestAccount>(database) : null));
+  }
+  return cache;
+}
+
+/**
+ * Resolves a token to its account, or throws code 2 (unknown, expired or revoked). On SQLite an accepted
+ * token is kept in tokenCache.ts's cache, which every change to tokens or accounts empties at once. The
+ * account returned is frozen: requests share it.
+ */
 export async function accountForToken(db: Kysely<Database>, token: string): Promise<RequestAccount> {
+  const cache = tokenCacheOf(db);
+  const cached = cache?.get(token);
+  if (cached) return cached;
+  const generation = cache?.generation ?? 0;
   const hash = tokenHash(token);
   // The lookup's SQL, compiled once per dialect (Kysely would rebuild it on every request).
   const text = compiledSql(db, 'tokens:lookup', () =>
@@ -95,7 +116,15 @@ export async function accountForToken(db: Kysely<Database>, token: string): Prom
   >(db, text, [hash]);
   if (!row || row.revokeTime || row.expireTime <= nowText())
     throw apiError(Codes.TOKEN_INVALID, 401, 'auth.tokenInvalid');
-  return { id: row.id, account: row.account, name: row.name, roles: JSON.parse(row.roles), tokenHash: hash };
+  const account: RequestAccount = Object.freeze({
+    id: row.id,
+    account: row.account,
+    name: row.name,
+    roles: Object.freeze(JSON.parse(row.roles)),
+    tokenHash: hash,
+  });
+  cache?.set(token, account, row.expireTime, generation);
+  return account;
 }
 
 /**
