@@ -26,7 +26,8 @@ import { connect } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
 import { importTate } from '../server/import/importer';
 import { SEED_FILES } from '../server/import/seed';
-import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
+import { ROOT, startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
+import { buildServer, SERVER_ENV } from '../scripts/build-server';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'bench-multi-password';
@@ -159,7 +160,10 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
       `PostgreSQL database ${name}: ${files.label} imported (${summary.artworks.read} artworks) in ${((performance.now() - t0) / 1000).toFixed(1)} s, plus ${ids.length} authors to put on chain`,
     );
 
+    // As `npm start` runs it: the production bundle, with its environment.
+    await buildServer();
     const env = {
+      ...SERVER_ENV,
       DATABASE_URL: dbUrl,
       ADMIN_PASSWORD: PASSWORD,
       USER_PASSWORD: PASSWORD,
@@ -168,7 +172,13 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
       LOGIN_RATE_LIMIT: '1000',
     };
     for (let i = 0; i < 3; i++)
-      servers.push(await startServerProcess({ dataDir: join(scratch, `i${i}`), env }));
+      servers.push(
+        await startServerProcess({
+          dataDir: join(scratch, `i${i}`),
+          env,
+          entry: join(ROOT, 'server/dist/server.mjs'),
+        }),
+      );
     const urls = servers.map((s) => s.url);
     const login = await fetch(`${urls[0]}/dev-api/user/login`, {
       method: 'POST',
