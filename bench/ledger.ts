@@ -30,7 +30,8 @@ import { migrateToLatest } from '../server/db/migrator';
 import { createEmbeddedLedger } from '../server/ledger/embedded';
 import { RECORD_CHANNEL } from '../server/ledger/records';
 import { sha256Hex } from '../server/ledger/tx';
-import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
+import { ROOT, startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
+import { buildServer, SERVER_ENV } from '../scripts/build-server';
 import { verifyLedger } from '../server/ledger/verify';
 import { CheckpointSigner, describeKey } from '../server/ledger/checkpoints';
 import type { LedgerTables } from '../server/ledger/tables';
@@ -43,14 +44,19 @@ export const ANCHORS = [
   'FastFabric (Gorenflo et al., 2019): about 20,000 tx/s',
 ];
 
-/** The real server on `dataDir` (tests/support/serverProcess.ts), signed in as admin. */
+/**
+ * The real server on `dataDir` as `npm start` runs it (the production bundle, scripts/build-server.ts,
+ * built here first, with its environment; tests/support/serverProcess.ts), signed in as admin.
+ */
 export async function startServer(
   dataDir: string,
   env: Record<string, string>,
 ): Promise<{ server: ServerProcess; url: string; token: string }> {
+  await buildServer();
   const server = await startServerProcess({
     dataDir,
-    env: { ADMIN_PASSWORD: PASSWORD, USER_PASSWORD: PASSWORD, ...env },
+    env: { ...SERVER_ENV, ADMIN_PASSWORD: PASSWORD, USER_PASSWORD: PASSWORD, ...env },
+    entry: join(ROOT, 'server/dist/server.mjs'),
   });
   const r = await fetch(`${server.url}/dev-api/user/login`, {
     method: 'POST',
