@@ -11,7 +11,7 @@
  * time, set by the importer); the date the work was made lives in `baseInfo.dateText` /
  * `baseInfo.startYear` / `baseInfo.endYear`, the date Tate acquired it in `dealInfo.acquisitionYear`.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../ledger/merkle';
 
 /** Where Tate's `additionalImages[].sizes[].file` paths are relative to (README, artwork fields). */
 export const TATE_IMAGE_BASE = 'http://www.tate.org.uk/art/images/work/';
@@ -147,7 +147,8 @@ function canonical(value: unknown, inArray: boolean): string | undefined {
 
 /** SHA-256 (lowercase hex) of the row's {@link canonicalJson}: the artwork's `sourceDigest`. */
 export function sourceDigest(row: unknown): string {
-  return createHash('sha256').update(canonicalJson(row)).digest('hex');
+  // One-shot hashing (sha256Hex): a Hash object per row cost a twentieth of the import worker's time.
+  return sha256Hex(canonicalJson(row));
 }
 
 /** The author fields an import writes (validated with `author.create`, stored with `sourceId`). */
