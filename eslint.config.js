@@ -15,6 +15,7 @@ export default tseslint.config(
       'src/generated',
       'server/ledger/generated',
       'server/dist',
+      '.tmp',
       'server/.bundle-test-*',
     ],
   },
