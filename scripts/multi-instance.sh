@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs several server processes on one PostgreSQL database (docs/ledger.md section 10):
+# Runs several server processes on one PostgreSQL database (docs/ledger.md section 10), each the
+# production bundle as `npm start` runs it:
 #   DATABASE_URL=postgres://user:pass@host:5432/db bash scripts/multi-instance.sh [count] [first-port]
 # Defaults: 3 instances on ports 8081, 8082, 8083, each with its own DATA_DIR (uploads) under
 # ./data/instance-N. They start one after the other (the first migrates the database and creates the
@@ -28,10 +29,12 @@ stop() {
   wait
 }
 trap stop INT TERM EXIT
+# Built once, run as `npm start` runs it: the console (dist/) and the server bundle (server/dist/).
+npm run build --silent
 for i in $(seq 0 $((count - 1))); do
   port=$((first + i))
   mkdir -p "data/instance-$i"
-  PORT=$port DATA_DIR="data/instance-$i" node --import tsx server/server.ts &
+  MALLOC_ARENA_MAX=2 PORT=$port DATA_DIR="data/instance-$i" node server/dist/server.mjs &
   pids+=($!)
   for _ in $(seq 1 120); do
     curl -s -o /dev/null "http://127.0.0.1:$port/" && break
