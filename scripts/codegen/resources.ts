@@ -1,7 +1,7 @@
 /**
  * Codegen emitter of `src/generated/resources.ts`: the console's resource registry, one row per schema
  * with an `x-resource` block. Besides the react-admin facts (name, schema id, roles, record
- * representation, icon, verbs), it carries what the shell needs to build a resource's routes, menu entry,
+ * representation, icon, verbs, and the roles of the calls that admit fewer, `verbRoles`), it carries what the shell needs to build a resource's routes, menu entry,
  * breadcrumbs and titles (src/shell/resourceRoutes.ts):
  *
  * `x-resource` = {
@@ -51,6 +51,7 @@ export interface ResourceRow {
   recordRepresentation: string;
   icon: string | null;
   verbs: string[];
+  verbRoles: Record<string, string[]>;
   group: string | null;
   path: string;
   order: number;
@@ -88,6 +89,11 @@ export function resourceRow(schema: Json): ResourceRow {
     recordRepresentation: x.recordRepresentation ?? 'id',
     icon: x.icon ?? null,
     verbs: Object.keys(schema['x-endpoints'] ?? {}),
+    verbRoles: Object.fromEntries(
+      Object.entries((schema['x-endpoints'] ?? {}) as Json)
+        .filter(([, e]) => Array.isArray(e.roles))
+        .map(([verb, e]) => [verb, e.roles as string[]]),
+    ),
     group,
     path: x.path ?? `${group ?? ''}/${x.name}`,
     order: typeof x.order === 'number' ? x.order : 1000,
@@ -114,6 +120,11 @@ export interface GeneratedResource {
   recordRepresentation: string;
   icon: string | null;
   verbs: string[];
+  /**
+   * The calls that admit fewer roles than the resource (\`x-endpoints.<verb>.roles\`; \`admin\` is always
+   * admitted, as on the server): the console offers their buttons only to those roles.
+   */
+  verbRoles: Record<string, string[]>;
   /** Path of the parent menu route in src/shell/routes.ts, or null for a top-level entry. */
   group: string | null;
   /** The list's product path. */

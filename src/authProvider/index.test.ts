@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from 'ra-core';
 import { createAuthProvider, type TokenStore } from './index';
-import { rolesAllow } from './roles';
+import { actionAllowed, rolesAllow } from './roles';
 import type { HttpClient, HttpOptions } from '../dataProvider/httpClient';
 
 function memoryStore(initial?: string): TokenStore & { value?: string } {
@@ -162,6 +162,30 @@ describe('authProvider', () => {
     await expect(ap.getIdentity!()).rejects.toThrow('down');
     fail = false;
     await expect(ap.getIdentity!()).resolves.toMatchObject({ id: 'admin' });
+  });
+
+  it('canAccess follows the roles of each call: a user sees the templates but may not add, edit or delete them', async () => {
+    const admin = createAuthProvider(fake({ '/dev-api/user/info': adminInfo }).client, memoryStore('a'));
+    const user = createAuthProvider(
+      fake({ '/dev-api/user/info': { ...adminInfo, roles: ['user'] } }).client,
+      memoryStore('u'),
+    );
+    const resource = 'contractTemplates';
+    for (const action of ['list', 'show', 'export'])
+      expect(await user.canAccess!({ resource, action }), action).toBe(true);
+    for (const action of ['create', 'clone', 'edit', 'delete'])
+      expect(await user.canAccess!({ resource, action }), action).toBe(false);
+    for (const action of ['list', 'show', 'create', 'edit', 'delete'])
+      expect(await admin.canAccess!({ resource, action }), action).toBe(true);
+    // Contracts admit the user for every call: nothing is taken away.
+    expect(await user.canAccess!({ resource: 'contracts', action: 'create' })).toBe(true);
+  });
+
+  it('actionAllowed matches the server: a call with its own roles admits admin and those roles', () => {
+    expect(actionAllowed(['user'], 'contractTemplates', 'edit')).toBe(false);
+    expect(actionAllowed(['admin'], 'contractTemplates', 'edit')).toBe(true);
+    expect(actionAllowed(['user'], 'artworks', 'list')).toBe(false);
+    expect(actionAllowed(['user'], 'dashboard', 'list')).toBe(true);
   });
 
   it('rolesAllow: resources without x-roles are open', () => {

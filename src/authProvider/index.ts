@@ -10,8 +10,9 @@
  *   rejects with react-admin's logged-out message; HTTP 403 (role refused) rejects with
  *   `logoutUser: false` → a "not authorized" notification, the user stays logged in; anything else resolves.
  * - getIdentity(): `{ id: account, fullName: name, avatar }` from `/dev-api/user/info`.
- * - getPermissions(): the roles array; canAccess({resource}): true when the user's roles meet the
- *   resource's `x-roles` (src/generated/resources.ts). Resources no schema declares (dashboard, shell
+ * - getPermissions(): the roles array; canAccess({resource, action}): true when the user's roles meet the
+ *   resource's `x-roles` and the roles of the calls the action makes (`x-endpoints.<verb>.roles`;
+ *   src/generated/resources.ts, roles.ts `actionAllowed`). Resources no schema declares (dashboard, shell
  *   pages) are open to every logged-in user.
  */
 import Cookies from 'js-cookie';
@@ -129,12 +130,12 @@ export function createAuthProvider(
       return (await info()).roles;
     },
 
-    async canAccess({ resource }: { resource: string; action: string }) {
+    async canAccess({ resource, action }: { resource: string; action: string }) {
       if (!store.get()) return false;
       const { roles } = await info();
       // The resource table (src/generated/resources.ts) is not part of the login page's chunk.
-      const { rolesAllow } = await import('./roles');
-      return rolesAllow(roles, resource);
+      const { actionAllowed } = await import('./roles');
+      return actionAllowed(roles, resource, action);
     },
   };
 }

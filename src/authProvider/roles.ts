@@ -15,3 +15,32 @@ export function rolesAllow(roles: string[], resource: string): boolean {
   const required = rolesForResource(resource);
   return !required || required.some((r) => roles.includes(r));
 }
+
+/**
+ * The calls (x-endpoints verbs) behind each react-admin access action: its buttons ask `canAccess` with
+ * these actions (CreateButton `create`, EditButton `edit`, DeleteButton and the bulk delete `delete`).
+ */
+const ACTION_VERBS: Record<string, string[]> = {
+  list: ['getList'],
+  show: ['getOne'],
+  create: ['create'],
+  clone: ['create'],
+  edit: ['update'],
+  delete: ['delete', 'deleteMany'],
+};
+
+/**
+ * True when `roles` may take `action` on `resource`: the resource is allowed ({@link rolesAllow}), and
+ * every call the action makes admits one of the roles: `admin`, or one of the call's own roles
+ * (`x-endpoints.<verb>.roles`, src/generated/resources.ts `verbRoles`). The server's role gate applies
+ * the same rule to each call (server/plugins/app/auth.ts `requireRoles`); this only spares the user
+ * buttons that would be refused. An action without calls (`export`) follows the resource.
+ */
+export function actionAllowed(roles: string[], resource: string, action: string): boolean {
+  if (!rolesAllow(roles, resource)) return false;
+  const verbRoles = generatedResources.find((r) => r.name === resource)?.verbRoles;
+  if (!verbRoles || roles.includes('admin')) return true;
+  return (ACTION_VERBS[action] ?? []).every(
+    (verb) => !verbRoles[verb] || verbRoles[verb].some((r) => roles.includes(r)),
+  );
+}

@@ -12,6 +12,11 @@ export interface GeneratedResource {
   recordRepresentation: string;
   icon: string | null;
   verbs: string[];
+  /**
+   * The calls that admit fewer roles than the resource (`x-endpoints.<verb>.roles`; `admin` is always
+   * admitted, as on the server): the console offers their buttons only to those roles.
+   */
+  verbRoles: Record<string, string[]>;
   /** Path of the parent menu route in src/shell/routes.ts, or null for a top-level entry. */
   group: string | null;
   /** The list's product path. */
@@ -36,6 +41,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'username',
     icon: 'ManageAccounts',
     verbs: ['getList', 'getMany', 'getOne', 'create', 'update', 'delete', 'deleteMany'],
+    verbRoles: {},
     group: '/permission',
     path: '/permission/user',
     order: 1,
@@ -59,6 +65,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'title',
     icon: 'Inventory',
     verbs: ['getList', 'getOne', 'getMany'],
+    verbRoles: {},
     group: '/data',
     path: '/data/pigeonhole',
     order: 1,
@@ -82,6 +89,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'name',
     icon: 'Category',
     verbs: ['getList'],
+    verbRoles: {},
     group: null,
     path: '/artCategories',
     order: 3,
@@ -105,6 +113,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'artWorkName',
     icon: 'Image',
     verbs: ['getList', 'getOne', 'getMany', 'getManyReference', 'create', 'update', 'delete', 'deleteMany'],
+    verbRoles: {},
     group: '/industry/artwork',
     path: '/industry/artWork',
     order: 2,
@@ -144,6 +153,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'call',
     icon: 'Computer',
     verbs: ['getList', 'getOne', 'getMany'],
+    verbRoles: {},
     group: '/audit',
     path: '/audit/system',
     order: 2,
@@ -167,6 +177,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'authorName',
     icon: 'Person',
     verbs: ['getList', 'search', 'getOne', 'getMany', 'create', 'update', 'delete', 'deleteMany'],
+    verbRoles: {},
     group: '/industry/artwork',
     path: '/industry/authors',
     order: 1,
@@ -195,6 +206,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'nickname',
     icon: 'Gavel',
     verbs: ['getList', 'search', 'getOne', 'getMany', 'create'],
+    verbRoles: {},
     group: '/industry/artwork',
     path: '/industry/bidUser',
     order: 4,
@@ -218,6 +230,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'number',
     icon: null,
     verbs: ['getList', 'getOne'],
+    verbRoles: {},
     group: null,
     path: '/blocks',
     order: 1000,
@@ -241,6 +254,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'name',
     icon: null,
     verbs: ['getList', 'getOne'],
+    verbRoles: {},
     group: null,
     path: '/chaincodes',
     order: 1000,
@@ -264,6 +278,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'name',
     icon: null,
     verbs: ['getList', 'getOne'],
+    verbRoles: {},
     group: null,
     path: '/channels',
     order: 1000,
@@ -287,6 +302,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'companyName',
     icon: 'Business',
     verbs: ['getList', 'getOne', 'getMany', 'create', 'update', 'delete', 'deleteMany'],
+    verbRoles: {},
     group: '/medicine',
     path: '/medicine/companies',
     order: 1,
@@ -310,6 +326,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'name',
     icon: 'Description',
     verbs: ['getList', 'getOne', 'getMany', 'create', 'update', 'delete', 'deleteMany', 'getManyReference'],
+    verbRoles: {},
     group: '/data',
     path: '/data/contract',
     order: 2,
@@ -333,6 +350,12 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'name',
     icon: 'Gavel',
     verbs: ['getList', 'getOne', 'getMany', 'create', 'update', 'delete', 'deleteMany'],
+    verbRoles: {
+      create: ['admin'],
+      update: ['admin'],
+      delete: ['admin'],
+      deleteMany: ['admin'],
+    },
     group: '/medicine',
     path: '/medicine/smContract',
     order: 2,
@@ -356,6 +379,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'title',
     icon: 'Campaign',
     verbs: ['getList', 'getOne', 'getMany', 'create', 'update', 'delete', 'deleteMany'],
+    verbRoles: {},
     group: '/medicine',
     path: '/medicine/notification',
     order: 3,
@@ -379,6 +403,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'nickname',
     icon: 'People',
     verbs: ['getList', 'getOne', 'getMany'],
+    verbRoles: {},
     group: '/industry/artwork',
     path: '/industry/users',
     order: 5,
@@ -402,6 +427,7 @@ export const generatedResources: GeneratedResource[] = [
     recordRepresentation: 'txId',
     icon: null,
     verbs: ['getList', 'getOne'],
+    verbRoles: {},
     group: null,
     path: '/transactions',
     order: 1000,

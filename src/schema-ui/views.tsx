@@ -46,6 +46,7 @@ import {
   Toolbar,
   TopToolbar,
   useBasename,
+  useCanAccess,
   useCreatePath,
   useRecordContext,
   useResourceContext,
@@ -268,6 +269,10 @@ export function SchemaList({
   const schema = schemaForResource(resource);
   const can = capabilities(schema);
   const chain = !!chainSpecOf(schema);
+  // The rows get selection boxes for the bulk delete only when the user's roles admit that call
+  // (authProvider canAccess, x-endpoints.deleteMany.roles): an empty bulk toolbar otherwise.
+  const { canAccess: mayDelete } = useCanAccess({ resource, action: 'delete' });
+  const bulkDelete = can.deleteMany && mayDelete === true;
   const columns = fieldSpecs(schema).filter((f) => f.prop['x-ui']?.list);
   const sortable = (f: FieldSpec) => f.source === 'id' || !!f.prop['x-ui']?.sortable;
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -301,7 +306,7 @@ export function SchemaList({
         <Datagrid
           rowClick={can.show ? 'show' : false}
           bulkActionButtons={
-            chain || can.deleteMany ? <BulkActions chain={chain} canDelete={can.deleteMany} /> : false
+            chain || bulkDelete ? <BulkActions chain={chain} canDelete={bulkDelete} /> : false
           }
         >
           {columns.map((f) => displayOf(f, schema, overrides, { inList: true, sortable: sortable(f) }))}

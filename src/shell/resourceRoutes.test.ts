@@ -17,6 +17,7 @@ const resource = (over: Partial<GeneratedResource>): GeneratedResource => ({
   recordRepresentation: 'id',
   icon: null,
   verbs: ['getList', 'getOne', 'create', 'update'],
+  verbRoles: {},
   group: null,
   path: '/widgets',
   order: 1000,
