@@ -61,6 +61,12 @@
  * - `x-archive` (root, true): records can be archived to the pigeonhole (stored row kept whole in
  *   `archived_records`) and restored under their own id (server/routes/data-api/pigeonhole.ts); the
  *   console's list and show views get Archive buttons.
+
+ * - `x-frozen` (root): `{ when: { [property]: value }, keyword, message }`: a stored record whose
+ *   properties equal every value of `when` is final, e.g. a notification once sent (`{ "sent": 1 }`).
+ *   The kernel refuses to update it (400 naming the first field of the body) or delete it (409 naming
+ *   `id`, `params.ids` the final ones), with `keyword` and the English `message` (server/kernel/repository.ts);
+ *   the console offers no Edit or Delete for it (src/authProvider/roles.ts `actionAllowed`).
  *
  * Storage keywords (annotation only; read by the server's kernel, server/kernel/model.ts, and by the
  * storage codegen, scripts/codegen/storage.ts, which turns a change into a new migration):
@@ -103,6 +109,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-chain',
   'x-schemaFrom',
   'x-archive',
+  'x-frozen',
 ] as const;
 
 /**

@@ -79,6 +79,17 @@ export interface ResourceSchema {
   };
   'x-endpoints'?: EndpointMap;
   'x-i18n'?: { en: string; zh: string };
+  /** Final records: see common/keywords.ts `x-frozen`. */
+  'x-frozen'?: FrozenRule;
+}
+
+/** `x-frozen`: records whose properties equal every value of `when` can no longer be changed or deleted. */
+export interface FrozenRule {
+  when: Record<string, unknown>;
+  /** The error keyword of a refusal, e.g. `sentFrozen`. */
+  keyword: string;
+  /** The refusal's English message, e.g. "a sent notification cannot be changed". */
+  message: string;
 }
 
 export interface PropertySchema {

@@ -1,7 +1,8 @@
 /**
  * Codegen emitter of `src/generated/resources.ts`: the console's resource registry, one row per schema
  * with an `x-resource` block. Besides the react-admin facts (name, schema id, roles, record
- * representation, icon, verbs, and the roles of the calls that admit fewer, `verbRoles`), it carries what the shell needs to build a resource's routes, menu entry,
+ * representation, icon, verbs, the roles of the calls that admit fewer, `verbRoles`, and the final
+ * records' values, `frozen`, from `x-frozen`), it carries what the shell needs to build a resource's routes, menu entry,
  * breadcrumbs and titles (src/shell/resourceRoutes.ts):
  *
  * `x-resource` = {
@@ -52,6 +53,7 @@ export interface ResourceRow {
   icon: string | null;
   verbs: string[];
   verbRoles: Record<string, string[]>;
+  frozen: Record<string, unknown> | null;
   group: string | null;
   path: string;
   order: number;
@@ -94,6 +96,7 @@ export function resourceRow(schema: Json): ResourceRow {
         .filter(([, e]) => Array.isArray(e.roles))
         .map(([verb, e]) => [verb, e.roles as string[]]),
     ),
+    frozen: schema['x-frozen']?.when ?? null,
     group,
     path: x.path ?? `${group ?? ''}/${x.name}`,
     order: typeof x.order === 'number' ? x.order : 1000,
@@ -125,6 +128,8 @@ export interface GeneratedResource {
    * admitted, as on the server): the console offers their buttons only to those roles.
    */
   verbRoles: Record<string, string[]>;
+  /** \`x-frozen.when\`: a record with these values is final (no Edit, no Delete), or null. */
+  frozen: Record<string, unknown> | null;
   /** Path of the parent menu route in src/shell/routes.ts, or null for a top-level entry. */
   group: string | null;
   /** The list's product path. */

@@ -15,7 +15,8 @@
  *   `reference`), values checked by a referenced record's schema (`x-schemaFrom`, schemaFrom.ts), unique fields (409, keyword `unique`), then the resource's hooks, then the write. A
  *   constraint violation the checks could not see (a concurrent write) is 409 (dbErrors.ts).
  * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
- *   referenced by a restricting reference (`x-references.onDelete: "restrict"`).
+ *   referenced by a restricting reference (`x-references.onDelete: "restrict"`), or is final (`x-frozen`,
+ *   409 naming `id`; an update of a final record is 400 naming the body's first field).
  * With a `WriteActor` (the API's calls pass one), create/update/deleteMany add one audit row per record
  * written, in the write's own transaction (server/kernel/audit.ts): a refused write leaves none.
  * Plain-text strings (`x-plainText`) are stored NFC-normalised (at any depth, {@link nfcPlainText}); the
@@ -27,6 +28,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { formatErrors, schemas, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
 import { validatorFor } from '../../common/validators';
+import { isFinal } from '../../common/frozen';
 import { readQuery } from '../db/connect';
 import { nowText } from '../db/database';
 import { ApiError, conflict, invalidField, notFound } from '../plugins/app/errors';
@@ -526,6 +528,9 @@ export class Repository<R extends object = RecordOut> {
     try {
       return await db.transaction().execute(async (trx) => {
         const current = await this.getRecord(trx, id);
+        const frozen = this.model.schema['x-frozen'];
+        if (frozen && isFinal(frozen.when, current))
+          throw invalidField(Object.keys(patch)[0] ?? 'id', frozen.keyword, frozen.message);
         const before = actor && (await storedRow(trx, this.model.table, id));
         this.checkMerged(current, patch);
         await this.checkReferences(trx, values);
@@ -601,6 +606,24 @@ export class Repository<R extends object = RecordOut> {
               { ids: used.map((u) => Number(u.ref)) },
             );
           }
+        const frozen = this.model.schema['x-frozen'];
+        if (frozen) {
+          let query = trx.selectFrom(table).select('id').where('id', 'in', ids);
+          for (const [field, value] of Object.entries(frozen.when))
+            query = query.where(this.col(field), '=', value as never);
+          const final = (await query.execute()).map((r) => Number(r.id));
+          if (final.length)
+            throw new ApiError(Codes.CONFLICT, 409, msg('request.fields'), {
+              errors: [
+                {
+                  field: 'id',
+                  keyword: frozen.keyword,
+                  params: { ids: final },
+                  message: `id: ${label.toLowerCase()} ${final.join(', ')}: ${frozen.message}`,
+                },
+              ],
+            });
+        }
         await this.hooks.beforeDelete?.({ db: trx, dialect: this.dialect, ids });
         const before = actor ? await Promise.all(ids.map((id) => storedRow(trx, table, id))) : [];
         await trx.deleteFrom(table).where('id', 'in', ids).execute();

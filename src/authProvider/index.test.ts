@@ -188,6 +188,19 @@ describe('authProvider', () => {
     expect(actionAllowed(['user'], 'dashboard', 'list')).toBe(true);
   });
 
+  it('a final record (x-frozen) is neither edited nor deleted, even by admin; a draft is', async () => {
+    const admin = createAuthProvider(fake({ '/dev-api/user/info': adminInfo }).client, memoryStore('a'));
+    const sent = { id: 1, status: 'sent', sent: 1 };
+    const draft = { id: 2, status: 'draft', sent: 0 };
+    for (const action of ['edit', 'delete'])
+      expect(await admin.canAccess!({ resource: 'notifications', action, record: sent }), action).toBe(false);
+    for (const action of ['show', 'edit', 'delete'])
+      expect(await admin.canAccess!({ resource: 'notifications', action, record: draft }), action).toBe(true);
+    expect(await admin.canAccess!({ resource: 'notifications', action: 'show', record: sent })).toBe(true);
+    // Without a record (the list's own check) the action follows the roles.
+    expect(await admin.canAccess!({ resource: 'notifications', action: 'delete' })).toBe(true);
+  });
+
   it('rolesAllow: resources without x-roles are open', () => {
     expect(rolesAllow(['user'], 'authors')).toBe(false);
     expect(rolesAllow(['admin'], 'authors')).toBe(true);

@@ -12,7 +12,8 @@
  * - getIdentity(): `{ id: account, fullName: name, avatar }` from `/dev-api/user/info`.
  * - getPermissions(): the roles array; canAccess({resource, action}): true when the user's roles meet the
  *   resource's `x-roles` and the roles of the calls the action makes (`x-endpoints.<verb>.roles`;
- *   src/generated/resources.ts, roles.ts `actionAllowed`). Resources no schema declares (dashboard, shell
+ *   src/generated/resources.ts, roles.ts `actionAllowed`), and no edit or delete of a final record
+ *   (`x-frozen`). Resources no schema declares (dashboard, shell
  *   pages) are open to every logged-in user.
  */
 import Cookies from 'js-cookie';
@@ -130,12 +131,20 @@ export function createAuthProvider(
       return (await info()).roles;
     },
 
-    async canAccess({ resource, action }: { resource: string; action: string }) {
+    async canAccess({
+      resource,
+      action,
+      record,
+    }: {
+      resource: string;
+      action: string;
+      record?: Record<string, unknown>;
+    }) {
       if (!store.get()) return false;
       const { roles } = await info();
       // The resource table (src/generated/resources.ts) is not part of the login page's chunk.
       const { actionAllowed } = await import('./roles');
-      return actionAllowed(roles, resource, action);
+      return actionAllowed(roles, resource, action, record);
     },
   };
 }

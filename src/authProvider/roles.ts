@@ -3,6 +3,7 @@
  * console registers only the allowed resources (App.tsx) and the authProvider's `canAccess` answers
  * from the same rule. Resources no schema declares (dashboard, shell pages) are open to every role.
  */
+import { isFinal } from '../../common/frozen';
 import { generatedResources } from '../generated/resources';
 
 /** Roles a resource requires (`x-roles`), or undefined when no schema declares the resource. */
@@ -34,11 +35,21 @@ const ACTION_VERBS: Record<string, string[]> = {
  * every call the action makes admits one of the roles: `admin`, or one of the call's own roles
  * (`x-endpoints.<verb>.roles`, src/generated/resources.ts `verbRoles`). The server's role gate applies
  * the same rule to each call (server/plugins/app/auth.ts `requireRoles`); this only spares the user
- * buttons that would be refused. An action without calls (`export`) follows the resource.
+ * buttons that would be refused. An action without calls (`export`) follows the resource. With a
+ * `record` (the buttons of a row or a show page pass theirs), `edit` and `delete` are refused for a final
+ * record (`x-frozen`, src/generated/resources.ts `frozen`), as the kernel refuses them.
  */
-export function actionAllowed(roles: string[], resource: string, action: string): boolean {
+export function actionAllowed(
+  roles: string[],
+  resource: string,
+  action: string,
+  record?: Record<string, unknown>,
+): boolean {
   if (!rolesAllow(roles, resource)) return false;
-  const verbRoles = generatedResources.find((r) => r.name === resource)?.verbRoles;
+  const row = generatedResources.find((r) => r.name === resource);
+  // A final record (x-frozen) is neither edited nor deleted, whoever asks: the server refuses both.
+  if ((action === 'edit' || action === 'delete') && isFinal(row?.frozen, record)) return false;
+  const verbRoles = row?.verbRoles;
   if (!verbRoles || roles.includes('admin')) return true;
   return (ACTION_VERBS[action] ?? []).every(
     (verb) => !verbRoles[verb] || verbRoles[verb].some((r) => roles.includes(r)),

@@ -63,6 +63,7 @@ import { schemaValidator } from './validate';
 import { capabilities } from './capabilities';
 import { ArchiveButton } from './archive';
 import { generatedResources } from '../generated/resources';
+import { isFinal } from '../../common/frozen';
 
 export interface SchemaOverrides {
   /** Display components by source. */
@@ -273,6 +274,9 @@ export function SchemaList({
   // (authProvider canAccess, x-endpoints.deleteMany.roles): an empty bulk toolbar otherwise.
   const { canAccess: mayDelete } = useCanAccess({ resource, action: 'delete' });
   const bulkDelete = can.deleteMany && mayDelete === true;
+  // A final record (x-frozen) cannot be deleted: its row offers no selection box.
+  const frozen = generatedResources.find((r) => r.name === resource)?.frozen;
+  const selectable = frozen ? (record: Record<string, unknown>) => !isFinal(frozen, record) : undefined;
   const columns = fieldSpecs(schema).filter((f) => f.prop['x-ui']?.list);
   const sortable = (f: FieldSpec) => f.source === 'id' || !!f.prop['x-ui']?.sortable;
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -308,6 +312,7 @@ export function SchemaList({
           bulkActionButtons={
             chain || bulkDelete ? <BulkActions chain={chain} canDelete={bulkDelete} /> : false
           }
+          isRowSelectable={chain ? undefined : selectable}
         >
           {columns.map((f) => displayOf(f, schema, overrides, { inList: true, sortable: sortable(f) }))}
           {chain && <PutOnChainRowButton />}

@@ -18,6 +18,7 @@ const resource = (over: Partial<GeneratedResource>): GeneratedResource => ({
   icon: null,
   verbs: ['getList', 'getOne', 'create', 'update'],
   verbRoles: {},
+  frozen: null,
   group: null,
   path: '/widgets',
   order: 1000,

@@ -3,7 +3,8 @@
  * its administrator and backup administrator (new console accounts of role company) in the form, writes
  * it a notification and sends it; the administrator signs in, sees only Medicine > Messages (and the
  * dashboard), the navbar's unread count 1, the message in the inbox, marks it read (count 0); the
- * operator sees it read in Permission > Notifications and the company's history in Medicine > Tracking.
+ * operator sees it read in Permission > Notifications, final (no Edit, no selection for deletion), and the
+ * company's history in Medicine > Tracking.
  * Screenshots of the new screens at 1440 and 375 px in both languages go to .tmp/screenshots/
  * (docs/screenshots/ with `npm run screenshots`).
  */
@@ -156,6 +157,11 @@ describe.each(['en', 'zh'] as const)('medicine: company, notification, message (
     await medicine.openFromMenu('/permission/notifications');
     const row = operator.locator('table tbody tr').filter({ hasText: t.title });
     await row.getByText(t.read, { exact: true }).waitFor();
+    // A sent notification is final (x-frozen): no Edit link, and no box to select it for deletion. The
+    // access checks answer from the identity the list already loaded; give their buttons a moment.
+    await operator.waitForTimeout(1000);
+    expect(await row.locator('a[href*="/notifications/"]').count()).toBe(0);
+    expect(await row.locator('input[type="checkbox"]:not([disabled])').count()).toBe(0);
     // Its readers: both administrators, in the order they read it.
     await expect
       .poll(() => row.locator('.column-readers').innerText())

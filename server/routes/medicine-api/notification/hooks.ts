@@ -7,15 +7,14 @@
  *   is refused (400 naming `status`, keyword `recipients`);
  * - `read` is set only by a recipient (`POST /medicine-api/message/read`); an operator sending it is
  *   refused (400 naming `status`, keyword `readByRecipient`);
- * - a sent (or read) notification is what its recipients received: changing it is refused (400 naming the
- *   first field sent, keyword `sentFrozen`), and so is deleting it (409 naming `id`).
+ * - a sent (or read) notification is what its recipients received: the schema's `x-frozen` (`sent` 1) makes
+ *   the kernel refuse changing it (400 naming the first field sent, keyword `sentFrozen`) and deleting it
+ *   (409 naming `id`), and the console offer neither.
  */
 import type { Kysely } from 'kysely';
-import { Codes } from '../../../../common/envelope';
-import { msg } from '../../../../common/messages/index';
 import { nowText } from '../../../db/database';
 import type { ResourceHooks } from '../../../kernel/repository';
-import { ApiError, invalidField } from '../../../plugins/app/errors';
+import { invalidField } from '../../../plugins/app/errors';
 import { ADMIN_SLOTS } from '../company/hooks';
 
 /**
@@ -45,10 +44,6 @@ export async function recipientsOf(db: Kysely<any>, companyId: number): Promise<
 
 export const notificationHooks: ResourceHooks = {
   async beforeWrite({ db, values, body, current }) {
-    if (current && current.status !== 'draft') {
-      const first = Object.keys(body)[0] ?? 'id';
-      throw invalidField(first, 'sentFrozen', 'a sent notification cannot be changed');
-    }
     if (body.status === 'read')
       throw invalidField(
         'status',
@@ -67,24 +62,5 @@ export const notificationHooks: ResourceHooks = {
     values.recipients = JSON.stringify(recipients);
     values.sendTime = nowText();
     values.sent = 1;
-  },
-  async beforeDelete({ db, ids }) {
-    const sent = await db
-      .selectFrom('notifications')
-      .select('id')
-      .where('id', 'in', ids)
-      .where('sent', '=', 1)
-      .execute();
-    if (sent.length)
-      throw new ApiError(Codes.CONFLICT, 409, msg('request.fields'), {
-        errors: [
-          {
-            field: 'id',
-            keyword: 'sentFrozen',
-            params: { ids: sent.map((r) => r.id) },
-            message: `id: notification ${sent.map((r) => r.id).join(', ')} was sent; its recipients keep it`,
-          },
-        ],
-      });
   },
 };
