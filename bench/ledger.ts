@@ -30,8 +30,8 @@ import { migrateToLatest } from '../server/db/migrator';
 import { createEmbeddedLedger } from '../server/ledger/embedded';
 import { RECORD_CHANNEL } from '../server/ledger/records';
 import { sha256Hex } from '../server/ledger/tx';
-import { ROOT, startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
-import { buildServer, SERVER_ENV } from '../scripts/build-server';
+import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
+import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { verifyLedger } from '../server/ledger/verify';
 import { CheckpointSigner, describeKey } from '../server/ledger/checkpoints';
 import type { LedgerTables } from '../server/ledger/tables';
@@ -56,7 +56,7 @@ export async function startServer(
   const server = await startServerProcess({
     dataDir,
     env: { ...SERVER_ENV, ADMIN_PASSWORD: PASSWORD, USER_PASSWORD: PASSWORD, ...env },
-    entry: join(ROOT, 'server/dist/server.mjs'),
+    entry: SERVER_BUNDLE,
   });
   const r = await fetch(`${server.url}/dev-api/user/login`, {
     method: 'POST',

@@ -26,8 +26,8 @@ import { connect } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
 import { importTate } from '../server/import/importer';
 import { SEED_FILES } from '../server/import/seed';
-import { ROOT, startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
-import { buildServer, SERVER_ENV } from '../scripts/build-server';
+import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
+import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'bench-multi-password';
@@ -176,7 +176,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
         await startServerProcess({
           dataDir: join(scratch, `i${i}`),
           env,
-          entry: join(ROOT, 'server/dist/server.mjs'),
+          entry: SERVER_BUNDLE,
         }),
       );
     const urls = servers.map((s) => s.url);

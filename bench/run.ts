@@ -53,7 +53,7 @@ import autocannon, { type RequestSpec } from 'autocannon';
 import { connect } from '../server/db/connect';
 import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
 import { summaryLine, type ImportSummary } from '../server/import/importer';
-import { buildServer, SERVER_ENV } from '../scripts/build-server';
+import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { FLOOR, floorCalls, printApiTable, type LoadRow } from './apiTable';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -300,7 +300,7 @@ async function main(): Promise<void> {
     const server = start(
       'server',
       process.execPath,
-      [join(root, 'server/dist/server.mjs')],
+      [SERVER_BUNDLE],
       {
         ...process.env,
         ...SERVER_ENV,

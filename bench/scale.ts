@@ -34,12 +34,11 @@ import { migrateToLatest } from '../server/db/migrator';
 import { importTate, summaryLine, type ImportSummary } from '../server/import/importer';
 import { readRows } from '../server/import/readRows';
 import tateArtworkSchema from '../schemas/import/tateArtwork.schema.json' with { type: 'json' };
-import { buildServer, SERVER_ENV } from '../scripts/build-server';
+import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { loaderArgs } from '../tests/support/serverProcess';
 import { FLOOR, floorCalls, type LoadRow } from './apiTable';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The production server bundle (`npm start` runs it), built by {@link main} first. */
-const SERVER_BUNDLE = 'server/dist/server.mjs';
 const tateDir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
 const duration = Number(process.env.BENCH_DURATION || 10);
 const connections = Number(process.env.BENCH_CONNECTIONS || 20);
@@ -102,10 +101,9 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts `node <args>`; a `.ts` entry runs through tsx's loader, the server's bundle (`.mjs`) as it is. */
+/** Starts `node <args>` (serverProcess.ts `loaderArgs`: tsx's loader for a `.ts` entry, none for the bundle). */
 function start(args: string[], env: NodeJS.ProcessEnv, log: string): ChildProcess {
-  const loader = args[0].endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, ...args], {
+  const child = spawn(process.execPath, [...loaderArgs(args[0]), ...args], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

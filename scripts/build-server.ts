@@ -22,6 +22,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The production server, absolute: what `npm start` runs (the benchmarks start it too). */
+export const SERVER_BUNDLE = resolve(root, 'server/dist/server.mjs');
+
 /** The entry points and their names in the output folder. */
 export const SERVER_ENTRIES = [
   { in: 'server/server.ts', out: 'server' },

@@ -22,6 +22,11 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Node's flags to run `entry`: tsx's loader for TypeScript (`.ts`), none for JavaScript (the bundle). */
+export function loaderArgs(entry: string): string[] {
+  return entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+}
+
 export interface ServerProcess {
   proc: ChildProcess;
   port: number;
@@ -62,8 +67,7 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
   // (the crash test) would leave that child running.
   const root = opts.root ?? ROOT;
   const entry = opts.entry ?? join(root, 'server/server.ts');
-  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const proc = spawn(process.execPath, [...loader, entry], {
+  const proc = spawn(process.execPath, [...loaderArgs(entry), entry], {
     cwd: root,
     env: {
       ...process.env,
