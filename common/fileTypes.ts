@@ -14,6 +14,7 @@
  * - txt: valid UTF-8 without NUL bytes.
  * Pure: no Node or DOM API, usable by server and console.
  */
+import { deref } from '../kernel/dialect/deref';
 
 /** The names of the groups, as schemas write them in `x-upload.types`. */
 export const FILE_GROUPS = ['image', 'txt', 'excel', 'word', 'pdf', 'ppt', 'video'] as const;
@@ -159,13 +160,6 @@ export function formatBytes(n: number): string {
 
 type SchemaNode = { [k: string]: any };
 
-/** `node` with a `$ref` to `#/definitions/<name>` of `root` merged in (the node's own keys win). */
-function deref(root: SchemaNode, node: SchemaNode | undefined): SchemaNode | undefined {
-  const ref = node?.$ref as string | undefined;
-  if (!node || !ref?.startsWith('#/definitions/')) return node;
-  return { ...root.definitions?.[ref.slice('#/definitions/'.length)], ...node };
-}
-
 /**
  * The `x-upload` of the property at dotted `path` of a resource schema, walking objects and array items
  * (`images` → the items' spec; `traceability.attachment` → the attachment of a step), or undefined when
@@ -182,4 +176,10 @@ export function uploadSpecAt(schema: SchemaNode, path: string): UploadSpec | und
   node = deref(schema, node);
   const spec = node?.['x-upload'] ?? deref(schema, node?.items)?.['x-upload'];
   return spec as UploadSpec | undefined;
+}
+
+/** The image extension for `bytes`, from its magic number, or null when it is not an accepted image. */
+export function imageKind(bytes: Uint8Array): 'jpg' | 'png' | 'gif' | 'webp' | 'bmp' | null {
+  const k = detectFileKind(bytes);
+  return k?.group === 'image' ? (k.ext as 'jpg' | 'png' | 'gif' | 'webp' | 'bmp') : null;
 }

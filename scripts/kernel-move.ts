@@ -27,7 +27,8 @@ export const MOVES: Record<string, string> = {
   'common/formValidator.ts': 'kernel/dialect/formValidator.ts',
   'common/frozen.ts': 'kernel/dialect/frozen.ts',
   'src/schema-ui/kinds.ts': 'kernel/dialect/kinds.ts',
-  'server/kernel/audit.ts': 'kernel/server/audit.ts',
+  'server/kernel/audit.ts': 'server/db/audit.ts',
+  'kernel/server/audit.ts': 'server/db/audit.ts',
   'server/kernel/countCache.ts': 'kernel/server/countCache.ts',
   'server/kernel/dbErrors.ts': 'kernel/server/dbErrors.ts',
   'server/kernel/listQuery.ts': 'kernel/server/listQuery.ts',
@@ -45,9 +46,13 @@ export const MOVES: Record<string, string> = {
   'server/routes/medicine-api/smContract/hooks.ts': 'kernel/hooks/contractTemplates.ts',
   'server/routes/medicine-api/company/hooks.ts': 'kernel/hooks/companies.ts',
   'server/routes/medicine-api/notification/hooks.ts': 'kernel/hooks/notifications.ts',
+  // Layers (step 2): the error helpers and the audit log sit below the plugins, the kernel and the ledger.
+  'server/plugins/app/errors.ts': 'server/errors.ts',
 };
 
-const OLD_OF = Object.fromEntries(Object.entries(MOVES).map(([o, n]) => [n, o]));
+const OLD_OF: Record<string, string> = {};
+// The path each moved file had before this run (the one still on disk before `--move`).
+for (const [o, n] of Object.entries(MOVES)) if (existsSync(join(root, o)) || !OLD_OF[n]) OLD_OF[n] = o;
 const EXTS = ['', '.ts', '.tsx', '.js', '.mjs', '/index.ts', '/index.tsx'];
 const SKIP = new Set(['node_modules', '.git', 'dist', 'data', 'coverage', '.tmp']);
 
@@ -98,10 +103,10 @@ function rewrite(file: string): string[] {
   const dir = posix.dirname(file);
   const oldDir = posix.dirname(OLD_OF[file] ?? file);
   const done: string[] = [];
-  const next = text.replace(SPEC, (all, pre: string, q: string, spec: string) => {
+  const each = (all: string, pre: string, q: string, spec: string): string => {
     // A moved file's specifiers were written from its old folder (until rewritten); the others' from here.
     const target = OLD_OF[file]
-      ? (resolveOld(oldDir, spec) ?? resolveNow(dir, spec))
+      ? (resolveOld(oldDir, spec) ?? resolveOld(dir, spec) ?? resolveNow(dir, spec))
       : (resolveNow(dir, spec) ?? resolveOld(dir, spec));
     if (!target) {
       console.warn(`unresolved: ${file}: ${spec}`);
@@ -112,7 +117,12 @@ function rewrite(file: string): string[] {
     if (s === spec) return all;
     done.push(`${file}: ${spec} → ${s}`);
     return `${pre}${q}${s}${q}`;
-  });
+  };
+  // Comment lines (` * ...`, `// ...`) are left alone: they may quote another module's imports.
+  const next = text
+    .split('\n')
+    .map((line) => (/^\s*(\*|\/\/)/.test(line) ? line : line.replace(SPEC, each)))
+    .join('\n');
   if (next !== text) writeFileSync(join(root, file), next);
   return done;
 }

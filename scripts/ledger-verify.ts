@@ -16,6 +16,7 @@ import { auditLedger, type VerifyKey } from '../server/ledger/audit';
 import { KEY_FILE, loadSigningKey } from '../server/ledger/checkpoints';
 import { parseVerifierKey } from '../common/ledger/note';
 import { createRepositories } from '../kernel/server/resources';
+import { resourceHooks } from '../kernel/hooks/index';
 
 const USAGE =
   'usage: npm run ledger:verify [-- --channel <name>] [--key <verifier key>] [--all-signatures]   (DATA_DIR / DATABASE_URL select the database)';
@@ -68,7 +69,10 @@ async function main(): Promise<number> {
       return 2;
     }
     const started = performance.now();
-    const result = await auditLedger(db, createRepositories(dialect), key, { channel, allSignatures });
+    const result = await auditLedger(db, createRepositories(dialect, resourceHooks), key, {
+      channel,
+      allSignatures,
+    });
     const ms = Math.round(performance.now() - started);
     if (result.ok) {
       console.log(`${result.message} (${ms} ms)`);

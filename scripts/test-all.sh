@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # All the checks and all the tests, as CI runs them: system packages for the browser tests, generated
-# files up to date, type-check, lint, format, then every vitest project (unit, api, browser).
+# files up to date, type-check, lint, the layers' import rules, format, then every vitest project (unit, api, browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh
@@ -8,6 +8,7 @@ echo "== codegen check"; npx tsx scripts/codegen.ts --check
 echo "== screens and calls table (docs/screens-and-calls.md)"; npx tsx scripts/docs-screens.ts --check
 echo "== typecheck"; npx tsc --noEmit
 echo "== lint"; npx eslint .
+echo "== layers (.dependency-cruiser.cjs)"; npm run --silent depcruise
 echo "== format"; npx prettier --check . > /dev/null; echo "formatting ok"
 echo "== console build (served to the browser tests)"; npx vite build --logLevel warn
 export PREBUILT_CONSOLE_DIR="$PWD/dist"

@@ -1,7 +1,7 @@
 /**
  * The platform API as a Fastify plugin tree (`buildApp`), in the manner of fastify's demo application:
  * external plugins, then our app plugins (validation, envelope, db, auth), then the resources' CRUD routes
- * from the schemas (routes/resources.ts) and the hand-written routes mirroring the URL paths. Used by server.ts (the standalone server) and by tests through `app.inject`.
+ * from the schemas (kernel/server/resources.ts, with the hooks of kernel/hooks/) and the hand-written routes mirroring the URL paths. Used by server.ts (the standalone server) and by tests through `app.inject`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config';
@@ -18,6 +18,7 @@ import ledger from './plugins/app/ledger';
 import storage from './plugins/app/storage';
 import userRoutes, { accountRoutes } from './routes/dev-api/user/index';
 import resourceRoutes from '../kernel/server/resources';
+import { resourceHooks } from '../kernel/hooks/index';
 import artworkRoutes from './routes/artmanager/artwork/index';
 import uploadRoutes from './routes/artmanager/upload/index';
 import dashboardRoutes from './routes/artmanager/dashboard/index';
@@ -74,7 +75,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
 
   await app.register(userRoutes, { prefix: '/dev-api/user' });
   // Every resource's CRUD calls, from the schemas' x-endpoints; then the hand-written calls beside them.
-  await app.register(resourceRoutes);
+  await app.register(resourceRoutes, { hooks: resourceHooks });
   await app.register(accountRoutes, { prefix: '/dev-api/user' });
   await app.register(artworkRoutes, { prefix: '/artmanager/artwork' });
   await app.register(uploadRoutes, { prefix: '/artmanager/upload' });

@@ -2,7 +2,7 @@
  * English texts of the server's messages, by stable message key (the envelope's `key`; common/envelope.ts).
  *
  * To add a message: add ONE line here (`'area.what': 'Text with %{param}'`) and its Chinese in
- * common/messages/zh.ts, then throw `apiError(code, status, 'area.what', { param })` (server/plugins/app/errors.ts)
+ * common/messages/zh.ts, then throw `apiError(code, status, 'area.what', { param })` (server/errors.ts)
  * or pass `msg('area.what', { param })` where a `Message` is taken. TypeScript refuses a key missing from
  * zh.ts, and common/messages/messages.test.ts fails on any key the code uses that either catalogue lacks
  * or on placeholders that differ between the two.

@@ -6,6 +6,9 @@
  * Also: `$ref` resolution against the schema's `definitions`, property order (`x-ui.order`), sections.
  */
 import type { PropertySchema, ResourceSchema } from './schemaRegistry';
+import { deref } from './deref';
+
+export { deref };
 
 /** Every kind the component map (components.tsx) must render. */
 export const KINDS = [
@@ -66,17 +69,6 @@ export const FORMATS: Record<string, Kind> = {
   url: 'url',
   email: 'email',
 };
-
-/** A property with its `$ref` (to `#/definitions/<name>`) merged in; the property's own keys win. */
-export function deref(schema: ResourceSchema, prop: PropertySchema): PropertySchema {
-  const ref = prop.$ref as string | undefined;
-  if (!ref) return prop;
-  const m = /^#\/definitions\/(.+)$/.exec(ref);
-  const target = m ? (schema.definitions as Record<string, PropertySchema> | undefined)?.[m[1]] : undefined;
-  if (!target) throw new Error(`Schema "${schema.$id}": cannot resolve $ref "${ref}"`);
-  const { $ref: _ref, ...own } = prop;
-  return { ...deref(schema, target), ...own };
-}
 
 /** The non-null JSON types of a property. */
 export function typesOf(prop: PropertySchema): string[] {

@@ -11,7 +11,7 @@
 import type { Kysely } from 'kysely';
 import { Codes } from '../../common/envelope';
 import type { Dialect, ResourceHooks } from '../server/repository';
-import { ApiError } from '../../server/plugins/app/errors';
+import { ApiError } from '../../server/errors';
 import { hashPassword } from '../../server/plugins/app/password';
 import { msg } from '../../common/messages/index';
 

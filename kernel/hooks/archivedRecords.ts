@@ -5,7 +5,7 @@
 import { Codes } from '../../common/envelope';
 import { resourceSchemas } from '../dialect/schemaRegistry';
 import type { ResourceHooks } from '../server/repository';
-import { apiError } from '../../server/plugins/app/errors';
+import { apiError } from '../../server/errors';
 
 /** Resources whose schema declares `x-archive: true`. */
 export function archivableResources(): string[] {

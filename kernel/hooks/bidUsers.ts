@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ResourceHooks } from '../server/repository';
-import { invalidField } from '../../server/plugins/app/errors';
+import { invalidField } from '../../server/errors';
 import { hashPassword } from '../../server/plugins/app/password';
 
 export const bidUserHooks: ResourceHooks = {

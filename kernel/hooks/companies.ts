@@ -22,9 +22,9 @@ import { sql } from 'kysely';
 import { Codes } from '../../common/envelope';
 import { msg } from '../../common/messages/index';
 import { nowText } from '../../server/db/database';
-import { recordAudit, storedRow } from '../server/audit';
+import { recordAudit, storedRow } from '../../server/db/audit';
 import type { ResourceHooks, WriteContext } from '../server/repository';
-import { ApiError, invalidField } from '../../server/plugins/app/errors';
+import { ApiError, invalidField } from '../../server/errors';
 import { hashPassword } from '../../server/plugins/app/password';
 
 /** The role of company administrators' console accounts. */

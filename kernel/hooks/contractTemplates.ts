@@ -11,7 +11,7 @@
  */
 import type { ResourceHooks } from '../server/repository';
 import { compiledSchema } from '../server/schemaFrom';
-import { invalidField } from '../../server/plugins/app/errors';
+import { invalidField } from '../../server/errors';
 
 interface Parameter {
   type: 'string' | 'integer' | 'number' | 'boolean';

@@ -14,7 +14,7 @@
 import type { Kysely } from 'kysely';
 import { nowText } from '../../server/db/database';
 import type { ResourceHooks } from '../server/repository';
-import { invalidField } from '../../server/plugins/app/errors';
+import { invalidField } from '../../server/errors';
 import { ADMIN_SLOTS } from './companies';
 
 /**

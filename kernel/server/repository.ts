@@ -18,7 +18,7 @@
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`), or is final (`x-frozen`,
  *   409 naming `id`; an update of a final record is 400 naming the body's first field).
  * With a `WriteActor` (the API's calls pass one), create/update/deleteMany add one audit row per record
- * written, in the write's own transaction (kernel/server/audit.ts): a refused write leaves none.
+ * written, in the write's own transaction (server/db/audit.ts): a refused write leaves none.
  * Plain-text strings (`x-plainText`) are stored NFC-normalised (at any depth, {@link nfcPlainText}); the
  * top-level ones also trimmed, and a nullable one left empty as null.
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
@@ -29,10 +29,11 @@ import { Codes, type FieldError } from '../../common/envelope';
 import { formatErrors, schemas, type PropertySchema, type ResourceSchema } from '../dialect/schemaRegistry';
 import { validatorFor } from '../dialect/validators';
 import { isFinal } from '../dialect/frozen';
+import { deref } from '../dialect/deref';
 import { readQuery } from '../../server/db/connect';
 import { nowText } from '../../server/db/database';
-import { ApiError, conflict, invalidField, notFound } from '../../server/plugins/app/errors';
-import { recordAudit, storedRow, type WriteActor } from './audit';
+import { ApiError, conflict, invalidField, notFound } from '../../server/errors';
+import { recordAudit, storedRow, type WriteActor } from '../../server/db/audit';
 import { CountCache } from './countCache';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
@@ -94,9 +95,7 @@ export function nfcPlainText(
   value: unknown,
   root: ResourceSchema,
 ): unknown {
-  let p = prop;
-  if (p?.$ref && typeof p.$ref === 'string' && p.$ref.startsWith('#/definitions/'))
-    p = { ...root.definitions?.[p.$ref.slice('#/definitions/'.length)], ...p };
+  const p = deref(root, prop);
   if (typeof value === 'string') return p?.['x-plainText'] ? value.normalize('NFC') : value;
   if (Array.isArray(value)) return value.map((v) => nfcPlainText(p?.items, v, root));
   if (value && typeof value === 'object')

@@ -11,7 +11,7 @@
  * - a response schema (the envelope around the record or `{list, total}`), serialized by
  *   fast-json-stringify: the schema's properties (not `writeOnly` ones) plus its display fields, nothing else;
  * - writes (create, update, delete) audited in their transaction, with the signed-in account and the call
- *   (kernel/server/audit.ts).
+ *   (server/db/audit.ts).
  * Also decorates `app.resources`: the repository of each resource by name, for hand-written routes
  * (put on chain, dashboard). Hand-written routes beside their resource handle what is not CRUD.
  */
@@ -26,13 +26,13 @@ import {
   type ResourceSchema,
 } from '../dialect/schemaRegistry';
 import { ok } from '../../server/plugins/app/envelope';
-import { notFound } from '../../server/plugins/app/errors';
+import { notFound } from '../../server/errors';
 import { schemaLabel } from '../../common/messages/index';
-import { actorOf } from './audit';
-import { resourceHooks } from '../hooks';
+import { actorOf } from '../../server/db/audit';
+import { deref } from '../dialect/deref';
 import { filtersOf, type ListQuery } from './listQuery';
 import { resourceModels, type ResourceModel } from './model';
-import { Repository } from './repository';
+import { Repository, type ResourceHooks } from './repository';
 import type { ResourceRecords } from '../../server/db/generated/tables';
 
 /** The repository of each resource, by resource name (`x-resource.name`), typed by the generated records. */
@@ -111,17 +111,16 @@ function listVariant(schema: ResourceSchema, kind: 'listQuery' | 'listBody', ext
  */
 export function narrowedUpdate(schema: ResourceSchema, properties: string[]): Json {
   const update = buildVariant(schema, 'update') as Json & { properties: Json };
-  const definitions = (update.definitions ?? {}) as Json;
   // `$ref`s to the schema's definitions inlined: the narrowed body stands alone (ajv, OpenAPI).
   const inline = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(inline);
     if (!node || typeof node !== 'object') return node;
-    const { $ref, ...own } = node as Json;
-    const target =
-      typeof $ref === 'string' && $ref.startsWith('#/definitions/')
-        ? (definitions[$ref.slice('#/definitions/'.length)] as Json)
-        : {};
-    return Object.fromEntries(Object.entries({ ...target, ...own }).map(([k, v]) => [k, inline(v)]));
+    return Object.fromEntries(
+      Object.entries(deref(update as { definitions?: Record<string, Json> }, node as Json)).map(([k, v]) => [
+        k,
+        inline(v),
+      ]),
+    );
   };
   const props: Json = { id: update.properties.id };
   for (const p of properties) {
@@ -291,10 +290,13 @@ function registerResource<R extends object>(
   }
 }
 
-/** Builds the repositories of every resource (`hooks` by resource name; tests may pass their own). */
+/**
+ * Builds the repositories of every resource; `hooks` by resource name (kernel/hooks/index.ts
+ * `resourceHooks`, passed in by the caller: the kernel does not import the hooks written on top of it).
+ */
 export function createRepositories(
   dialect: 'sqlite' | 'postgres',
-  hooks = resourceHooks,
+  hooks: Record<string, ResourceHooks>,
 ): ResourceRepositories {
   const models = resourceModels();
   const repos = Object.fromEntries(
@@ -304,8 +306,13 @@ export function createRepositories(
   return repos as unknown as ResourceRepositories;
 }
 
-export default fp(async function resourceRoutes(app: FastifyInstance) {
-  app.decorate('resources', createRepositories(app.dialect));
+/** Options of the resources plugin: the per-resource hooks by resource name (kernel/hooks/index.ts). */
+export interface ResourcesOptions {
+  hooks: Record<string, ResourceHooks>;
+}
+
+export default fp(async function resourceRoutes(app: FastifyInstance, opts: ResourcesOptions) {
+  app.decorate('resources', createRepositories(app.dialect, opts.hooks));
   for (const schema of resourceSchemas()) {
     if (!schema['x-storage']) continue;
     const repo: Repository<object> = app.resources[schema['x-resource']!.name as keyof ResourceRepositories];

@@ -19,7 +19,7 @@ import { Codes, type FieldError } from '../../common/envelope';
 import { msg } from '../../common/messages/index';
 import { formatErrors, type ResourceSchema } from '../dialect/schemaRegistry';
 import { createAjv } from '../dialect/schemaCompiler';
-import { ApiError, invalidField } from '../../server/plugins/app/errors';
+import { ApiError, invalidField } from '../../server/errors';
 import type { ResourceModel } from './model';
 
 /** One `x-schemaFrom` property. */

@@ -8,7 +8,7 @@
  *   `www.tate.org.uk`; an entry with a port matches that port only) are fetched; the default list is
  *   empty, so a default start sends nothing to any other host. Redirects are followed (at most 3) only
  *   to allowed hosts, over http or https.
- * - Checked by content: the body must be a JPEG, PNG, GIF or WebP by its magic number (the upload route's
+ * - Checked by content: the body must be a JPEG, PNG, GIF or WebP by its magic number (common/fileTypes.ts
  *   `imageKind`), whatever Content-Type the remote said; at most `maxBytes` (IMAGE_CACHE_MAX_BYTES,
  *   default 10 MiB), refused as soon as the declared length or the bytes read exceed it.
  * - Fetched once: stored under `<DATA_DIR>/image-cache/<sha256 of the URL>.<ext>`; concurrent requests for
@@ -23,7 +23,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { imageKind } from '../routes/artmanager/upload/index';
+import { imageKind } from '../../common/fileTypes';
 
 /** Thumbnail widths served (px); a request for another width takes the next larger one. */
 export const THUMB_WIDTHS = [96, 192, 320] as const;

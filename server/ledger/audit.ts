@@ -18,9 +18,18 @@ import type { AuditResult, CheckpointAudit, RegistryAudit, RegistryProblem } fro
 import { parseCheckpoint, splitNote, verifyCheckpointNote } from '../../common/ledger/note';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import type { Database } from '../db/database';
-import type { ResourceRepositories } from '../../kernel/server/resources';
 import { RECORD_CHAINCODE, recordDigest, recordOfTx } from './records';
 import type { LedgerTables } from './tables';
+
+/**
+ * Where the audit reads authors and artworks as the API answers them (their digests are over that form):
+ * the kernel's repositories (`app.resources`, kernel/server/resources.ts), passed in by the caller so the
+ * ledger does not import the layer above it.
+ */
+export type RecordRepositories = Record<
+  'authors' | 'artworks',
+  { getOne(db: Kysely<any>, id: number): Promise<object> }
+>;
 import { verifyLedger } from './verify';
 
 /** The public key checkpoints are verified with. */
@@ -219,10 +228,7 @@ export async function auditCheckpoints(
 }
 
 /** Checks every author and artwork against the ledger's latest put transaction of it. */
-export async function auditRegistry(
-  db: Kysely<Database>,
-  repos: ResourceRepositories,
-): Promise<RegistryAudit> {
+export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositories): Promise<RegistryAudit> {
   const { latest, owner } = await recordTxIndex(db);
   const out: RegistryAudit = { checked: 0, onChain: 0, problems: [] };
   for (const kind of ['author', 'artwork'] as RecordKind[]) {
@@ -306,7 +312,7 @@ export async function auditRegistry(
  */
 export async function auditLedger(
   db: Kysely<Database>,
-  repos: ResourceRepositories,
+  repos: RecordRepositories,
   key: VerifyKey | undefined,
   opts: { channel?: string; allSignatures?: boolean } = {},
 ): Promise<AuditResult> {

@@ -29,8 +29,8 @@ import {
   type FileKind,
   type UploadSpec,
 } from '../../common/fileTypes';
-import { invalidField } from '../plugins/app/errors';
-import { multipartError } from '../plugins/external/multipart';
+import { invalidField } from '../errors';
+import { multipartError } from './multipartError';
 import { isValidKey } from './blobStore';
 
 /** Largest file any upload call reads (the multipart plugin's own limit is the same 10 MiB). */

@@ -19,7 +19,7 @@ import { resourceSchemas, type EndpointSpec } from '../../kernel/dialect/schemaR
 import { resourceModels } from '../../kernel/server/model';
 import { Repository, type ResourceHooks } from '../../kernel/server/repository';
 import { artworkHooks } from '../../kernel/hooks/artworks';
-import type { ApiError } from '../../server/plugins/app/errors';
+import type { ApiError } from '../../server/errors';
 import { createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;

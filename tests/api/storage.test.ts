@@ -21,7 +21,7 @@ import {
 } from '../../scripts/codegen/storage';
 import { resourceModels } from '../../kernel/server/model';
 import { Repository } from '../../kernel/server/repository';
-import { ApiError } from '../../server/plugins/app/errors';
+import { ApiError } from '../../server/errors';
 import { introspect } from '../support/introspect';
 import { createTestApp, type TestApp } from './helpers';
 

@@ -18,7 +18,7 @@ import type { Kysely } from 'kysely';
 import { compiledSql, readQuery, sqliteHandle } from '../../db/connect';
 import { Codes } from '../../../common/envelope';
 import { nowText, type Account, type Database, type TokenTable } from '../../db/database';
-import { apiError } from './errors';
+import { apiError } from '../../errors';
 import { generatePassword, hashPassword, verifyPassword } from './password';
 import { TokenCache } from './tokenCache';
 

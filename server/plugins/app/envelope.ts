@@ -19,8 +19,8 @@ import fp from 'fastify-plugin';
 import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify';
 import { Codes, type Envelope } from '../../../common/envelope';
 import { formatErrors } from '../../../kernel/dialect/schemaRegistry';
-import { multipartError } from '../external/multipart';
-import { ApiError, invalidField } from './errors';
+import { multipartError } from '../../storage/multipartError';
+import { ApiError, invalidField } from '../../errors';
 import { languageOf, msg, renderMessage, type Message } from '../../../common/messages/index';
 import { decodeUtf8, parseJsonBody } from './jsonBody';
 

@@ -12,7 +12,7 @@
  * value is safe; the walk uses an explicit stack (no recursion limit on deep nesting).
  */
 import { Codes, type FieldError } from '../../../common/envelope';
-import { ApiError } from './errors';
+import { ApiError } from '../../errors';
 import { msg } from '../../../common/messages/index';
 
 function refuse(field: string, keyword: string, params: Record<string, unknown>, message: string) {

@@ -6,45 +6,11 @@
  * paid for nothing (issue 10's detail profile). Elsewhere a multipart/form-data body is refused as an
  * unsupported Content-Type (415, the envelope plugin).
  *
- * `multipartError` turns the parser's failures on a malformed body into the envelope's 400 (never a 500):
- * busboy (@fastify/busboy) throws plain `Error`s without a code, so they are recognized by their messages
- * ("Multipart: Boundary not found" / "Boundary required" when Content-Type has no `boundary=` parameter,
- * "Unexpected end of multipart data" when the body stops before its closing boundary). The envelope
- * plugin maps any such error that a route lets through; a route that knows which part it was reading
- * passes the part's name so the error names it.
+ * Its parser's errors on a malformed body become 400s in server/storage/multipartError.ts.
  */
 import fp from 'fastify-plugin';
 import multipart from '@fastify/multipart';
-import { Codes } from '../../../common/envelope';
-import { ApiError, invalidField } from '../../plugins/app/errors';
-import { msg } from '../../../common/messages/index';
 
 export default fp(async (app) => {
   await app.register(multipart, { limits: { files: 1, fileSize: 10 * 1024 * 1024 } });
 });
-
-/**
- * The 400 `ApiError` for a malformed multipart body, or undefined when `err` is not one.
- * - no boundary → field `Content-Type`, keyword `boundary`;
- * - truncated body → field `part` (the part being read, or "" when unknown), keyword `multipart`.
- * An `ApiError` passed in is returned unchanged.
- */
-export function multipartError(err: unknown, part = ''): ApiError | undefined {
-  if (err instanceof ApiError) return err;
-  const message = (err as { message?: unknown } | null)?.message;
-  if (typeof message !== 'string') return undefined;
-  if (message === 'Multipart: Boundary not found' || message === 'Boundary required')
-    return invalidField(
-      'Content-Type',
-      'boundary',
-      'multipart/form-data needs a boundary parameter (e.g. "multipart/form-data; boundary=x")',
-    );
-  if (message === 'Unexpected end of multipart data') {
-    const text = 'the multipart body ends before its closing boundary (truncated upload)';
-    if (part) return invalidField(part, 'multipart', text);
-    return new ApiError(Codes.INVALID, 400, msg('request.fields'), {
-      errors: [{ field: '', keyword: 'multipart', params: {}, message: text }],
-    });
-  }
-  return undefined;
-}

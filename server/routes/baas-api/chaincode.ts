@@ -21,9 +21,10 @@ import { Codes } from '../../../common/envelope';
 import { formatErrors } from '../../../kernel/dialect/schemaRegistry';
 import { validatorFor } from '../../../kernel/dialect/validators';
 import { ok } from '../../plugins/app/envelope';
-import { ApiError, apiError, conflict } from '../../plugins/app/errors';
+import { ApiError, apiError, conflict } from '../../errors';
 import { msg } from '../../../common/messages/index';
-import multipart, { multipartError } from '../../plugins/external/multipart';
+import multipart from '../../plugins/external/multipart';
+import { multipartError } from '../../storage/multipartError';
 import {
   checkGoSource,
   LIFECYCLE_CHAINCODE,

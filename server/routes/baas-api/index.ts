@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import { countChaincodes, HEX64, listChaincodes, searchLedger } from '../../ledger/explorer';
 import { ok } from '../../plugins/app/envelope';
-import { apiError, invalidField } from '../../plugins/app/errors';
+import { apiError, invalidField } from '../../errors';
 import { Codes } from '../../../common/envelope';
 import chaincodeRoutes from './chaincode';
 import publicRoutes, { recordAnswer, recordQuery } from './public';

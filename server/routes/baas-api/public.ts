@@ -23,7 +23,7 @@ import { latestRecordTx } from '../../ledger/audit';
 import { checkpointAt, checkpointCovering, latestCheckpoint } from '../../ledger/checkpoints';
 import type { LedgerTables } from '../../ledger/tables';
 import { ok } from '../../plugins/app/envelope';
-import { ApiError, invalidField, notFound } from '../../plugins/app/errors';
+import { ApiError, invalidField, notFound } from '../../errors';
 import { Codes } from '../../../common/envelope';
 import { msg, schemaLabel } from '../../../common/messages/index';
 

@@ -16,7 +16,7 @@ import { fromBase64, verifyCheckpointNote, verifyCosignature } from '../../../co
 import { checkpointAt } from '../../ledger/checkpoints';
 import type { LedgerTables } from '../../ledger/tables';
 import { ok } from '../../plugins/app/envelope';
-import { conflict, invalidField, notFound } from '../../plugins/app/errors';
+import { conflict, invalidField, notFound } from '../../errors';
 import { msg } from '../../../common/messages/index';
 
 const cosignBody = {

@@ -15,7 +15,7 @@
  *
  * Roles: signed-in `user` or `admin` (the Data section), and the archived resource's own `x-roles`
  * (an artwork needs `admin`): 403 otherwise. Both calls are audited in their transaction (the resource's
- * row: before/after; the archive entry: after/before), as every API write (kernel/server/audit.ts).
+ * row: before/after; the archive entry: after/before), as every API write (server/db/audit.ts).
  * SQLite's trigram index of artworks follows the row through its triggers; list totals are forgotten.
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
@@ -25,12 +25,12 @@ import { Codes } from '../../../common/envelope';
 import { msg, schemaLabel } from '../../../common/messages/index';
 import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import { nowText } from '../../db/database';
-import { actorOf, recordAudit, storedRow } from '../../../kernel/server/audit';
+import { actorOf, recordAudit, storedRow } from '../../db/audit';
 import { mapConstraintError, uniqueConflict } from '../../../kernel/server/dbErrors';
 import type { Repository } from '../../../kernel/server/repository';
 import { archivableResources } from '../../../kernel/hooks/archivedRecords';
 import { ok } from '../../plugins/app/envelope';
-import { apiError, conflict, notFound } from '../../plugins/app/errors';
+import { apiError, conflict, notFound } from '../../errors';
 
 /** The archive table (schemas/archivedRecord.schema.json `x-storage.table`). */
 export const ARCHIVE_TABLE = 'archived_records';

@@ -30,7 +30,7 @@ import { Codes } from '../../../../common/envelope';
 import { nowText } from '../../../db/database';
 import { tokenHash } from '../../../plugins/app/auth';
 import { ok } from '../../../plugins/app/envelope';
-import { apiError, invalidField } from '../../../plugins/app/errors';
+import { apiError, invalidField } from '../../../errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
 import { PLATFORM_TOKEN_SCHEME } from '../../../plugins/external/swagger';
 // The console accounts' password-change body (8 to 256 characters, schemas/account.schema.json).

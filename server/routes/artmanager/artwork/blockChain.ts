@@ -7,7 +7,7 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../../plugins/app/envelope';
-import { conflict } from '../../../plugins/app/errors';
+import { conflict } from '../../../errors';
 import { msg } from '../../../../common/messages/index';
 import { putOnChain, withRecordLock } from '../../../ledger/records';
 import { idBody, storedChainState } from '../../../ledger/routeHelpers';

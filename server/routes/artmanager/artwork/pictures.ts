@@ -14,10 +14,10 @@ import type { FastifyInstance } from 'fastify';
 import { uploadSpecAt } from '../../../../common/fileTypes';
 import { MAX_ID, schemas } from '../../../../kernel/dialect/schemaRegistry';
 import { ok } from '../../../plugins/app/envelope';
-import { invalidField } from '../../../plugins/app/errors';
+import { invalidField } from '../../../errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
-import { actorOf } from '../../../../kernel/server/audit';
+import { actorOf } from '../../../db/audit';
 import multipart from '../../../plugins/external/multipart';
 
 export default async function pictureRoutes(app: FastifyInstance) {

@@ -14,7 +14,7 @@
 import type { FastifyInstance } from 'fastify';
 import { FILE_GROUPS, type FileGroup } from '../../../../common/fileTypes';
 import { ok } from '../../../plugins/app/envelope';
-import { invalidField } from '../../../plugins/app/errors';
+import { invalidField } from '../../../errors';
 import { isValidKey } from '../../../storage/blobStore';
 import { MAX_UPLOAD_BYTES, signPolicy } from '../../../storage/uploads';
 import { uploadTarget } from '../upload/index';

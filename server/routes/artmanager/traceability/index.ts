@@ -15,10 +15,10 @@ import { validatorFor } from '../../../../kernel/dialect/validators';
 import { formatErrors } from '../../../../kernel/dialect/schemaRegistry';
 import { Codes } from '../../../../common/envelope';
 import { ok } from '../../../plugins/app/envelope';
-import { ApiError, invalidField } from '../../../plugins/app/errors';
+import { ApiError, invalidField } from '../../../errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
-import { actorOf } from '../../../../kernel/server/audit';
+import { actorOf } from '../../../db/audit';
 import { msg } from '../../../../common/messages/index';
 import multipart from '../../../plugins/external/multipart';
 

@@ -6,21 +6,14 @@
  *   `resource=artworks&field=images`: an image of at most 2 MB), stored under `<resource>/<field>/`;
  * - a signed policy (`policy` + `signature` fields from `POST /artmanager/oss/sign`): its limits and dir;
  * - neither: an image of at most UPLOAD_LIMIT_BYTES (default 5 MB), stored at the root (as before).
- * `imageKind` is kept for callers that only need the image check (common/fileTypes.ts does the work).
  */
 import type { FastifyInstance } from 'fastify';
-import { detectFileKind, uploadSpecAt, type UploadSpec } from '../../../../common/fileTypes';
+import { uploadSpecAt, type UploadSpec } from '../../../../common/fileTypes';
 import { resourceSchemas, type ResourceSchema } from '../../../../kernel/dialect/schemaRegistry';
 import { ok } from '../../../plugins/app/envelope';
-import { invalidField } from '../../../plugins/app/errors';
+import { invalidField } from '../../../errors';
 import { receiveUpload } from '../../../storage/uploads';
 import multipart from '../../../plugins/external/multipart';
-
-/** The image extension for `bytes`, from its magic number, or null when it is not an accepted image. */
-export function imageKind(bytes: Buffer): 'jpg' | 'png' | 'gif' | 'webp' | 'bmp' | null {
-  const k = detectFileKind(bytes);
-  return k?.group === 'image' ? (k.ext as 'jpg' | 'png' | 'gif' | 'webp' | 'bmp') : null;
-}
 
 /**
  * The schema of resource `resource` and the `x-upload` of its property `field`, with the storage dir

@@ -21,10 +21,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { schemaLabel } from '../../../../common/messages/index';
 import { nowText } from '../../../db/database';
-import { actorOf, recordAudit, storedRow } from '../../../../kernel/server/audit';
+import { actorOf, recordAudit, storedRow } from '../../../db/audit';
 import { likePattern, paging } from '../../../../kernel/server/listQuery';
 import { ok } from '../../../plugins/app/envelope';
-import { notFound } from '../../../plugins/app/errors';
+import { notFound } from '../../../errors';
 import { COMPANY_ROLE, companiesOf } from '../../../../kernel/hooks/companies';
 
 /**

@@ -4,8 +4,8 @@
  * params, common/messages) has its `msg` rendered in the language the request asks for; one built from a
  * plain string keeps that English text and carries no key (the console shows it as sent).
  */
-import { Codes, type FieldError } from '../../../common/envelope';
-import { msg, renderMessage, type Message, type MessageKey } from '../../../common/messages/index';
+import { Codes, type FieldError } from '../common/envelope';
+import { msg, renderMessage, type Message, type MessageKey } from '../common/messages/index';
 
 export class ApiError extends Error {
   /** The message key and params, when the error was built from a `Message`. */

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { canonicalJson } from '../../common/ledger/canonical';
-import { nowText } from '../../server/db/database';
+import { nowText } from './database';
 
 /** The table of the audit trail. */
 export const AUDIT_TABLE = 'audit_log';
