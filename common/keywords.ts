@@ -29,6 +29,10 @@
  *   trimmed and ignoring letter case ("Admin01" and "admin01" name the same account). The error is
  *   reported at the second property (`instancePath` …/b, so the field is b). params: { first, second }.
  *
+ * The dialect, shapes of every keyword here included, is schemas/meta.schema.json (each schema's `$schema`,
+ * {@link META_SCHEMA_REF}); codegen checks every schema against it and the rules it cannot say
+ * (scripts/codegen/dialect.ts).
+ *
  * Annotation keywords (no validation; read by codegen, server and console):
  * - `x-roles`: roles that may see and use the resource (root).
  * - `x-resource`: { name, recordRepresentation, icon, group, path, order, roles, hidden, titles, routes }
@@ -43,6 +47,10 @@
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).
+ * - `x-sections` (root): { [section]: { en, zh, order? } }: the labels of the show page's and forms' section
+ *   tabs (`x-ui.section`; `main` is the tab of the fields without a section, "Main" unless labelled here),
+ *   generated as `resources.<name>.sections.<section>`; `order` places the tab (tabs without an order
+ *   follow, in field order). A section named after a labelled property needs no entry.
  * - `x-upload`: { types: [group...], formats?: [ext...], maxSize: bytes } (property holding an uploaded
  *   file's URL, or an array of them): the file type groups of common/fileTypes.ts the upload accepts,
  *   checked by content, narrowed to the extensions `formats` names (`["jpg", "png"]`: JPG/PNG only), and
@@ -93,6 +101,13 @@ import * as rules from './keywordRules';
 
 export { USCC_ALPHABET, usccCheckCharacter } from './keywordRules';
 
+/**
+ * The `$schema` of every resource schema: the dialect's meta-schema, `schemas/meta.schema.json`, relative
+ * to the schema file (editors resolve it; codegen validates every schema against it,
+ * scripts/codegen/metaSchema.ts).
+ */
+export const META_SCHEMA_REF = './meta.schema.json';
+
 /** Names of the annotation-only keywords. */
 export const ANNOTATION_KEYWORDS = [
   'x-roles',
@@ -110,6 +125,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-schemaFrom',
   'x-archive',
   'x-frozen',
+  'x-sections',
 ] as const;
 
 /**
