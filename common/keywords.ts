@@ -20,8 +20,8 @@
  *   (no `javascript:`, `data:`, ...). Declared in the schemas on every URL field. params: { reason: 'scheme' }.
  * - `x-notFuture` (boolean, on integers that are years): at most the current UTC year. params: { limit }.
  * - `x-ordered` (array of [a, b] property pairs, on objects): a <= b when both are numbers, or both ISO 8601
- *   dates of the same shape (compared as text).
- *   params: { first, second }.
+ *   dates of the same shape (compared as text). The error is reported at the second property
+ *   (`instancePath` …/b, so the field is b, on create as on update). params: { first, second }.
  * - `x-uscc` (boolean, on strings): a Unified Social Credit Code's check character is right (GB 32100-2015,
  *   see {@link usccCheckCharacter}). Only an 18-character string over the code's alphabet is checked; its
  *   shape is the schema's `pattern`. params: { expected, actual }.
@@ -181,7 +181,7 @@ export function registerKeywords(ajv: Ajv): Ajv {
   ajv.addKeyword(ruleKeyword('x-maxWidth', 'string', 'number', 'maxWidth'));
   ajv.addKeyword(ruleKeyword('x-plainText', 'string', 'boolean', 'plainText'));
   ajv.addKeyword(ruleKeyword('x-notFuture', 'number', 'boolean', 'notFuture'));
-  ajv.addKeyword(ruleKeyword('x-ordered', 'object', 'array', 'ordered'));
+  ajv.addKeyword(ruleKeyword('x-ordered', 'object', 'array', 'ordered', true));
   ajv.addKeyword(ruleKeyword('x-uscc', 'string', 'boolean', 'uscc'));
   ajv.addKeyword(ruleKeyword('x-distinct', 'object', 'array', 'distinct', true));
   ajv.addKeyword(ruleKeyword('x-text', 'string', 'string', 'text'));

@@ -3337,7 +3337,8 @@ errors++;
 }
 const failure32 = func75([["startYear","endYear"]], data16);
 if(failure32 !== null){
-const err88 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
+const property0 = failure32.property;
+const err88 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err88];
 }

@@ -2289,7 +2289,8 @@ errors++;
 }
 const failure28 = func75([["startYear","endYear"]], data16);
 if(failure28 !== null){
-const err81 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
+const property0 = failure28.property;
+const err81 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -4294,7 +4295,8 @@ errors++;
 }
 const failure28 = func75([["startYear","endYear"]], data16);
 if(failure28 !== null){
-const err80 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
+const property0 = failure28.property;
+const err80 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure28.params,message:failure28.message};
 if(vErrors === null){
 vErrors = [err80];
 }

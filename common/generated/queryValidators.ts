@@ -6761,7 +6761,8 @@ errors++;
 }
 const failure40 = func151([["startYear","endYear"]], data16);
 if(failure40 !== null){
-const err96 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure40.params,message:failure40.message};
+const property0 = failure40.property;
+const err96 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure40.params,message:failure40.message};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -9664,7 +9665,8 @@ errors++;
 }
 const failure32 = func151([["startYear","endYear"]], data16);
 if(failure32 !== null){
-const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
+const property0 = failure32.property;
+const err85 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure32.params,message:failure32.message};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -12551,7 +12553,8 @@ errors++;
 }
 const failure33 = func151([["startYear","endYear"]], data16);
 if(failure33 !== null){
-const err85 = {instancePath:instancePath+"/baseInfo",schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
+const property0 = failure33.property;
+const err85 = {instancePath:instancePath+"/baseInfo/" + property0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/baseInfo/x-ordered",keyword:"x-ordered",params:failure33.params,message:failure33.message};
 if(vErrors === null){
 vErrors = [err85];
 }
