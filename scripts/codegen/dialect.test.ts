@@ -423,3 +423,30 @@ describe('npx tsx scripts/codegen.ts --check', { timeout: 180_000 }, () => {
     }
   });
 });
+
+describe('the meta-schema and the kernel agree', () => {
+  const meta: Json = JSON.parse(readFileSync(`schemas/${META_SCHEMA_FILE}`, 'utf8'));
+  const xKeywords = (node: Json) => Object.keys(node.properties).filter((k) => k.startsWith('x-'));
+
+  it('declares exactly the x- keywords common/keywords.ts registers (no more, none left out)', async () => {
+    const { ANNOTATION_KEYWORDS } = await import('../../common/keywords');
+    const RULE_KEYWORDS = [
+      'x-maxWidth',
+      'x-plainText',
+      'x-notFuture',
+      'x-ordered',
+      'x-uscc',
+      'x-distinct',
+      'x-text',
+      'x-url',
+    ];
+    const declared = new Set([...xKeywords(meta), ...xKeywords(meta.definitions.property)]);
+    // x-finite is the registry's own (query strings), never written in a schema.
+    expect([...declared].sort()).toEqual([...ANNOTATION_KEYWORDS, ...RULE_KEYWORDS].sort());
+  });
+
+  it('offers the upload file groups of common/fileTypes.ts', async () => {
+    const { FILE_GROUPS } = await import('../../common/fileTypes');
+    expect(meta.definitions.upload.properties.types.items.enum).toEqual([...FILE_GROUPS]);
+  });
+});

@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
 import { deref, fieldSpecs, resolveKind, sectionsOf } from './kinds';
 import { nestErrors, prepareValues, schemaValidator } from './validate';
 import { kindMap } from './kindMap';
-import { KINDS } from './kinds';
+import { FORMATS, KINDS, WIDGETS } from './kinds';
 
 const artwork = schemaForResource('artworks');
 const author = schemaForResource('authors');
@@ -163,5 +164,16 @@ describe('form validation with the shared schema', () => {
         { field: 'a.b', keyword: 'type', params: { type: 'string' }, message: '' },
       ]),
     ).toEqual({ a: { b: { message: 'baas.validation.required', args: {} } } });
+  });
+});
+
+describe('the dialect (schemas/meta.schema.json) and the console agree', () => {
+  const meta = JSON.parse(readFileSync('schemas/meta.schema.json', 'utf8'));
+  it('x-ui.widget offers exactly the widgets the console renders', () => {
+    expect([...meta.definitions.ui.properties.widget.enum].sort()).toEqual(Object.keys(WIDGETS).sort());
+  });
+  it('every format of the dialect has a kind', () => {
+    for (const format of meta.definitions.property.properties.format.enum)
+      expect(FORMATS[format]).toBeDefined();
   });
 });
