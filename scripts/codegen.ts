@@ -30,9 +30,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
-import { createBareAjv } from '../common/schemaCompiler';
-import { buildVariant, VARIANT_KINDS, withDataPolicy, type ResourceSchema } from '../common/schemaRegistry';
-import { modelOf } from '../server/kernel/model';
+import { createBareAjv } from '../kernel/dialect/schemaCompiler';
+import { buildVariant, VARIANT_KINDS, withDataPolicy, type ResourceSchema } from '../kernel/dialect/schemaRegistry';
+import { modelOf } from '../kernel/server/model';
 import {
   dialectErrors,
   errorText,

@@ -10,7 +10,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import metaSchema from '../../schemas/meta.schema.json' with { type: 'json' };
 
-export { META_SCHEMA_REF } from '../../common/keywords';
+export { META_SCHEMA_REF } from '../../kernel/dialect/keywords';
 
 /** The file name of the meta-schema in schemas/ (not a resource schema: codegen's list leaves it out). */
 export const META_SCHEMA_FILE = 'meta.schema.json';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
-import { deref, fieldSpecs, resolveKind, sectionsOf } from './kinds';
+import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { deref, fieldSpecs, resolveKind, sectionsOf } from '../../kernel/dialect/kinds';
 import { nestErrors, prepareValues, schemaValidator } from './validate';
 import { kindMap } from './kindMap';
-import { FORMATS, KINDS, WIDGETS } from './kinds';
+import { FORMATS, KINDS, WIDGETS } from '../../kernel/dialect/kinds';
 
 const artwork = schemaForResource('artworks');
 const author = schemaForResource('authors');

@@ -9,11 +9,11 @@
  *   (deleted) in the same transaction, so a demoted account's token loses the admin calls at once.
  */
 import type { Kysely } from 'kysely';
-import { Codes } from '../../../../common/envelope';
-import type { Dialect, ResourceHooks } from '../../../kernel/repository';
-import { ApiError } from '../../../plugins/app/errors';
-import { hashPassword } from '../../../plugins/app/password';
-import { msg } from '../../../../common/messages/index';
+import { Codes } from '../../common/envelope';
+import type { Dialect, ResourceHooks } from '../server/repository';
+import { ApiError } from '../../server/plugins/app/errors';
+import { hashPassword } from '../../server/plugins/app/password';
+import { msg } from '../../common/messages/index';
 
 const ADMIN = 'admin';
 

@@ -1,12 +1,12 @@
 /**
  * The storage model of a resource, read from its schema (schemas/*.schema.json, keywords documented in
- * common/keywords.ts): the table, its columns (every property that is not computed, plus `x-storage.columns`),
+ * kernel/dialect/keywords.ts): the table, its columns (every property that is not computed, plus `x-storage.columns`),
  * which hold JSON text (objects and arrays), unique fields (`x-unique`), references (`x-references`),
  * computed counts (`x-count`), display joins (`x-storage.display`), the free-text `q` columns and the
  * search index, and the timestamps. `writeOnly` properties are not stored (the hooks take them). Pure: used by the generic repository (repository.ts), the routes
- * (server/routes/resources.ts) and the storage codegen (scripts/codegen/storage.ts).
+ * (kernel/server/resources.ts) and the storage codegen (scripts/codegen/storage.ts).
  */
-import { resourceSchemas, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
+import { resourceSchemas, type PropertySchema, type ResourceSchema } from '../dialect/schemaRegistry';
 
 /** SQL column types the kernel uses (portable between SQLite and PostgreSQL). */
 export type ColumnType = 'integer' | 'text' | 'real';

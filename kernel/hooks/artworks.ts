@@ -1,9 +1,9 @@
 /**
- * Artworks' behaviour beyond the schema (registered in server/kernel/hooks.ts): a `classify` value not
+ * Artworks' behaviour beyond the schema (registered in kernel/hooks/index.ts): a `classify` value not
  * yet known is registered in `art_categories` (the artCategories resource), in the write's transaction,
  * so a refused write registers nothing.
  */
-import type { ResourceHooks } from '../../../kernel/repository';
+import type { ResourceHooks } from '../server/repository';
 
 export const artworkHooks: ResourceHooks = {
   async beforeWrite({ db, values }) {

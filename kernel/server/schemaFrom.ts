@@ -1,11 +1,11 @@
 /**
- * `x-schemaFrom` (common/keywords.ts): a property whose value must satisfy a JSON Schema stored in another
+ * `x-schemaFrom` (kernel/dialect/keywords.ts): a property whose value must satisfy a JSON Schema stored in another
  * record, e.g. a contract's `params` and the `paramsSchema` of the template its `templateId` names.
  *
  * - `schemaFromSpecs(schema)`: the properties that declare it, `{ property, reference, field }`.
  * - `checkSchemaFrom(db, model, values, current?)`: inside a create/update transaction, validates each such
  *   property (the value being written, else the stored one when only the reference changes) against the
- *   referenced record's schema, with the run-time ajv of common/schemaCompiler.ts (its custom keywords and
+ *   referenced record's schema, with the run-time ajv of kernel/dialect/schemaCompiler.ts (its custom keywords and
  *   the data policy of docs/api.md "Text", "Numbers"); defaults of the referenced schema are filled into a
  *   value the write sends (a reference changed alone checks the stored value and leaves it as it is). Refusal: 400 `request.invalid` with one FieldError per parameter, `field`
  *   `<property>.<name>`, `label` the parameter's own `x-i18n` {en, zh} (so every language names it).
@@ -17,9 +17,9 @@ import type { ValidateFunction } from 'ajv';
 import type { Kysely } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { msg } from '../../common/messages/index';
-import { formatErrors, type ResourceSchema } from '../../common/schemaRegistry';
-import { createAjv } from '../../common/schemaCompiler';
-import { ApiError, invalidField } from '../plugins/app/errors';
+import { formatErrors, type ResourceSchema } from '../dialect/schemaRegistry';
+import { createAjv } from '../dialect/schemaCompiler';
+import { ApiError, invalidField } from '../../server/plugins/app/errors';
 import type { ResourceModel } from './model';
 
 /** One `x-schemaFrom` property. */

@@ -1,9 +1,9 @@
 /**
- * Authors' behaviour beyond the schema (registered in server/kernel/hooks.ts): `wxCreateTime` is the time
+ * Authors' behaviour beyond the schema (registered in kernel/hooks/index.ts): `wxCreateTime` is the time
  * the mini-program code was set — now when a write sets a new non-empty `wxCode`, null when it clears it.
  */
-import { nowText } from '../../../db/database';
-import type { ResourceHooks } from '../../../kernel/repository';
+import { nowText } from '../../server/db/database';
+import type { ResourceHooks } from '../server/repository';
 
 export const authorHooks: ResourceHooks = {
   beforeWrite({ values, current }) {

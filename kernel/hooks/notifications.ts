@@ -1,6 +1,6 @@
 /**
  * Notifications' behaviour beyond the schema (schemas/notification.schema.json; registered in
- * server/kernel/hooks.ts). Status runs draft → sent → read:
+ * kernel/hooks/index.ts). Status runs draft → sent → read:
  * - the operator sends one by creating it with status `sent` or updating a draft to `sent`: the hook then
  *   sets `recipients` (the usernames of the company's administrators whose slot is enabled and notified,
  *   and whose console account exists), `sendTime` and `sent` = 1. A company without such an administrator
@@ -12,10 +12,10 @@
  *   (409 naming `id`), and the console offer neither.
  */
 import type { Kysely } from 'kysely';
-import { nowText } from '../../../db/database';
-import type { ResourceHooks } from '../../../kernel/repository';
-import { invalidField } from '../../../plugins/app/errors';
-import { ADMIN_SLOTS } from '../company/hooks';
+import { nowText } from '../../server/db/database';
+import type { ResourceHooks } from '../server/repository';
+import { invalidField } from '../../server/plugins/app/errors';
+import { ADMIN_SLOTS } from './companies';
 
 /**
  * The usernames (as stored in `accounts`) of the administrators of company `companyId` that receive its

@@ -2,11 +2,11 @@
  * The precompiled validators of every schema and variant (server and tests; the console uses
  * formValidator.ts `formValidatorFor`, which holds only the form variants, to keep its bundle small).
  * Both builds are codegen output (scripts/codegen/validators.ts): ajv standalone code with the options of
- * common/schemaCompiler.ts `createAjv`.
+ * kernel/dialect/schemaCompiler.ts `createAjv`.
  */
 import type { SchemaValidator } from './schemaRegistry';
-import { bodyValidators } from './generated/bodyValidators';
-import { queryValidators } from './generated/queryValidators';
+import { bodyValidators } from '../../common/generated/bodyValidators';
+import { queryValidators } from '../../common/generated/queryValidators';
 
 function lookup(map: Record<string, SchemaValidator>, id: string): SchemaValidator {
   const v = Object.hasOwn(map, id) ? map[id] : undefined;

@@ -1,5 +1,5 @@
 /**
- * Companies' behaviour beyond the schema (schemas/company.schema.json; registered in server/kernel/hooks.ts):
+ * Companies' behaviour beyond the schema (schemas/company.schema.json; registered in kernel/hooks/index.ts):
  * the administrator and backup administrator are console accounts of role `company`.
  *
  * On create, and on an update that changes a slot's account, name or status (slots: `admin*`,
@@ -19,13 +19,13 @@
  */
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { Codes } from '../../../../common/envelope';
-import { msg } from '../../../../common/messages/index';
-import { nowText } from '../../../db/database';
-import { recordAudit, storedRow } from '../../../kernel/audit';
-import type { ResourceHooks, WriteContext } from '../../../kernel/repository';
-import { ApiError, invalidField } from '../../../plugins/app/errors';
-import { hashPassword } from '../../../plugins/app/password';
+import { Codes } from '../../common/envelope';
+import { msg } from '../../common/messages/index';
+import { nowText } from '../../server/db/database';
+import { recordAudit, storedRow } from '../server/audit';
+import type { ResourceHooks, WriteContext } from '../server/repository';
+import { ApiError, invalidField } from '../../server/plugins/app/errors';
+import { hashPassword } from '../../server/plugins/app/password';
 
 /** The role of company administrators' console accounts. */
 export const COMPANY_ROLE = 'company';

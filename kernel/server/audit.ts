@@ -10,14 +10,14 @@
  * The digest covers the row as stored, every column (an account's password hash included, so a password
  * change shows), in canonical JSON (common/ledger/canonical.ts, RFC 8785): an auditor can recompute it
  * from the table.
- * Writers: the generic repository (server/kernel/repository.ts) for every schema resource, and the
+ * Writers: the generic repository (kernel/server/repository.ts) for every schema resource, and the
  * hand-written write routes (`recordAudit` directly).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { canonicalJson } from '../../common/ledger/canonical';
-import { nowText } from '../db/database';
+import { nowText } from '../../server/db/database';
 
 /** The table of the audit trail. */
 export const AUDIT_TABLE = 'audit_log';

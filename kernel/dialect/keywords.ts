@@ -12,7 +12,7 @@
  * - `x-plainText` (boolean, on strings; names and titles): no control character at all (tab and line
  *   breaks included), no bidirectional formatting character (U+202A–U+202E, U+2066–U+2069, U+200E/F,
  *   U+061C), no `<` or `>` (markup), not blank, not only invisible characters (zero-width, format
- *   characters). Stored trimmed and NFC-normalised (server/kernel/repository.ts).
+ *   characters). Stored trimmed and NFC-normalised (kernel/server/repository.ts).
  *   params: { reason: 'control' | 'bidi' | 'markup' | 'blank' | 'invisible' }.
  * - `x-finite` (boolean, on numbers): a finite number (the query build coerces "Infinity" to Infinity).
  *   Added by the registry to every number and integer schema, like `x-text`. params: {}.
@@ -63,7 +63,7 @@
  * - `x-schemaFrom` (property holding an object): `{ reference, field }`: the value must satisfy the JSON
  *   Schema stored in `field` of the record that the property `reference` (an `x-references` integer)
  *   points at, e.g. a contract's `params` and its template's `paramsSchema`. The server checks it on
- *   create and update, defaults filled in (server/kernel/schemaFrom.ts, errors named `<property>.<param>`);
+ *   create and update, defaults filled in (kernel/server/schemaFrom.ts, errors named `<property>.<param>`);
  *   the console's `schemaFrom` widget renders and checks the parameters with the same schema
  *   (src/schema-ui/schemaFrom.tsx).
  * - `x-archive` (root, true): records can be archived to the pigeonhole (stored row kept whole in
@@ -73,10 +73,10 @@
  * - `x-frozen` (root): `{ when: { [property]: value }, keyword, message }`: a stored record whose
  *   properties equal every value of `when` is final, e.g. a notification once sent (`{ "sent": 1 }`).
  *   The kernel refuses to update it (400 naming the first field of the body) or delete it (409 naming
- *   `id`, `params.ids` the final ones), with `keyword` and the English `message` (server/kernel/repository.ts);
+ *   `id`, `params.ids` the final ones), with `keyword` and the English `message` (kernel/server/repository.ts);
  *   the console offers no Edit or Delete for it (src/authProvider/roles.ts `actionAllowed`).
  *
- * Storage keywords (annotation only; read by the server's kernel, server/kernel/model.ts, and by the
+ * Storage keywords (annotation only; read by the server's kernel, kernel/server/model.ts, and by the
  * storage codegen, scripts/codegen/storage.ts, which turns a change into a new migration):
  * - `x-storage` (root): `{ table, columns?, timestamps?, indexes?, display?, search? }`:
  *   `table` the SQL table; `columns` stored columns the API never shows,
@@ -129,9 +129,9 @@ export const ANNOTATION_KEYWORDS = [
 ] as const;
 
 /**
- * The identifier under which standalone validator code refers to common/keywordRules.ts: the keywords'
+ * The identifier under which standalone validator code refers to kernel/dialect/keywordRules.ts: the keywords'
  * generated code calls `keywordRules.<rule>(schema, data)`, and the emitter (scripts/codegen/validators.ts)
- * adds `import * as keywordRules from '../keywordRules'` to the generated module.
+ * adds `import * as keywordRules from './keywordRules'` to the generated module.
  */
 export const RULES_IMPORT = 'keywordRules';
 

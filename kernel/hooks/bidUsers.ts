@@ -1,5 +1,5 @@
 /**
- * Bid users' behaviour beyond the schema (registered in server/kernel/hooks.ts), on create
+ * Bid users' behaviour beyond the schema (registered in kernel/hooks/index.ts), on create
  * (`POST /artmanager/subjects/insertUser`): the product's rule "the bid user's password is the phone
  * number" (specification §5) is kept as the INITIAL password: its scrypt hash is stored (`passwordHash`,
  * never answered) and `mustChangePassword` stays 1 (the column's default) until the bid user changes it.
@@ -7,9 +7,9 @@
  * A create without a phone number is refused (400 naming `phone`).
  */
 import { randomBytes } from 'node:crypto';
-import type { ResourceHooks } from '../../../kernel/repository';
-import { invalidField } from '../../../plugins/app/errors';
-import { hashPassword } from '../../../plugins/app/password';
+import type { ResourceHooks } from '../server/repository';
+import { invalidField } from '../../server/plugins/app/errors';
+import { hashPassword } from '../../server/plugins/app/password';
 
 export const bidUserHooks: ResourceHooks = {
   async beforeWrite({ values, current }) {

@@ -1,9 +1,9 @@
 /**
  * Validation with the shared schema registry: route schemas `$ref` the resource schemas and their
- * variants (`author.create`, `artwork.listQuery`, ...; common/schemaRegistry.ts). Such a route schema
+ * variants (`author.create`, `artwork.listQuery`, ...; kernel/dialect/schemaRegistry.ts). Such a route schema
  * (`{ $ref: '<id>' }`, or a schema whose `$id` is a registry id) runs the validator codegen precompiled
  * (common/generated/*Validators.ts), the same code the console runs; any other route schema is compiled at
- * start-up by a run-time ajv holding the registry (common/schemaCompiler.ts). Query strings and path
+ * start-up by a run-time ajv holding the registry (kernel/dialect/schemaCompiler.ts). Query strings and path
  * parameters are validated by the build that coerces types ("2" → 2); bodies by the one that does not.
  * Unknown fields are refused (the schemas say `additionalProperties: false`).
  */
@@ -11,9 +11,9 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type Ajv from 'ajv';
 import type { AnySchema } from 'ajv';
-import type { SchemaValidator } from '../../../common/schemaRegistry';
-import { createAjv } from '../../../common/schemaCompiler';
-import { queryValidatorFor, validatorFor } from '../../../common/validators';
+import type { SchemaValidator } from '../dialect/schemaRegistry';
+import { createAjv } from '../dialect/schemaCompiler';
+import { queryValidatorFor, validatorFor } from '../dialect/validators';
 
 /**
  * The registry id a route schema stands for: `id` of `{ $ref: 'id' }` (nothing else in the schema) or
@@ -34,7 +34,7 @@ export interface RouteCompilers {
   query: Ajv;
 }
 
-/** New {@link RouteCompilers} (each an ajv holding the registry, common/schemaCompiler.ts). */
+/** New {@link RouteCompilers} (each an ajv holding the registry, kernel/dialect/schemaCompiler.ts). */
 export function routeCompilers(): RouteCompilers {
   return { body: createAjv(), query: createAjv({ coerceTypes: true }) };
 }

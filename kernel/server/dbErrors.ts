@@ -9,7 +9,7 @@
  * Sources: SQLite result codes (sqlite.org/rescode.html), PostgreSQL appendix A (error codes).
  */
 import { Codes, type FieldError } from '../../common/envelope';
-import { ApiError } from '../plugins/app/errors';
+import { ApiError } from '../../server/plugins/app/errors';
 import { msg } from '../../common/messages/index';
 
 /** The kind of constraint `e` violates, or null when it is no constraint violation. */

@@ -4,8 +4,8 @@
  * ad-hoc schema.
  */
 import { describe, expect, it } from 'vitest';
-import { formValidatorFor } from '../../../common/formValidator';
-import { queryValidatorFor, validatorFor } from '../../../common/validators';
+import { formValidatorFor } from '../dialect/formValidator';
+import { queryValidatorFor, validatorFor } from '../dialect/validators';
 import { registryIdOf, routeCompilers, routeValidator } from './validation';
 
 describe('route schemas', () => {

@@ -1,11 +1,11 @@
 /**
  * List-call plumbing of the kernel: turns a validated list query (`<schema>.listQuery` / `.listBody`, see
- * common/schemaRegistry.ts) into Kysely clauses: paging (1-based `page`, `pageSize` ≤ 100), sort and order,
+ * kernel/dialect/schemaRegistry.ts) into Kysely clauses: paging (1-based `page`, `pageSize` ≤ 100), sort and order,
  * `ids`, equality filters and free text `q` (case-insensitive substring match over the given columns;
  * `%`, `_` and `\` in q are matched literally).
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { MAX_ID } from '../../common/schemaRegistry';
+import { MAX_ID } from '../dialect/schemaRegistry';
 
 /** A validated list query or body (page, pageSize, q, sort, order, ids, filters by field name). */
 export interface ListQuery {

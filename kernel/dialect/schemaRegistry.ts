@@ -2,10 +2,10 @@
  * The schema registry shared by server and console: every `schemas/*.schema.json`, the request variants
  * derived from each resource schema, the precompiled validators of the form variants and the conversion
  * of ajv errors into envelope `FieldError`s. This module runs no ajv compiler (the console imports it):
- * common/formValidator.ts `formValidatorFor` answers the standalone code codegen emitted into
+ * kernel/dialect/formValidator.ts `formValidatorFor` answers the standalone code codegen emitted into
  * common/generated/formValidators.ts (scripts/codegen/validators.ts), in a module of its own so that only
  * the console's forms load it. Every other precompiled validator (server, tests) is in
- * common/validators.ts; the run-time ajv (server, codegen, tests) is common/schemaCompiler.ts.
+ * kernel/dialect/validators.ts; the run-time ajv (server, codegen, tests) is kernel/dialect/schemaCompiler.ts.
  *
  * Variants (each validated under `$id` `<schemaId>.<kind>`):
  * - `create`: the resource schema with its `readOnly` properties refused (`false` schemas); `required` as written.
@@ -17,9 +17,9 @@
  * - `listBody`: the same for a POST list call, with `ids` an array of integers.
  */
 import type { AnySchemaObject, ErrorObject } from 'ajv';
-import type { FieldError } from './envelope';
-import { schemaList } from './generated/schemaIndex';
-import { apiPrefixesOf } from './apiPrefixes';
+import type { FieldError } from '../../common/envelope';
+import { schemaList } from '../../common/generated/schemaIndex';
+import { apiPrefixesOf } from '../../common/apiPrefixes';
 
 /** A verb's endpoint in `x-endpoints`: the HTTP call react-admin's verb maps to. */
 export interface EndpointSpec {
@@ -29,7 +29,7 @@ export interface EndpointSpec {
   id?: string;
   /** Name of the parameter that carries several ids (getMany, deleteMany). */
   ids?: string;
-  /** The same call on other paths (common/keywords.ts `x-endpoints`); `properties` narrows an update. */
+  /** The same call on other paths (kernel/dialect/keywords.ts `x-endpoints`); `properties` narrows an update. */
   aliases?: { method: 'GET' | 'POST'; path: string; properties?: string[] }[];
   /** Roles admitted to this call, narrower than the schema's `x-roles` (e.g. writes of templates: admin). */
   roles?: string[];
@@ -79,7 +79,7 @@ export interface ResourceSchema {
   };
   'x-endpoints'?: EndpointMap;
   'x-i18n'?: { en: string; zh: string };
-  /** Final records: see common/keywords.ts `x-frozen`. */
+  /** Final records: see kernel/dialect/keywords.ts `x-frozen`. */
   'x-frozen'?: FrozenRule;
   /** Section tab labels: see common/keywords.ts `x-sections`. */
   'x-sections'?: Record<string, { en: string; zh: string; order?: number }>;
@@ -162,7 +162,7 @@ const SUBSCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
  * without coercion ajv's `type` refuses a non-finite number, e.g. JSON `1e400`); an integer with
  * `x-references` (a record id) gets `minimum: 1` and `maximum: MAX_ID` unless it writes them.
  * Applied to every registry schema and variant ({@link schemasWithVariants}) and to the ad-hoc route
- * schemas the run-time ajv compiles (common/schemaCompiler.ts), so no route can skip it. Pure: answers a
+ * schemas the run-time ajv compiles (kernel/dialect/schemaCompiler.ts), so no route can skip it. Pure: answers a
  * copy.
  */
 export function withDataPolicy<T>(schema: T, { finite = false }: { finite?: boolean } = {}): T {
@@ -309,7 +309,7 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
 /**
  * Every schema of `schemas/` and, after each resource schema, its variants ({@link VARIANT_KINDS}), each
  * with the data policy ({@link withDataPolicy}; `x-finite` only for the query-string build,
- * `coerceTypes`): the set the run-time ajv holds (common/schemaCompiler.ts) and codegen precompiles, in that order.
+ * `coerceTypes`): the set the run-time ajv holds (kernel/dialect/schemaCompiler.ts) and codegen precompiles, in that order.
  */
 export function schemasWithVariants({
   coerceTypes = false,

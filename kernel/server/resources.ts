@@ -2,7 +2,7 @@
  * Routes from the schemas: for every resource schema with `x-storage`, every call its `x-endpoints`
  * declares is registered, path and method exactly as declared (docs/api.md; and each path in its `aliases`),
  * and answered by the generic
- * repository (server/kernel/repository.ts). Verbs sharing a call are registered once: getList, getMany
+ * repository (kernel/server/repository.ts). Verbs sharing a call are registered once: getList, getMany
  * and search are one list call (`ids` selects getMany); delete and deleteMany one call taking `{<id>}` or
  * `{<ids>: [...]}`. Each route has
  * - the role gate of the schema's `x-roles` (`app.requireRoles`, onRequest: before the body is read);
@@ -11,7 +11,7 @@
  * - a response schema (the envelope around the record or `{list, total}`), serialized by
  *   fast-json-stringify: the schema's properties (not `writeOnly` ones) plus its display fields, nothing else;
  * - writes (create, update, delete) audited in their transaction, with the signed-in account and the call
- *   (server/kernel/audit.ts).
+ *   (kernel/server/audit.ts).
  * Also decorates `app.resources`: the repository of each resource by name, for hand-written routes
  * (put on chain, dashboard). Hand-written routes beside their resource handle what is not CRUD.
  */
@@ -24,16 +24,16 @@ import {
   type EndpointSpec,
   type PropertySchema,
   type ResourceSchema,
-} from '../../common/schemaRegistry';
-import { ok } from '../plugins/app/envelope';
-import { notFound } from '../plugins/app/errors';
+} from '../dialect/schemaRegistry';
+import { ok } from '../../server/plugins/app/envelope';
+import { notFound } from '../../server/plugins/app/errors';
 import { schemaLabel } from '../../common/messages/index';
-import { actorOf } from '../kernel/audit';
-import { resourceHooks } from '../kernel/hooks';
-import { filtersOf, type ListQuery } from '../kernel/listQuery';
-import { resourceModels, type ResourceModel } from '../kernel/model';
-import { Repository } from '../kernel/repository';
-import type { ResourceRecords } from '../db/generated/tables';
+import { actorOf } from './audit';
+import { resourceHooks } from '../hooks';
+import { filtersOf, type ListQuery } from './listQuery';
+import { resourceModels, type ResourceModel } from './model';
+import { Repository } from './repository';
+import type { ResourceRecords } from '../../server/db/generated/tables';
 
 /** The repository of each resource, by resource name (`x-resource.name`), typed by the generated records. */
 export type ResourceRepositories = { [N in keyof ResourceRecords]: Repository<ResourceRecords[N]> };

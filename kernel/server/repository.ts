@@ -18,7 +18,7 @@
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`), or is final (`x-frozen`,
  *   409 naming `id`; an update of a final record is 400 naming the body's first field).
  * With a `WriteActor` (the API's calls pass one), create/update/deleteMany add one audit row per record
- * written, in the write's own transaction (server/kernel/audit.ts): a refused write leaves none.
+ * written, in the write's own transaction (kernel/server/audit.ts): a refused write leaves none.
  * Plain-text strings (`x-plainText`) are stored NFC-normalised (at any depth, {@link nfcPlainText}); the
  * top-level ones also trimmed, and a nullable one left empty as null.
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
@@ -26,12 +26,12 @@
 import { msg, schemaLabel } from '../../common/messages/index';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
-import { formatErrors, schemas, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
-import { validatorFor } from '../../common/validators';
-import { isFinal } from '../../common/frozen';
-import { readQuery } from '../db/connect';
-import { nowText } from '../db/database';
-import { ApiError, conflict, invalidField, notFound } from '../plugins/app/errors';
+import { formatErrors, schemas, type PropertySchema, type ResourceSchema } from '../dialect/schemaRegistry';
+import { validatorFor } from '../dialect/validators';
+import { isFinal } from '../dialect/frozen';
+import { readQuery } from '../../server/db/connect';
+import { nowText } from '../../server/db/database';
+import { ApiError, conflict, invalidField, notFound } from '../../server/plugins/app/errors';
 import { recordAudit, storedRow, type WriteActor } from './audit';
 import { CountCache } from './countCache';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
@@ -69,14 +69,14 @@ export interface DeleteContext {
   ids: number[];
 }
 
-/** Per-resource behaviour a schema cannot say (see server/kernel/hooks.ts for the list). */
+/** Per-resource behaviour a schema cannot say (see kernel/hooks/index.ts for the list). */
 export interface ResourceHooks {
   /** Runs in the write's transaction after every check, just before the insert or update. */
   beforeWrite?(ctx: WriteContext): Promise<void> | void;
   /** Runs in the delete's transaction after every check, just before the delete; may refuse it. */
   beforeDelete?(ctx: DeleteContext): Promise<void> | void;
   /**
-   * Row-level read scope for the generic list and getOne calls (server/routes/resources.ts), for a
+   * Row-level read scope for the generic list and getOne calls (kernel/server/resources.ts), for a
    * resource whose rows belong to resources of other roles (the pigeonhole's archived rows). Given the
    * caller's roles and the list query's filters, answers equality filters every row read must match
    * (`{}`: no restriction); throws an ApiError (403) to refuse the read.

@@ -5,13 +5,13 @@
  * - a parameter's limits fit its type (`minimum`/`maximum` on numbers, `minLength`/`maxLength` on strings,
  *   min not above max) and its `default` and `enum` values have its type and pass its limits (400 on
  *   `paramsSchema.properties.<name>`);
- * - the schema compiles (server/kernel/schemaFrom.ts, the run-time ajv contracts are checked with).
+ * - the schema compiles (kernel/server/schemaFrom.ts, the run-time ajv contracts are checked with).
  * Contracts made from a template are checked against its schema at their own writes; changing a template
  * does not rewrite them.
  */
-import type { ResourceHooks } from '../../../kernel/repository';
-import { compiledSchema } from '../../../kernel/schemaFrom';
-import { invalidField } from '../../../plugins/app/errors';
+import type { ResourceHooks } from '../server/repository';
+import { compiledSchema } from '../server/schemaFrom';
+import { invalidField } from '../../server/plugins/app/errors';
 
 interface Parameter {
   type: 'string' | 'integer' | 'number' | 'boolean';

@@ -16,7 +16,7 @@
  * is cached. The repository also clears a resource's entries after each of its own writes.
  */
 import type { Kysely } from 'kysely';
-import { readQuery } from '../db/connect';
+import { readQuery } from '../../server/db/connect';
 
 /** Entries kept per resource (least recently used dropped first). */
 const MAX_ENTRIES = 1000;

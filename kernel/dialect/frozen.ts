@@ -1,5 +1,5 @@
 /**
- * The `x-frozen` predicate (common/keywords.ts), shared by the kernel, which refuses to change or delete a
+ * The `x-frozen` predicate (kernel/dialect/keywords.ts), shared by the kernel, which refuses to change or delete a
  * final record, and the console, which offers no Edit, Delete or selection box for it.
  */
 

@@ -1,14 +1,14 @@
 /**
- * The rules behind the project's custom validation keywords (see common/keywords.ts for the keywords and
+ * The rules behind the project's custom validation keywords (see kernel/dialect/keywords.ts for the keywords and
  * their schema syntax), as plain functions without ajv: the precompiled validators
  * (`common/generated/*Validators.ts`, run in the console and on the server) import this module and call
- * these functions, and so does the run-time ajv of common/schemaCompiler.ts (server, codegen, tests).
+ * these functions, and so does the run-time ajv of kernel/dialect/schemaCompiler.ts (server, codegen, tests).
  *
  * Each rule takes the keyword's schema value and the data (already of the keyword's `type`) and returns
  * `null` when the data passes, or a {@link RuleFailure}: the ajv error's `params` and `message` (and, for
  * x-distinct and x-ordered, the property the error is reported at).
  */
-import { displayWidth } from './displayWidth';
+import { displayWidth } from '../../common/displayWidth';
 
 /** Why data failed a rule: ajv error `params` and `message`; `property` moves the error to a child. */
 export interface RuleFailure {
@@ -90,7 +90,7 @@ const INVISIBLE =
  * `x-text`: the text policy every string of every request passes (docs/api.md "Text"): no lone UTF-16
  * surrogate; no C0/C1 control character (see {@link CONTROL}), except tab, line feed and carriage return
  * when `mode` is `multiline`. The schema registry adds it to every string schema (`multiline` for
- * `x-ui.widget: "textarea"` fields), see common/schemaRegistry.ts `withDataPolicy`.
+ * `x-ui.widget: "textarea"` fields), see kernel/dialect/schemaRegistry.ts `withDataPolicy`.
  * params: { reason: 'control' | 'surrogate' }.
  */
 export function text(mode: 'line' | 'multiline', data: string): RuleFailure | null {
@@ -111,7 +111,7 @@ export function text(mode: 'line' | 'multiline', data: string): RuleFailure | nu
  * `x-plainText` (names and titles): on top of {@link text} `line` (no control character, line break or
  * tab), no bidirectional formatting character ({@link BIDI}), no `<` or `>`, not blank and not made only
  * of invisible characters ({@link INVISIBLE}). The repository stores such a value trimmed and in Unicode
- * normalization form NFC (server/kernel/repository.ts).
+ * normalization form NFC (kernel/server/repository.ts).
  * params: { reason: 'control' | 'bidi' | 'markup' | 'blank' | 'invisible' }.
  */
 export function plainText(enabled: boolean, data: string): RuleFailure | null {

@@ -5,7 +5,7 @@
  * An unknown widget or format, or a type it cannot place, is an explicit error naming the property.
  * Also: `$ref` resolution against the schema's `definitions`, property order (`x-ui.order`), sections.
  */
-import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
+import type { PropertySchema, ResourceSchema } from './schemaRegistry';
 
 /** Every kind the component map (components.tsx) must render. */
 export const KINDS = [

@@ -1,8 +1,8 @@
 /**
  * The run-time ajv compiler, for the server, codegen and tests only: the console must not import this
- * module (nor ajv itself), it runs the precompiled validators (common/schemaRegistry.ts
+ * module (nor ajv itself), it runs the precompiled validators (kernel/dialect/schemaRegistry.ts
  * `formValidatorFor`; tests/unit/console-bundle.test.ts builds the console and checks that no ajv compiler
- * is in it). The server's precompiled validators are common/validators.ts.
+ * is in it). The server's precompiled validators are kernel/dialect/validators.ts.
  *
  * - `createAjv`: an ajv 8 instance (strict mode, all errors, `useDefaults`, formats, the custom keywords of
  *   keywords.ts) holding every schema and variant; codegen emits its standalone code
