@@ -31,7 +31,12 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
 import { createBareAjv } from '../kernel/dialect/schemaCompiler';
-import { buildVariant, VARIANT_KINDS, withDataPolicy, type ResourceSchema } from '../kernel/dialect/schemaRegistry';
+import {
+  buildVariant,
+  VARIANT_KINDS,
+  withDataPolicy,
+  type ResourceSchema,
+} from '../kernel/dialect/schemaRegistry';
 import { modelOf } from '../kernel/server/model';
 import {
   dialectErrors,
