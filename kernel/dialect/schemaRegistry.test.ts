@@ -30,10 +30,10 @@ describe('custom keywords', () => {
     ]);
   });
 
-  it('x-ordered refuses an end year before the start year', () => {
+  it('x-ordered refuses an end year before the start year, naming the end year', () => {
     expect(errorsOf({ ...ok, baseInfo: { startYear: 1818, endYear: 1768 } })).toEqual([
       expect.objectContaining({
-        field: 'baseInfo',
+        field: 'baseInfo.endYear',
         keyword: 'x-ordered',
         params: { first: 'startYear', second: 'endYear' },
       }),

@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { deref, fieldSpecs, resolveKind, sectionsOf } from '../../kernel/dialect/kinds';
 import { nestErrors, prepareValues, schemaValidator } from './validate';
 import { kindMap } from './kindMap';
-import { KINDS } from '../../kernel/dialect/kinds';
+import { FORMATS, KINDS, WIDGETS } from '../../kernel/dialect/kinds';
 
 const artwork = schemaForResource('artworks');
 const author = schemaForResource('authors');
@@ -71,6 +72,19 @@ describe('sections and order', () => {
         .fields.slice(0, 4)
         .map((f) => f.source),
     ).toEqual(['id', 'images', 'artWorkName', 'author']);
+  });
+  it('x-sections.order places the tabs (main first; tabs without an order after, in field order)', () => {
+    const schema = {
+      $id: 'tabs',
+      'x-sections': { b: { en: 'B', zh: '乙', order: 1 }, c: { en: 'C', zh: '丙', order: 0 } },
+      properties: {
+        id: { type: 'integer' },
+        x: { type: 'string', 'x-ui': { section: 'a' } },
+        y: { type: 'string', 'x-ui': { section: 'b' } },
+        z: { type: 'string', 'x-ui': { section: 'c' } },
+      },
+    } as unknown as ResourceSchema;
+    expect(sectionsOf(schema).map((s) => s.name)).toEqual(['main', 'c', 'b', 'a']);
   });
   it('author: main and wechat', () => {
     expect(sectionsOf(author).map((s) => [s.name, s.fields.length])).toEqual([
@@ -150,5 +164,16 @@ describe('form validation with the shared schema', () => {
         { field: 'a.b', keyword: 'type', params: { type: 'string' }, message: '' },
       ]),
     ).toEqual({ a: { b: { message: 'baas.validation.required', args: {} } } });
+  });
+});
+
+describe('the dialect (schemas/meta.schema.json) and the console agree', () => {
+  const meta = JSON.parse(readFileSync('schemas/meta.schema.json', 'utf8'));
+  it('x-ui.widget offers exactly the widgets the console renders', () => {
+    expect([...meta.definitions.ui.properties.widget.enum].sort()).toEqual(Object.keys(WIDGETS).sort());
+  });
+  it('every format of the dialect has a kind', () => {
+    for (const format of meta.definitions.property.properties.format.enum)
+      expect(FORMATS[format]).toBeDefined();
   });
 });

@@ -285,8 +285,8 @@ describe('artworks', () => {
     const got = res.body.data.errors.map((e: any) => `${e.field}:${e.keyword}`).sort();
     expect(got).toEqual([
       'artWorkName:x-maxWidth',
+      'baseInfo.endYear:x-ordered',
       'baseInfo.width:pattern',
-      'baseInfo:x-ordered',
       'dealInfo.acquisitionYear:x-notFuture',
       'images:maxItems',
       'texture:required',
