@@ -14,6 +14,7 @@ import {
   BooleanInput,
   CheckboxGroupInput,
   Datagrid,
+  DateInput,
   FunctionField,
   Labeled,
   NumberField,
@@ -403,7 +404,11 @@ export const kindMap: Record<Kind, KindComponents> = {
   switch: { Field: (p) => <EnumField {...p} />, Input: SwitchInput },
   reference: { Field: ReferenceDisplay, Input: ReferenceSelect },
   datetime: { Field: text, Input: textInput },
-  date: { Field: text, Input: textInput },
+  // A calendar date (format `date`): the browser's date picker; the value stays the string `YYYY-MM-DD`.
+  date: {
+    Field: text,
+    Input: (p) => <DateInput source={p.source} label={p.label} validate={p.validate} {...fullWidth} />,
+  },
   url: {
     Field: (p) => (
       <UrlField
