@@ -31,10 +31,33 @@ export default tseslint.config(
     },
   },
   {
-    // The console never imports server code: what both sides need lives in common/ (e.g. common/ledger/);
-    // tests/unit/imports.test.ts checks the same over every file of src/. And it runs precompiled
-    // validators (common/schemaRegistry.ts formValidatorFor): no ajv compiler in its bundle, so its CSP
-    // needs no 'unsafe-eval' (tests/unit/console-bundle.test.ts).
+    // The console never imports server code: what both sides need lives in common/ (e.g. common/ledger/)
+    // or in the kernel's dialect (kernel/dialect/); tests/unit/imports.test.ts checks the same over every
+    // file of src/. And it runs precompiled validators (kernel/dialect/schemaRegistry.ts formValidatorFor):
+    // no ajv compiler in its bundle, so its CSP needs no 'unsafe-eval' (tests/unit/console-bundle.test.ts).
+    // common/ and kernel/dialect/ are loaded by the console too: they import no server code either.
+    files: ['src/**/*.{ts,tsx}', 'common/**/*.ts', 'kernel/dialect/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(server|kernel/server|kernel/hooks)(/|$)',
+              message:
+                'The console (src/, common/, kernel/dialect/) must not import server code (server/, kernel/server/, kernel/hooks/): move the shared code to common/ or kernel/dialect/.',
+            },
+            {
+              regex: '^(\\.\\./)*(server|hooks)(/|$)',
+              message: 'kernel/dialect/ must not import kernel/server/ or kernel/hooks/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -42,21 +65,22 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+server(/|$)',
-              message: 'src/ must not import from server/: move the shared code to common/.',
+              regex: '^(\\.\\./)+(server|kernel/server|kernel/hooks)(/|$)',
+              message:
+                'src/ must not import server code (server/, kernel/server/, kernel/hooks/): move the shared code to common/ or kernel/dialect/.',
             },
             {
               group: [
                 'ajv',
                 'ajv/*',
                 'ajv-formats',
-                '**/common/schemaCompiler',
-                '**/common/validators',
-                '**/common/keywords',
+                '**/kernel/dialect/schemaCompiler',
+                '**/kernel/dialect/validators',
+                '**/kernel/dialect/keywords',
               ],
               allowTypeImports: true,
               message:
-                'The console must not load ajv: validate with formValidatorFor (common/schemaRegistry.ts).',
+                'The console must not load ajv: validate with formValidatorFor (kernel/dialect/schemaRegistry.ts).',
             },
           ],
         },

@@ -13,6 +13,7 @@ export default defineConfig({
           name: 'unit',
           include: [
             'common/**/*.test.ts',
+            'kernel/**/*.test.ts',
             'src/**/*.test.{ts,tsx}',
             'server/**/*.test.ts',
             'scripts/**/*.test.ts',

@@ -16,7 +16,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import SQLite from 'better-sqlite3';
-import { resourceModels } from '../server/kernel/model';
+import { resourceModels } from '../kernel/server/model';
 
 const [file, portText] = process.argv.slice(2);
 if (!file || !portText) {
@@ -31,7 +31,7 @@ const columns = model.stored.map((c) => `a."${c}"`).join(', ');
 const select = `SELECT ${columns}, au."authorName" AS "authorName" FROM artworks a LEFT JOIN authors au ON au.id = a.author`;
 const ftsWhere = `a.id IN (SELECT rowid FROM artworks_fts WHERE artworks_fts MATCH ?)`;
 const pageAll = db.prepare(`${select} ORDER BY a.id DESC LIMIT ? OFFSET ?`);
-// As the kernel (server/kernel/repository.ts): the FTS5 table pages by rowid (= id) itself.
+// As the kernel (kernel/server/repository.ts): the FTS5 table pages by rowid (= id) itself.
 const pageText = db.prepare(
   `${select} WHERE a.id IN (SELECT rowid FROM artworks_fts WHERE artworks_fts MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?) ORDER BY a.id DESC`,
 );

@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/validators.ts`: the validators' speed, printed (never asserted). Compares ajv compiling
- * the registry at run time (common/schemaCompiler.ts `createAjv`, what the server and the console did
- * before) with the precompiled standalone code (common/validators.ts, what both run now):
+ * the registry at run time (kernel/dialect/schemaCompiler.ts `createAjv`, what the server and the console did
+ * before) with the precompiled standalone code (kernel/dialect/validators.ts, what both run now):
  *
  * 1. start-up: creating the ajv instances and compiling every schema and variant (both builds), against
  *    loading the generated modules (a fresh import in a child process would include module parsing; here
@@ -13,16 +13,16 @@
  * Environment: BENCH_ROUNDS (default 5), BENCH_ITERATIONS (default 20000).
  */
 import { performance } from 'node:perf_hooks';
-import type { SchemaValidator } from '../common/schemaRegistry';
+import type { SchemaValidator } from '../kernel/dialect/schemaRegistry';
 
 const rounds = Number(process.env.BENCH_ROUNDS || 5);
 const iterations = Number(process.env.BENCH_ITERATIONS || 20_000);
 
 const t0 = performance.now();
-const { queryValidatorFor, validatorFor } = await import('../common/validators');
+const { queryValidatorFor, validatorFor } = await import('../kernel/dialect/validators');
 const importMs = performance.now() - t0;
-const { createAjv } = await import('../common/schemaCompiler');
-const { schemasWithVariants } = await import('../common/schemaRegistry');
+const { createAjv } = await import('../kernel/dialect/schemaCompiler');
+const { schemasWithVariants } = await import('../kernel/dialect/schemaRegistry');
 
 const t1 = performance.now();
 const body = createAjv();

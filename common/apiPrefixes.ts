@@ -2,7 +2,7 @@
  * The API's path prefixes (`/dev-api/`, ...): the fixed ones (login, uploads, the ledger) and the first
  * segment of every path the given `x-endpoints` maps declare (a verb's `{path}`, or getManyReference's
  * `{target: {path}}`). Imports nothing, so Vite's config can load it as it is (vite.config.ts: the dev
- * proxy); the server reads it through common/schemaRegistry.ts `apiPrefixes` (the 404 envelope instead of
+ * proxy); the server reads it through kernel/dialect/schemaRegistry.ts `apiPrefixes` (the 404 envelope instead of
  * the console's page, server/plugins/external/static.ts). A new section's prefix needs no hand-written line.
  * @param endpointMaps each resource schema's `x-endpoints` (missing ones as `{}`)
  * @returns prefixes with a leading and a trailing slash, without repeats

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from './displayWidth';
-import { formatErrors } from './schemaRegistry';
-import { validatorFor } from './validators';
+import { formatErrors } from '../kernel/dialect/schemaRegistry';
+import { validatorFor } from '../kernel/dialect/validators';
 
 describe('displayWidth (x-maxWidth rule: CJK counts 2, anything else 1)', () => {
   it.each([

@@ -51,7 +51,7 @@ export interface FieldError {
   message: string;
   /**
    * The field's label in each language, when no registry schema labels it (a contract's parameter, labelled
-   * by its template's `paramsSchema`, server/kernel/schemaFrom.ts): messages name the field by it.
+   * by its template's `paramsSchema`, kernel/server/schemaFrom.ts): messages name the field by it.
    */
   label?: { en: string; zh: string };
 }

@@ -1,12 +1,12 @@
 /**
  * The text and number policy (docs/api.md "Text", "Numbers"): the rules of keywordRules.ts on their own,
  * and through the precompiled variants the server and the console run (the registry adds `x-text` and
- * `x-finite` to every string and number, common/schemaRegistry.ts `withDataPolicy`).
+ * `x-finite` to every string and number, kernel/dialect/schemaRegistry.ts `withDataPolicy`).
  */
 import { describe, expect, it } from 'vitest';
-import { finite, plainText, text, url } from './keywordRules';
-import { formatErrors, withDataPolicy } from './schemaRegistry';
-import { queryValidatorFor, validatorFor } from './validators';
+import { finite, plainText, text, url } from '../kernel/dialect/keywordRules';
+import { formatErrors, withDataPolicy } from '../kernel/dialect/schemaRegistry';
+import { queryValidatorFor, validatorFor } from '../kernel/dialect/validators';
 
 describe('x-text rule', () => {
   it.each([

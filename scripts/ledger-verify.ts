@@ -15,7 +15,7 @@ import { loadConfig } from '../server/config';
 import { auditLedger, type VerifyKey } from '../server/ledger/audit';
 import { KEY_FILE, loadSigningKey } from '../server/ledger/checkpoints';
 import { parseVerifierKey } from '../common/ledger/note';
-import { createRepositories } from '../server/routes/resources';
+import { createRepositories } from '../kernel/server/resources';
 
 const USAGE =
   'usage: npm run ledger:verify [-- --channel <name>] [--key <verifier key>] [--all-signatures]   (DATA_DIR / DATABASE_URL select the database)';

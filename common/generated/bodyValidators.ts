@@ -2,9 +2,9 @@
 // @ts-nocheck -- ajv standalone code (plain JavaScript); the exported map is typed at the end.
 /* eslint-disable */
 // Precompiled validators for bodies: no type coercion, `useDefaults` fills absent fields with their default. Emitter: scripts/codegen/validators.ts.
-import type { SchemaValidator } from '../schemaRegistry';
+import type { SchemaValidator } from '../../kernel/dialect/schemaRegistry';
 import { formValidators } from './formValidators';
-import * as keywordRules from '../keywordRules';
+import * as keywordRules from '../../kernel/dialect/keywordRules';
 import * as cjs0ns from 'ajv/dist/runtime/ucs2length.js';
 
 function cjsExports(ns) {

@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code (plain JavaScript); the exported map is typed at the end.
 /* eslint-disable */
 // Precompiled validators for the import's Tate source rows (schemas/import/), body options. Emitter: scripts/codegen/validators.ts.
-import type { SchemaValidator } from '../schemaRegistry';
+import type { SchemaValidator } from '../../kernel/dialect/schemaRegistry';
 import * as cjs0ns from 'ajv/dist/runtime/ucs2length.js';
 
 function cjsExports(ns) {

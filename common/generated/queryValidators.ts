@@ -2,8 +2,8 @@
 // @ts-nocheck -- ajv standalone code (plain JavaScript); the exported map is typed at the end.
 /* eslint-disable */
 // Precompiled validators for query strings: `coerceTypes` ("2" becomes 2), `useDefaults`. Emitter: scripts/codegen/validators.ts.
-import type { SchemaValidator } from '../schemaRegistry';
-import * as keywordRules from '../keywordRules';
+import type { SchemaValidator } from '../../kernel/dialect/schemaRegistry';
+import * as keywordRules from '../../kernel/dialect/keywordRules';
 import * as cjs0ns from 'ajv/dist/runtime/ucs2length.js';
 
 function cjsExports(ns) {

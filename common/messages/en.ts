@@ -86,7 +86,7 @@ export type MessageKey = keyof typeof serverMessagesEn;
 
 /**
  * English texts of the field errors' keywords (`FieldError.keyword`: JSON Schema keywords, the x- keywords
- * of common/keywords.ts and the envelope's own: json, encoding, propertyNames, boundary, multipart,
+ * of kernel/dialect/keywords.ts and the envelope's own: json, encoding, propertyNames, boundary, multipart,
  * contentType, maxBodyLength, maxHeaderSize, reference, maxSize, imageType). Used by the console's forms
  * (`baas.validation.*`, src/i18n/baas.ts) and by the server's and console's rendering of `%{details}`.
  */

@@ -11,7 +11,7 @@
  * has the field) and the keyword's text from `fieldMessages`.
  */
 import type { FieldError } from '../envelope';
-import { schemas, type PropertySchema } from '../schemaRegistry';
+import { schemas, type PropertySchema } from '../../kernel/dialect/schemaRegistry';
 import { fieldMessagesEn, serverMessagesEn, type MessageKey } from './en';
 import { fieldMessagesZh, serverMessagesZh } from './zh';
 import type { Language } from './language';

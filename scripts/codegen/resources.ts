@@ -21,11 +21,11 @@
  * }
  *
  * The tab paths of the show, create and edit pages come from the schema's `x-ui.section`s in the order
- * src/schema-ui/kinds.ts `sectionsOf` gives (the same function the views use, src/schema-ui/views.tsx):
+ * kernel/dialect/kinds.ts `sectionsOf` gives (the same function the views use, src/schema-ui/views.tsx):
  * every section but `main` (the index tab) on show; on forms only the sections with a writable field.
  * Errors: an unknown `x-resource` key, a missing name or a tab path that collides with a route throw.
  */
-import { MAIN_SECTION, sectionsOf } from '../../src/schema-ui/kinds';
+import { MAIN_SECTION, sectionsOf } from '../../kernel/dialect/kinds';
 
 type Json = Record<string, any>;
 

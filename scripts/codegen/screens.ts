@@ -435,7 +435,7 @@ async function withApp<T>(fn: (app: FastifyInstance, doc: Json, login: () => Pro
 async function serverCalls(): Promise<CallRow[]> {
   return withApp(async (app, doc, login) => {
     const groupOf = new Map<string, string>();
-    const { resourceSchemas } = await import('../../common/schemaRegistry');
+    const { resourceSchemas } = await import('../../kernel/dialect/schemaRegistry');
     for (const s of resourceSchemas())
       if (s['x-resource']?.group) groupOf.set(s['x-resource'].name, `/${s['x-resource'].group}`);
     const named = new Map(ISSUE_8.calls.map((c) => [c.call, c.section]));

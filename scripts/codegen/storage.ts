@@ -1,5 +1,5 @@
 /**
- * Storage codegen: the resource tables as the schemas declare them (server/kernel/model.ts), kept in step
+ * Storage codegen: the resource tables as the schemas declare them (kernel/server/model.ts), kept in step
  * with the migrations.
  *
  * - `storageSnapshot(models)`: the storage model of the resource tables (columns, plain indexes, the
@@ -17,8 +17,8 @@
  *   differs from the snapshot, a new dated migration, the generated migrations/index.ts listing it and the new
  *   snapshot. `codegen --check` therefore fails when a schema and the migrations disagree.
  */
-import type { ResourceSchema } from '../../common/schemaRegistry';
-import { resourceModels, type ColumnModel, type ResourceModel } from '../../server/kernel/model';
+import type { ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { resourceModels, type ColumnModel, type ResourceModel } from '../../kernel/server/model';
 
 type ResourceSchemaLike = Record<string, any>;
 

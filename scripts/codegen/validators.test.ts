@@ -11,16 +11,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { createAjv } from '../../common/schemaCompiler';
-import { formValidatorFor } from '../../common/formValidator';
+import { createAjv } from '../../kernel/dialect/schemaCompiler';
+import { formValidatorFor } from '../../kernel/dialect/formValidator';
 import {
   resourceSchemas,
   schemasWithVariants,
   FORM_VARIANTS,
   type ResourceSchema,
   type SchemaValidator,
-} from '../../common/schemaRegistry';
-import { queryValidatorFor, validatorFor } from '../../common/validators';
+} from '../../kernel/dialect/schemaRegistry';
+import { queryValidatorFor, validatorFor } from '../../kernel/dialect/validators';
 import { arbitraryFor } from '../../tests/support/arbitraries';
 import { VALIDATOR_OUTPUTS, validatorFiles } from './validators';
 
@@ -63,7 +63,7 @@ describe('generated validator modules', () => {
       expect(imported.length, path).toBeGreaterThan(0);
       for (const mod of imported)
         expect(mod, path).toMatch(
-          /^(ajv\/dist\/runtime\/[a-z0-9_]+\.js|\.\.\/keywordRules|\.\.\/schemaRegistry|\.\/formValidators)$/,
+          /^(ajv\/dist\/runtime\/[a-z0-9_]+\.js|\.\.\/\.\.\/kernel\/dialect\/(keywordRules|schemaRegistry)|\.\/formValidators)$/,
         );
       expect(text, path).not.toMatch(/\brequire\(|new Function|\beval\(/);
     }

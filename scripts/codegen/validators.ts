@@ -1,20 +1,20 @@
 /**
  * Codegen of the precompiled validators: ajv's standalone code (ajv/dist/standalone, ESM) for every schema
- * of `schemas/` and every request variant (common/schemaRegistry.ts `schemasWithVariants`, driven by
+ * of `schemas/` and every request variant (kernel/dialect/schemaRegistry.ts `schemasWithVariants`, driven by
  * `buildVariant`), in two builds, bodies (no coercion, `useDefaults`) and query strings (`coerceTypes: true`):
  * - `common/generated/formValidators.ts` (`formValidators`): the body build of the form variants
  *   (`<id>.create`, `<id>.update`), all the console carries (formValidator.ts `formValidatorFor`);
  * - `common/generated/bodyValidators.ts` (`bodyValidators`): the body build of every id, the form variants
- *   taken from formValidators.ts (common/validators.ts `validatorFor`, server);
+ *   taken from formValidators.ts (kernel/dialect/validators.ts `validatorFor`, server);
  * - `common/generated/queryValidators.ts` (`queryValidators`): the query build of every id
- *   (common/validators.ts `queryValidatorFor`, server);
+ *   (kernel/dialect/validators.ts `queryValidatorFor`, server);
  * - `common/generated/importValidators.ts` (`importValidators`): the Tate source schemas of the import
  *   (`schemas/import/`, server/import/validate.ts), body options, so the import compiles nothing at run
  *   time (issue 10: precompiled validators).
  * Each module maps an id (`artwork`, `artwork.create`, ...) to its validation function. The ajv instances
- * are common/schemaCompiler.ts `createAjv` with `standalone: true`, so the precompiled code and the
+ * are kernel/dialect/schemaCompiler.ts `createAjv` with `standalone: true`, so the precompiled code and the
  * server's run-time compile have the same options and keywords. The custom keywords' code calls
- * common/keywordRules.ts (imported as `keywordRules`); ajv's run-time helpers (ucs2length, equal,
+ * kernel/dialect/keywordRules.ts (imported as `keywordRules`); ajv's run-time helpers (ucs2length, equal,
  * ValidationError, ...) are imported from ajv's CommonJS files.
  *
  * Output is deterministic: a fresh ajv per build, schemas in file order, names numbered in compile order.
@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
-import { RULES_IMPORT } from '../../common/keywords';
+import { RULES_IMPORT } from '../../kernel/dialect/keywords';
 
 type Build = 'body' | 'query' | 'import';
 
@@ -76,9 +76,9 @@ export const VALIDATOR_OUTPUTS: Output[] = [
   },
 ];
 
-/** How the generated module imports common/keywordRules.ts and common/schemaRegistry.ts (its types). */
-const RULES_MODULE = '../keywordRules';
-const REGISTRY_MODULE = '../schemaRegistry';
+/** How the generated module (in common/generated/) imports kernel/dialect/keywordRules.ts and schemaRegistry.ts (its types). */
+const RULES_MODULE = '../../kernel/dialect/keywordRules';
+const REGISTRY_MODULE = '../../kernel/dialect/schemaRegistry';
 
 /**
  * Standalone code refers to ajv's run-time helpers as `require("<module>")` (CommonJS). An ES module
@@ -113,11 +113,12 @@ const ident = (id: string) => id.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(?=[0
 /**
  * The text of one generated module (before formatting).
  * @param banner the do-not-edit banner every generated file starts with
- * @param ajv the build's ajv (common/schemaCompiler.ts `createAjv` with `standalone: true`)
+ * @param ajv the build's ajv (kernel/dialect/schemaCompiler.ts `createAjv` with `standalone: true`)
  * @throws when two ids give the same identifier, or ajv cannot emit a schema (e.g. a keyword without code)
  */
 async function validatorModule(output: Output, banner: string, ajv: Ajv): Promise<string> {
-  const { schemasWithVariants, resourceSchemas, FORM_VARIANTS } = await import('../../common/schemaRegistry');
+  const { schemasWithVariants, resourceSchemas, FORM_VARIANTS } =
+    await import('../../kernel/dialect/schemaRegistry');
   const formIds = new Set(resourceSchemas().flatMap((s) => FORM_VARIANTS.map((kind) => `${s.$id}.${kind}`)));
   const extra = await output.schemas?.();
   for (const schema of extra ?? []) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
@@ -136,7 +137,7 @@ async function validatorModule(output: Output, banner: string, ajv: Ajv): Promis
     // e.g. `CodeGen: "code" for keyword0 not defined`: a keyword defined by a `validate` function.
     throw new Error(
       `${(e as Error).message} while emitting ${output.path}: every validation keyword must generate code ` +
-        '(common/keywords.ts `ruleKeyword`, its rule in common/keywordRules.ts), so it can run precompiled',
+        '(kernel/dialect/keywords.ts `ruleKeyword`, its rule in kernel/dialect/keywordRules.ts), so it can run precompiled',
     );
   }
   const { imports, bindings, code } = esmImports(source.replace(/^"use strict";/, ''));
@@ -191,7 +192,7 @@ export async function validatorFiles(root: string, banner: string): Promise<Reco
     writeFileSync(file, `${banner}export const ${exportName} = {};\n`);
   }
   const out: Record<string, string> = {};
-  const { createAjv } = await import('../../common/schemaCompiler');
+  const { createAjv } = await import('../../kernel/dialect/schemaCompiler');
   // One ajv per build (a fresh one per run, so names are numbered the same way every time).
   const builds = new Map<Build, Ajv>();
   for (const output of VALIDATOR_OUTPUTS) {

@@ -9,8 +9,8 @@
  * "title (artWorkName): must be at most 60 wide ...". Reasons of both layers about the same source
  * field and keyword are reported once.
  */
-import { formatErrors, type SchemaValidator } from '../../common/schemaRegistry';
-import { validatorFor } from '../../common/validators';
+import { formatErrors, type SchemaValidator } from '../../kernel/dialect/schemaRegistry';
+import { validatorFor } from '../../kernel/dialect/validators';
 import { importValidators } from '../../common/generated/importValidators';
 import { mapArtist, mapArtwork, SOURCE_FIELD, type MappedArtwork, type MappedAuthor } from './mapping';
 

@@ -18,7 +18,7 @@ import type { AuditResult, CheckpointAudit, RegistryAudit, RegistryProblem } fro
 import { parseCheckpoint, splitNote, verifyCheckpointNote } from '../../common/ledger/note';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import type { Database } from '../db/database';
-import type { ResourceRepositories } from '../routes/resources';
+import type { ResourceRepositories } from '../../kernel/server/resources';
 import { RECORD_CHAINCODE, recordDigest, recordOfTx } from './records';
 import type { LedgerTables } from './tables';
 import { verifyLedger } from './verify';

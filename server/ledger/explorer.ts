@@ -6,7 +6,7 @@
  * Read-only: nothing here writes.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { MAX_ID } from '../../common/schemaRegistry';
+import { MAX_ID } from '../../kernel/dialect/schemaRegistry';
 import { fromHex, toHex } from '../../common/ledger/hex';
 import type {
   BlockInfo,

@@ -10,7 +10,7 @@ import type { Database } from '../db/database';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { digestFields, type RecordKind } from '../../common/ledger/recordFields';
 import { sha256Hex } from './tx';
-import { AUDIT_TABLE, digestOf, storedRow, type WriteActor } from '../kernel/audit';
+import { AUDIT_TABLE, digestOf, storedRow, type WriteActor } from '../../kernel/server/audit';
 import { nowText } from '../db/database';
 import type { CommitHook, CommittedTx, Ledger } from '../../common/ledger/types';
 
@@ -70,7 +70,7 @@ function chainUpdateSql(db: Kysely<Database>, kind: RecordKind): string {
  * Commit hook: for every record transaction of the block, mark the record on chain (isBlock 1, artwork
  * status 2, blockTime = block time, chain = tx id, chainDigest, chainVersion), unless a later version is
  * already recorded. Runs inside the block's database transaction; each record it changes gets its audit
- * row there too (server/kernel/audit.ts; the account is the transaction's creator).
+ * row there too (kernel/server/audit.ts; the account is the transaction's creator).
  *
  * Per block, not per transaction (issue 9 item 6, put on chain over HTTP): the records' stored rows are
  * read with one query per table, each record is updated with its version guard, the row after the
@@ -135,7 +135,7 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
       after,
     });
   }
-  // The audit rows of server/kernel/audit.ts `recordAudit`, in one insert.
+  // The audit rows of kernel/server/audit.ts `recordAudit`, in one insert.
   const time = nowText();
   for (let i = 0; i < audits.length; i += 100)
     await (db as Kysely<any>)

@@ -1,5 +1,5 @@
 /** Small pieces shared by the ledger's routes (put on chain, /baas-api). */
-import { MAX_ID } from '../../common/schemaRegistry';
+import { MAX_ID } from '../../kernel/dialect/schemaRegistry';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { compiledSql, readQuery } from '../db/connect';

@@ -3,7 +3,7 @@
  * console registers only the allowed resources (App.tsx) and the authProvider's `canAccess` answers
  * from the same rule. Resources no schema declares (dashboard, shell pages) are open to every role.
  */
-import { isFinal } from '../../common/frozen';
+import { isFinal } from '../../kernel/dialect/frozen';
 import { generatedResources } from '../generated/resources';
 
 /** Roles a resource requires (`x-roles`), or undefined when no schema declares the resource. */

@@ -133,7 +133,7 @@ import {
   type EndpointSpec,
   type ResourceSchema,
   type Verb,
-} from '../../common/schemaRegistry';
+} from '../../kernel/dialect/schemaRegistry';
 import { httpClient as defaultHttpClient, type HttpClient } from './httpClient';
 
 /** Path of the upload call (docs/api.md). */

@@ -5,7 +5,7 @@ import zh from './zh';
 import { createI18nProvider, detectLocale, loadMessages } from './index';
 import { flattenMessages } from './merge';
 import { messageFor, TRANSLATED_KEYWORDS } from './validation';
-import { resourceSchemas } from '../../common/schemaRegistry';
+import { resourceSchemas } from '../../kernel/dialect/schemaRegistry';
 
 const fe = flattenMessages(en);
 const fz = flattenMessages(zh);

@@ -2,7 +2,7 @@
  * Translation of schema validation errors (ajv errors on the console, `FieldError`s from the server)
  * into react-admin validation messages: `{ message: 'baas.validation.<keyword>', args }`, rendered by
  * react-admin's `ValidationError` in the current locale. Source of the rules: the JSON Schema keywords
- * of `schemas/*.schema.json` and the custom keywords of `common/keywords.ts`.
+ * of `schemas/*.schema.json` and the custom keywords of `kernel/dialect/keywords.ts`.
  */
 import type { FieldError } from '../../common/envelope';
 import { fieldMessagesEn } from '../../common/messages/en';

@@ -1,5 +1,5 @@
 /**
- * The pigeonhole's buttons (common/keywords.ts `x-archive`; server/routes/data-api/pigeonhole.ts):
+ * The pigeonhole's buttons (kernel/dialect/keywords.ts `x-archive`; server/routes/data-api/pigeonhole.ts):
  * - `ArchiveButton`: on the list rows and the show page of a resource whose schema says `x-archive`;
  *   asks for confirmation, calls `POST /data-api/pigeonhole/archive {resource, id}`, then goes back to
  *   the list (the record has left it);

@@ -2,7 +2,7 @@
  * What a resource's `x-endpoints` allow (create, edit, delete, deleteMany, show): in a module of its own
  * so the resource configs (schemaResource.tsx) can decide which views exist without loading the views.
  */
-import type { ResourceSchema } from '../../common/schemaRegistry';
+import type { ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 
 /** What the resource's x-endpoints allow. */
 export function capabilities(schema: ResourceSchema) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resourceSchemas, schemaForResource } from '../../common/schemaRegistry';
+import { resourceSchemas, schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import { chainSpecOf, isOnChain, recordName, recordOfTransaction } from './chain';
 import { REQUIRED_MARK, requiredMarkFor } from './kindMap';
 import { isEmptyValue } from './views';

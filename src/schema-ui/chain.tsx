@@ -1,5 +1,5 @@
 /**
- * Put on chain from a list, driven by a schema's `x-chain` keyword (common/keywords.ts):
+ * Put on chain from a list, driven by a schema's `x-chain` keyword (kernel/dialect/keywords.ts):
  * `{ kind, path, status, onChain, after? }`: the ledger record kind (`author` | `artwork`), the
  * put-on-chain call (`POST <path>` with body `{id}`, server/routes/artmanager/{authors,artwork}/blockChain.ts),
  * the property holding the on-chain state, its values that mean "on chain", and for a record that may go
@@ -52,7 +52,7 @@ import {
   type Identifier,
   type RaRecord,
 } from 'react-admin';
-import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
+import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { apiPost } from '../resources/blockchain/api';
 import { generatedResources } from '../generated/resources';
 

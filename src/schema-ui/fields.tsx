@@ -20,8 +20,8 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import ImageNotSupported from '@mui/icons-material/ImageNotSupported';
 import QRCode from 'qrcode';
 import { Labeled, useNotify, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
-import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
-import { deref, enumLabelKey } from './kinds';
+import type { PropertySchema, ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { deref, enumLabelKey } from '../../kernel/dialect/kinds';
 import { FileLink } from './files';
 
 /** Reads a dotted path from a record. */

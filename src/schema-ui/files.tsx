@@ -1,5 +1,5 @@
 /**
- * Uploaded-file fields of the schema engine, for every property declaring `x-upload` (common/keywords.ts):
+ * Uploaded-file fields of the schema engine, for every property declaring `x-upload` (kernel/dialect/keywords.ts):
  * - `FileUploadInput`: the current file (a thumbnail for an image, else a link), an Upload/Replace button
  *   whose file dialog accepts the property's type groups (common/fileTypes.ts `acceptOf`) and a Remove
  *   button. A file over `x-upload.maxSize` is refused before sending, naming the limit; the server checks
@@ -26,7 +26,7 @@ import {
   useWrappedSource,
 } from 'react-admin';
 import { acceptOf, formatBytes, type UploadSpec } from '../../common/fileTypes';
-import type { PropertySchema } from '../../common/schemaRegistry';
+import type { PropertySchema } from '../../kernel/dialect/schemaRegistry';
 import type { BaasDataProvider } from '../dataProvider';
 import { getPath, Thumb } from './fields';
 import type { KindProps } from './kindMap';

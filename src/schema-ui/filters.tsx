@@ -17,10 +17,10 @@ import {
   SelectInput,
   TextInput,
 } from 'react-admin';
-import { rangeFields, type ResourceSchema } from '../../common/schemaRegistry';
+import { rangeFields, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { generatedResources } from '../generated/resources';
 import { useEnumLabel } from './fields';
-import { fieldSpecs, type FieldSpec } from './kinds';
+import { fieldSpecs, type FieldSpec } from '../../kernel/dialect/kinds';
 
 function EnumFilter({ source, prop }: { source: string; prop: FieldSpec['prop'] }) {
   const label = useEnumLabel(source);

@@ -35,7 +35,7 @@ import {
   useWrappedSource,
   type Validator,
 } from 'react-admin';
-import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
+import type { PropertySchema, ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { generatedResources } from '../generated/resources';
 import { categoryLabel } from '../i18n/categories';
 import {
@@ -48,7 +48,7 @@ import {
   StepsField,
   useEnumLabel,
 } from './fields';
-import { fieldSpecs, type Kind } from './kinds';
+import { fieldSpecs, type Kind } from '../../kernel/dialect/kinds';
 import { FileField, FileUploadInput } from './files';
 import { JsonField, JsonInput, SchemaFromField, SchemaFromInput } from './schemaFrom';
 import { lazyComponent } from '../shell/lazy';

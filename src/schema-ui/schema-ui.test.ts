@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
-import { deref, fieldSpecs, resolveKind, sectionsOf } from './kinds';
+import { resourceSchemas, schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { deref, fieldSpecs, resolveKind, sectionsOf } from '../../kernel/dialect/kinds';
 import { nestErrors, prepareValues, schemaValidator } from './validate';
 import { kindMap } from './kindMap';
-import { KINDS } from './kinds';
+import { KINDS } from '../../kernel/dialect/kinds';
 
 const artwork = schemaForResource('artworks');
 const author = schemaForResource('authors');

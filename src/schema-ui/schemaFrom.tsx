@@ -1,5 +1,5 @@
 /**
- * Field kinds whose shape is data, not schema (common/keywords.ts):
+ * Field kinds whose shape is data, not schema (kernel/dialect/keywords.ts):
  * - `schemaFrom` (`x-ui.widget: "schemaFrom"` on a property with `x-schemaFrom: {reference, field}`): the
  *   inputs of an object whose JSON Schema is stored in the record the form's `reference` field points at
  *   (a contract's `params` from its template's `paramsSchema`): one input per parameter (integer, number,
@@ -7,7 +7,7 @@
  *   language, validated (by the form's record-level validator, validate.ts) with that same schema by
  *   @cfworker/json-schema (a draft-07 validator that
  *   compiles nothing, so the console's CSP keeps out 'unsafe-eval'); the server checks the same schema
- *   with ajv (server/kernel/schemaFrom.ts). The display lists each parameter with its label.
+ *   with ajv (kernel/server/schemaFrom.ts). The display lists each parameter with its label.
  * - `json`: a JSON value shown formatted, typed as JSON text (a template's `paramsSchema`).
  * Messages: the keyword and its limit read from the parameter's schema, translated like every form
  * message (src/i18n/validation.ts `messageFor`).
@@ -29,7 +29,7 @@ import {
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import type { FieldError } from '../../common/envelope';
-import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
+import type { PropertySchema, ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { messageFor, type RaMessage } from '../i18n/validation';
 import { getPath } from './fields';
 import { REQUIRED_MARK, type KindProps } from './kindMap';

@@ -6,7 +6,7 @@
  */
 import type { ComponentType, ReactNode } from 'react';
 import ListAlt from '@mui/icons-material/ListAlt';
-import { schemaForResource } from '../../common/schemaRegistry';
+import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import { ICONS } from '../layout/icons';
 import { lazyComponent } from '../shell/lazy';
 import { capabilities } from './capabilities';

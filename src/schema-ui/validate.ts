@@ -1,5 +1,5 @@
 /**
- * Form validation with the SAME validators the server runs (common/schemaRegistry.ts: the precompiled
+ * Form validation with the SAME validators the server runs (kernel/dialect/schemaRegistry.ts: the precompiled
  * `<schemaId>.create` / `.update` variants, `formValidatorFor`, and `formatErrors`; no ajv compiler in the
  * console, so its CSP needs no 'unsafe-eval'), as a react-admin record-level `validate`
  * function. Each error becomes `{ message: 'baas.validation.<keyword>', args }` (src/i18n/validation.ts),
@@ -11,10 +11,10 @@
  * not allow null, so an emptied required field reads "Required" rather than "must be string".
  */
 import type { FieldError } from '../../common/envelope';
-import { formatErrors, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
-import { formValidatorFor } from '../../common/formValidator';
+import { formatErrors, type PropertySchema, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { formValidatorFor } from '../../kernel/dialect/formValidator';
 import { messageFor, type RaMessage } from '../i18n/validation';
-import { deref } from './kinds';
+import { deref } from '../../kernel/dialect/kinds';
 import { loadedSchema, paramFieldErrors } from './schemaFrom';
 import { i18nProvider } from '../i18n';
 

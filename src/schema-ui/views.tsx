@@ -49,17 +49,17 @@ import {
   type ListProps,
 } from 'react-admin';
 import { Step, StepLabel, Stepper } from '@mui/material';
-import { schemaForResource, type ResourceSchema } from '../../common/schemaRegistry';
+import { schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { componentsFor, requiredMarkFor, type KindProps } from './kindMap';
 import { getPath } from './fields';
 import { listFilters } from './filters';
 import { BulkPutOnChainButton, chainSpecOf, PutOnChainRowButton } from './chain';
-import { fieldSpecs, MAIN_SECTION, sectionsOf, type FieldSpec } from './kinds';
+import { fieldSpecs, MAIN_SECTION, sectionsOf, type FieldSpec } from '../../kernel/dialect/kinds';
 import { schemaValidator } from './validate';
 import { capabilities } from './capabilities';
 import { ArchiveButton } from './archive';
 import { generatedResources } from '../generated/resources';
-import { isFinal } from '../../common/frozen';
+import { isFinal } from '../../kernel/dialect/frozen';
 
 export interface SchemaOverrides {
   /** Display components by source. */

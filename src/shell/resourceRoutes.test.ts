@@ -1,4 +1,4 @@
-import { schemas } from '../../common/schemaRegistry';
+import { schemas } from '../../kernel/dialect/schemaRegistry';
 import { describe, expect, it } from 'vitest';
 import { generatedResources, type GeneratedResource } from '../generated/resources';
 import { decideNavigation } from './permission';

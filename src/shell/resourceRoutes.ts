@@ -19,7 +19,7 @@
  * routes. Titles: `x-resource.titles`, else the generated label `resources.<name>.name` for the list
  * and `resources.<name>.name#<view>` for the detail pages (see routes.ts `RouteMeta.title`).
  */
-import { schemas } from '../../common/schemaRegistry';
+import { schemas } from '../../kernel/dialect/schemaRegistry';
 import type { GeneratedResource } from '../generated/resources';
 import type { ShellRoute } from './routes';
 import { resolvePath } from './router';

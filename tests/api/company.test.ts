@@ -5,7 +5,7 @@
  * stored as it was. Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL (see helpers.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usccCheckCharacter } from '../../common/keywords';
+import { usccCheckCharacter } from '../../kernel/dialect/keywords';
 import { type GuardedCall, type TestApp, callName, createTestApp, expectAdminOnly } from './helpers';
 
 let t: TestApp;

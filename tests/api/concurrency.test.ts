@@ -11,7 +11,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaForResource } from '../../common/schemaRegistry';
+import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import { createTestApp, type TestApp } from './helpers';
 
 const SECONDS = Number(process.env.CONCURRENCY_SECONDS ?? 30);

@@ -1,6 +1,6 @@
 /**
  * The contract between the schemas and the server, over every resource schema (`resourceSchemas()`,
- * common/schemaRegistry.ts) and every call of its `x-endpoints` (every verb, getManyReference per target):
+ * kernel/dialect/schemaRegistry.ts) and every call of its `x-endpoints` (every verb, getManyReference per target):
  * - the call answers with its declared method (admin, an empty query or body: 200 or a 400 naming the
  *   input, never "No such call"), and the other method answers Fastify's 404, which the app turns into the
  *   envelope `{code: 404, msg: "No such call: METHOD /path"}` (server/plugins/external/static.ts);
@@ -11,7 +11,7 @@
  * Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL (see helpers.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceSchemas, type EndpointSpec, type ResourceSchema } from '../../common/schemaRegistry';
+import { resourceSchemas, type EndpointSpec, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { type TestApp, createTestApp } from './helpers';
 
 /** One `x-endpoints` call of a resource. */

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIPPED_TEMPLATES } from '../../server/db/migrations/20261123T0215_contract_templates_seed';
-import { storedRow } from '../../server/kernel/audit';
+import { storedRow } from '../../kernel/server/audit';
 import { type TestApp, createTestApp } from './helpers';
 
 let t: TestApp;

@@ -20,8 +20,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceSchemas, type EndpointSpec, type ResourceSchema } from '../../common/schemaRegistry';
-import { validatorFor } from '../../common/validators';
+import { resourceSchemas, type EndpointSpec, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { validatorFor } from '../../kernel/dialect/validators';
 import { nowText } from '../../server/db/database';
 import { arbitraryFor } from '../support/arbitraries';
 import {

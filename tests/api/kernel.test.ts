@@ -1,8 +1,8 @@
 /**
- * The generic repository's refusals (server/kernel/repository.ts), on SQLite and, with TEST_DATABASE_URL,
+ * The generic repository's refusals (kernel/server/repository.ts), on SQLite and, with TEST_DATABASE_URL,
  * on PostgreSQL:
  * - a race between the reference check and the insert (the author deleted meanwhile) answers 409 naming
- *   the field, and stores nothing — the database's foreign key answers, mapped in server/kernel/dbErrors.ts
+ *   the field, and stores nothing — the database's foreign key answers, mapped in kernel/server/dbErrors.ts
  *   (on PostgreSQL the deletion commits on another connection; on SQLite, whose writes are serialized, in
  *   the write's own transaction);
  * - the same for a unique value taken between the check and the insert (409 naming the field);
@@ -14,11 +14,11 @@
  */
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usccCheckCharacter } from '../../common/keywords';
-import { resourceSchemas, type EndpointSpec } from '../../common/schemaRegistry';
-import { resourceModels } from '../../server/kernel/model';
-import { Repository, type ResourceHooks } from '../../server/kernel/repository';
-import { artworkHooks } from '../../server/routes/artmanager/artwork/hooks';
+import { usccCheckCharacter } from '../../kernel/dialect/keywords';
+import { resourceSchemas, type EndpointSpec } from '../../kernel/dialect/schemaRegistry';
+import { resourceModels } from '../../kernel/server/model';
+import { Repository, type ResourceHooks } from '../../kernel/server/repository';
+import { artworkHooks } from '../../kernel/hooks/artworks';
 import type { ApiError } from '../../server/plugins/app/errors';
 import { createTestApp, type TestApp } from './helpers';
 

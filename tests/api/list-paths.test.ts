@@ -1,5 +1,5 @@
 /**
- * The kernel's read paths of issue 10 (server/kernel/repository.ts, server/db/connect.ts `readQuery`),
+ * The kernel's read paths of issue 10 (kernel/server/repository.ts, server/db/connect.ts `readQuery`),
  * on SQLite and, with TEST_DATABASE_URL, on PostgreSQL:
  * - a list call answers the same records whichever way its SQL is made: free text alone is paged by the
  *   FTS5 table (SQLite), free text with a filter by the general query, each shape's SQL compiled once

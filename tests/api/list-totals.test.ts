@@ -1,5 +1,5 @@
 /**
- * List totals are remembered per query (server/kernel/countCache.ts) and never go stale, on SQLite and,
+ * List totals are remembered per query (kernel/server/countCache.ts) and never go stale, on SQLite and,
  * with TEST_DATABASE_URL, on PostgreSQL: the `total` of the artworks list call follows
  * - a create and a delete through the API (the repository's own writes);
  * - a write the repository does not make, on the same connection (the ledger marking a record on chain:

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditEntry } from '../../common/generated/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usccCheckCharacter } from '../../common/keywords';
+import { usccCheckCharacter } from '../../kernel/dialect/keywords';
 import { type TestApp, createTestApp } from './helpers';
 
 let t: TestApp;

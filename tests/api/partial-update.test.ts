@@ -6,7 +6,7 @@
  * Runs on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (scripts/test-all.sh).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceSchemas, type EndpointSpec, type ResourceSchema } from '../../common/schemaRegistry';
+import { resourceSchemas, type EndpointSpec, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { nowText } from '../../server/db/database';
 import { validValues } from '../support/arbitraries';
 import { createTestApp, type TestApp } from './helpers';

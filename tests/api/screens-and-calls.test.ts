@@ -9,7 +9,7 @@
  * update and delete of every resource schema's `x-endpoints` (aliases too) answers 404 naming the id.
  */
 import { readFileSync } from 'node:fs';
-import { resourceSchemas, type EndpointSpec } from '../../common/schemaRegistry';
+import { resourceSchemas, type EndpointSpec } from '../../kernel/dialect/schemaRegistry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   documentedCalls,

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceSchemas, type ResourceSchema } from '../../common/schemaRegistry';
+import { resourceSchemas, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import {
   SNAPSHOT_PATH,
   diffStorage,
@@ -19,8 +19,8 @@ import {
   storageSnapshot,
   type StorageSnapshot,
 } from '../../scripts/codegen/storage';
-import { resourceModels } from '../../server/kernel/model';
-import { Repository } from '../../server/kernel/repository';
+import { resourceModels } from '../../kernel/server/model';
+import { Repository } from '../../kernel/server/repository';
 import { ApiError } from '../../server/plugins/app/errors';
 import { introspect } from '../support/introspect';
 import { createTestApp, type TestApp } from './helpers';

@@ -25,8 +25,8 @@ import { CrawlerPage, type Problem } from './pages/CrawlerPage';
 import { routesForRoles } from '../../src/shell/permission';
 import { buildMenu, fillPath, flattenRoutes, openGroupsFor, type FlatRoute } from '../../src/shell/router';
 import { generatedResources } from '../../src/generated/resources';
-import { schemaForResource } from '../../common/schemaRegistry';
-import { usccCheckCharacter } from '../../common/keywords';
+import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
+import { usccCheckCharacter } from '../../kernel/dialect/keywords';
 
 let env: TestEnv;
 

@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { usccCheckCharacter } from '../../common/keywords';
+import { usccCheckCharacter } from '../../kernel/dialect/keywords';
 import { screenshotDir } from './helpers/screenshots';
 import { startEnv, type TestEnv } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';

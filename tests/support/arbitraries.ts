@@ -10,9 +10,9 @@
  * modelled): `validValues` filters them through the same ajv that the server uses.
  */
 import fc from 'fast-check';
-import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
-import { createAjv } from '../../common/schemaCompiler';
-import { USCC_ALPHABET, usccCheckCharacter } from '../../common/keywords';
+import type { PropertySchema, ResourceSchema } from '../../kernel/dialect/schemaRegistry';
+import { createAjv } from '../../kernel/dialect/schemaCompiler';
+import { USCC_ALPHABET, usccCheckCharacter } from '../../kernel/dialect/keywords';
 
 type Json = Record<string, any>;
 

@@ -6,7 +6,7 @@
  * gin_trgm_ops) indexes, as `[table, column]` pairs.
  */
 import { sql, type Kysely } from 'kysely';
-import type { ColumnModel } from '../../server/kernel/model';
+import type { ColumnModel } from '../../kernel/server/model';
 
 export interface LiveTable {
   columns: Record<string, ColumnModel>;

@@ -13,7 +13,7 @@
  * - URL fields (`x-ui.widget` url/image/images, `#/definitions/url`) never use the `javascript:` scheme.
  * Numbers: finite; integers within the schema's bounds and the 32-bit columns (−2^31 .. 2^31−1).
  */
-import type { PropertySchema, ResourceSchema } from '../../common/schemaRegistry';
+import type { PropertySchema, ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { displayWidth } from '../../common/displayWidth';
 
 type Json = Record<string, any>;

@@ -31,13 +31,13 @@ describe('console bundle', () => {
     expect(modules).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/\/common\/generated\/formValidators\.ts$/),
-        expect.stringMatching(/\/common\/keywordRules\.ts$/),
+        expect.stringMatching(/\/kernel\/dialect\/keywordRules\.ts$/),
       ]),
     );
     for (const m of ['bodyValidators', 'queryValidators', 'schemaCompiler', 'keywords'])
-      expect(modules.filter((id) => id.includes(`/common/${m}`) || id.includes(`/generated/${m}`))).toEqual(
-        [],
-      );
+      expect(
+        modules.filter((id) => id.includes(`/kernel/dialect/${m}`) || id.includes(`/generated/${m}`)),
+      ).toEqual([]);
     const code = chunks.map((c) => c.code).join('\n');
     // Messages of ajv's code generator and compiler (ajv/dist/compile/*, ajv/dist/core.js).
     for (const marker of ['CodeGen: ', 'ajv implementation error', 'strict mode: unknown keyword'])

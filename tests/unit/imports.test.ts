@@ -1,6 +1,6 @@
 /**
- * The console (src/) imports nothing from the server (server/): code both sides need lives in common/
- * (e.g. common/ledger/). Every import specifier of every src/ file — static `import ... from`, bare
+ * The console (src/) imports nothing from the server (server/, kernel/server/, kernel/hooks/): code both
+ * sides need lives in common/ (e.g. common/ledger/) or kernel/dialect/. Every import specifier of every src/ file — static `import ... from`, bare
  * `import '...'`, `export ... from`, dynamic `import()` and `import.meta.glob` patterns — is resolved
  * against its file and must not land in server/. eslint.config.js holds the same rule
  * (`no-restricted-imports` for src/**) for editors; this test also catches what a lint config misses.
@@ -38,13 +38,15 @@ export function specifiers(text: string): string[] {
   return out;
 }
 
-/** `file`'s imports that resolve into server/ (relative specifiers only; packages never do). */
+/** The server's folders: server/ and the kernel's server side (kernel/server/, kernel/hooks/). */
+const SERVER_DIRS = ['server', 'kernel/server', 'kernel/hooks'].map((d) => join(ROOT, d) + sep);
+
+/** `file`'s imports that resolve into server code (relative specifiers only; packages never do). */
 export function serverImports(file: string, text: string): string[] {
-  const server = join(ROOT, 'server') + sep;
   return specifiers(text).filter((s) => {
     if (!s.startsWith('.') && !s.startsWith('/')) return false;
     const target = s.startsWith('/') ? join(ROOT, s) : resolve(dirname(file), s);
-    return (target + sep).startsWith(server);
+    return SERVER_DIRS.some((d) => (target + sep).startsWith(d));
   });
 }
 
@@ -58,11 +60,14 @@ describe('src/ imports nothing from server/', () => {
       "const m = await import('../../../server/ledger/merkle');",
       "const g = import.meta.glob(['../../../server/routes/*.ts']);",
       "import { ok } from '../../../common/ledger/types';",
+      "import { Repository } from '../../../kernel/server/repository';",
+      "import { deref } from '../../../kernel/dialect/kinds';",
       "import { List } from 'react-admin';",
     ].join('\n');
     expect(serverImports(file, text)).toEqual([
       '../../../server/ledger/types',
       '../../../server/ledger/tx',
+      '../../../kernel/server/repository',
       '../../../server/plugins/app/db',
       '../../../server/ledger/merkle',
       '../../../server/routes/*.ts',

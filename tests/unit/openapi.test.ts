@@ -8,7 +8,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REQUIRED_ROLES } from '../../server/plugins/app/auth';
-import validation from '../../server/plugins/app/validation';
+import validation from '../../kernel/server/validation';
 import swaggerPlugin, { describeRoute } from '../../server/plugins/external/swagger';
 
 const guard = (roles: string[]) => Object.assign(async () => {}, { [REQUIRED_ROLES]: roles });

@@ -1,14 +1,14 @@
 /**
  * `x-schemaFrom`: the console's form check (src/schema-ui/schemaFrom.tsx `paramErrors`, @cfworker/json-schema)
- * and the server's (server/kernel/schemaFrom.ts `compiledSchema`, ajv) refuse the same parameters with the
+ * and the server's (kernel/server/schemaFrom.ts `compiledSchema`, ajv) refuse the same parameters with the
  * same keyword and limit, over the shipped templates; and every shipped template is a valid
  * `contractTemplate` (its `paramsSchema` within the restricted draft-07 shape).
  */
 import { describe, expect, it } from 'vitest';
-import { formatErrors } from '../../common/schemaRegistry';
-import { validatorFor } from '../../common/validators';
+import { formatErrors } from '../../kernel/dialect/schemaRegistry';
+import { validatorFor } from '../../kernel/dialect/validators';
 import { SHIPPED_TEMPLATES } from '../../server/db/migrations/20261123T0215_contract_templates_seed';
-import { compiledSchema } from '../../server/kernel/schemaFrom';
+import { compiledSchema } from '../../kernel/server/schemaFrom';
 import { cleanParams, paramErrors, type ParamsSchema } from '../../src/schema-ui/schemaFrom';
 
 const supply = SHIPPED_TEMPLATES[0].paramsSchema as unknown as ParamsSchema;
@@ -56,8 +56,8 @@ describe('the shipped templates', () => {
 
 describe('the pigeonhole', () => {
   it('names exactly the resources whose schema says x-archive', async () => {
-    const { archivableResources } = await import('../../server/routes/data-api/pigeonhole');
-    const { schemas } = await import('../../common/schemaRegistry');
+    const { archivableResources } = await import('../../kernel/hooks/archivedRecords');
+    const { schemas } = await import('../../kernel/dialect/schemaRegistry');
     expect([...(schemas.archivedRecord.properties.resource.enum ?? [])].sort()).toEqual(
       archivableResources().sort(),
     );

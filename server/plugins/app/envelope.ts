@@ -18,7 +18,7 @@ import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { ConnectionError, FastifyError, FastifyInstance } from 'fastify';
 import { Codes, type Envelope } from '../../../common/envelope';
-import { formatErrors } from '../../../common/schemaRegistry';
+import { formatErrors } from '../../../kernel/dialect/schemaRegistry';
 import { multipartError } from '../external/multipart';
 import { ApiError, invalidField } from './errors';
 import { languageOf, msg, renderMessage, type Message } from '../../../common/messages/index';

@@ -15,14 +15,14 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { languageOf, msg, renderMessage } from '../../../common/messages/index';
 import { Codes } from '../../../common/envelope';
-import { apiPrefixes } from '../../../common/schemaRegistry';
+import { apiPrefixes } from '../../../kernel/dialect/schemaRegistry';
 
 /** Cache-Control of the console's content-hashed assets (one year, never revalidated). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Cache-Control of index.html and other unhashed console files: revalidate on every load. */
 export const NO_CACHE = 'no-cache';
 
-/** The API's path prefixes (common/schemaRegistry.ts `apiPrefixes`). */
+/** The API's path prefixes (kernel/dialect/schemaRegistry.ts `apiPrefixes`). */
 const API_PREFIXES = apiPrefixes();
 
 export default fp(async (app) => {

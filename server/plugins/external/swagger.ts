@@ -5,9 +5,9 @@
  *
  * Registered before the routes, it
  * - adds every schema of schemas/ and its request variants (`author.create`, `artwork.listQuery`, ...;
- *   common/schemaRegistry.ts) to Fastify's shared schemas, so the route schemas' `$ref`s resolve into
+ *   kernel/dialect/schemaRegistry.ts) to Fastify's shared schemas, so the route schemas' `$ref`s resolve into
  *   `components.schemas` (named by `$id`). Validation does not use them: it stays with the registry's
- *   ajv (server/plugins/app/validation.ts). The project's x- keywords are kept (OpenAPI 3.1 schema
+ *   ajv (kernel/server/validation.ts). The project's x- keywords are kept (OpenAPI 3.1 schema
  *   objects are JSON Schema 2020-12 and allow them); `$schema: draft-07` is dropped.
  * - fills, in an `onRoute` hook, what a route does not declare itself (`describeRoute`): `tags` (the
  *   resource whose `x-endpoints` name the call or share its folder, else the URL folder), `summary` (the
@@ -20,7 +20,12 @@
 import fp from 'fastify-plugin';
 import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { buildVariant, resourceSchemas, schemas, type VariantKind } from '../../../common/schemaRegistry';
+import {
+  buildVariant,
+  resourceSchemas,
+  schemas,
+  type VariantKind,
+} from '../../../kernel/dialect/schemaRegistry';
 import { REQUIRED_ROLES } from '../app/auth';
 import pkg from '../../../package.json' with { type: 'json' };
 

@@ -13,13 +13,13 @@
  * two steps that decide what code every record's transactions run, stay with `admin`. So the account
  * that uploads code cannot on its own put it in force.
  */
-import { MAX_ID } from '../../../common/schemaRegistry';
+import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
-import { formatErrors } from '../../../common/schemaRegistry';
-import { validatorFor } from '../../../common/validators';
+import { formatErrors } from '../../../kernel/dialect/schemaRegistry';
+import { validatorFor } from '../../../kernel/dialect/validators';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, apiError, conflict } from '../../plugins/app/errors';
 import { msg } from '../../../common/messages/index';

@@ -9,7 +9,7 @@
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
-import { MAX_ID } from '../../../common/schemaRegistry';
+import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import { countChaincodes, HEX64, listChaincodes, searchLedger } from '../../ledger/explorer';
 import { ok } from '../../plugins/app/envelope';
 import { apiError, invalidField } from '../../plugins/app/errors';

@@ -16,7 +16,7 @@
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { MAX_ID } from '../../../common/schemaRegistry';
+import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import { digestFields, type RecordKind } from '../../../common/ledger/recordFields';
 import { toBase64 } from '../../../common/ledger/note';
 import { latestRecordTx } from '../../ledger/audit';

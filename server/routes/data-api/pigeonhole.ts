@@ -15,7 +15,7 @@
  *
  * Roles: signed-in `user` or `admin` (the Data section), and the archived resource's own `x-roles`
  * (an artwork needs `admin`): 403 otherwise. Both calls are audited in their transaction (the resource's
- * row: before/after; the archive entry: after/before), as every API write (server/kernel/audit.ts).
+ * row: before/after; the archive entry: after/before), as every API write (kernel/server/audit.ts).
  * SQLite's trigram index of artworks follows the row through its triggers; list totals are forgotten.
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
@@ -23,51 +23,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
 import { msg, schemaLabel } from '../../../common/messages/index';
-import { MAX_ID, resourceSchemas } from '../../../common/schemaRegistry';
+import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import { nowText } from '../../db/database';
-import { actorOf, recordAudit, storedRow } from '../../kernel/audit';
-import { mapConstraintError, uniqueConflict } from '../../kernel/dbErrors';
-import type { Repository, ResourceHooks } from '../../kernel/repository';
+import { actorOf, recordAudit, storedRow } from '../../../kernel/server/audit';
+import { mapConstraintError, uniqueConflict } from '../../../kernel/server/dbErrors';
+import type { Repository } from '../../../kernel/server/repository';
+import { archivableResources } from '../../../kernel/hooks/archivedRecords';
 import { ok } from '../../plugins/app/envelope';
 import { apiError, conflict, notFound } from '../../plugins/app/errors';
 
 /** The archive table (schemas/archivedRecord.schema.json `x-storage.table`). */
 export const ARCHIVE_TABLE = 'archived_records';
 const ARCHIVE_RESOURCE = 'archivedRecords';
-
-/** Resources whose schema declares `x-archive: true`. */
-export function archivableResources(): string[] {
-  return resourceSchemas()
-    .filter((s) => s['x-archive'] === true)
-    .map((s) => s['x-resource']!.name);
-}
-
-/**
- * The archive's read scope (ResourceHooks.readScope): an entry holds a whole stored row of its resource,
- * so reading it (list, getOne) needs that resource's own `x-roles` as well (admin always). A caller who may
- * read some of the archived resources sees only theirs: with one, the list is narrowed to it; with several
- * (but not all), the list must name one in its `resource` filter. A `resource` filter the caller may not
- * read, or no readable resource at all: 403 naming the roles.
- */
-export const archivedRecordHooks: ResourceHooks = {
-  readScope(roles, filters) {
-    if (roles.includes('admin')) return {};
-    const all = archivableResources();
-    const rolesOf = (r: string) =>
-      (resourceSchemas().find((s) => s['x-resource']?.name === r)?.['x-roles'] as string[] | undefined) ?? [
-        'admin',
-      ];
-    const readable = all.filter((r) => rolesOf(r).some((x) => roles.includes(x)));
-    const asked = filters.resource;
-    if (typeof asked === 'string' && all.includes(asked)) {
-      if (readable.includes(asked)) return { resource: asked };
-      throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', { roles: rolesOf(asked).join(', ') });
-    }
-    if (readable.length === all.length) return {};
-    if (readable.length === 1) return { resource: readable[0] };
-    throw apiError(Codes.FORBIDDEN, 403, 'auth.roleRequired', { roles: 'admin' });
-  },
-};
 
 export default async function pigeonholeRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();

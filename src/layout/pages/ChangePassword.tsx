@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import { Alert, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { HttpError, useNotify, useTranslate } from 'react-admin';
-import { schemaForResource } from '../../../common/schemaRegistry';
+import { schemaForResource } from '../../../kernel/dialect/schemaRegistry';
 import { httpClient } from '../../dataProvider/httpClient';
 
 const rule = schemaForResource('accounts').properties.password as { minLength: number; maxLength: number };

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import { schemaForResource } from '../../../common/schemaRegistry';
+import { schemaForResource } from '../../../kernel/dialect/schemaRegistry';
 import { cookieTokenStore } from '../../authProvider';
 import { httpClient } from '../../dataProvider/httpClient';
 import { useShell } from '../ShellContext';

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { Button, Stack } from '@mui/material';
 import { useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { schemaForResource } from '../../../common/schemaRegistry';
+import { schemaForResource } from '../../../kernel/dialect/schemaRegistry';
 import { httpClient } from '../../dataProvider/httpClient';
 
 const ROLES = schemaForResource('accounts').properties.roles.items!.enum as string[];

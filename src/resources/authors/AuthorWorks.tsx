@@ -23,9 +23,9 @@ import {
 } from 'react-admin';
 import { Link } from 'react-router-dom';
 import ArrowBack from '@mui/icons-material/ArrowBack';
-import { schemaForResource } from '../../../common/schemaRegistry';
+import { schemaForResource } from '../../../kernel/dialect/schemaRegistry';
 import { componentsFor } from '../../schema-ui/kindMap';
-import { fieldSpecs } from '../../schema-ui/kinds';
+import { fieldSpecs } from '../../../kernel/dialect/kinds';
 
 export default function AuthorWorks() {
   const { id } = useParams();

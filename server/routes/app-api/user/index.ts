@@ -4,7 +4,7 @@
  *
  * Who signs in: a bid user (schemas/bidUser.schema.json), with its account (the phone number unless given)
  * and password. The product's rule is kept: the initial password is the phone number (stored hashed,
- * server/routes/artmanager/subjects/hooks.ts) and must be changed at first login (`mustChangePassword`).
+ * kernel/hooks/bidUsers.ts) and must be changed at first login (`mustChangePassword`).
  * The first sign-in registers the bid user on the platform: a platform user with the same account (and
  * uid, nickname, avatar) is created; later sign-ins find it.
  *

@@ -2,13 +2,13 @@
  * `GET /artmanager/artwork/searchAuthor?keyword=` (admin, from schemas/artwork.schema.json `x-roles`): the
  * author autocomplete of the artwork form — at most 20 `{id, authorName, isBlock}` whose name contains
  * `keyword`, shortest names first. Not a react-admin verb; the artworks' CRUD calls come from the schema
- * (server/routes/resources.ts).
+ * (kernel/server/resources.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { schemas } from '../../../../common/schemaRegistry';
+import { schemas } from '../../../../kernel/dialect/schemaRegistry';
 import { ok } from '../../../plugins/app/envelope';
-import { textMatch } from '../../../kernel/listQuery';
+import { textMatch } from '../../../../kernel/server/listQuery';
 
 export default async function artworkRoutes(app: FastifyInstance) {
   app.get<{ Querystring: { keyword?: string } }>(

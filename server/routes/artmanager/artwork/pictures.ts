@@ -12,12 +12,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { uploadSpecAt } from '../../../../common/fileTypes';
-import { MAX_ID, schemas } from '../../../../common/schemaRegistry';
+import { MAX_ID, schemas } from '../../../../kernel/dialect/schemaRegistry';
 import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
-import { actorOf } from '../../../kernel/audit';
+import { actorOf } from '../../../../kernel/server/audit';
 import multipart from '../../../plugins/external/multipart';
 
 export default async function pictureRoutes(app: FastifyInstance) {

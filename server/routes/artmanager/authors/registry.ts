@@ -12,11 +12,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { uploadSpecAt } from '../../../../common/fileTypes';
-import { MAX_ID, schemas } from '../../../../common/schemaRegistry';
+import { MAX_ID, schemas } from '../../../../kernel/dialect/schemaRegistry';
 import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
-import { actorOf } from '../../../kernel/audit';
+import { actorOf } from '../../../../kernel/server/audit';
 import multipart from '../../../plugins/external/multipart';
 
 /** A record id from a multipart text field, or 400 naming the field. */

@@ -10,15 +10,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { uploadSpecAt } from '../../../../common/fileTypes';
-import { schemas } from '../../../../common/schemaRegistry';
-import { validatorFor } from '../../../../common/validators';
-import { formatErrors } from '../../../../common/schemaRegistry';
+import { schemas } from '../../../../kernel/dialect/schemaRegistry';
+import { validatorFor } from '../../../../kernel/dialect/validators';
+import { formatErrors } from '../../../../kernel/dialect/schemaRegistry';
 import { Codes } from '../../../../common/envelope';
 import { ok } from '../../../plugins/app/envelope';
 import { ApiError, invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';
 import { idField } from '../authors/registry';
-import { actorOf } from '../../../kernel/audit';
+import { actorOf } from '../../../../kernel/server/audit';
 import { msg } from '../../../../common/messages/index';
 import multipart from '../../../plugins/external/multipart';
 

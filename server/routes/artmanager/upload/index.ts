@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { detectFileKind, uploadSpecAt, type UploadSpec } from '../../../../common/fileTypes';
-import { resourceSchemas, type ResourceSchema } from '../../../../common/schemaRegistry';
+import { resourceSchemas, type ResourceSchema } from '../../../../kernel/dialect/schemaRegistry';
 import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../plugins/app/errors';
 import { receiveUpload } from '../../../storage/uploads';

@@ -1,7 +1,7 @@
 /**
  * `/dev-api/user/*`: the console's login and account calls (docs/api.md). The account CRUD calls
  * (list, detail, add, update, delete) are the accounts schema's (schemas/account.schema.json, registered
- * by server/routes/resources.ts, hooks in ./hooks.ts); here are the calls that are not CRUD:
+ * by kernel/server/resources.ts, hooks in ./hooks.ts); here are the calls that are not CRUD:
  * - POST login `{username, password}` → `{token}` (username trimmed; rate-limited per IP). An unknown
  *   account's password is verified against a dummy hash (password.ts `dummyPasswordHash`), so it takes
  *   as long as a wrong password for an existing account (no account enumeration by timing).
@@ -26,10 +26,10 @@ import { nowText } from '../../../db/database';
 import { ok } from '../../../plugins/app/envelope';
 import { ApiError, apiError } from '../../../plugins/app/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
-import { schemas } from '../../../../common/schemaRegistry';
-import { actorOf, recordAudit, storedRow } from '../../../kernel/audit';
-import { ensureAnotherAdmin } from './hooks';
-import { companyAccountDisabled } from '../../medicine-api/company/hooks';
+import { schemas } from '../../../../kernel/dialect/schemaRegistry';
+import { actorOf, recordAudit, storedRow } from '../../../../kernel/server/audit';
+import { ensureAnotherAdmin } from '../../../../kernel/hooks/accounts';
+import { companyAccountDisabled } from '../../../../kernel/hooks/companies';
 import { TOKEN_SCHEME } from '../../../plugins/external/swagger';
 import { msg } from '../../../../common/messages/index';
 

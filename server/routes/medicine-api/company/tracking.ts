@@ -1,6 +1,6 @@
 /**
  * `GET /medicine-api/company/tracking?id=&page=&pageSize=` (admin): Medicine > Tracking, the history of a
- * company's records from the audit trail (server/kernel/audit.ts, table `audit_log`): every write of the
+ * company's records from the audit trail (kernel/server/audit.ts, table `audit_log`): every write of the
  * company itself, of its notifications, and of its administrators' console accounts (who, when, which
  * call, which record, digests before and after), newest first → `{list, total}` (entries as
  * `GET /dev-api/audit/list` answers them). 404 for an unknown company; 400 naming a bad parameter.
@@ -10,11 +10,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { schemaLabel } from '../../../../common/messages/index';
-import { AUDIT_TABLE } from '../../../kernel/audit';
-import { paging } from '../../../kernel/listQuery';
+import { AUDIT_TABLE } from '../../../../kernel/server/audit';
+import { paging } from '../../../../kernel/server/listQuery';
 import { ok } from '../../../plugins/app/envelope';
 import { notFound } from '../../../plugins/app/errors';
-import { ADMIN_SLOTS } from './hooks';
+import { ADMIN_SLOTS } from '../../../../kernel/hooks/companies';
 
 const query = {
   type: 'object',

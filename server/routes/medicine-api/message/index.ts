@@ -15,17 +15,17 @@
  *   the caller already read answers it unchanged. 404 for an id that is not in the caller's inbox (another
  *   account's notification, a draft, or none).
  * - GET company → `{list}`: the companies whose administrator or backup administrator the caller is
- *   (server/routes/medicine-api/company/hooks.ts `companiesOf`), as the companies calls answer them.
+ *   (kernel/hooks/companies.ts `companiesOf`), as the companies calls answer them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { schemaLabel } from '../../../../common/messages/index';
 import { nowText } from '../../../db/database';
-import { actorOf, recordAudit, storedRow } from '../../../kernel/audit';
-import { likePattern, paging } from '../../../kernel/listQuery';
+import { actorOf, recordAudit, storedRow } from '../../../../kernel/server/audit';
+import { likePattern, paging } from '../../../../kernel/server/listQuery';
 import { ok } from '../../../plugins/app/envelope';
 import { notFound } from '../../../plugins/app/errors';
-import { COMPANY_ROLE, companiesOf } from '../company/hooks';
+import { COMPANY_ROLE, companiesOf } from '../../../../kernel/hooks/companies';
 
 /**
  * The caller's inbox: sent notifications whose recipients name `username` (JSON text holds `"username"`),

@@ -1,0 +1,187 @@
+/**
+ * The schema engine's ONE resolver: which "kind" of field a schema property is, in a fixed order
+ * (after rjsf / react-admin's inferencer, see ../shared/design/STYLE.md from the repository root):
+ *   1. explicit `x-ui.widget`  2. `x-ui.reference`  3. `enum`  4. `format`  5. `type`.
+ * An unknown widget or format, or a type it cannot place, is an explicit error naming the property.
+ * Also: `$ref` resolution against the schema's `definitions`, property order (`x-ui.order`), sections.
+ */
+import type { PropertySchema, ResourceSchema } from './schemaRegistry';
+
+/** Every kind the component map (components.tsx) must render. */
+export const KINDS = [
+  'text',
+  'textarea',
+  'integer',
+  'number',
+  'boolean',
+  'enum',
+  'chip',
+  'switch',
+  'reference',
+  'datetime',
+  'date',
+  'url',
+  'email',
+  'image',
+  'images',
+  'file',
+  'hash',
+  'qrcode',
+  'category',
+  'steps',
+  'object',
+  'objectList',
+  'stringList',
+  'numberList',
+  'enumList',
+  'password',
+  'json',
+  'schemaFrom',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** `x-ui.widget` values the schemas may use, and the kind each selects. */
+export const WIDGETS: Record<string, Kind> = {
+  textarea: 'textarea',
+  image: 'image',
+  images: 'images',
+  file: 'file',
+  chip: 'chip',
+  switch: 'switch',
+  hash: 'hash',
+  datetime: 'datetime',
+  qrcode: 'qrcode',
+  url: 'url',
+  category: 'category',
+  steps: 'steps',
+  password: 'password',
+  json: 'json',
+  schemaFrom: 'schemaFrom',
+};
+
+/** JSON Schema `format` values and their kind. */
+export const FORMATS: Record<string, Kind> = {
+  'date-time': 'datetime',
+  date: 'date',
+  uri: 'url',
+  url: 'url',
+  email: 'email',
+};
+
+/** A property with its `$ref` (to `#/definitions/<name>`) merged in; the property's own keys win. */
+export function deref(schema: ResourceSchema, prop: PropertySchema): PropertySchema {
+  const ref = prop.$ref as string | undefined;
+  if (!ref) return prop;
+  const m = /^#\/definitions\/(.+)$/.exec(ref);
+  const target = m ? (schema.definitions as Record<string, PropertySchema> | undefined)?.[m[1]] : undefined;
+  if (!target) throw new Error(`Schema "${schema.$id}": cannot resolve $ref "${ref}"`);
+  const { $ref: _ref, ...own } = prop;
+  return { ...deref(schema, target), ...own };
+}
+
+/** The non-null JSON types of a property. */
+export function typesOf(prop: PropertySchema): string[] {
+  return ([] as string[]).concat(prop.type ?? []).filter((t) => t !== 'null');
+}
+
+/**
+ * The kind of `prop` (already dereferenced), in the fixed order widget → reference → enum → format → type.
+ * @param where a path for error messages, e.g. `artwork.baseInfo.size`
+ * @throws Error for an unknown widget or format, or a type that maps to no kind
+ */
+export function resolveKind(prop: PropertySchema, where: string): Kind {
+  const ui = prop['x-ui'];
+  if (ui?.widget !== undefined) {
+    const k = WIDGETS[ui.widget];
+    if (!k)
+      throw new Error(
+        `${where}: unknown x-ui.widget "${ui.widget}" (known: ${Object.keys(WIDGETS).join(', ')})`,
+      );
+    return k;
+  }
+  if (ui?.reference) return 'reference';
+  if (Array.isArray(prop.enum)) return 'enum';
+  if (typeof prop.format === 'string') {
+    const k = FORMATS[prop.format];
+    if (!k) throw new Error(`${where}: no kind for format "${prop.format}"`);
+    return k;
+  }
+  const types = typesOf(prop);
+  if (types.length !== 1)
+    throw new Error(`${where}: cannot resolve a kind for type ${JSON.stringify(prop.type ?? null)}`);
+  switch (types[0]) {
+    case 'string':
+      return 'text';
+    case 'integer':
+      return 'integer';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'object':
+      return 'object';
+    case 'array': {
+      const items = typesOf(prop.items ?? {});
+      if (Array.isArray(prop.items?.enum)) return 'enumList';
+      if (items[0] === 'string') return 'stringList';
+      if (items[0] === 'integer' || items[0] === 'number') return 'numberList';
+      if (items[0] === 'object') return 'objectList';
+      throw new Error(
+        `${where}: cannot resolve a kind for an array of ${JSON.stringify(prop.items?.type ?? null)}`,
+      );
+    }
+    default:
+      throw new Error(`${where}: cannot resolve a kind for type "${types[0]}"`);
+  }
+}
+
+/** One property ready for rendering: its dotted source, dereferenced schema and kind. */
+export interface FieldSpec {
+  /** Dotted path in the record, e.g. `baseInfo.size`. */
+  source: string;
+  /** The property's own name (last path segment). */
+  name: string;
+  prop: PropertySchema;
+  kind: Kind;
+}
+
+/** The properties of `props` (or the schema's), dereferenced and resolved, in `x-ui.order` then file order. */
+export function fieldSpecs(
+  schema: ResourceSchema,
+  props: Record<string, PropertySchema> = schema.properties,
+  prefix = '',
+): FieldSpec[] {
+  return Object.entries(props)
+    .map(([name, raw], i) => {
+      const prop = deref(schema, raw);
+      const source = prefix ? `${prefix}.${name}` : name;
+      return {
+        source,
+        name,
+        prop,
+        kind: resolveKind(prop, `${schema.$id}.${source}`),
+        order: prop['x-ui']?.order ?? 1000 + i,
+      };
+    })
+    .sort((a, b) => a.order - b.order)
+    .map(({ order: _order, ...f }) => f);
+}
+
+/** Name of the section that holds fields without `x-ui.section`. */
+export const MAIN_SECTION = 'main';
+
+/** The sections of a schema in order: `main` first, then each `x-ui.section` as first met in field order. */
+export function sectionsOf(schema: ResourceSchema): { name: string; fields: FieldSpec[] }[] {
+  const out = new Map<string, FieldSpec[]>([[MAIN_SECTION, []]]);
+  for (const f of fieldSpecs(schema)) {
+    const s = f.prop['x-ui']?.section ?? MAIN_SECTION;
+    if (!out.has(s)) out.set(s, []);
+    out.get(s)!.push(f);
+  }
+  return [...out].filter(([, fields]) => fields.length > 0).map(([name, fields]) => ({ name, fields }));
+}
+
+/** Translation key of an enum value's label (generated from `x-enumLabels`). */
+export function enumLabelKey(resource: string, source: string, value: unknown): string {
+  return `resources.${resource}.enums.${source}.${String(value)}`;
+}

@@ -1,0 +1,100 @@
+/**
+ * The audit trail of API writes (Audit > System; schemas/auditEntry.schema.json, table `audit_log`).
+ * Every write through the API adds one row per record written, in the same database transaction as the
+ * write itself: a refused or failed write leaves no row, and a row never exists without its write.
+ * A row holds who (account id and username), when (UTC `YYYY-MM-DD HH:mm:ss`), the call
+ * (`POST /dev-api/user/add`), the resource name, the record's id, and the SHA-256 (hex) of the stored row
+ * before and after the write (null before a create and after a delete), and what changed: the names of
+ * the columns whose value differs before and after an update (`changed`, JSON text; empty for a create or
+ * a delete).
+ * The digest covers the row as stored, every column (an account's password hash included, so a password
+ * change shows), in canonical JSON (common/ledger/canonical.ts, RFC 8785): an auditor can recompute it
+ * from the table.
+ * Writers: the generic repository (kernel/server/repository.ts) for every schema resource, and the
+ * hand-written write routes (`recordAudit` directly).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { canonicalJson } from '../../common/ledger/canonical';
+import { nowText } from '../../server/db/database';
+
+/** The table of the audit trail. */
+export const AUDIT_TABLE = 'audit_log';
+
+/** Who makes a write, through which call. */
+export interface WriteActor {
+  /** The signed-in account's id (null for a write made by the server itself). */
+  accountId: number | null;
+  /** The account's username at the time. */
+  account: string;
+  /** Method and route path, e.g. `POST /dev-api/user/add`. */
+  call: string;
+}
+
+/** The actor of a request that passed `app.requireRoles` (its account) and its call. */
+export function actorOf(request: FastifyRequest): WriteActor {
+  const a = request.account;
+  return {
+    accountId: a?.id ?? null,
+    account: a?.account ?? '',
+    call: `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`,
+  };
+}
+
+/** SHA-256 hex of the canonical JSON of a stored row; null for no row. */
+export function digestOf(row: Record<string, unknown> | undefined | null): string | null {
+  if (!row) return null;
+  return createHash('sha256').update(canonicalJson(row)).digest('hex');
+}
+
+/** The stored row `id` of `table` (every column), or undefined. */
+export async function storedRow(
+  db: Kysely<any>,
+  table: string,
+  id: number,
+): Promise<Record<string, unknown> | undefined> {
+  return (await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst()) as
+    Record<string, unknown> | undefined;
+}
+
+/** The columns whose value differs between two stored rows, sorted; [] unless both rows exist. */
+export function changedColumns(
+  before: Record<string, unknown> | undefined | null,
+  after: Record<string, unknown> | undefined | null,
+): string[] {
+  if (!before || !after) return [];
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => canonicalJson(before[k] ?? null) !== canonicalJson(after[k] ?? null)).sort();
+}
+
+/**
+ * Adds one audit row; call it inside the write's transaction (`db` is the transaction).
+ * @param before the stored row before the write (undefined for a create)
+ * @param after the stored row after it (undefined for a delete)
+ */
+export async function recordAudit(
+  db: Kysely<any>,
+  actor: WriteActor,
+  entry: {
+    resource: string;
+    recordId: number | string;
+    before?: Record<string, unknown> | null;
+    after?: Record<string, unknown> | null;
+  },
+): Promise<void> {
+  await db
+    .insertInto(AUDIT_TABLE)
+    .values({
+      time: nowText(),
+      accountId: actor.accountId,
+      account: actor.account,
+      call: actor.call,
+      resource: entry.resource,
+      recordId: String(entry.recordId),
+      before: digestOf(entry.before),
+      after: digestOf(entry.after),
+      changed: JSON.stringify(changedColumns(entry.before, entry.after)),
+    })
+    .execute();
+}
