@@ -64,7 +64,13 @@ export function interpolate(template: string, params: Record<string, unknown>, l
 function propertyAt(schema: { properties?: Record<string, PropertySchema> }, path: string[]) {
   let node: any = schema;
   for (const p of path) {
-    if (node?.type === 'array' || node?.items) node = node.items;
+    const isArray = node?.items !== undefined;
+    // An item index (`contacts.0.name`) steps into the items; a name after an array names an item's property.
+    if (/^\d+$/.test(p) && isArray) {
+      node = node.items;
+      continue;
+    }
+    if (isArray) node = node.items;
     if (/^\d+$/.test(p) && !node?.properties) continue;
     node = node?.properties?.[p];
     if (!node) return undefined;

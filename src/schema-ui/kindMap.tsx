@@ -14,6 +14,7 @@ import {
   BooleanInput,
   CheckboxGroupInput,
   Datagrid,
+  DateInput,
   FunctionField,
   Labeled,
   NumberField,
@@ -289,6 +290,20 @@ function StringListInput({ source, label, validate }: KindProps) {
   );
 }
 
+/** An array of numbers (integers or not): one number input per item. */
+function NumberListInput({ source, prop, label, validate }: KindProps) {
+  const integer = typesOfItems(prop).includes('integer');
+  return (
+    <ArrayInput source={source} label={label} validate={validate}>
+      <SimpleFormIterator inline disableReordering={false}>
+        <NumberInput source="" label={false} step={integer ? 1 : undefined} />
+      </SimpleFormIterator>
+    </ArrayInput>
+  );
+}
+
+const typesOfItems = (prop: PropertySchema) => ([] as string[]).concat(prop.items?.type ?? []);
+
 function StringListField({ source }: KindProps) {
   const record = useRecordContext();
   const v = getPath(record, source);
@@ -389,7 +404,11 @@ export const kindMap: Record<Kind, KindComponents> = {
   switch: { Field: (p) => <EnumField {...p} />, Input: SwitchInput },
   reference: { Field: ReferenceDisplay, Input: ReferenceSelect },
   datetime: { Field: text, Input: textInput },
-  date: { Field: text, Input: textInput },
+  // A calendar date (format `date`): the browser's date picker; the value stays the string `YYYY-MM-DD`.
+  date: {
+    Field: text,
+    Input: (p) => <DateInput source={p.source} label={p.label} validate={p.validate} {...fullWidth} />,
+  },
   url: {
     Field: (p) => (
       <UrlField
@@ -428,6 +447,7 @@ export const kindMap: Record<Kind, KindComponents> = {
   object: { Field: ObjectField, Input: ObjectInput },
   objectList: { Field: ObjectListField, Input: ObjectListInput },
   stringList: { Field: StringListField, Input: StringListInput },
+  numberList: { Field: StringListField, Input: NumberListInput },
   enumList: { Field: EnumListField, Input: EnumListInput },
   // A write-only secret: never shown; typed in a masked input (autocomplete off: it is another account's).
   password: {

@@ -30,11 +30,7 @@ import {
   FilterButton,
   List,
   ListButton,
-  ReferenceInput,
-  AutocompleteInput,
   SaveButton,
-  SearchInput,
-  SelectInput,
   SimpleList,
   Show,
   ShowButton,
@@ -42,7 +38,6 @@ import {
   TabbedShowLayout,
   TabbedShowLayoutTabs,
   TabbedFormTabs,
-  TextInput,
   Toolbar,
   TopToolbar,
   useBasename,
@@ -56,7 +51,8 @@ import {
 import { Step, StepLabel, Stepper } from '@mui/material';
 import { schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { componentsFor, requiredMarkFor, type KindProps } from './kindMap';
-import { getPath, useEnumLabel } from './fields';
+import { getPath } from './fields';
+import { listFilters } from './filters';
 import { BulkPutOnChainButton, chainSpecOf, PutOnChainRowButton } from './chain';
 import { fieldSpecs, MAIN_SECTION, sectionsOf, type FieldSpec } from '../../kernel/dialect/kinds';
 import { schemaValidator } from './validate';
@@ -146,40 +142,6 @@ function inputOf(
       validate={requiredMarkFor(parent, f.name)}
     />
   );
-}
-
-function EnumFilter({ source, prop }: { source: string; prop: FieldSpec['prop'] }) {
-  const label = useEnumLabel(source);
-  const choices = (prop.enum ?? [])
-    .filter((v) => v !== null && v !== '')
-    .map((v) => ({ id: v as string | number, name: label(v) }));
-  return <SelectInput source={source} choices={choices} />;
-}
-
-/** The filter inputs of a list: `q` (always shown) when a field has `filter: 'q'`, then one per `filter: true` field. */
-export function listFilters(schema: ResourceSchema): ReactElement[] {
-  const specs = fieldSpecs(schema);
-  const out: ReactElement[] = [];
-  if (specs.some((f) => f.prop['x-ui']?.filter === 'q'))
-    out.push(<SearchInput key="q" source="q" alwaysOn />);
-  for (const f of specs.filter((s) => s.prop['x-ui']?.filter === true)) {
-    if (f.kind === 'reference') {
-      const reference = f.prop['x-ui']!.reference!;
-      const optionText = generatedResources.find((r) => r.name === reference)?.recordRepresentation ?? 'id';
-      out.push(
-        <ReferenceInput key={f.source} source={f.source} reference={reference}>
-          <AutocompleteInput
-            optionText={optionText}
-            filterToQuery={(q: string) => ({ q })}
-            sx={{ minWidth: 240 }}
-          />
-        </ReferenceInput>,
-      );
-    } else if (Array.isArray(f.prop.enum))
-      out.push(<EnumFilter key={f.source} source={f.source} prop={f.prop} />);
-    else out.push(<TextInput key={f.source} source={f.source} />);
-  }
-  return out;
 }
 
 function DeleteWithConfirm() {
@@ -290,10 +252,11 @@ export function SchemaList({
   const sortable = (f: FieldSpec) => f.source === 'id' || !!f.prop['x-ui']?.sortable;
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const card = small ? cardParts(schema, resource, columns, overrides) : undefined;
+  const translate = useTranslate();
   return (
     <List
       resource={resource}
-      filters={listFilters(schema)}
+      filters={listFilters(schema, resource, translate)}
       sort={{ field: 'id', order: 'DESC' }}
       perPage={20}
       // The API serves at most 100 rows a page (docs/api.md); 20 must be one of the choices.
