@@ -43,12 +43,20 @@ export const SERVER_ENTRIES = [
  */
 export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
+/** The npm package a bare import specifier names (`@scope/name/sub` → `@scope/name`, `ajv/dist/x` → `ajv`). */
+export function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
 /**
  * Builds the bundles into `outdir` (absolute, or relative to the project root).
+ * @returns the npm packages the bundles import at run time (esbuild's metafile, externals without
+ *   `node:` builtins), sorted: exactly what package.json's `dependencies` must list (issue 20).
  * @throws esbuild's error when a module does not build
  */
-export async function buildServer(outdir = 'server/dist'): Promise<void> {
-  await build({
+export async function buildServer(outdir = 'server/dist'): Promise<{ packages: string[] }> {
+  const result = await build({
     absWorkingDir: root,
     entryPoints: SERVER_ENTRIES,
     outdir: resolve(root, outdir),
@@ -61,7 +69,14 @@ export async function buildServer(outdir = 'server/dist'): Promise<void> {
     legalComments: 'none',
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
+    metafile: true,
   });
+  const packages = new Set<string>();
+  for (const output of Object.values(result.metafile.outputs))
+    for (const i of output.imports)
+      if (i.external && !i.path.startsWith('node:') && !i.path.startsWith('.'))
+        packages.add(packageOf(i.path));
+  return { packages: [...packages].sort() };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
