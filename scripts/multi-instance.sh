@@ -34,7 +34,7 @@ npm run build --silent
 for i in $(seq 0 $((count - 1))); do
   port=$((first + i))
   mkdir -p "data/instance-$i"
-  MALLOC_ARENA_MAX=2 PORT=$port DATA_DIR="data/instance-$i" node server/dist/server.mjs &
+  MALLOC_ARENA_MAX=2 PORT=$port DATA_DIR="data/instance-$i" node scripts/run-built.mjs server &
   pids+=($!)
   for _ in $(seq 1 120); do
     curl -s -o /dev/null "http://127.0.0.1:$port/" && break

@@ -9,8 +9,8 @@ echo "== screens and calls table (docs/screens-and-calls.md)"; npx tsx scripts/d
 echo "== typecheck"; npx tsc --noEmit
 echo "== lint"; npx eslint .
 echo "== format"; npx prettier --check . > /dev/null; echo "formatting ok"
-echo "== console build (served to the browser tests)"; npx vite build --logLevel warn
-export PREBUILT_CONSOLE_DIR="$PWD/dist"
+echo "== build (console served to the browser tests, server bundle)"; npx tsx scripts/build.ts
+export PREBUILT_CONSOLE_DIR="$(realpath dist)"
 echo "== API tests on PostgreSQL"
 TEST_DATABASE_URL=$(bash scripts/postgres-test-db.sh) npx vitest run --project api tests/api
 echo "== tests"

@@ -18,6 +18,7 @@
  *   serves from `/image-cache` (e.g. `www.tate.org.uk`); `IMAGE_CACHE_MAX_BYTES` (default 10 MiB): the
  *   largest picture it keeps (server/imageCache/imageCache.ts).
  */
+import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface AppConfig {
@@ -62,6 +63,15 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+/**
+ * The real directory behind `dir` when it exists: `dist` is a symbolic link that scripts/build.ts
+ * switches to each new build, and a running server keeps serving the build it started with (its
+ * index.html names the lazy chunks of that build only).
+ */
+function pinned(dir: string): string {
+  return existsSync(dir) ? realpathSync(dir) : dir;
+}
+
 /** `TRUST_PROXY` as Fastify's `trustProxy`: unset/`false`/`0` → false, `true`, a hop count, or addresses. */
 function trustProxy(value: string | undefined): boolean | number | string {
   const v = (value ?? '').trim();
@@ -91,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tokenTtlHours: int(env.TOKEN_TTL_HOURS, 24, 'TOKEN_TTL_HOURS'),
     logLevel: env.LOG_LEVEL || 'info',
     seed: env.SEED !== '0',
-    consoleDir: resolve(env.CONSOLE_DIR || './dist'),
+    consoleDir: pinned(resolve(env.CONSOLE_DIR || './dist')),
     uploadLimitBytes: int(env.UPLOAD_LIMIT_BYTES, 5 * 1024 * 1024, 'UPLOAD_LIMIT_BYTES'),
     ledgerBatchSize: int(env.LEDGER_BATCH_SIZE, 10, 'LEDGER_BATCH_SIZE'),
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),

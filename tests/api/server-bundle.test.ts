@@ -38,8 +38,8 @@ describe('the production bundle', () => {
   it('is what `npm start` runs, with the environment the benchmarks give it', () => {
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const env = Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v}`);
-    expect(scripts.start).toBe(`npm run build && ${env.join(' ')} node server/dist/server.mjs`);
-    expect(scripts.build).toContain('tsx scripts/build-server.ts');
+    expect(scripts.start).toBe(`${env.join(' ')} node scripts/run-built.mjs server`);
+    expect(scripts.build).toBe('tsx scripts/build.ts');
   });
 
   it("loads exactly package.json's dependencies: `npm ci --omit=dev` installs what it needs, no more", () => {
