@@ -80,4 +80,13 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the release tarball', () => {
     });
     expect(wrong.status).not.toBe(200);
   }, 180_000);
+
+  it('runs the bundled account command the same way (`npm run admin` in a release)', () => {
+    const out = execFileSync(process.execPath, ['scripts/run-built.mjs', 'admin', 'list-users'], {
+      cwd: app,
+      env: { ...process.env, DATA_DIR: join(work, 'data') },
+      encoding: 'utf8',
+    });
+    expect(out).toMatch(/\tadmin\tAdministrator\tadmin\tactive\t1\t/);
+  });
 });
