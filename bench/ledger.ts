@@ -31,7 +31,8 @@ import { createEmbeddedLedger } from '../server/ledger/embedded';
 import { RECORD_CHANNEL } from '../server/ledger/records';
 import { sha256Hex } from '../server/ledger/tx';
 import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
-import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { ensureBuilt } from '../scripts/build';
 import { verifyLedger } from '../server/ledger/verify';
 import { CheckpointSigner, describeKey } from '../server/ledger/checkpoints';
 import type { LedgerTables } from '../server/ledger/tables';
@@ -52,7 +53,7 @@ export async function startServer(
   dataDir: string,
   env: Record<string, string>,
 ): Promise<{ server: ServerProcess; url: string; token: string }> {
-  await buildServer();
+  await ensureBuilt({ serverOnly: true });
   const server = await startServerProcess({
     dataDir,
     env: { ...SERVER_ENV, ADMIN_PASSWORD: PASSWORD, USER_PASSWORD: PASSWORD, ...env },

@@ -27,7 +27,8 @@ import { migrateToLatest } from '../server/db/migrator';
 import { importTate } from '../server/import/importer';
 import { SEED_FILES } from '../server/import/seed';
 import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
-import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { ensureBuilt } from '../scripts/build';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'bench-multi-password';
@@ -161,7 +162,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
     );
 
     // As `npm start` runs it: the production bundle, with its environment.
-    await buildServer();
+    await ensureBuilt({ serverOnly: true });
     const env = {
       ...SERVER_ENV,
       DATABASE_URL: dbUrl,

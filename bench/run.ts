@@ -53,7 +53,8 @@ import autocannon, { type RequestSpec } from 'autocannon';
 import { connect } from '../server/db/connect';
 import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
 import { summaryLine, type ImportSummary } from '../server/import/importer';
-import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { ensureBuilt } from '../scripts/build';
 import { FLOOR, floorCalls, printApiTable, type LoadRow } from './apiTable';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
   try {
     // 1. import, as `npm run import` runs it: the bundled command (scripts/build-server.ts) in its own
     // process, so the figures include its worker's start and nothing of this process's loader.
-    await buildServer();
+    await ensureBuilt({ serverOnly: true });
     /** One run of the bundled import into `dir`; its summary and CPU time. */
     const importInto = (dir: string, run: number) => {
       const summaryFile = join(tmp, `import-summary-${run}.json`);

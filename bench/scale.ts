@@ -34,7 +34,8 @@ import { migrateToLatest } from '../server/db/migrator';
 import { importTate, summaryLine, type ImportSummary } from '../server/import/importer';
 import { readRows } from '../server/import/readRows';
 import tateArtworkSchema from '../schemas/import/tateArtwork.schema.json' with { type: 'json' };
-import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
+import { ensureBuilt } from '../scripts/build';
 import { loaderArgs } from '../tests/support/serverProcess';
 import { FLOOR, floorCalls, type LoadRow } from './apiTable';
 
@@ -260,7 +261,7 @@ export async function main(argv: string[]): Promise<void> {
     `bench --scale ${max}: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; temp dir ${tmp}`,
   );
   try {
-    await buildServer();
+    await ensureBuilt({ serverOnly: true });
     const { db } = connect({ dataDir });
     await migrateToLatest(db);
     const first = await importTate(db, {

@@ -37,6 +37,8 @@ export const Codes = {
   RATE_LIMITED: 429,
   /** Unexpected server failure (HTTP 500). */
   INTERNAL: 500,
+  /** Not ready to serve: a readiness check failed (HTTP 503, `GET /readyz`). */
+  UNAVAILABLE: 503,
 } as const;
 
 /** One field at fault, as carried in `data.errors` of a code-400 envelope. */

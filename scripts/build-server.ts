@@ -6,6 +6,8 @@
  * - `server/dist/import.mjs`: the import command (scripts/import.ts, `npm run import`);
  * - `server/dist/prepareWorker.mjs`: the import's worker thread (server/import/prepare.ts starts it when
  *   it sits beside the running bundle);
+ * - `server/dist/backup.mjs`, `restore.mjs`, `admin.mjs`: the operator's commands (`npm run backup`,
+ *   `restore`, `admin`; scripts/backup.ts, restore.ts, admin.ts);
  * - `server/dist/generated/verifyWorker.mjs`: the ledger verification's worker, where verify.ts looks for
  *   it (`./generated/verifyWorker.mjs` beside the module).
  *
@@ -31,6 +33,9 @@ export const SERVER_ENTRIES = [
   { in: 'scripts/import.ts', out: 'import' },
   { in: 'server/import/prepareWorker.ts', out: 'prepareWorker' },
   { in: 'server/ledger/verifyWorker.ts', out: 'generated/verifyWorker' },
+  { in: 'scripts/backup.ts', out: 'backup' },
+  { in: 'scripts/restore.ts', out: 'restore' },
+  { in: 'scripts/admin.ts', out: 'admin' },
 ];
 
 /**
@@ -43,12 +48,20 @@ export const SERVER_ENTRIES = [
  */
 export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
+/** The npm package a bare import specifier names (`@scope/name/sub` → `@scope/name`, `ajv/dist/x` → `ajv`). */
+export function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
 /**
  * Builds the bundles into `outdir` (absolute, or relative to the project root).
+ * @returns the npm packages the bundles import at run time (esbuild's metafile, externals without
+ *   `node:` builtins), sorted: exactly what package.json's `dependencies` must list (issue 20).
  * @throws esbuild's error when a module does not build
  */
-export async function buildServer(outdir = 'server/dist'): Promise<void> {
-  await build({
+export async function buildServer(outdir = 'server/dist'): Promise<{ packages: string[] }> {
+  const result = await build({
     absWorkingDir: root,
     entryPoints: SERVER_ENTRIES,
     outdir: resolve(root, outdir),
@@ -61,7 +74,14 @@ export async function buildServer(outdir = 'server/dist'): Promise<void> {
     legalComments: 'none',
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
+    metafile: true,
   });
+  const packages = new Set<string>();
+  for (const output of Object.values(result.metafile.outputs))
+    for (const i of output.imports)
+      if (i.external && !i.path.startsWith('node:') && !i.path.startsWith('.'))
+        packages.add(packageOf(i.path));
+  return { packages: [...packages].sort() };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -34,10 +34,11 @@ npm run build --silent
 for i in $(seq 0 $((count - 1))); do
   port=$((first + i))
   mkdir -p "data/instance-$i"
-  MALLOC_ARENA_MAX=2 PORT=$port DATA_DIR="data/instance-$i" node server/dist/server.mjs &
+  MALLOC_ARENA_MAX=2 PORT=$port DATA_DIR="data/instance-$i" node scripts/run-built.mjs server &
   pids+=($!)
-  for _ in $(seq 1 120); do
-    curl -s -o /dev/null "http://127.0.0.1:$port/" && break
+  # Ready: the database answers, migrations are applied, the signer works, the orderer role is known.
+  for _ in $(seq 1 240); do
+    curl -sf -o /dev/null "http://127.0.0.1:$port/readyz" && break
     sleep 0.5
   done
   echo "instance $i: http://127.0.0.1:$port/ (pid ${pids[-1]})"

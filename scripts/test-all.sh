@@ -10,8 +10,8 @@ echo "== typecheck"; npx tsc --noEmit
 echo "== lint"; npx eslint .
 echo "== layers (.dependency-cruiser.cjs)"; npm run --silent depcruise
 echo "== format"; npx prettier --check . > /dev/null; echo "formatting ok"
-echo "== console build (served to the browser tests)"; npx vite build --logLevel warn
-export PREBUILT_CONSOLE_DIR="$PWD/dist"
+echo "== build (console served to the browser tests, server bundle)"; npx tsx scripts/build.ts
+export PREBUILT_CONSOLE_DIR="$(realpath dist)"
 echo "== API tests on PostgreSQL"
 TEST_DATABASE_URL=$(bash scripts/postgres-test-db.sh) npx vitest run --project api tests/api
 echo "== tests"

@@ -16,6 +16,9 @@ import auth from './plugins/app/auth';
 import { lazyChildLogger } from './plugins/app/requestLogger';
 import ledger from './plugins/app/ledger';
 import storage from './plugins/app/storage';
+import health from './plugins/app/health';
+import metrics from './plugins/app/metrics';
+import requestLog, { requestIdGenerator } from './plugins/app/requestLog';
 import userRoutes, { accountRoutes } from './routes/dev-api/user/index';
 import resourceRoutes from '../kernel/server/resources';
 import { resourceHooks } from '../kernel/hooks/index';
@@ -58,10 +61,13 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
         : config.trustProxy,
     // request.log made on first use (plugins/app/requestLogger.ts).
     childLoggerFactory: lazyChildLogger,
+    // X-Request-Id from a trusted proxy, else a new UUID (plugins/app/requestLog.ts).
+    genReqId: requestIdGenerator(config),
     ...opts,
   });
   app.decorate('config', config);
 
+  await app.register(requestLog);
   await app.register(helmet);
   await app.register(rateLimit);
   await app.register(validation);
@@ -72,6 +78,9 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(storage);
   await app.register(staticFiles);
   await app.register(swagger);
+  // Operations (issue 20): /healthz, /readyz, /metrics and the metrics' hooks.
+  await app.register(health);
+  await app.register(metrics);
 
   await app.register(userRoutes, { prefix: '/dev-api/user' });
   // Every resource's CRUD calls, from the schemas' x-endpoints; then the hand-written calls beside them.

@@ -16,8 +16,13 @@
  *   X-Forwarded-Proto from the proxy says whether the client used HTTPS (HSTS is sent only then);
  * - `IMAGE_CACHE_HOSTS` (default empty: nothing fetched): hosts whose pictures the image cache fetches and
  *   serves from `/image-cache` (e.g. `www.tate.org.uk`); `IMAGE_CACHE_MAX_BYTES` (default 10 MiB): the
- *   largest picture it keeps (server/imageCache/imageCache.ts).
+ *   largest picture it keeps (server/imageCache/imageCache.ts);
+ * - `METRICS_TOKEN` (default unset): `GET /metrics` on the API's port with `Authorization: Bearer <token>`;
+ *   `METRICS_PORT` (default unset) / `METRICS_HOST` (default 127.0.0.1): a listener of its own serving
+ *   `GET /metrics` without a token (server/plugins/app/metrics.ts);
+ * - `REQUEST_LOG` (default 1): one info line per request (0 to switch off; server/plugins/app/requestLog.ts).
  */
+import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface AppConfig {
@@ -52,6 +57,14 @@ export interface AppConfig {
   imageCacheHosts: string[];
   /** Largest picture the image cache keeps, bytes. */
   imageCacheMaxBytes: number;
+  /** `METRICS_TOKEN`: bearer token of `GET /metrics` on the API port; undefined: no such route. */
+  metricsToken?: string;
+  /** `METRICS_PORT`: port of the separate metrics listener; undefined: none. */
+  metricsPort?: number;
+  /** `METRICS_HOST` (default 127.0.0.1): address of the separate metrics listener. */
+  metricsHost: string;
+  /** `REQUEST_LOG` (default true): one info line per request. */
+  requestLog: boolean;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -60,6 +73,15 @@ function int(value: string | undefined, fallback: number, name: string): number 
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+/**
+ * The real directory behind `dir` when it exists: `dist` is a symbolic link that scripts/build.ts
+ * switches to each new build, and a running server keeps serving the build it started with (its
+ * index.html names the lazy chunks of that build only).
+ */
+function pinned(dir: string): string {
+  return existsSync(dir) ? realpathSync(dir) : dir;
 }
 
 /** `TRUST_PROXY` as Fastify's `trustProxy`: unset/`false`/`0` → false, `true`, a hop count, or addresses. */
@@ -91,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     tokenTtlHours: int(env.TOKEN_TTL_HOURS, 24, 'TOKEN_TTL_HOURS'),
     logLevel: env.LOG_LEVEL || 'info',
     seed: env.SEED !== '0',
-    consoleDir: resolve(env.CONSOLE_DIR || './dist'),
+    consoleDir: pinned(resolve(env.CONSOLE_DIR || './dist')),
     uploadLimitBytes: int(env.UPLOAD_LIMIT_BYTES, 5 * 1024 * 1024, 'UPLOAD_LIMIT_BYTES'),
     ledgerBatchSize: int(env.LEDGER_BATCH_SIZE, 10, 'LEDGER_BATCH_SIZE'),
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
@@ -102,5 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: trustProxy(env.TRUST_PROXY),
     imageCacheHosts: parseHosts(env.IMAGE_CACHE_HOSTS),
     imageCacheMaxBytes: int(env.IMAGE_CACHE_MAX_BYTES, 10 * 1024 * 1024, 'IMAGE_CACHE_MAX_BYTES'),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT ? int(env.METRICS_PORT, 0, 'METRICS_PORT') : undefined,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    requestLog: env.REQUEST_LOG !== '0',
   };
 }

@@ -3,6 +3,7 @@
  * (printing generated passwords once), loads the Tate seed into an empty database, listens on PORT and
  * closes gracefully on SIGINT/SIGTERM.
  */
+import { createServer } from 'node:http';
 import { LogController } from 'fastify';
 import { loadConfig } from './config';
 import { buildApp } from './app';
@@ -12,6 +13,7 @@ import { seedIfEmpty } from './import/seed';
 const config = loadConfig();
 const app = await buildApp(config, {
   logger: { level: config.logLevel },
+  // Fastify's own two lines per request only at debug; plugins/app/requestLog.ts writes one at info.
   logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
 });
 await app.ready();
@@ -20,7 +22,24 @@ await ensureAccounts(app.db, { admin: config.adminPassword, user: config.userPas
   console.log(`\n  ${line}\n`),
 );
 
-if (config.seed) await seedIfEmpty(app.db, (m) => app.log.info(m));
+if (config.seed)
+  await seedIfEmpty(app.db, (m) => app.log.info(m), { onProgress: app.metrics.importProgress });
+
+// The metrics on an address of their own, without a token (METRICS_PORT; plugins/app/metrics.ts).
+if (config.metricsPort !== undefined) {
+  const metricsServer = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    app.metrics.text().then(
+      (text) => res.writeHead(200, { 'content-type': app.metrics.registry.contentType }).end(text),
+      (err) => res.writeHead(500).end(String(err)),
+    );
+  });
+  metricsServer.listen(config.metricsPort, config.metricsHost);
+  process.once('exit', () => metricsServer.close());
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {

@@ -32,6 +32,8 @@ export const serverMessagesEn = {
   'field.Content-Type': 'Content-Type',
   // Transport and protocol
   'request.noSuchCall': 'No such call: %{method} %{path}',
+  'health.notReady': 'Not ready: %{reasons}',
+  'metrics.token': 'The metrics need the token of METRICS_TOKEN (Authorization: Bearer <token>)',
   'request.malformed': 'Malformed HTTP request',
   'request.urlTooLong':
     'The URL (path and query) is too long: the request line and headers must fit in 16 KiB',

@@ -19,6 +19,8 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'field.channel': '通道',
   'field.Content-Type': 'Content-Type 请求头',
   'request.noSuchCall': '没有这个接口：%{method} %{path}',
+  'health.notReady': '未就绪：%{reasons}',
+  'metrics.token': '指标接口需要 METRICS_TOKEN 的令牌（Authorization: Bearer <令牌>）',
   'request.malformed': 'HTTP 请求格式错误',
   'request.urlTooLong': '网址（路径和查询参数）过长：请求行和请求头合计不能超过 16 KiB',
   'request.headersTooLarge': '请求头过大：请求行和请求头合计不能超过 16 KiB',

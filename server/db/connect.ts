@@ -32,6 +32,31 @@ export function sqliteHandle(db: Kysely<any>): SQLite.Database | undefined {
   return sqliteHandles.get(db);
 }
 
+/** The pg pool behind a Kysely instance made by `connect` on PostgreSQL (its size gauges, /metrics). */
+const pgPools = new WeakMap<Kysely<any>, pg.Pool>();
+
+/** The node-postgres pool under `db` when `connect` opened PostgreSQL; undefined on SQLite. */
+export function pgPool(db: Kysely<any>): pg.Pool | undefined {
+  return pgPools.get(db);
+}
+
+/** What each database's queries report their duration to (seconds), set by {@link observeQueries}. */
+const queryObservers = new WeakMap<Kysely<any>, (seconds: number) => void>();
+
+/**
+ * Calls `observe(seconds)` after every query on `db` (Kysely's `log` hook, plus the SQLite fast path of
+ * {@link readQuery}); the metrics plugin's query-time histogram (issue 20). One observer per database.
+ */
+export function observeQueries(db: Kysely<any>, observe: (seconds: number) => void): void {
+  queryObservers.set(db, observe);
+}
+
+/** Kysely's `log` option for `db`: reports each query's duration to its observer, if any. */
+function queryLog(get: () => Kysely<any>) {
+  return (event: { level: string; queryDurationMillis: number }) =>
+    queryObservers.get(get())?.(event.queryDurationMillis / 1000);
+}
+
 /** Distinct SQL texts whose prepared statements are kept (least recently used beyond are finalised by GC). */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -94,7 +119,14 @@ export function compiledSql(db: Kysely<any>, key: string, build: () => { sql: st
  */
 export async function readQuery<R>(db: Kysely<any>, text: string, params: readonly unknown[]): Promise<R[]> {
   const database = sqliteHandles.get(db);
-  if (database && !database.inTransaction) return preparedStatement(database, text).all(...params) as R[];
+  if (database && !database.inTransaction) {
+    const observe = queryObservers.get(db);
+    if (!observe) return preparedStatement(database, text).all(...params) as R[];
+    const t0 = performance.now();
+    const rows = preparedStatement(database, text).all(...params) as R[];
+    observe((performance.now() - t0) / 1000);
+    return rows;
+  }
   return (await db.executeQuery<R>(CompiledQuery.raw(text, [...params]))).rows;
 }
 
@@ -104,7 +136,12 @@ export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqli
     // An idle client's error (server restart, connection terminated) must not crash the process; the
     // pool drops that client and the next query opens a new one (node-postgres docs, "Pool: error").
     pool.on('error', (err) => console.error(`postgres: idle client error: ${err.message}`));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    const db: Kysely<Database> = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      log: queryLog(() => db),
+    });
+    pgPools.set(db, pool);
+    return { db, dialect: 'postgres' };
   }
   let file = opts.sqliteFile;
   if (!file) {
@@ -116,7 +153,10 @@ export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqli
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(database) }) });
+  const db: Kysely<Database> = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: cachedStatements(database) }),
+    log: queryLog(() => db),
+  });
   sqliteHandles.set(db, database);
   return { db, dialect: 'sqlite' };
 }

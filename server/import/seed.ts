@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
-import { importTate, summaryLine, type ImportSummary } from './importer';
+import { importTate, summaryLine, type ImportOptions, type ImportSummary } from './importer';
 
 /** The shipped seed files. */
 export const SEED_FILES = {
@@ -22,13 +22,14 @@ export type SeedLog = ((msg: string) => void) | { info: (msg: string) => void };
 /**
  * Seeds the registry when the authors table is empty; does nothing otherwise.
  * @param opts.reportFile where to write the rejected seed rows (JSON Lines); none when omitted
+ * @param opts.onProgress the import's progress reports (the server's /metrics)
  * @returns the import summary, or null when the database already had authors
  * @throws ImportBatchError when a batch fails (that batch is rolled back)
  */
 export async function seedIfEmpty(
   db: Kysely<Database>,
   log: SeedLog,
-  opts: { reportFile?: string } = {},
+  opts: { reportFile?: string; onProgress?: ImportOptions['onProgress'] } = {},
 ): Promise<ImportSummary | null> {
   const { n } = await db
     .selectFrom('authors')
@@ -39,6 +40,7 @@ export async function seedIfEmpty(
     artistsFile: SEED_FILES.artists,
     artworksFile: SEED_FILES.artworks,
     reportFile: opts.reportFile,
+    onProgress: opts.onProgress,
   });
   const line =
     `seed (Tate sample, CC0): artists ${summaryLine(summary.artists)}; artworks ${summaryLine(summary.artworks)}` +

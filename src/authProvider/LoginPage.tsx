@@ -7,7 +7,7 @@
  */
 import { useEffect } from 'react';
 import { useCheckAuth, useLocaleState, useLogin, useTranslate } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router';
 import { LoginScreen } from './LoginScreen';
 
 export default function LoginPage() {

@@ -13,7 +13,7 @@ import {
   type Dispatch,
 } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router';
 import { useNotify } from 'react-admin';
 import { cookieTokenStore } from '../authProvider';
 import { httpClient } from '../dataProvider/httpClient';

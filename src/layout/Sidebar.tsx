@@ -4,7 +4,7 @@
  * collapsed (icons only, groups open as a flyout on hover); on mobile it slides over the page.
  */
 import { useEffect, useState, type MouseEvent } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from 'react-router';
 import { Box, Collapse, Paper, Popper, Tooltip, Typography } from '@mui/material';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { useTranslate } from 'react-admin';

@@ -5,7 +5,7 @@
  * close all. After closing the active tab the user goes to the last remaining tab, or to `/`.
  */
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Box, Paper } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';

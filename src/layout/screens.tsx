@@ -9,7 +9,7 @@
  * The dashboard, profile and switch-roles pages and the ledger screens are lazy (own chunks).
  */
 import type { ComponentType, ReactElement } from 'react';
-import { Route } from 'react-router-dom';
+import { Route } from 'react-router';
 import { ResourceContextProvider } from 'react-admin';
 import { flattenRoutes, matchRoute } from '../shell/router';
 import { allRoutes, type LedgerScreen, type ShellPage } from '../shell/routes';

@@ -15,7 +15,7 @@
  *   the author X is not on chain yet" (the server's 409, data `{author}`), or the server's message.
  */
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router';
 import {
   Alert,
   Box,

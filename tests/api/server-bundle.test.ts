@@ -22,9 +22,10 @@ const outDir = mkdtempSync(join(ROOT, 'server', '.bundle-test-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'baas-bundle-'));
 const PASSWORD = 'bundle-test-password';
 let server: ServerProcess | undefined;
+let bundlePackages: string[] = [];
 
 beforeAll(async () => {
-  await buildServer(outDir);
+  bundlePackages = (await buildServer(outDir)).packages;
 }, 60_000);
 
 afterAll(async () => {
@@ -37,8 +38,23 @@ describe('the production bundle', () => {
   it('is what `npm start` runs, with the environment the benchmarks give it', () => {
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const env = Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v}`);
-    expect(scripts.start).toBe(`npm run build && ${env.join(' ')} node server/dist/server.mjs`);
-    expect(scripts.build).toContain('tsx scripts/build-server.ts');
+    expect(scripts.start).toBe(`${env.join(' ')} node scripts/run-built.mjs server`);
+    expect(scripts.build).toBe('tsx scripts/build.ts');
+  });
+
+  it("loads exactly package.json's dependencies: `npm ci --omit=dev` installs what it needs, no more", () => {
+    const { dependencies, devDependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(bundlePackages).toContain('fastify');
+    expect(Object.keys(dependencies).sort()).toEqual(bundlePackages);
+    // Never imported anywhere (issue 20), and one router package (v7's react-router).
+    for (const dead of [
+      '@fastify/sensible',
+      'nprogress',
+      'path-to-regexp',
+      'pino-pretty',
+      'react-router-dom',
+    ])
+      expect({ ...dependencies, ...devDependencies }).not.toHaveProperty(dead);
   });
 
   it('starts on an empty data directory, seeds the sample and serves it', async () => {

@@ -12,7 +12,7 @@
  * and takes the theme's primary colour.
  */
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,

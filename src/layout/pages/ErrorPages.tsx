@@ -4,7 +4,7 @@
  * breadcrumbs above come from the route tree.
  */
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router';
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import ConstructionIcon from '@mui/icons-material/Construction';
 import { useTranslate } from 'react-admin';

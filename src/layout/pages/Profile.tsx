@@ -2,7 +2,7 @@
  * The profile page (`/profile/index`): the signed-in account from `GET /dev-api/user/info` — avatar,
  * name, account, roles, introduction — and the last visited page of this browser session.
  */
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { Avatar, Box, Card, CardContent, Chip, Divider, Grid, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { LAST_ROUTE_KEY } from '../../shell/session';

@@ -6,7 +6,7 @@
  *   window that opened it (local storage `x-admin-oauth-code`) and closes, or goes to the login page.
  */
 import { useEffect } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { Box, CircularProgress, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 

@@ -6,7 +6,7 @@
  * server never accepts such a guessable token.
  */
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router';
 import { Alert, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import { schemaForResource } from '../../../kernel/dialect/schemaRegistry';

@@ -3,7 +3,7 @@
  * `getManyReference('artworks', { target: 'author' })`, i.e. `GET /artmanager/authors/getArtworkList?id=`,
  * with the artwork list's columns, sort and pagination.
  */
-import { useParams } from 'react-router-dom';
+import { useParams } from 'react-router';
 import { Card, CardContent, Typography } from '@mui/material';
 import {
   Datagrid,
@@ -21,7 +21,7 @@ import {
   useTranslate,
   useCreatePath,
 } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import { schemaForResource } from '../../../kernel/dialect/schemaRegistry';
 import { componentsFor } from '../../schema-ui/kindMap';

@@ -1,6 +1,6 @@
 /** Button to an author's "look at works" page (`/authors/:id/works`); shows the author's work count. */
 import { Button, useRecordContext } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import Collections from '@mui/icons-material/Collections';
 
 export default function LookAtWorksButton() {

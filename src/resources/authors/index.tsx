@@ -5,7 +5,7 @@
  * on-chain panel (put on chain, in-browser proof check) beside the show page. The portrait is uploaded by
  * the schema engine's file input (`portrait.x-upload`).
  */
-import { Route } from 'react-router-dom';
+import { Route } from 'react-router';
 import { schemaResource } from '../../schema-ui/schemaResource';
 import { OnChainPanel } from '../blockchain';
 import { lazyComponent } from '../../shell/lazy';

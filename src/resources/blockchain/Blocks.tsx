@@ -6,7 +6,7 @@
  * Both read through the dataProvider (schemas/block.schema.json, schemas/transaction.schema.json).
  */
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Link as RouterLink, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Chip, Link, Stack, Typography } from '@mui/material';
 import {
   DataTable,

@@ -9,7 +9,7 @@
  * actions, not react-admin verbs.
  */
 import { useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Link as RouterLink, useParams } from 'react-router';
 import {
   Alert,
   Box,

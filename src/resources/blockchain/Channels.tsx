@@ -5,7 +5,7 @@
  * time (from/to, UTC): number, tx count, data hash, block hash, previous hash (shortened, copyable), time.
  * Both read through the dataProvider (schemas/channel.schema.json, schemas/block.schema.json).
  */
-import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Link as RouterLink, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, Link, Stack, TextField, Typography } from '@mui/material';
 import {
   DataTable,

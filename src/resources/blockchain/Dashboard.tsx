@@ -8,7 +8,7 @@
  * verification are calls of their own.
  */
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import {
   Alert,
   Box,

@@ -11,7 +11,7 @@
  * Usage: `<OnChainPanel kind="author" />` / `<OnChainPanel kind="artwork" />` inside `<Show>`.
  */
 import { useEffect, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';

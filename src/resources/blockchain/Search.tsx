@@ -2,7 +2,7 @@
  * `ChainSearch` (/baas/search?q=): finds a block by number (in every channel) or by block hash, or a
  * transaction by id (GET /baas-api/search), and links to what it found.
  */
-import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Alert, Box, Card, List, ListItemButton, ListItemText, Stack } from '@mui/material';
 import { Title, useTranslate } from 'react-admin';
 import type { Page, SearchHit } from './api';

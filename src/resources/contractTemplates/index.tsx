@@ -6,7 +6,7 @@
  */
 import { Button } from '@mui/material';
 import NoteAdd from '@mui/icons-material/NoteAdd';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { useRecordContext, useTranslate } from 'react-admin';
 import { schemaResource } from '../../schema-ui/schemaResource';
 

@@ -28,7 +28,7 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useGetList, useGetOne, useTranslate } from 'react-admin';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import { MEDICINE_KEY, tracking } from './api';
 
 const PAGE_SIZE = 20;

@@ -7,7 +7,7 @@ import { Badge, Button, Card, CardContent, IconButton, Tooltip, Typography } fro
 import MailIcon from '@mui/icons-material/Mail';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { MEDICINE_KEY, unreadCount } from './api';
 
 /** Path of Medicine > Messages (src/shell/routes.ts). */

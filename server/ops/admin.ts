@@ -1,0 +1,219 @@
+/**
+ * The operator's account commands (issue 20; `npm run admin`, scripts/admin.ts): create a console
+ * account, reset a password, list the accounts, disable an account, end an account's sessions. They work
+ * on the database directly (the server may be running: on SQLite its token cache sees other processes'
+ * commits through `PRAGMA data_version`, server/plugins/app/tokenCache.ts), each write in one transaction
+ * with its audit row, as the console's calls write theirs (server/kernel/audit.ts): actor account
+ * `cli:<OS user>` (no account id), call `CLI admin <command>`.
+ *
+ * Disabling keeps the account and its history: its password hash gets the prefix `!` (no password ever
+ * matches it, as a locked /etc/shadow entry) and its sessions end; `reset-password` enables it again.
+ * Errors: {@link AdminError} with a message naming the argument at fault.
+ */
+import { userInfo } from 'node:os';
+import type { Kysely } from 'kysely';
+import { nowText, type Database } from '../db/database';
+import { recordAudit, storedRow, type WriteActor } from '../kernel/audit';
+import { generatePassword, hashPassword } from '../plugins/app/password';
+import { KNOWN_ROLES } from '../routes/dev-api/user/index';
+
+/** A refused command (bad argument, unknown account...): its message is for the operator. */
+export class AdminError extends Error {}
+
+/** The username rule of schemas/account.schema.json (`username.pattern`). */
+export const USERNAME_RE = /^[A-Za-z][A-Za-z0-9._-]{2,31}$/;
+/** Marks a disabled account's password hash. */
+export const DISABLED_PREFIX = '!';
+
+/** The audit actor of a command. */
+export function cliActor(command: string): WriteActor {
+  let user = 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // no passwd entry (containers): keep "unknown"
+  }
+  return { accountId: null, account: `cli:${user}`, call: `CLI admin ${command}` };
+}
+
+/** One account as `list-users` shows it. */
+export interface AccountLine {
+  id: number;
+  username: string;
+  name: string;
+  roles: string[];
+  disabled: boolean;
+  /** Sessions not revoked and not expired. */
+  sessions: number;
+  createTime: string;
+}
+
+async function accountId(db: Kysely<Database>, username: string): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (!row) throw new AdminError(`no account "${username}"`);
+  return row.id;
+}
+
+/** Ends every open session of account `id` (inside `trx`); returns how many. */
+async function revoke(trx: Kysely<Database>, id: number): Promise<number> {
+  const r = await trx
+    .updateTable('tokens')
+    .set({ revokeTime: nowText() })
+    .where('accountId', '=', id)
+    .where('revokeTime', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Updates account `id` with `set` and its audit row, ending its sessions when `endSessions`. */
+async function updateAccount(
+  db: Kysely<Database>,
+  id: number,
+  set: { passwordHash: string },
+  command: string,
+  endSessions: boolean,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const before = await storedRow(trx, 'accounts', id);
+    await trx.updateTable('accounts').set(set).where('id', '=', id).execute();
+    const ended = endSessions ? await revoke(trx, id) : 0;
+    await recordAudit(trx, cliActor(command), {
+      resource: 'accounts',
+      recordId: id,
+      before,
+      after: await storedRow(trx, 'accounts', id),
+    });
+    return ended;
+  });
+}
+
+/**
+ * Creates a console account. @param roles known roles (schemas/account.schema.json), at least one
+ * @returns its id and the password (generated when none was given: print it once)
+ * @throws AdminError for a malformed or taken username, an unknown role, a password under 8 characters
+ */
+export async function createUser(
+  db: Kysely<Database>,
+  opts: { username: string; name?: string; roles: string[]; password?: string },
+): Promise<{ id: number; password: string }> {
+  if (!USERNAME_RE.test(opts.username))
+    throw new AdminError(`username "${opts.username}": a letter, then 2-31 letters, digits or . _ -`);
+  const unknown = opts.roles.filter((r) => !KNOWN_ROLES.includes(r));
+  if (!opts.roles.length || unknown.length)
+    throw new AdminError(
+      `roles: one or more of ${KNOWN_ROLES.join(', ')}${unknown.length ? ` (not ${unknown.join(', ')})` : ''}`,
+    );
+  const password = opts.password ?? generatePassword();
+  if (password.length < 8) throw new AdminError('password: at least 8 characters');
+  const passwordHash = await hashPassword(password);
+  const id = await db.transaction().execute(async (trx) => {
+    const taken = await trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('username', '=', opts.username)
+      .executeTakeFirst();
+    if (taken) throw new AdminError(`username "${opts.username}" is taken`);
+    const row = await trx
+      .insertInto('accounts')
+      .values({
+        username: opts.username,
+        name: opts.name ?? opts.username,
+        roles: JSON.stringify(opts.roles),
+        introduction: null,
+        avatar: null,
+        createTime: nowText(),
+        passwordHash,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, cliActor('create-user'), {
+      resource: 'accounts',
+      recordId: row.id,
+      after: await storedRow(trx, 'accounts', row.id),
+    });
+    return row.id;
+  });
+  return { id, password };
+}
+
+/**
+ * Sets a new password (generated when none is given), enables a disabled account, ends its sessions.
+ * @returns the password and how many sessions ended
+ */
+export async function resetPassword(
+  db: Kysely<Database>,
+  username: string,
+  password = generatePassword(),
+): Promise<{ password: string; sessionsEnded: number }> {
+  if (password.length < 8) throw new AdminError('password: at least 8 characters');
+  const id = await accountId(db, username);
+  const sessionsEnded = await updateAccount(
+    db,
+    id,
+    { passwordHash: await hashPassword(password) },
+    'reset-password',
+    true,
+  );
+  return { password, sessionsEnded };
+}
+
+/** Disables an account (see the module doc) and ends its sessions. @returns sessions ended */
+export async function disableUser(db: Kysely<Database>, username: string): Promise<number> {
+  const id = await accountId(db, username);
+  const row = await db
+    .selectFrom('accounts')
+    .select('passwordHash')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  if (row.passwordHash.startsWith(DISABLED_PREFIX)) throw new AdminError(`"${username}" is already disabled`);
+  return updateAccount(
+    db,
+    id,
+    { passwordHash: `${DISABLED_PREFIX}${row.passwordHash}` },
+    'disable-user',
+    true,
+  );
+}
+
+/** Ends every session of an account, with an audit row (its stored account row is unchanged). */
+export async function revokeSessions(db: Kysely<Database>, username: string): Promise<number> {
+  const id = await accountId(db, username);
+  return db.transaction().execute(async (trx) => {
+    const row = await storedRow(trx, 'accounts', id);
+    const ended = await revoke(trx, id);
+    await recordAudit(trx, cliActor('revoke-sessions'), {
+      resource: 'accounts',
+      recordId: id,
+      before: row,
+      after: row,
+    });
+    return ended;
+  });
+}
+
+/** Every account, by id. */
+export async function listUsers(db: Kysely<Database>): Promise<AccountLine[]> {
+  const now = nowText();
+  const accounts = await db.selectFrom('accounts').selectAll().orderBy('id').execute();
+  const open = await db
+    .selectFrom('tokens')
+    .select(['accountId', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('revokeTime', 'is', null)
+    .where('expireTime', '>', now)
+    .groupBy('accountId')
+    .execute();
+  const sessions = new Map(open.map((o) => [o.accountId, Number(o.n)]));
+  return accounts.map((a) => ({
+    id: a.id,
+    username: a.username,
+    name: a.name,
+    roles: JSON.parse(a.roles) as string[],
+    disabled: a.passwordHash.startsWith(DISABLED_PREFIX),
+    sessions: sessions.get(a.id) ?? 0,
+    createTime: a.createTime,
+  }));
+}

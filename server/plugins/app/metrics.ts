@@ -1,0 +1,193 @@
+/**
+ * Prometheus metrics (issue 20) with prom-client, in a registry of the app's own (several apps may live
+ * in one test process). Exposition: Prometheus' text format 0.0.4, at
+ * - `GET /metrics` on the API's port, only with `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise;
+ *   the route does not exist when METRICS_TOKEN is unset);
+ * - and/or `GET /metrics` on a listener of its own, `METRICS_PORT` on `METRICS_HOST` (default
+ *   127.0.0.1), without a token: keep that address private (server.ts starts it).
+ *
+ * Series (names `baas_*` besides prom-client's default process and Node.js metrics):
+ * - `baas_http_request_duration_seconds{method,route,status_code}` (histogram): each request, by its
+ *   route pattern (`(unmatched)` for 404s), from Fastify's `reply.elapsedTime`;
+ * - `baas_db_query_duration_seconds{dialect}` (histogram): each database query (server/db/connect.ts
+ *   `observeQueries`); `baas_db_pool_connections{state}` (PostgreSQL: total, idle, waiting clients);
+ * - `baas_ledger_height` (blocks over every channel), `baas_ledger_transactions`,
+ *   `baas_ledger_pending_transactions` (submitted, not yet in a block), `baas_ledger_orderer` (1 when
+ *   this process cuts blocks), read from the ledger at each scrape;
+ * - `baas_ledger_witness_lag{witness}`: how many entries a witness's latest cosigned checkpoint is behind
+ *   the tree size; set by the witness code through `app.metrics.witnessLag` (absent until it does);
+ * - `baas_import_progress_ratio{phase}` (bytes read / total) and `baas_import_rows{phase,outcome}`
+ *   (read, imported, rejected, skipped) of the import running in this process (the first-start seed);
+ * - `baas_login_failures_total{route,status_code}`: refused sign-ins (4xx of a `/login` call: bad
+ *   credentials, disabled account, invalid body, rate limit).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Codes } from '../../../common/envelope';
+import { languageOf, msg, renderMessage } from '../../../common/messages/index';
+import { observeQueries, pgPool } from '../../db/connect';
+import { isOrderer } from './health';
+import type { ImportProgress } from '../../import/importer';
+
+/** What the app's code reports to the metrics (`app.metrics`). */
+export interface AppMetrics {
+  registry: Registry;
+  /** Entries a witness is behind, by witness name: for the ledger's witness code to set. */
+  witnessLag: Gauge<'witness'>;
+  /** Reports an import's progress (importer.ts `onProgress`). */
+  importProgress(p: ImportProgress): void;
+  /** The exposition text of every series (Prometheus text format 0.0.4). */
+  text(): Promise<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: AppMetrics;
+  }
+}
+
+/** Buckets of the request and query histograms, seconds (1 ms to 10 s). */
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+/** Whether `given` equals `expected` (constant time in the length of `expected`). */
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export default fp(
+  async function metrics(app: FastifyInstance) {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const requests = new Histogram({
+      name: 'baas_http_request_duration_seconds',
+      help: 'HTTP requests by route pattern, method and status code',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: BUCKETS,
+      registers: [registry],
+    });
+    const queries = new Histogram({
+      name: 'baas_db_query_duration_seconds',
+      help: 'Database queries',
+      labelNames: ['dialect'],
+      buckets: BUCKETS,
+      registers: [registry],
+    });
+    observeQueries(app.db, (s) => queries.observe({ dialect: app.dialect }, s));
+    const pool = pgPool(app.db);
+    if (pool)
+      new Gauge({
+        name: 'baas_db_pool_connections',
+        help: 'PostgreSQL pool clients by state (total, idle, waiting)',
+        labelNames: ['state'],
+        registers: [registry],
+        collect() {
+          this.set({ state: 'total' }, pool.totalCount);
+          this.set({ state: 'idle' }, pool.idleCount);
+          this.set({ state: 'waiting' }, pool.waitingCount);
+        },
+      });
+    // The ledger's figures, read once per scrape (text() forgets them) for the three gauges.
+    let totals: Promise<{ blocks: number; transactions: number; pending: number }> | undefined;
+    const ledgerTotals = () => (totals ??= app.ledger.totals());
+    const ledgerGauge = (
+      name: string,
+      help: string,
+      pick: (t: Awaited<ReturnType<typeof ledgerTotals>>) => number,
+    ) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          this.set(pick(await ledgerTotals()));
+        },
+      });
+    ledgerGauge('baas_ledger_height', 'Blocks over every ledger channel', (t) => t.blocks);
+    ledgerGauge('baas_ledger_transactions', 'Transactions in blocks', (t) => t.transactions);
+    ledgerGauge(
+      'baas_ledger_pending_transactions',
+      'Transactions submitted, not yet in a block',
+      (t) => t.pending,
+    );
+    new Gauge({
+      name: 'baas_ledger_orderer',
+      help: '1 when this process cuts the blocks (the orderer), else 0',
+      registers: [registry],
+      collect() {
+        this.set(isOrderer(app) ? 1 : 0);
+      },
+    });
+    const witnessLag = new Gauge({
+      name: 'baas_ledger_witness_lag',
+      help: "Entries between the tree size and a witness's latest cosigned checkpoint",
+      labelNames: ['witness'],
+      registers: [registry],
+    });
+    const importRatio = new Gauge({
+      name: 'baas_import_progress_ratio',
+      help: 'Bytes read over bytes in the file of the running import phase',
+      labelNames: ['phase'],
+      registers: [registry],
+    });
+    const importRows = new Gauge({
+      name: 'baas_import_rows',
+      help: 'Rows of the import by phase and outcome',
+      labelNames: ['phase', 'outcome'],
+      registers: [registry],
+    });
+    const loginFailures = new Counter({
+      name: 'baas_login_failures_total',
+      help: 'Refused sign-ins by route and status code',
+      labelNames: ['route', 'status_code'],
+      registers: [registry],
+    });
+
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? '(unmatched)';
+      const status_code = String(reply.statusCode);
+      requests.observe({ method: request.method, route, status_code }, reply.elapsedTime / 1000);
+      if (route.endsWith('/login') && reply.statusCode >= 400 && reply.statusCode < 500)
+        loginFailures.inc({ route, status_code });
+    });
+
+    const appMetrics: AppMetrics = {
+      registry,
+      witnessLag,
+      importProgress(p) {
+        importRatio.set({ phase: p.phase }, p.bytesTotal ? p.bytesRead / p.bytesTotal : 0);
+        for (const outcome of ['read', 'imported', 'rejected', 'skipped'] as const)
+          importRows.set({ phase: p.phase, outcome }, p.summary[outcome]);
+      },
+      text: () => {
+        totals = undefined;
+        return registry.metrics();
+      },
+    };
+    app.decorate('metrics', appMetrics);
+
+    const token = app.config.metricsToken;
+    if (token)
+      app.get(
+        '/metrics',
+        { schema: { tags: ['operations'], summary: 'Prometheus metrics (METRICS_TOKEN bearer token)' } },
+        async (request, reply) => {
+          const auth = request.headers.authorization ?? '';
+          if (!auth.startsWith('Bearer ') || !sameToken(auth.slice(7), token)) {
+            const message = msg('metrics.token');
+            return reply.status(401).send({
+              code: Codes.UNAUTHENTICATED,
+              msg: renderMessage(languageOf(request.headers['accept-language']), message),
+              data: null,
+              ...message,
+            });
+          }
+          return reply.type(registry.contentType).send(await appMetrics.text());
+        },
+      );
+  },
+  { name: 'metrics', dependencies: ['ledger'] },
+);
