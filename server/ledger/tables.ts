@@ -86,7 +86,7 @@ export interface LedgerCheckpointTable {
   createdAt: string;
 }
 
-/** A witness's latest cosigned checkpoint of a channel. */
+/** A witness's latest cosigned checkpoint of a channel, stored by the admin-only cosign call (removed; kept as it was). */
 export interface LedgerWitnessTable {
   name: string;
   channelId: number;
@@ -100,6 +100,43 @@ export interface LedgerWitnessTable {
   firstSeen: string;
 }
 
+/** A witness's cosignature line of a channel's checkpoint (C2SP tlog-cosignature v1). */
+export interface LedgerCosignatureTable {
+  channelId: number;
+  /** The cosigned checkpoint's tree size. */
+  size: number;
+  /** The witness's key name. */
+  witness: string;
+  /** The cosigned checkpoint's root hash (hex). */
+  rootHash: string;
+  /** The signature line, ending in a newline. */
+  line: string;
+  /** Its timestamp, Unix seconds (PostgreSQL answers a bigint as text). */
+  time: number | string;
+}
+
+/** What the log knows of one configured witness for one channel (docs/ledger.md section 11). */
+export interface LedgerWitnessStatusTable {
+  channelId: number;
+  /** The witness's key name. */
+  witness: string;
+  /** Its cosigner vkey. */
+  vkey: string;
+  /** Its submission prefix. */
+  url: string;
+  /** The size the witness last reported (its cosignature or its 409 answer). */
+  size: number;
+  /** The largest size it cosigned. */
+  cosignedSize: number;
+  cosignedAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+  /** add-checkpoint answers other than 200 and 409. */
+  refusals: number;
+  /** Attempts that got no HTTP answer or an unusable one. */
+  errors: number;
+}
+
 export interface LedgerTables {
   ledger_channel: LedgerChannelTable;
   ledger_block: LedgerBlockTable;
@@ -108,4 +145,6 @@ export interface LedgerTables {
   chaincode: ChaincodeTable;
   ledger_checkpoint: LedgerCheckpointTable;
   ledger_witness: LedgerWitnessTable;
+  ledger_cosignature: LedgerCosignatureTable;
+  ledger_witness_status: LedgerWitnessStatusTable;
 }
