@@ -6,6 +6,8 @@
  *   channel, size (what the witness last reported), cosignedSize, cosignedAt, height (the channel's
  *   latest checkpoint size, entries), lag (height − cosignedSize), refusals, errors, lastError,
  *   lastAttemptAt}`, and the policy's quorum (`policy: {quorum, witnesses} | null`).
+ * - `GET /baas-api/public/witnesses` (no login, rate-limited as the other public calls): `{policy (the
+ *   tlog-policy text, or null), witnesses: [{name, vkey}]}`, what a verifier needs to count cosignatures.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -15,6 +17,19 @@ import { ok } from '../../plugins/app/envelope';
 
 export default async function witnessRoutes(app: FastifyInstance) {
   const db = app.db as unknown as Kysely<LedgerTables>;
+
+  app.get(
+    '/public/witnesses',
+    {
+      config: { rateLimit: { max: app.config.publicRateLimit, timeWindow: '1 minute' } },
+      schema: { querystring: { type: 'object', properties: {}, additionalProperties: false } },
+    },
+    async () =>
+      ok({
+        policy: app.witnesses.policy?.text ?? null,
+        witnesses: app.witnesses.list.map((w) => ({ name: w.vkey.name, vkey: w.vkey.text })),
+      }),
+  );
 
   app.get(
     '/witnesses',
