@@ -123,6 +123,7 @@ const en = {
       openBlock: 'Open the block',
       publicPage: 'Public page',
       certificate: 'Certificate',
+      proofFile: 'Offline proof (.tlog-proof)',
       olderVersion: 'The ledger holds version %{latest} of this record; the record claims version %{found}.',
     },
     witness: {
@@ -258,6 +259,7 @@ const zh: typeof en = {
       openBlock: '打开区块',
       publicPage: '公开页面',
       certificate: '证书',
+      proofFile: '离线证明（.tlog-proof）',
       olderVersion: '账本中该记录的版本为 %{latest}；记录自称版本 %{found}。',
     },
     witness: {

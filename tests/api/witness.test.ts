@@ -1,0 +1,207 @@
+/**
+ * The witness protocol end to end (docs/ledger.md section 11): our witness runs as its own process on
+ * its own port (`server/witness/main.ts`, as `npm run witness`); the log (the app, LEDGER_WITNESSES
+ * pointing at it) pushes its checkpoints to it after each put on chain; the witness's cosignature shows
+ * in the public checkpoint, and Go's `note.Open` (tests/go/witness/cosigned) verifies both the log's
+ * signature and the cosignature. The next checkpoint is cosigned through a consistency proof from the
+ * witness's size; the dashboard call shows its size, zero lag and no refusal. A policy requiring a second
+ * witness that never cosigned leaves the public page's verdict "Not verified" (quorum), and
+ * `ledger:verify-proof` says the same of the record's proof file, which Go's tlog.CheckRecord accepts.
+ * Then a fork (another history signed with the same key) is refused by the witness (422), counted as a
+ * refusal, and never cosigned.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
+import { pageVerdict } from '../../common/ledger/visitorWitness';
+import { cosignerVkey, parseVkey, verifiedCosigners } from '../../common/ledger/witness';
+import { witnessQuorum } from '../../src/public/witnessCheck';
+import { verifyProofCli } from '../../scripts/ledger-verify-proof';
+import { createTestApp, type TestApp } from './helpers';
+import { freePort, ROOT } from '../support/serverProcess';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'baas-witness-e2e-'));
+const SEED = Buffer.alloc(32, 7).toString('base64');
+const ORIGIN = 'registry.test/artchannel';
+const procs: ChildProcess[] = [];
+const apps: TestApp[] = [];
+afterAll(async () => {
+  for (const a of apps) await a.close();
+  for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts our witness as a process; resolves once it printed its verifier key. */
+async function startWitness(port: number, logVkey: string): Promise<{ vkey: string; proc: ChildProcess }> {
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'server/witness/main.ts'),
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--name',
+      'witness.test/w1',
+      '--db',
+      join(dir, 'witness', 'state.sqlite'),
+      '--log',
+      logVkey,
+    ],
+    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  procs.push(proc);
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const vkey = await new Promise<string>((ok, fail) => {
+    proc.once('exit', (code) => fail(new Error(`witness exited ${code}: ${out}`)));
+    const poll = setInterval(() => {
+      const m = /verifier key (\S+)/.exec(out);
+      if (m && /add-checkpoint:/.test(out)) {
+        clearInterval(poll);
+        ok(m[1]);
+      }
+    }, 50);
+  });
+  return { vkey, proc };
+}
+
+async function putOnChain(t: TestApp, name: string): Promise<number> {
+  const a = await t.call({
+    method: 'POST',
+    url: '/artmanager/authors/addAuthors',
+    payload: { authorName: name, wxIsEnable: 1 },
+  });
+  const p = await t.call({
+    method: 'POST',
+    url: '/artmanager/authors/blockChain',
+    payload: { id: a.body.data.id },
+  });
+  expect(p.body.code).toBe(0);
+  return a.body.data.id as number;
+}
+
+async function goCosigned(note: string, ...vkeys: string[]): Promise<string> {
+  const file = join(dir, `note-${Date.now()}.txt`);
+  writeFileSync(file, note);
+  const r = await run('go', ['run', 'main.go', file, ...vkeys], {
+    cwd: join(ROOT, 'tests/go/witness/cosigned'),
+    env: { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' },
+  });
+  return r.stdout.trim();
+}
+
+describe('witness on another process and port', () => {
+  it('cosigns what the log pushes; Go verifies both signatures; a quorum not met is "Not verified"; a fork is refused', async () => {
+    const port = await freePort();
+    const other = await cosignerVkey('witness.test/absent', new Uint8Array(32).fill(9));
+    // The witness's key is made at its first start; its vkey is only known then, so the policy file and
+    // LEDGER_WITNESSES are written after it started (the log's key is fixed by its seed).
+    const probe = await createTestApp({ ledgerSigningKey: SEED, ledgerKeyName: ORIGIN });
+    const logVkey = probe.app.checkpoints.key.vkey;
+    await probe.close();
+    const w = await startWitness(port, logVkey);
+    const policyFile = join(dir, 'policy.txt');
+    writeFileSync(
+      policyFile,
+      `log ${logVkey}\nwitness W1 ${w.vkey}\nwitness W2 ${other}\ngroup both all W1 W2\nquorum both\n`,
+    );
+    const t = await createTestApp({
+      ledgerSigningKey: SEED,
+      ledgerKeyName: ORIGIN,
+      ledgerWitnesses: `http://127.0.0.1:${port} ${w.vkey}`,
+      ledgerWitnessPolicy: policyFile,
+    });
+    apps.push(t);
+
+    const id = await putOnChain(t, 'Witnessed Author');
+    await t.app.witnesses.pusher.pushAll();
+    const cp1 = (
+      await t.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
+    ).body.data;
+    const wk = await parseVkey(w.vkey);
+    expect(await verifiedCosigners(cp1.note, [wk])).toEqual([
+      { name: 'witness.test/w1', time: expect.any(Number) },
+    ]);
+    expect(await goCosigned(cp1.note, logVkey, w.vkey)).toBe(`verified ${ORIGIN} witness.test/w1`);
+
+    // The next checkpoint goes with a consistency proof from the witness's size.
+    await putOnChain(t, 'Second Author');
+    await t.app.witnesses.pusher.pushAll();
+    const cp2 = (
+      await t.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
+    ).body.data;
+    expect(cp2.size).toBeGreaterThan(cp1.size);
+    expect(await goCosigned(cp2.note, logVkey, w.vkey)).toBe(`verified ${ORIGIN} witness.test/w1`);
+    const list = (await t.call({ method: 'GET', url: '/baas-api/witnesses', token: t.userToken })).body.data;
+    expect(list.list).toEqual([
+      expect.objectContaining({
+        witness: 'witness.test/w1',
+        size: cp2.size,
+        cosignedSize: cp2.size,
+        lag: 0,
+        refusals: 0,
+      }),
+    ]);
+    expect(list.policy).toEqual({ quorum: 'both', witnesses: ['witness.test/w1', 'witness.test/absent'] });
+
+    // The policy wants both witnesses; only one cosigned: the page's verdict is "Not verified".
+    const pub = (
+      await t.call({ method: 'GET', url: `/baas-api/public/record?kind=author&id=${id}`, token: null })
+    ).body.data as PublicRecord;
+    const check = await verifyPublicRecord(pub);
+    expect(check.ok).toBe(true);
+    const witnesses = (await t.call({ method: 'GET', url: '/baas-api/public/witnesses', token: null })).body
+      .data;
+    const q = await witnessQuorum(pub.checkpoint!.note, witnesses);
+    expect(q.quorum).toMatchObject({ ok: false, cosigned: 1, witnesses: 2 });
+    expect(pageVerdict(check.ok, q.quorum, q.policyRequired, undefined)).toMatchObject({
+      ok: false,
+      reasons: ['quorum'],
+      witnessed: { k: 1, n: 2 },
+    });
+
+    // The record's offline proof: Go's tlog accepts it; ledger:verify-proof wants the quorum too.
+    const proofRes = await t.app.inject({
+      method: 'GET',
+      url: `/baas-api/public/proof-file?kind=author&id=${id}`,
+    });
+    expect(proofRes.statusCode).toBe(200);
+    const proofFile = join(dir, 'author.tlog-proof');
+    writeFileSync(proofFile, proofRes.body);
+    const go = await run('go', ['run', 'main.go', proofFile, logVkey], {
+      cwd: join(ROOT, 'tests/go/witness/proofcheck'),
+      env: { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' },
+    });
+    expect(go.stdout).toMatch(new RegExp(`^verified index \\d+ in tree \\d+ of ${ORIGIN}`));
+    expect(await verifyProofCli([proofFile, '--vkey', logVkey, '--policy', policyFile])).toMatchObject({
+      code: 1,
+      out: [expect.stringMatching(/^Not verified: .*witnessed by 1 of 2/)],
+    });
+    expect((await verifyProofCli([proofFile, '--vkey', logVkey])).code).toBe(0);
+
+    // A fork: another history signed with the same key, longer than what the witness holds.
+    const fork = await createTestApp({
+      ledgerSigningKey: SEED,
+      ledgerKeyName: ORIGIN,
+      ledgerWitnesses: `http://127.0.0.1:${port} ${w.vkey}`,
+    });
+    apps.push(fork);
+    for (let i = 0; i < 4; i++) await putOnChain(fork, `Forged ${i}`);
+    await fork.app.witnesses.pusher.pushAll();
+    const refused = (await fork.call({ method: 'GET', url: '/baas-api/witnesses', token: fork.userToken }))
+      .body.data.list[0];
+    expect(refused).toMatchObject({ refusals: 1, cosignedSize: 0 });
+    expect(refused.lastError).toMatch(/^422: /);
+    const forkCp = (
+      await fork.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
+    ).body.data;
+    expect(await verifiedCosigners(forkCp.note, [wk])).toEqual([]);
+  });
+});
