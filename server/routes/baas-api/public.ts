@@ -4,7 +4,8 @@
  * - `GET key`: the checkpoint signing key (SPKI PEM, SHA-256 fingerprint of the SPKI DER, raw base64, the
  *   Go note verifier key);
  * - `GET checkpoint?channel=C[&height=H]`: the latest signed checkpoint of C, or the one of size H, as
- *   `{channel, size, rootHash, note, createdAt}` (`note` = the signed note's text);
+ *   `{channel, size, rootHash, note, createdAt}` (`note` = the signed note's text, followed by the
+ *   cosignature lines of the witnesses that cosigned it, docs/ledger.md section 11);
  * - `GET consistency?channel=C&from=H1&to=H2`: the block headers numbered H1 − 1 .. H2 − 1 (at most
  *   10,000), which link the checkpoints of sizes H1 and H2;
  * - `GET record?kind=author|artwork&id=N`: a published record (every field its digest covers), the
@@ -22,6 +23,7 @@ import { toBase64 } from '../../../common/ledger/note';
 import { latestRecordTx } from '../../ledger/audit';
 import { checkpointAt, checkpointCovering, latestCheckpoint } from '../../ledger/checkpoints';
 import type { LedgerTables } from '../../ledger/tables';
+import { cosignedNote } from '../../ledger/witnessPush';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, invalidField, notFound } from '../../plugins/app/errors';
 import { Codes } from '../../../common/envelope';
@@ -121,7 +123,9 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
     recordChain: { txId: row.chain, version: Number(row.chainVersion) },
     latest: { txId: latest.txId, version: latest.version, versions: latest.versions },
     proof,
-    checkpoint: cp ? { size: cp.size, note: cp.note, headers: links } : null,
+    checkpoint: cp
+      ? { size: cp.size, note: await cosignedNote(app.db, proof.channelId, cp), headers: links }
+      : null,
     key: publicKeyOf(app),
   };
 }
@@ -163,7 +167,8 @@ export default async function publicRoutes(fastify: FastifyInstance) {
           : await checkpointAt(app.db, ch.id, req.query.height);
       if (!cp) throw notFound(`Checkpoint of channel ${ch.name} at height`, req.query.height ?? ch.height);
       const { channelId: _c, ...rest } = cp;
-      return ok({ channel: ch.name, ...rest });
+      // The note with the witnesses' cosignatures of this checkpoint after the log's signature.
+      return ok({ channel: ch.name, ...rest, note: await cosignedNote(app.db, ch.id, cp) });
     },
   );
 
