@@ -12,7 +12,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { parseVkey, verifiedCosigners } from '../../common/ledger/witness';
 import { MemLog, testLogKey } from '../../tests/support/memLog';
-import { up } from '../db/migrations/20261126T0100_ledger_witness_push';
+import { up } from '../db/migrations/20261126T0200_ledger_witness_push';
 import { buildWitnessApp } from '../witness/app';
 import { cosignerKey } from '../witness/key';
 import { WitnessStore } from '../witness/store';
