@@ -54,6 +54,10 @@ export interface BlockInfo extends BlockHeader {
   txCount: number;
   /** Time the block was cut, `YYYY-MM-DD HH:mm:ss` UTC (not covered by the hash). */
   createdAt: string;
+  /** Entries (transactions) in the channel's Merkle log after this block (docs/ledger.md 3a). */
+  treeSize?: number;
+  /** The log's RFC 6962 tree hash after this block, hex. */
+  treeRoot?: string;
 }
 
 export interface ChannelInfo {
@@ -197,7 +201,7 @@ export interface Ledger {
 /** An error of the ledger with a stable code the API maps to an envelope. */
 export class LedgerError extends Error {
   constructor(
-    readonly code: 'unknown-channel' | 'bad-proposal' | 'timeout' | 'closed' | 'not-found',
+    readonly code: 'unknown-channel' | 'bad-proposal' | 'timeout' | 'closed' | 'not-found' | 'halted',
     message: string,
   ) {
     super(message);

@@ -74,12 +74,16 @@ export interface ChaincodeTable {
   updateTime: string;
 }
 
-/** A signed checkpoint (docs/ledger.md section 10; migration 20261122T0900_ledger_checkpoints). */
+/**
+ * A signed C2SP checkpoint (docs/ledger.md section 10; migration 20261126T0100_ledger_tlog). The same
+ * columns hold the legacy block-height checkpoints in `ledger_block_checkpoint` (size = height, root =
+ * head block hash), signed before the ledger became a Merkle log.
+ */
 export interface LedgerCheckpointTable {
   channelId: number;
-  /** Tree size: the channel's height when signed. */
+  /** Tree size: the number of entries (transactions) of the channel's log. */
   size: number;
-  /** Hash of block `size - 1` (hex). */
+  /** The log's RFC 6962 tree hash at that size (hex). */
   rootHash: string;
   /** The signed note's text. */
   note: string;
@@ -137,6 +141,27 @@ export interface LedgerWitnessStatusTable {
   errors: number;
 }
 
+/** One block's part of a channel's Merkle log (server/ledger/tree.ts). */
+export interface LedgerTreeTable {
+  channelId: number;
+  blockNumber: number;
+  /** Entries in the log after this block. */
+  size: number;
+  /** The log's tree hash after this block (hex). */
+  rootHash: string;
+  /** Stored-hash index (Go tlog numbering) of the first hash in `hashes`. */
+  hashStart: number;
+  /** The stored hashes this block appended, hex, 64 characters each. */
+  hashes: string;
+}
+
+/** The origin of a channel's log (C2SP tlog-checkpoint origin line). */
+export interface LedgerLogTable {
+  channelId: number;
+  origin: string;
+  createdAt: string;
+}
+
 export interface LedgerTables {
   ledger_channel: LedgerChannelTable;
   ledger_block: LedgerBlockTable;
@@ -147,4 +172,7 @@ export interface LedgerTables {
   ledger_witness: LedgerWitnessTable;
   ledger_cosignature: LedgerCosignatureTable;
   ledger_witness_status: LedgerWitnessStatusTable;
+  ledger_block_checkpoint: LedgerCheckpointTable;
+  ledger_tree: LedgerTreeTable;
+  ledger_log: LedgerLogTable;
 }
