@@ -6,19 +6,18 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { latestCheckpoint } from './checkpoints';
 import type { LedgerTables } from './tables';
+import type { TreeStore } from './tree';
 import type { CheckpointSource } from './witnessPush';
 
 /** The log of `app` as a checkpoint source. */
-export function logCheckpointSource(app: FastifyInstance): CheckpointSource {
+export function logCheckpointSource(app: FastifyInstance, tree: TreeStore): CheckpointSource {
   const db = app.db as unknown as Kysely<LedgerTables>;
   return {
     channels: () => db.selectFrom('ledger_channel').select(['id', 'name']).orderBy('id').execute(),
     latest: async (channelId) => {
       const cp = await latestCheckpoint(db, channelId);
-      return cp && { size: cp.size, rootHash: cp.rootHash, note: cp.note };
+      return cp && { size: Number(cp.size), rootHash: cp.rootHash, note: cp.note };
     },
-    consistency: async () => {
-      throw new Error('consistency proofs need the stored-hash table (ledger-core)');
-    },
+    consistency: (channelId, oldSize, newSize) => tree.consistencyProof(channelId, newSize, oldSize),
   };
 }

@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { parsePolicy, type Policy } from '../../../common/ledger/policy';
+import { TreeStore } from '../../ledger/tree';
 import { logCheckpointSource } from '../../ledger/witnessSource';
 import {
   parseWitnessList,
@@ -26,6 +27,8 @@ declare module 'fastify' {
       /** Every witness the log pushes to. */
       list: ConfiguredWitness[];
       pusher: WitnessPusher;
+      /** The stored Merkle logs, for consistency and inclusion proofs. */
+      tree: TreeStore;
     };
   }
 }
@@ -42,14 +45,20 @@ export default fp(
       }
     }
     const list = withPolicyWitnesses(await parseWitnessList(app.config.ledgerWitnesses), policy);
-    const pusher = new WitnessPusher(app.db as Kysely<any>, list, logCheckpointSource(app), {
+    // A reader of the stored Merkle logs of its own (proofs read stored hashes only).
+    const tree = new TreeStore(app.db as Kysely<any>);
+    const pusher = new WitnessPusher(app.db as Kysely<any>, list, logCheckpointSource(app, tree), {
       active: () => (app.ledger as { isOrderer?: () => boolean }).isOrderer?.() ?? true,
       log: (msg, err) => (err ? app.log.warn({ err }, msg) : app.log.warn(msg)),
     });
-    app.decorate('witnesses', { policy, list, pusher });
-    // After each committed block (its checkpoint is signed in the block's transaction), push soon.
-    const ledger = app.ledger as { onBlockCommitted?: (hook: () => Promise<void>) => void };
-    if (list.length > 0) ledger.onBlockCommitted?.(async () => pusher.nudge());
+    app.decorate('witnesses', { policy, list, pusher, tree });
+    // After each block (its checkpoint is signed in the block's transaction, the last commit hook): push
+    // soon after the commit. A round that starts before the commit pushes the previous checkpoint; the
+    // next block or the timer sends the latest.
+    if (list.length > 0)
+      app.ledger.onCommit(async () => {
+        setTimeout(() => pusher.nudge(), 20).unref();
+      });
     if (list.length > 0)
       app.log.info(
         `pushing checkpoints to ${list.length} witness(es): ${list.map((w) => `${w.vkey.name} at ${w.url}`).join(', ')}`,

@@ -16,7 +16,7 @@ import { recordAnswer, recordQuery } from './public';
 
 /** The stored log the proofs read. */
 function treeOf(app: FastifyInstance): ProofTree {
-  return (app.checkpoints as unknown as { tree: ProofTree }).tree;
+  return app.witnesses.tree;
 }
 
 async function fileOf(app: FastifyInstance, kind: RecordKind, id: number, published: boolean) {
