@@ -108,7 +108,7 @@ export async function runWitnessCheck(
       memory,
       (m, n) =>
         json<{ proof: string[] }>(
-          `/baas-api/public/consistency?channel=${encodeURIComponent(channel)}&from=${m}&to=${n}`,
+          `/baas-api/public/log/${encodeURIComponent(channel)}/proof/consistency?from=${m}&to=${n}`,
         ).then((d) => d.proof.map(fromBase64)),
     );
   } catch (err) {
