@@ -22,7 +22,10 @@ const ORIGIN = 'registry.example/artchannel';
 
 async function setup() {
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-  await db.schema.createTable('ledger_channel').addColumn('id', 'integer', (c) => c.primaryKey()).execute();
+  await db.schema
+    .createTable('ledger_channel')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .execute();
   await db.insertInto('ledger_channel').values({ id: 1 }).execute();
   await up(db);
   const key = await testLogKey(ORIGIN);
