@@ -5,19 +5,22 @@
  * in the public checkpoint, and Go's `note.Open` (tests/go/witness/cosigned) verifies both the log's
  * signature and the cosignature. The next checkpoint is cosigned through a consistency proof from the
  * witness's size; the dashboard call shows its size, zero lag and no refusal. A policy requiring a second
- * witness that never cosigned leaves the public page's verdict "Not verified" (quorum), and
- * `ledger:verify-proof` says the same of the record's proof file, which Go's tlog.CheckRecord accepts.
+ * witness that never cosigned leaves the public page's verdict "Not verified" (quorum), ledger:verify's
+ * witness summary short of its quorum, and `ledger:verify-proof` says the same of the record's proof
+ * file, which Go's tlog.CheckRecord accepts.
  * Then a fork (another history signed with the same key) is refused by the witness (422), counted as a
  * refusal, and never cosigned.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
+import { parsePolicy } from '../../common/ledger/policy';
 import { pageVerdict } from '../../common/ledger/visitorWitness';
+import { witnessSummary } from '../../server/ledger/witnessCheck';
 import { cosignerVkey, parseVkey, verifiedCosigners } from '../../common/ledger/witness';
 import { witnessQuorum } from '../../src/public/witnessCheck';
 import { verifyProofCli } from '../../scripts/ledger-verify-proof';
@@ -166,6 +169,19 @@ describe('witness on another process and port', () => {
     expect(verdict).toMatchObject({ ok: false, witnessed: { k: 1, n: 2 } });
     expect(verdict.reasons).toContain('quorum');
     expect(pageVerdict(true, q.quorum, q.policyRequired, undefined).ok).toBe(false);
+    // ledger:verify's witness line says the same of the latest cosigned checkpoint.
+    const policy = await parsePolicy(readFileSync(policyFile, 'utf8'));
+    expect(await witnessSummary(t.app.db, policy, [], 'artchannel')).toEqual([
+      {
+        channel: 'artchannel',
+        size: cp2.size,
+        required: true,
+        quorum: { ok: false, cosigned: 1, witnesses: 2, cosigners: ['witness.test/w1'] },
+      },
+    ]);
+    expect(await witnessSummary(t.app.db, undefined, [wk], 'artchannel')).toMatchObject([
+      { required: false, quorum: { ok: true, cosigned: 1, witnesses: 1 } },
+    ]);
 
     // The record's offline proof: Go's tlog accepts it; ledger:verify-proof wants the quorum too.
     const proofRes = await t.app.inject({
