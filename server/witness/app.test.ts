@@ -106,6 +106,18 @@ describe('witness add-checkpoint (C2SP tlog-witness)', () => {
       (await w.app.inject({ method: 'POST', url: '/add-checkpoint', payload: 'old x\n\n' })).statusCode,
     ).toBe(400);
     expect((await w.add(18, [], second)).statusCode).toBe(400);
+    // Whatever (or no) content type the client names, the body is read as text.
+    for (const type of ['', 'application/octet-stream'])
+      expect(
+        (
+          await w.app.inject({
+            method: 'POST',
+            url: '/add-checkpoint',
+            payload: formatAddCheckpoint({ oldSize: 5, proof: [], note: second }),
+            headers: { 'content-type': type },
+          })
+        ).statusCode,
+      ).toBe(409);
     // Nothing above changed the state.
     expect(w.store.get(ORIGIN)).toMatchObject({ size: 17, rootHash: log.root(17) });
     // The monitoring call serves the cosigned checkpoint with both signatures.

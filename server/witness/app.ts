@@ -56,6 +56,10 @@ class Refused extends Error {
 export function buildWitnessApp(o: WitnessOptions): FastifyInstance {
   const app = Fastify({ logger: o.logger ?? false, bodyLimit: BODY_LIMIT });
   const now = o.now ?? (() => Math.floor(Date.now() / 1000));
+  // The body is text whatever the client calls it (the spec names no content type).
+  app.addHook('onRequest', async (req) => {
+    if (!req.headers['content-type']) req.headers['content-type'] = 'text/plain';
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
