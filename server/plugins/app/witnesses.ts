@@ -10,7 +10,6 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { parsePolicy, type Policy } from '../../../common/ledger/policy';
-import { TreeStore } from '../../ledger/tree';
 import { logCheckpointSource } from '../../ledger/witnessSource';
 import {
   parseWitnessList,
@@ -27,8 +26,6 @@ declare module 'fastify' {
       /** Every witness the log pushes to. */
       list: ConfiguredWitness[];
       pusher: WitnessPusher;
-      /** The stored Merkle logs, for consistency and inclusion proofs. */
-      tree: TreeStore;
     };
   }
 }
@@ -45,13 +42,11 @@ export default fp(
       }
     }
     const list = withPolicyWitnesses(await parseWitnessList(app.config.ledgerWitnesses), policy);
-    // A reader of the stored Merkle logs of its own (proofs read stored hashes only).
-    const tree = new TreeStore(app.db as Kysely<any>);
-    const pusher = new WitnessPusher(app.db as Kysely<any>, list, logCheckpointSource(app, tree), {
+    const pusher = new WitnessPusher(app.db as Kysely<any>, list, logCheckpointSource(app), {
       active: () => (app.ledger as { isOrderer?: () => boolean }).isOrderer?.() ?? true,
       log: (msg, err) => (err ? app.log.warn({ err }, msg) : app.log.warn(msg)),
     });
-    app.decorate('witnesses', { policy, list, pusher, tree });
+    app.decorate('witnesses', { policy, list, pusher });
     // After each block (its checkpoint is signed in the block's transaction, the last commit hook): push
     // soon after the commit. A round that starts before the commit pushes the previous checkpoint; the
     // next block or the timer sends the latest.

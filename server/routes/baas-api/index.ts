@@ -19,6 +19,7 @@ import publicRoutes, { recordAnswer, recordQuery } from './public';
 import type { RecordKind } from '../../../common/ledger/recordFields';
 import witnessRoutes from './witness';
 import proofFileRoutes from './proofFile';
+import logRoutes from './log';
 import chainsRoutes from './chains';
 import { auditLedger } from '../../ledger/audit';
 
@@ -228,6 +229,7 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
 
   await app.register(chaincodeRoutes, { prefix: '/chaincode' });
   await app.register(publicRoutes, { prefix: '/public' });
+  await app.register(logRoutes, { prefix: '/public/log' });
   await app.register(witnessRoutes);
   await app.register(proofFileRoutes);
   await app.register(chainsRoutes);

@@ -14,9 +14,9 @@ import { ok } from '../../plugins/app/envelope';
 import { notFound } from '../../plugins/app/errors';
 import { recordAnswer, recordQuery } from './public';
 
-/** The stored log the proofs read. */
+/** The stored log the proofs read (the ledger's Merkle log, server/ledger/tree.ts). */
 function treeOf(app: FastifyInstance): ProofTree {
-  return app.witnesses.tree;
+  return app.ledger;
 }
 
 async function fileOf(app: FastifyInstance, kind: RecordKind, id: number, published: boolean) {

@@ -21,9 +21,10 @@ import { MAX_ID } from '../../../common/schemaRegistry';
 import { digestFields, type RecordKind } from '../../../common/ledger/recordFields';
 import { toBase64 } from '../../../common/ledger/note';
 import { latestRecordTx } from '../../ledger/audit';
-import { checkpointAt, checkpointCovering, latestCheckpoint } from '../../ledger/checkpoints';
+import { checkpointAt, latestCheckpoint } from '../../ledger/checkpoints';
 import type { LedgerTables } from '../../ledger/tables';
 import { cosignedNote } from '../../ledger/witnessPush';
+import { proofCheckpoint } from '../../ledger/proofFiles';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, invalidField, notFound } from '../../plugins/app/errors';
 import { Codes } from '../../../common/envelope';
@@ -113,8 +114,17 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
   const latest = await latestRecordTx(app.db, kind, id);
   if (!latest) throw gone();
   const proof = (await app.ledger.proof(latest.txId))!;
-  const cp = await checkpointCovering(app.db, proof.channelId, proof.header.number + 1);
-  const links = cp ? await headers(app.db, proof.channelId, proof.header.number, cp.size - 1) : [];
+  const index = await app.ledger.entryIndex(proof.channelId, proof.header.number, proof.leafIndex);
+  // The latest checkpoint the witnesses cosigned that covers the entry (else the latest): a quorum can
+  // be counted on it (docs/ledger.md section 11).
+  const cp =
+    index === undefined
+      ? await latestCheckpoint(app.db, proof.channelId)
+      : await proofCheckpoint(app.db, proof.channelId, index);
+  const inclusion =
+    cp && index !== undefined && index < cp.size
+      ? await app.ledger.inclusionProof(proof.channelId, cp.size, index)
+      : null;
   return {
     kind,
     id,
@@ -123,9 +133,15 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
     recordChain: { txId: row.chain, version: Number(row.chainVersion) },
     latest: { txId: latest.txId, version: latest.version, versions: latest.versions },
     proof,
-    checkpoint: cp
-      ? { size: cp.size, note: await cosignedNote(app.db, proof.channelId, cp), headers: links }
-      : null,
+    checkpoint:
+      cp && inclusion && index !== undefined
+        ? {
+            size: cp.size,
+            note: await cosignedNote(app.db, proof.channelId, cp),
+            index,
+            inclusion: inclusion.map(toBase64),
+          }
+        : null,
     key: publicKeyOf(app),
   };
 }
