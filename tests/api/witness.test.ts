@@ -19,7 +19,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
 import { parsePolicy } from '../../common/ledger/policy';
-import { pageVerdict } from '../../common/ledger/visitorWitness';
+import { checkVisit, pageVerdict } from '../../common/ledger/visitorWitness';
+import { fromBase64 } from '../../common/ledger/note';
 import { witnessSummary } from '../../server/ledger/witnessCheck';
 import { cosignerVkey, parseVkey, verifiedCosigners } from '../../common/ledger/witness';
 import { witnessQuorum } from '../../src/public/witnessCheck';
@@ -161,14 +162,32 @@ describe('witness on another process and port', () => {
       await t.call({ method: 'GET', url: `/baas-api/public/record?kind=author&id=${id}`, token: null })
     ).body.data as PublicRecord;
     const check = await verifyPublicRecord(pub);
+    expect(check.ok).toBe(true);
     const witnesses = (await t.call({ method: 'GET', url: '/baas-api/public/witnesses', token: null })).body
       .data;
-    const q = await witnessQuorum(cp2.note, witnesses);
+    const q = await witnessQuorum(pub.checkpoint!.note, witnesses);
     expect(q).toMatchObject({ policyRequired: true, quorum: { ok: false, cosigned: 1, witnesses: 2 } });
-    const verdict = pageVerdict(check.ok, q.quorum, q.policyRequired, undefined);
-    expect(verdict).toMatchObject({ ok: false, witnessed: { k: 1, n: 2 } });
-    expect(verdict.reasons).toContain('quorum');
-    expect(pageVerdict(true, q.quorum, q.policyRequired, undefined).ok).toBe(false);
+    // A visitor who saw the first checkpoint finds the second consistent through the log's proof call.
+    const seen = new Map([[ORIGIN, cp1.note]]);
+    const visit = await checkVisit(
+      cp2.note,
+      await parseVkey(logVkey),
+      { get: (o) => seen.get(o), set: (o, n) => void seen.set(o, n) },
+      async (m, n) =>
+        (
+          await t.call({
+            method: 'GET',
+            url: `/baas-api/public/log/artchannel/proof/consistency?from=${m}&to=${n}`,
+            token: null,
+          })
+        ).body.data.proof.map(fromBase64),
+    );
+    expect(visit).toEqual({ kind: 'extends', previousSize: cp1.size });
+    expect(pageVerdict(check.ok, q.quorum, q.policyRequired, visit)).toEqual({
+      ok: false,
+      witnessed: { k: 1, n: 2 },
+      reasons: ['quorum'],
+    });
     // ledger:verify's witness line says the same of the latest cosigned checkpoint.
     const policy = await parsePolicy(readFileSync(policyFile, 'utf8'));
     expect(await witnessSummary(t.app.db, policy, [], 'artchannel')).toEqual([
