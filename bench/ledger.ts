@@ -184,8 +184,14 @@ async function inProcess(dir: string, n: number, batchSize: number, sign: boolea
   const ledger = createEmbeddedLedger(db, { batchSize, batchTimeoutMs: 5 });
   if (sign) {
     const { privateKey } = generateKeyPairSync('ed25519');
-    const signer = new CheckpointSigner(db, await describeKey('baas-admin', privateKey, 'bench'));
+    const signer = new CheckpointSigner(
+      db,
+      await describeKey(`bench.invalid/${RECORD_CHANNEL}`, privateKey, 'bench'),
+      ledger.writes.tree,
+      { prefix: 'bench.invalid' },
+    );
     ledger.onCommit(signer.signInBlock);
+    ledger.onBlockCommitted(signer.committed);
   }
   await ledger.start();
   await ledger.ensureChannel(RECORD_CHANNEL);

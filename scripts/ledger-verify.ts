@@ -5,10 +5,13 @@
  * root, DER block hash and previous-hash link; the signed checkpoints against the recomputed heads (the
  * key: `--key <name+id+base64>` as `GET /baas-api/public/key` answers `vkey`, else the server's key from
  * LEDGER_SIGNING_KEY or DATA_DIR); and every author and artwork against the ledger. Prints "verified ..."
- * or the first failure and every registry problem. Exit code 0 when verified, 1 when broken, 2 on a
- * usage or database error.
+ * or the first failure and every registry problem. Then the witnesses (docs/ledger.md section 11.4,
+ * server/ledger/witnessCheck.ts): per channel "witnessed by k of n" for the latest cosigned checkpoint,
+ * counted under the policy (`--policy <tlog-policy file>`, else LEDGER_WITNESS_POLICY) or over the
+ * configured witnesses (LEDGER_WITNESSES); with a policy, a channel short of its quorum is "Not verified".
+ * Exit code 0 when verified, 1 when broken or short of the quorum, 2 on a usage or database error.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../server/db/connect';
 import { loadConfig } from '../server/config';
@@ -17,19 +20,24 @@ import { KEY_FILE, loadSigningKey } from '../server/ledger/checkpoints';
 import { parseVerifierKey } from '../common/ledger/note';
 import { createRepositories } from '../kernel/server/resources';
 import { resourceHooks } from '../kernel/hooks/index';
+import { parsePolicy, type Policy } from '../common/ledger/policy';
+import { witnessSummary } from '../server/ledger/witnessCheck';
+import { parseWitnessList, withPolicyWitnesses } from '../server/ledger/witnessPush';
 
 const USAGE =
-  'usage: npm run ledger:verify [-- --channel <name>] [--key <verifier key>] [--all-signatures]   (DATA_DIR / DATABASE_URL select the database)';
+  'usage: npm run ledger:verify [-- --channel <name>] [--key <verifier key>] [--all-signatures] [--policy <tlog-policy file>]   (DATA_DIR / DATABASE_URL select the database)';
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   let channel: string | undefined;
   let vkey: string | undefined;
   let allSignatures = false;
+  let policyFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--channel' && args[i + 1]) channel = args[++i];
     else if (args[i] === '--key' && args[i + 1]) vkey = args[++i];
     else if (args[i] === '--all-signatures') allSignatures = true;
+    else if (args[i] === '--policy' && args[i + 1]) policyFile = args[++i];
     else if (args[i] === '--help' || args[i] === '-h') {
       console.log(USAGE);
       return 0;
@@ -39,6 +47,16 @@ async function main(): Promise<number> {
     }
   }
   const config = loadConfig();
+  policyFile ??= config.ledgerWitnessPolicy;
+  let policy: Policy | undefined;
+  let witnesses;
+  try {
+    if (policyFile) policy = await parsePolicy(readFileSync(policyFile, 'utf8'));
+    witnesses = withPolicyWitnesses(await parseWitnessList(config.ledgerWitnesses), policy);
+  } catch (err) {
+    console.error(`${policyFile ? `policy ${policyFile}: ` : ''}${(err as Error).message}`);
+    return 2;
+  }
   let key: VerifyKey | undefined;
   if (vkey) {
     const k = await parseVerifierKey(vkey).catch((err: Error) => {
@@ -76,7 +94,20 @@ async function main(): Promise<number> {
     const ms = Math.round(performance.now() - started);
     if (result.ok) {
       console.log(`${result.message} (${ms} ms)`);
-      return 0;
+      let short = false;
+      for (const w of await witnessSummary(
+        db,
+        policy,
+        witnesses.map((x) => x.vkey),
+        channel,
+      )) {
+        const line = `${w.channel}: checkpoint ${w.size} witnessed by ${w.quorum.cosigned} of ${w.quorum.witnesses}`;
+        if (w.required && !w.quorum.ok) {
+          short = true;
+          console.error(`Not verified: ${line}; the policy's quorum (${policy!.quorum}) is not met`);
+        } else console.log(`Verified, ${line}${w.required ? ` (quorum ${policy!.quorum} met)` : ''}`);
+      }
+      return short ? 1 : 0;
     }
     console.error(`BROKEN: ${result.message}`);
     console.error(

@@ -15,6 +15,7 @@ import db from './plugins/app/db';
 import auth from './plugins/app/auth';
 import { lazyChildLogger } from './plugins/app/requestLogger';
 import ledger from './plugins/app/ledger';
+import witnesses from './plugins/app/witnesses';
 import storage from './plugins/app/storage';
 import health from './plugins/app/health';
 import metrics from './plugins/app/metrics';
@@ -75,6 +76,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(db);
   await app.register(auth);
   await app.register(ledger);
+  await app.register(witnesses);
   await app.register(storage);
   await app.register(staticFiles);
   await app.register(swagger);

@@ -9,8 +9,16 @@
  * - `LOG_LEVEL` (default info), `SEED` (default 1: load the Tate seed into an empty database; 0 to skip);
  * - `LEDGER_BATCH_SIZE`, `LEDGER_BATCH_TIMEOUT_MS`: block cutting (see docs/ledger.md);
  * - `LEDGER_SIGNING_KEY` (default unset: `<DATA_DIR>/ledger-signing-key.pem`, created at first start): the
- *   checkpoint signing key, a PKCS#8 PEM Ed25519 key or the base64 of a 32-byte seed; `LEDGER_KEY_NAME`
- *   (default `baas-admin`): its name in signed notes and the checkpoint origin prefix (docs/ledger.md 10);
+ *   checkpoint signing key, a PKCS#8 PEM Ed25519 key or the base64 of a 32-byte seed; `LEDGER_KEY_DIR`
+ *   (default `DATA_DIR`): where the generated key and the last signed checkpoints are kept;
+ *   `LEDGER_ORIGIN` (default: derived once and stored): the origin prefix of the logs, channel C's origin
+ *   being `<LEDGER_ORIGIN>/C` (docs/ledger.md 10); `LEDGER_ORIGIN_SHARED=1` accepts an example name;
+ *   `LEDGER_KEY_NAME` (default `baas-admin`): the chain's display name;
+ * - `LEDGER_WITNESSES` (default empty): the witnesses the log sends its checkpoints to (C2SP tlog-witness),
+ *   entries `<submission URL> <witness vkey>` separated by commas or newlines; `LEDGER_WITNESS_POLICY`
+ *   (default unset: no quorum required): a C2SP tlog-policy file whose quorum verifiers require (its
+ *   `witness` lines with a URL are pushed to as well); `LEDGER_WITNESS_INTERVAL_MS` (default 10000): how
+ *   often the log retries witnesses besides after each block (docs/ledger.md section 11);
  * - `TRUST_PROXY` (default unset: no proxy): Fastify's `trustProxy` — `true` (believe any proxy), a hop
  *   count (`1`), or a comma-separated list of proxy addresses/CIDRs (`127.0.0.1,10.0.0.0/8`). With it,
  *   X-Forwarded-Proto from the proxy says whether the client used HTTPS (HSTS is sent only then);
@@ -45,8 +53,23 @@ export interface AppConfig {
   ledgerBatchTimeoutMs: number;
   /** `LEDGER_SIGNING_KEY`: PEM or base64 seed; undefined = the key file in dataDir. */
   ledgerSigningKey?: string;
-  /** `LEDGER_KEY_NAME`: the signing key's name (default `baas-admin`). */
+  /** `LEDGER_KEY_NAME`: the chain's display name on the dashboard (default `baas-admin`). */
   ledgerKeyName: string;
+  /** `LEDGER_WITNESSES`: the witnesses to push checkpoints to (server/ledger/witnessPush.ts). */
+  ledgerWitnesses?: string;
+  /** `LEDGER_WITNESS_POLICY`: path of a tlog-policy file (common/ledger/policy.ts). */
+  ledgerWitnessPolicy?: string;
+  /** `LEDGER_WITNESS_INTERVAL_MS`: period of the witness push retries, ms. */
+  ledgerWitnessIntervalMs: number;
+  /** `LEDGER_ORIGIN`: the origin prefix of the channels' logs (server/ledger/origin.ts); unset: derived once. */
+  ledgerOrigin?: string;
+  /** `LEDGER_ORIGIN_SHARED=1`: accept an example origin two deployments would share (tests, demos). */
+  ledgerOriginShared: boolean;
+  /**
+   * `LEDGER_KEY_DIR` (default `DATA_DIR`): where the generated signing key and the last signed
+   * checkpoints (`ledger-signed-checkpoints.json`) are kept; put it outside the database's backups.
+   */
+  ledgerKeyDir: string;
   /** Calls of `/baas-api/public/*` allowed per IP per minute (`PUBLIC_RATE_LIMIT`, default 600). */
   publicRateLimit: number;
   /** Login attempts allowed per IP per minute. */
@@ -119,6 +142,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
     ledgerSigningKey: env.LEDGER_SIGNING_KEY || undefined,
     ledgerKeyName: env.LEDGER_KEY_NAME || 'baas-admin',
+    ledgerWitnesses: env.LEDGER_WITNESSES || undefined,
+    ledgerWitnessPolicy: env.LEDGER_WITNESS_POLICY || undefined,
+    ledgerWitnessIntervalMs: int(env.LEDGER_WITNESS_INTERVAL_MS, 10_000, 'LEDGER_WITNESS_INTERVAL_MS'),
+    ledgerOrigin: env.LEDGER_ORIGIN || undefined,
+    ledgerOriginShared: env.LEDGER_ORIGIN_SHARED === '1',
+    ledgerKeyDir: resolve(env.LEDGER_KEY_DIR || env.DATA_DIR || './data'),
     loginRateLimit: int(env.LOGIN_RATE_LIMIT, 20, 'LOGIN_RATE_LIMIT'),
     publicRateLimit: int(env.PUBLIC_RATE_LIMIT, 600, 'PUBLIC_RATE_LIMIT'),
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -27,7 +27,7 @@ export interface RegistryProblem {
 
 /** The checkpoint part of the answer. */
 export interface CheckpointAudit {
-  /** Checkpoints compared with the recomputed block hashes. */
+  /** Checkpoints compared with the recomputed tree hashes. */
   checked: number;
   /** Signatures verified (the latest checkpoint of each channel; all with `allSignatures`). */
   signatures: number;
@@ -36,8 +36,11 @@ export interface CheckpointAudit {
   failure?: {
     channel: string;
     blockNumber: number;
-    /** `checkpoint` (root hash differs), `signature`, `coverage` (head not covered). */
-    field: 'checkpoint' | 'signature' | 'coverage';
+    /**
+     * `tree` (the stored Merkle log differs from the one recomputed from the transactions), `checkpoint`
+     * (root hash differs), `signature`, `coverage` (log not covered).
+     */
+    field: 'checkpoint' | 'signature' | 'coverage' | 'tree';
     expected: string;
     found: string;
     message: string;

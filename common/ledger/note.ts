@@ -1,6 +1,6 @@
 /**
  * Signed checkpoints (docs/ledger.md section 10), browser-safe (Web Crypto, no node imports), shared by
- * the server, the public verification page and the witness (scripts/ledger-witness.ts):
+ * the server, the public verification page and the witness (server/witness/):
  *
  * - the checkpoint body is a C2SP `tlog-checkpoint` (https://c2sp.org/tlog-checkpoint): origin line,
  *   size (decimal; here the channel's height), root hash (standard base64; here the head block hash),

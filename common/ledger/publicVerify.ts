@@ -7,23 +7,20 @@
  *    latest put transaction of the record (`args[2]`);
  * 2. `merkle`: the transaction's leaf hash folded along the audit path equals the header's data hash;
  * 3. `header`: SHA-256 of the DER header equals the block hash;
- * 4. `signature`: the checkpoint covering the block carries a valid Ed25519 signature of the published
- *    key, and the headers from the block to the checkpoint's head link to its root hash;
+ * 4. `signature`: the channel's latest checkpoint (C2SP tlog-checkpoint) carries a valid Ed25519
+ *    signature of the published key (key name = the checkpoint's origin), and the transaction's leaf
+ *    hash with its RFC 6962 inclusion proof (`checkpoint.index`, `checkpoint.inclusion`) gives the
+ *    checkpoint's root hash (common/ledger/tlog.ts `checkRecord`, Go's `tlog.CheckRecord`);
  * 5. `latest`: no newer version: the transaction is the ledger's latest of this record, and the record
  *    itself claims that version and that transaction.
  * Browser-safe.
  */
-import {
-  checkConsistency,
-  fromBase64,
-  parseCheckpoint,
-  splitNote,
-  verifyCheckpointNote,
-  type LinkHeader,
-} from './note';
+import { fromHex } from './hex';
+import { fromBase64, parseCheckpoint, splitNote, verifyCheckpointNote } from './note';
+import { checkRecord } from './tlog';
 import type { RecordKind } from './recordFields';
 import type { TxProof } from './types';
-import { blockHashWeb, checkProofWeb, recordDigestWeb } from './webVerify';
+import { checkProofWeb, recordDigestWeb, txLeafHashWeb } from './webVerify';
 
 /** The answer of `GET /baas-api/public/record`. */
 export interface PublicRecord {
@@ -38,8 +35,11 @@ export interface PublicRecord {
   /** The ledger's latest put transaction of this record. */
   latest: { txId: string; version: number; versions: number };
   proof: TxProof;
-  /** The first checkpoint covering the block, with the headers from the block to its head. */
-  checkpoint: { size: number; note: string; headers: LinkHeader[] } | null;
+  /**
+   * The channel's latest checkpoint, the transaction's entry index in the channel's log and its
+   * inclusion proof in the tree of `size` entries (standard base64 hashes, leaf to root).
+   */
+  checkpoint: { size: number; note: string; index: number; inclusion: string[] } | null;
   key: { name: string; publicKey: string; fingerprint: string; vkey: string; keyId: string; spki: string };
 }
 
@@ -135,30 +135,26 @@ async function checkSignature(r: PublicRecord, setSize: (n: number) => void): Pr
   const v = await verifyCheckpointNote(r.checkpoint.note, { name: r.key.name, publicKey });
   if (!v.ok) return { step: 'signature', ok: false, message: v.message };
   setSize(v.checkpoint.size);
-  // The block itself, as the proof's header recomputes, is the first link.
-  const n = r.proof.header.number;
-  const first = r.checkpoint.headers[0];
-  if (
-    !first ||
-    first.number !== n ||
-    first.previousHash !== r.proof.header.previousHash ||
-    first.dataHash !== r.proof.header.dataHash
-  )
-    return { step: 'signature', ok: false, message: `the linking headers do not start at block ${n}` };
-  const blockCp = {
-    origin: v.checkpoint.origin,
-    size: n + 1,
-    rootHash: await blockHashWeb(r.proof.header),
-    extensions: [],
-  };
-  const link = await checkConsistency(blockCp, v.checkpoint, r.checkpoint.headers);
-  if (!link.ok)
+  const leaf = await txLeafHashWeb(r.proof.tx);
+  let included = false;
+  try {
+    included = checkRecord(
+      r.checkpoint.inclusion.map(fromBase64),
+      v.checkpoint.size,
+      fromHex(v.checkpoint.rootHash),
+      r.checkpoint.index,
+      fromHex(leaf),
+    );
+  } catch {
+    included = false;
+  }
+  if (!included)
     return {
       step: 'signature',
       ok: false,
-      message: `the signed checkpoint of size ${v.checkpoint.size} does not cover block ${n}: ${link.message}`,
-      expected: link.expected,
-      found: link.found,
+      message: `the transaction is not entry ${r.checkpoint.index} of the signed log of ${v.checkpoint.size} entries`,
+      expected: v.checkpoint.rootHash,
+      found: leaf,
     };
   return { step: 'signature', ok: true };
 }

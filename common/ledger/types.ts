@@ -54,6 +54,10 @@ export interface BlockInfo extends BlockHeader {
   txCount: number;
   /** Time the block was cut, `YYYY-MM-DD HH:mm:ss` UTC (not covered by the hash). */
   createdAt: string;
+  /** Entries (transactions) in the channel's Merkle log after this block (docs/ledger.md 3a). */
+  treeSize?: number;
+  /** The log's RFC 6962 tree hash after this block, hex. */
+  treeRoot?: string;
 }
 
 export interface ChannelInfo {
@@ -187,6 +191,20 @@ export interface Ledger {
   txPerHour(hours: number, now?: Date): Promise<TxBucket[]>;
   /** Recomputes every hash and link (docs/ledger.md section 6); `channel` limits it to one channel. */
   verify(channel?: string): Promise<VerifyResult>;
+
+  // ---- the channel's Merkle log (docs/ledger.md section 3a; C2SP tlog-tiles) ----
+  /** The log's size (entries) and root hash (hex) after its last block, or undefined before genesis. */
+  treeHead(channelId: number): Promise<{ size: number; rootHash: string; blockNumber: number } | undefined>;
+  /** The entry index of transaction `txIndex` of block `blockNumber`. */
+  entryIndex(channelId: number, blockNumber: number, txIndex: number): Promise<number | undefined>;
+  /** RFC 6962 inclusion proof of entry `index` in the tree of `size` entries (32-byte hashes). */
+  inclusionProof(channelId: number, size: number, index: number): Promise<Uint8Array[]>;
+  /** RFC 6962 consistency proof from the tree of `from` entries to the tree of `to` entries. */
+  consistencyProof(channelId: number, to: number, from: number): Promise<Uint8Array[]>;
+  /** A C2SP hash tile's bytes (height 8, level `L`, number `N`, width `W`). */
+  tile(channelId: number, tile: { H: number; L: number; N: number; W: number }): Promise<Uint8Array>;
+  /** A C2SP entry bundle: `width` entries from `n × 256`, each a uint16 length and the bytes. */
+  entryBundle(channelId: number, n: number, width: number): Promise<Uint8Array>;
   /**
    * Stops the block cutter after cutting what is pending (for at most `flushTimeoutMs`, default 30 s;
    * past that the rest stays stored for the next start, so closing never hangs on a failing database).
@@ -197,7 +215,7 @@ export interface Ledger {
 /** An error of the ledger with a stable code the API maps to an envelope. */
 export class LedgerError extends Error {
   constructor(
-    readonly code: 'unknown-channel' | 'bad-proposal' | 'timeout' | 'closed' | 'not-found',
+    readonly code: 'unknown-channel' | 'bad-proposal' | 'timeout' | 'closed' | 'not-found' | 'halted',
     message: string,
   ) {
     super(message);

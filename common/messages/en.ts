@@ -44,6 +44,8 @@ export const serverMessagesEn = {
   'request.rateLimited': 'Too many requests: retry in %{after}',
   'request.failed': 'The request was refused (HTTP %{status})',
   'server.internal': 'Internal server error',
+  'ledger.halted':
+    'The ledger refuses new transactions: its stored history does not extend the last checkpoint it signed (%{reason}). An operator must investigate; nothing is signed until then',
   // Sessions and roles
   'auth.badCredentials': 'Incorrect username or password',
   'auth.notSignedIn': 'Not signed in: send the X-Token header',

@@ -29,6 +29,8 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'request.rateLimited': '请求过于频繁，请在 %{after} 后重试',
   'request.failed': '请求被拒绝（HTTP %{status}）',
   'server.internal': '服务器内部错误',
+  'ledger.halted':
+    '账本拒绝新交易：已存储的历史与它最后签名的检查点不一致（%{reason}）。需由运维人员调查，在此之前不再签名',
   'auth.badCredentials': '用户名或密码错误',
   'auth.notSignedIn': '未登录：请求需带 X-Token 请求头',
   'auth.tokenInvalid': '登录已过期或已被注销，请重新登录',

@@ -3,9 +3,8 @@
  * section 6): the chain (verify.ts), then the signed checkpoints against the recomputed heads, then the
  * registry against the ledger:
  *
- * - checkpoints: every stored checkpoint's note names a root hash equal to the (verified) hash of block
- *   `size − 1`; the latest one per channel (every one with `allSignatures`) carries a valid signature of
- *   the signing key; the latest one covers the channel's head;
+ * - the Merkle log and checkpoints (`auditCheckpoints`): the stored log equals the one recomputed from
+ *   the transactions, every checkpoint names its tree hash, the latest is validly signed and covers it;
  * - registry: for every author and artwork, the ledger's latest put transaction of that record (by
  *   `args[0]`, not the record's own pointer) against the record: `isBlock`, `chain` (its latest
  *   transaction, not an older one nor another record's), `chainVersion` (not rolled back), `chainDigest`
@@ -15,7 +14,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { AuditResult, CheckpointAudit, RegistryAudit, RegistryProblem } from '../../common/ledger/audit';
+import { fromHex, toHex } from '../../common/ledger/hex';
 import { parseCheckpoint, splitNote, verifyCheckpointNote } from '../../common/ledger/note';
+import { arrayHashReader, storedHashesForRecordHash, treeHash, type Hash } from '../../common/ledger/tlog';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import type { Database } from '../db/database';
 import { RECORD_CHAINCODE, recordDigest, recordOfTx } from './records';
@@ -121,7 +122,14 @@ export async function latestRecordTx(
   return best;
 }
 
-/** Checks the stored checkpoints against the verified chain. */
+/**
+ * Checks each channel's stored Merkle log and its signed checkpoints against the verified chain: the log
+ * is recomputed from the transactions' (verified) leaf hashes in (block, index) order, and every
+ * `ledger_tree` row must hold exactly the recomputed stored hashes, size and root (`field: "tree"`);
+ * every checkpoint's note must name its row's size and the recomputed tree hash at that size
+ * (`checkpoint`); the latest one (every one with `allSignatures`) must carry a valid signature of the key
+ * under the name of its origin (`signature`); and it must cover the whole log (`coverage`).
+ */
 export async function auditCheckpoints(
   db: Kysely<any>,
   key: VerifyKey | undefined,
@@ -132,24 +140,8 @@ export async function auditCheckpoints(
   if (opts.channel !== undefined) q = q.where('name', '=', opts.channel);
   const out: CheckpointAudit = { checked: 0, signatures: 0, fingerprint: key?.fingerprint ?? null };
   for (const ch of await q.execute()) {
-    const hashes = new Map(
-      (
-        await ldb
-          .selectFrom('ledger_block')
-          .select(['number', 'blockHash'])
-          .where('channelId', '=', ch.id)
-          .execute()
-      ).map((b) => [b.number, b.blockHash]),
-    );
-    const height = hashes.size;
-    const cps = await ldb
-      .selectFrom('ledger_checkpoint')
-      .select(['size', 'note'])
-      .where('channelId', '=', ch.id)
-      .orderBy('size')
-      .execute();
     const fail = (
-      field: 'checkpoint' | 'signature' | 'coverage',
+      field: 'checkpoint' | 'signature' | 'coverage' | 'tree',
       blockNumber: number,
       expected: string,
       found: string,
@@ -165,63 +157,130 @@ export async function auditCheckpoints(
       };
       return out;
     };
+    // The log recomputed from the transactions, compared with the stored tree block by block.
+    const stored: Hash[] = [];
+    const read = arrayHashReader(stored);
+    const trees = await ldb
+      .selectFrom('ledger_tree')
+      .select(['blockNumber', 'size', 'rootHash', 'hashStart', 'hashes'])
+      .where('channelId', '=', ch.id)
+      .orderBy('blockNumber')
+      .execute();
+    const leaves = await ldb
+      .selectFrom('ledger_tx')
+      .select(['blockNumber', 'leafHash'])
+      .where('channelId', '=', ch.id)
+      .orderBy('blockNumber')
+      .orderBy('txIndex')
+      .execute();
+    const blocks = await ldb
+      .selectFrom('ledger_block')
+      .select(['number'])
+      .where('channelId', '=', ch.id)
+      .orderBy('number')
+      .execute();
+    let at = 0;
+    let size = 0;
+    const rowByBlock = new Map(trees.map((t) => [Number(t.blockNumber), t]));
+    for (const { number } of blocks) {
+      const start = stored.length;
+      while (at < leaves.length && Number(leaves[at].blockNumber) === number) {
+        stored.push(...storedHashesForRecordHash(size, fromHex(leaves[at].leafHash), read));
+        size++;
+        at++;
+      }
+      const row = rowByBlock.get(Number(number));
+      const root = toHex(treeHash(size, read));
+      if (!row)
+        return fail(
+          'tree',
+          number,
+          `a log row of ${size} entries`,
+          'none',
+          'the block has no Merkle log row',
+        );
+      const hex = stored.slice(start).map(toHex).join('');
+      if (
+        Number(row.size) !== size ||
+        Number(row.hashStart) !== start ||
+        row.hashes !== hex ||
+        row.rootHash !== root
+      )
+        return fail(
+          'tree',
+          number,
+          `${size} entries, root ${root}`,
+          `${row.size} entries, root ${row.rootHash}`,
+          'the stored Merkle log differs from the one recomputed from the transactions',
+        );
+    }
+    const cps = await ldb
+      .selectFrom('ledger_checkpoint')
+      .select(['size', 'note'])
+      .where('channelId', '=', ch.id)
+      .orderBy('size')
+      .execute();
+    const blockOf = (n: number) => trees.find((t) => Number(t.size) >= n)?.blockNumber ?? -1;
     for (const [i, cp] of cps.entries()) {
-      let size: number;
-      let root: string;
+      let parsed;
       try {
-        const parsed = parseCheckpoint(splitNote(cp.note).body);
-        size = parsed.size;
-        root = parsed.rootHash;
+        parsed = parseCheckpoint(splitNote(cp.note).body);
       } catch (err) {
         return fail(
           'checkpoint',
-          cp.size - 1,
+          blockOf(cp.size),
           'a signed checkpoint note',
           'malformed',
           (err as Error).message,
         );
       }
-      if (size !== cp.size)
+      if (parsed.size !== Number(cp.size))
         return fail(
           'checkpoint',
-          cp.size - 1,
+          blockOf(cp.size),
           String(cp.size),
-          String(size),
+          String(parsed.size),
           'the checkpoint note names another size than its row',
         );
-      const hash = hashes.get(size - 1);
-      if (hash === undefined)
+      if (parsed.size > size || parsed.size < 1)
         return fail(
           'checkpoint',
-          size - 1,
-          'a block',
-          'none',
-          `a signed checkpoint names block ${size - 1}, which the chain does not hold (rolled back?)`,
+          blockOf(parsed.size),
+          `a size of 1..${size}`,
+          String(parsed.size),
+          `a signed checkpoint names a log of ${parsed.size} entries, which the ledger does not hold (rolled back?)`,
         );
-      if (hash !== root)
+      const root = toHex(treeHash(parsed.size, read));
+      if (root !== parsed.rootHash)
         return fail(
           'checkpoint',
-          size - 1,
-          hash,
+          blockOf(parsed.size),
           root,
-          'the signed checkpoint names another head hash than the recomputed chain',
+          parsed.rootHash,
+          `the signed checkpoint of ${parsed.size} entries names another root than the log recomputed from the transactions`,
         );
       out.checked++;
       if (key && (opts.allSignatures || i === cps.length - 1)) {
-        const v = await verifyCheckpointNote(cp.note, key);
+        const v = await verifyCheckpointNote(cp.note, { name: parsed.origin, publicKey: key.publicKey });
         if (!v.ok)
-          return fail('signature', size - 1, `a valid signature of ${key.name}`, v.reason, v.message);
+          return fail(
+            'signature',
+            blockOf(parsed.size),
+            `a valid signature of ${parsed.origin}`,
+            v.reason,
+            v.message,
+          );
         out.signatures++;
       }
     }
-    const covered = cps.length ? cps[cps.length - 1].size : 0;
-    if (covered < height)
+    const covered = cps.length ? Number(cps[cps.length - 1].size) : 0;
+    if (covered < size)
       return fail(
         'coverage',
-        covered,
-        String(height),
+        blockOf(covered + 1),
+        String(size),
         String(covered),
-        `blocks ${covered}..${height - 1} are not covered by a signed checkpoint`,
+        `entries ${covered}..${size - 1} are not covered by a signed checkpoint`,
       );
   }
   return out;

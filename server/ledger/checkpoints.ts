@@ -16,7 +16,7 @@ import {
   sign,
   type KeyObject,
 } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { compiledSql } from '../db/connect';
@@ -28,9 +28,13 @@ import {
   noteKeyId,
   signatureLine,
   verifierKey,
+  verifyCheckpointNote,
 } from '../../common/ledger/note';
-import type { CommitHook } from '../../common/ledger/types';
+import { checkTree } from '../../common/ledger/tlog';
+import { LedgerError, type CommitHook } from '../../common/ledger/types';
+import { originOf, storeOrigin } from './origin';
 import type { LedgerTables } from './tables';
+import type { TreeStore } from './tree';
 
 /** File name of the generated key in DATA_DIR. */
 export const KEY_FILE = 'ledger-signing-key.pem';
@@ -127,15 +131,10 @@ function isoTime(d = new Date()): string {
   return d.toISOString();
 }
 
-/** Signs a checkpoint body as a signed note (one signature line). */
+/** Signs a checkpoint body as a signed note (one signature line) with the key's name and key ID. */
 export async function signNote(key: SigningKey, body: string): Promise<string> {
   const sig = sign(null, Buffer.from(body, 'utf8'), key.privateKey);
   return `${body}\n${signatureLine(key.name, fromHex(key.keyId), new Uint8Array(sig))}`;
-}
-
-/** The checkpoint origin of a channel: `<key name>/<channel>`. */
-export function checkpointOrigin(key: { name: string }, channel: string): string {
-  return `${key.name}/${channel}`;
 }
 
 /** `INSERT INTO ledger_checkpoint (channelId, size, rootHash, note, createdAt) ... ON CONFLICT DO NOTHING`, compiled once per dialect. */
@@ -158,36 +157,180 @@ export interface StoredCheckpoint {
   createdAt: string;
 }
 
+/** A channel whose stored log does not extend the last checkpoint signed: nothing is signed for it. */
+export interface LedgerAlarm {
+  channel: string;
+  origin: string;
+  /** `fork` (another tree of a signed size, or no consistency), `rollback` (smaller than signed). */
+  kind: 'fork' | 'rollback';
+  reason: string;
+  /** The last signed checkpoint (size, root hash hex) and the stored head it was compared with. */
+  signed: { size: number; rootHash: string };
+  head: { size: number; rootHash: string };
+  since: string;
+}
+
+/** File, beside the key file, where the signer keeps the last checkpoint it signed per origin. */
+export const SIGNED_STATE_FILE = 'ledger-signed-checkpoints.json';
+
 /**
- * Signs and stores checkpoints. `signInBlock` is a commit hook (the write pipeline's `onCommit`): it signs
- * the checkpoint of each block inside the block's own database transaction, so a block and its signed
- * checkpoint are stored together or not at all, with one commit (issue 9 item 6: signing must not halve
- * the throughput). `signHeads` at start signs any channel head left unsigned (a database written before
- * the signer existed, or with its checkpoints deleted).
+ * Signs and stores checkpoints (C2SP tlog-checkpoint: origin `<prefix>/<channel>`, size = entries of the
+ * channel's log, root = its tree hash, extension `time <ISO-8601>`), signed as a C2SP signed note whose
+ * key name is the origin.
+ *
+ * It never signs a fork (issue 19): before signing, the new tree must extend the last checkpoint it
+ * signed, checked from stored hashes (the tree's previous root, or an RFC 6962 consistency proof). The
+ * last signed checkpoint per origin is kept in memory and in `stateFile` (beside the key, out of reach of
+ * whoever can only write the database), so deleting checkpoints from the database does not make a
+ * rewritten history signable. At start (`start`) a head that does not extend the larger of that file's
+ * and the database's last validly signed checkpoint raises an alarm (`alarms`, logged): the channel
+ * refuses submissions (the pipeline's halt predicate, HTTP 503) and nothing is signed until an operator
+ * resolves it.
  */
 export class CheckpointSigner {
+  /** Alarms by channel name. */
+  readonly alarms = new Map<string, LedgerAlarm>();
+  private readonly keys = new Map<string, Promise<SigningKey>>();
+  /** Last checkpoint signed and committed, by channel id. */
+  private readonly lastSigned = new Map<number, { size: number; rootHash: string }>();
+  /** Signed inside a block's transaction, not yet known to be committed. */
+  private readonly pending = new Map<
+    number,
+    { origin: string; size: number; rootHash: string; note: string }
+  >();
+  private state: Record<string, { size: number; rootHash: string; note: string }> = {};
+
   constructor(
     private readonly db: Kysely<any>,
+    /** The key, named after the default channel's origin. */
     readonly key: SigningKey,
-    private readonly logError: (err: unknown, msg: string) => void = () => {},
-  ) {}
+    private readonly tree: TreeStore,
+    readonly opts: {
+      /** Origin prefix (origin.ts). */
+      prefix: string;
+      /** Where the last signed checkpoints are kept; undefined: memory only (tests). */
+      stateFile?: string;
+      logError?: (err: unknown, msg: string) => void;
+      logAlarm?: (alarm: LedgerAlarm) => void;
+    },
+  ) {
+    if (opts.stateFile && existsSync(opts.stateFile))
+      this.state = JSON.parse(readFileSync(opts.stateFile, 'utf8')) as typeof this.state;
+  }
 
   private get ldb(): Kysely<LedgerTables> {
     return this.db as Kysely<LedgerTables>;
   }
 
+  /** The origin of a channel's log. */
+  origin(channel: string): string {
+    return originOf(this.opts.prefix, channel);
+  }
+
+  /** The key as named for a channel's log (key name = origin; same Ed25519 key). */
+  keyFor(channel: string): Promise<SigningKey> {
+    const origin = this.origin(channel);
+    let k = this.keys.get(origin);
+    if (!k) {
+      k =
+        origin === this.key.name
+          ? Promise.resolve(this.key)
+          : describeKey(origin, this.key.privateKey, this.key.source);
+      this.keys.set(origin, k);
+    }
+    return k;
+  }
+
+  /** Why a channel refuses submissions, or undefined (the pipeline's halt predicate). */
+  readonly halted = (channel: string): string | undefined => this.alarms.get(channel)?.reason;
+
+  private raise(alarm: LedgerAlarm): never {
+    if (!this.alarms.has(alarm.channel)) {
+      this.alarms.set(alarm.channel, alarm);
+      this.opts.logAlarm?.(alarm);
+    }
+    throw new LedgerError('halted', alarm.reason);
+  }
+
   /**
-   * Commit hook: signs the checkpoint of `block`'s channel at height `block.number + 1` and stores it
-   * through `trx`, the block's database transaction. A failure fails the block (it is retried), so no
-   * block is ever committed without its checkpoint.
+   * Checks that the tree (size, rootHash) of a channel extends its last signed checkpoint, from stored
+   * hashes read through `db`; raises the alarm and throws `LedgerError('halted')` when not.
+   */
+  async checkExtends(
+    channelId: number,
+    channel: string,
+    head: { size: number; rootHash: string },
+    db: Kysely<any> = this.db,
+  ): Promise<void> {
+    const alarm = this.alarms.get(channel);
+    if (alarm) throw new LedgerError('halted', alarm.reason);
+    const last = this.lastSigned.get(channelId);
+    if (!last) return;
+    const base = { channel, origin: this.origin(channel), signed: last, head, since: isoTime() };
+    if (head.size < last.size)
+      this.raise({
+        ...base,
+        kind: 'rollback',
+        reason: `the log has ${head.size} entries, fewer than the ${last.size} of the last signed checkpoint`,
+      });
+    let consistent: boolean;
+    try {
+      const proof = await this.tree.consistencyProof(channelId, head.size, last.size, db);
+      consistent = checkTree(proof, head.size, fromHex(head.rootHash), last.size, fromHex(last.rootHash));
+    } catch {
+      consistent = false;
+    }
+    if (!consistent)
+      this.raise({
+        ...base,
+        kind: 'fork',
+        reason: `the stored tree of ${head.size} entries does not extend the last signed checkpoint (${last.size} entries, root ${last.rootHash})`,
+      });
+  }
+
+  /**
+   * Commit hook: signs the checkpoint of the channel's log after `block` (its `treeSize`, `treeRoot`)
+   * and stores it through `trx`, the block's database transaction, after checking it extends the last
+   * signed one. A failure fails the block, so no block is ever committed without its checkpoint.
    */
   readonly signInBlock: CommitHook = async (block, _txs, trx) => {
-    await this.sign(block.channelId, block.channel, block.number + 1, block.blockHash, trx as Kysely<any>);
+    if (block.treeSize === undefined || block.treeRoot === undefined)
+      throw new Error(`block ${block.number} of ${block.channel} has no tree head`);
+    const head = { size: block.treeSize, rootHash: block.treeRoot };
+    await this.checkExtends(block.channelId, block.channel, head, trx as Kysely<any>);
+    await this.sign(block.channelId, block.channel, head.size, head.rootHash, trx as Kysely<any>);
   };
 
   /**
+   * After a block committed (the pipeline's block-committed hook): what was signed in it becomes the
+   * last signed checkpoint, in memory and in the state file.
+   */
+  readonly committed = (block: { channelId: number }): void => {
+    const p = this.pending.get(block.channelId);
+    if (!p) return;
+    this.pending.delete(block.channelId);
+    const last = this.lastSigned.get(block.channelId);
+    if (last && last.size > p.size) return;
+    this.lastSigned.set(block.channelId, { size: p.size, rootHash: p.rootHash });
+    this.state[p.origin] = { size: p.size, rootHash: p.rootHash, note: p.note };
+    this.saveState();
+  };
+
+  private saveState(): void {
+    const file = this.opts.stateFile;
+    if (!file) return;
+    try {
+      const tmp = `${file}.tmp`;
+      writeFileSync(tmp, JSON.stringify(this.state, null, 1), { mode: 0o600 });
+      renameSync(tmp, file);
+    } catch (err) {
+      this.opts.logError?.(err, `ledger: could not write ${file}`);
+    }
+  }
+
+  /**
    * Signs and stores one checkpoint (a second one of the same size is kept as it was), through `db`
-   * (a transaction) or the signer's own connection.
+   * (a transaction) or the signer's own connection. Callers check consistency first (`checkExtends`).
    */
   async sign(
     channelId: number,
@@ -196,36 +339,93 @@ export class CheckpointSigner {
     rootHash: string,
     db: Kysely<any> = this.db,
   ): Promise<StoredCheckpoint> {
+    const key = await this.keyFor(channel);
     const createdAt = isoTime();
     const body = formatCheckpoint({
-      origin: checkpointOrigin(this.key, channel),
+      origin: this.origin(channel),
       size,
       rootHash,
       extensions: [`time ${createdAt}`],
     });
-    const note = await signNote(this.key, body);
+    const note = await signNote(key, body);
     const row = { channelId, size, rootHash, note, createdAt };
+    await storeOrigin(db, channelId, this.origin(channel));
     await db.executeQuery(
       CompiledQuery.raw(insertSql(db), [row.channelId, row.size, row.rootHash, row.note, row.createdAt]),
     );
+    this.pending.set(channelId, { origin: this.origin(channel), size, rootHash, note });
     return row;
   }
 
-  /** Signs the head of every channel whose latest checkpoint is older than its height. */
-  async signHeads(): Promise<void> {
-    const channels = await this.ldb.selectFrom('ledger_channel').select(['id', 'name']).execute();
+  /** The last checkpoint of a note text when it verifies with this channel's key, else undefined. */
+  private async validSigned(
+    channel: string,
+    note: string,
+  ): Promise<{ size: number; rootHash: string } | undefined> {
+    try {
+      const key = await this.keyFor(channel);
+      const v = await verifyCheckpointNote(note, key);
+      if (!v.ok || v.checkpoint.origin !== this.origin(channel)) return undefined;
+      return { size: v.checkpoint.size, rootHash: v.checkpoint.rootHash };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * At start: for every channel, the last signed checkpoint is the larger of the state file's and the
+   * database's latest checkpoint whose signature verifies; a stored head that does not extend it raises
+   * the alarm (nothing signed); else an unsigned head is signed.
+   */
+  async start(): Promise<void> {
+    const channels = await this.ldb
+      .selectFrom('ledger_channel')
+      .select(['id', 'name'])
+      .orderBy('id')
+      .execute();
     for (const ch of channels) {
-      const head = await this.ldb
-        .selectFrom('ledger_block')
-        .select(['number', 'blockHash'])
-        .where('channelId', '=', ch.id)
-        .orderBy('number', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      if (!head) continue;
+      const candidates: { size: number; rootHash: string }[] = [];
+      const fromFile = this.state[this.origin(ch.name)];
+      if (fromFile) {
+        const v = await this.validSigned(ch.name, fromFile.note);
+        if (v) candidates.push(v);
+      }
       const latest = await latestCheckpoint(this.db, ch.id);
-      if (!latest || latest.size < head.number + 1)
-        await this.sign(ch.id, ch.name, head.number + 1, head.blockHash);
+      if (latest) {
+        const v = await this.validSigned(ch.name, latest.note);
+        if (v) candidates.push(v);
+      }
+      candidates.sort((a, b) => b.size - a.size);
+      if (candidates[0]) this.lastSigned.set(ch.id, candidates[0]);
+      const head = await this.tree.head(ch.id);
+      if (!head) continue;
+      // The stored root must be the tree hash of the stored hashes (a forger may have written either).
+      const root = await this.tree.treeHashAt(ch.id, head.size);
+      try {
+        await this.checkExtends(ch.id, ch.name, { size: head.size, rootHash: root });
+      } catch (err) {
+        if (err instanceof LedgerError) continue;
+        throw err;
+      }
+      if (root !== head.rootHash) {
+        this.raise({
+          channel: ch.name,
+          origin: this.origin(ch.name),
+          kind: 'fork',
+          reason: `the stored root of ${head.size} entries is not the tree hash of the stored hashes`,
+          signed: candidates[0] ?? { size: 0, rootHash: '' },
+          head,
+          since: isoTime(),
+        });
+      }
+      if (
+        !candidates[0] ||
+        candidates[0].size < head.size ||
+        !(await checkpointAt(this.db, ch.id, head.size))
+      ) {
+        await this.sign(ch.id, ch.name, head.size, head.rootHash);
+        this.committed({ channelId: ch.id });
+      }
     }
   }
 }

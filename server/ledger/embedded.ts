@@ -22,6 +22,7 @@ import type {
   TxQuery,
   VerifyResult,
 } from '../../common/ledger/types';
+import type { Tile } from '../../common/ledger/tlog';
 import { LedgerExplorer } from './explorer';
 import { WritePipeline, type BlockCommittedHook, type EmbeddedLedgerOptions } from './pipeline';
 
@@ -120,6 +121,28 @@ export class EmbeddedLedger implements Ledger {
   }
   verify(channel?: string): Promise<VerifyResult> {
     return this.reads.verify(channel);
+  }
+
+  // ---- the Merkle log (tree.ts) ----
+  treeHead(channelId: number) {
+    return this.writes.tree.head(channelId);
+  }
+  entryIndex(channelId: number, blockNumber: number, txIndex: number) {
+    return this.writes.tree.entryIndex(channelId, blockNumber, txIndex);
+  }
+  inclusionProof(channelId: number, size: number, index: number) {
+    return this.writes.tree.inclusionProof(channelId, size, index);
+  }
+  consistencyProof(channelId: number, to: number, from: number) {
+    return this.writes.tree.consistencyProof(channelId, to, from);
+  }
+  tile(channelId: number, tile: Tile) {
+    return this.writes.tree.tileData(channelId, tile);
+  }
+  entryBundle(channelId: number, n: number, width: number) {
+    const name = this.writes.channelName(channelId);
+    if (name === undefined) throw new Error(`unknown channel ${channelId}`);
+    return this.writes.tree.entryBundle(channelId, name, n, width);
   }
 }
 

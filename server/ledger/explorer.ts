@@ -133,7 +133,31 @@ export class LedgerExplorer {
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize)
       .execute();
-    return { list: rows.map((r) => this.blockRow(r)), total: Number(total.n) };
+    return { list: await this.withTree(rows.map((r) => this.blockRow(r))), total: Number(total.n) };
+  }
+
+  /** Adds each block's log size and root after it (`ledger_tree`, docs/ledger.md 3a). */
+  private async withTree(blocks: BlockInfo[]): Promise<BlockInfo[]> {
+    if (blocks.length === 0) return blocks;
+    const rows = await this.db
+      .selectFrom('ledger_tree')
+      .select(['channelId', 'blockNumber', 'size', 'rootHash'])
+      .where('channelId', '=', blocks[0].channelId)
+      .where(
+        'blockNumber',
+        'in',
+        blocks.map((b) => b.number),
+      )
+      .execute();
+    const byNumber = new Map(rows.map((r) => [Number(r.blockNumber), r]));
+    for (const b of blocks) {
+      const t = b.channelId === blocks[0].channelId ? byNumber.get(b.number) : undefined;
+      if (t) {
+        b.treeSize = Number(t.size);
+        b.treeRoot = t.rootHash;
+      }
+    }
+    return blocks;
   }
 
   async block(channelId: number, number: number): Promise<BlockInfo | undefined> {
@@ -143,7 +167,7 @@ export class LedgerExplorer {
       .where('channelId', '=', channelId)
       .where('number', '=', number)
       .executeTakeFirst();
-    return r && this.blockRow(r);
+    return r && (await this.withTree([this.blockRow(r)]))[0];
   }
 
   async blockByHash(hash: string): Promise<BlockInfo | undefined> {
@@ -152,7 +176,7 @@ export class LedgerExplorer {
       .selectAll()
       .where('blockHash', '=', hash.toLowerCase())
       .executeTakeFirst();
-    return r && this.blockRow(r);
+    return r && (await this.withTree([this.blockRow(r)]))[0];
   }
 
   private async txsWithTime(rows: TxRow[]): Promise<CommittedTx[]> {

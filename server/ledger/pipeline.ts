@@ -34,6 +34,7 @@ import type { LedgerExplorer } from './explorer';
 import { merkleRootHex } from './merkle';
 import { BLOCK_CHANNEL, PENDING_CHANNEL, type OrdererElection } from './orderer';
 import type { LedgerTables } from './tables';
+import { TreeStore } from './tree';
 import { blockHashHex, blockTimeText, newTxId, txLeafHex, txTimestamp } from './tx';
 
 export interface EmbeddedLedgerOptions {
@@ -166,6 +167,10 @@ export class WritePipeline {
   private readonly postgres: boolean;
   private stmts: SqliteStatements | undefined;
   private readonly election: OrdererElection | undefined;
+  /** The channels' Merkle logs, appended in each block's transaction (tree.ts). */
+  readonly tree: TreeStore;
+  /** Why a channel refuses new transactions (a fork of its signed history), by channel name. */
+  private halt: (channel: string) => string | undefined = () => undefined;
   private followerTimer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
   private persistQueue: PersistItem[] = [];
@@ -188,6 +193,15 @@ export class WritePipeline {
     this.sqlite = sqliteHandle(db);
     this.postgres = db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
     this.election = opts.election;
+    this.tree = new TreeStore(db);
+  }
+
+  /**
+   * Sets the predicate that refuses submissions to a channel: it answers the reason (the signer's alarm,
+   * checkpoints.ts) or undefined. Submissions then fail with `LedgerError('halted')`.
+   */
+  setHalt(halt: (channel: string) => string | undefined): void {
+    this.halt = halt;
   }
 
   /** The name of channel `id` as this process knows it (undefined before `start()` loaded it). */
@@ -417,6 +431,8 @@ export class WritePipeline {
     checkProposal(proposal);
     const st = this.byName.get(proposal.channel) ?? (await this.channelState(proposal.channel));
     if (!st) throw new LedgerError('unknown-channel', `unknown channel "${proposal.channel}"`);
+    const halted = this.halt(st.name);
+    if (halted) throw new LedgerError('halted', halted);
     const tx: Transaction = {
       txId: newTxId(proposal.creator),
       channel: st.name,
@@ -942,6 +958,9 @@ export class WritePipeline {
           .execute();
       }
     }
+    const head = await this.tree.appendBlock(trx, channelId, number, leaves);
+    block.treeSize = head.size;
+    block.treeRoot = head.rootHash;
     for (const hook of this.hooks) await hook(block, committed, trx);
     return { block, txs: committed };
   }

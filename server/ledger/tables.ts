@@ -74,19 +74,23 @@ export interface ChaincodeTable {
   updateTime: string;
 }
 
-/** A signed checkpoint (docs/ledger.md section 10; migration 20261122T0900_ledger_checkpoints). */
+/**
+ * A signed C2SP checkpoint (docs/ledger.md section 10; migration 20261126T0100_ledger_tlog). The same
+ * columns hold the legacy block-height checkpoints in `ledger_block_checkpoint` (size = height, root =
+ * head block hash), signed before the ledger became a Merkle log.
+ */
 export interface LedgerCheckpointTable {
   channelId: number;
-  /** Tree size: the channel's height when signed. */
+  /** Tree size: the number of entries (transactions) of the channel's log. */
   size: number;
-  /** Hash of block `size - 1` (hex). */
+  /** The log's RFC 6962 tree hash at that size (hex). */
   rootHash: string;
   /** The signed note's text. */
   note: string;
   createdAt: string;
 }
 
-/** A witness's latest cosigned checkpoint of a channel. */
+/** A witness's latest cosigned checkpoint of a channel, stored by the admin-only cosign call (removed; kept as it was). */
 export interface LedgerWitnessTable {
   name: string;
   channelId: number;
@@ -100,6 +104,64 @@ export interface LedgerWitnessTable {
   firstSeen: string;
 }
 
+/** A witness's cosignature line of a channel's checkpoint (C2SP tlog-cosignature v1). */
+export interface LedgerCosignatureTable {
+  channelId: number;
+  /** The cosigned checkpoint's tree size. */
+  size: number;
+  /** The witness's key name. */
+  witness: string;
+  /** The cosigned checkpoint's root hash (hex). */
+  rootHash: string;
+  /** The signature line, ending in a newline. */
+  line: string;
+  /** Its timestamp, Unix seconds (PostgreSQL answers a bigint as text). */
+  time: number | string;
+}
+
+/** What the log knows of one configured witness for one channel (docs/ledger.md section 11). */
+export interface LedgerWitnessStatusTable {
+  channelId: number;
+  /** The witness's key name. */
+  witness: string;
+  /** Its cosigner vkey. */
+  vkey: string;
+  /** Its submission prefix. */
+  url: string;
+  /** The size the witness last reported (its cosignature or its 409 answer). */
+  size: number;
+  /** The largest size it cosigned. */
+  cosignedSize: number;
+  cosignedAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+  /** add-checkpoint answers other than 200 and 409. */
+  refusals: number;
+  /** Attempts that got no HTTP answer or an unusable one. */
+  errors: number;
+}
+
+/** One block's part of a channel's Merkle log (server/ledger/tree.ts). */
+export interface LedgerTreeTable {
+  channelId: number;
+  blockNumber: number;
+  /** Entries in the log after this block. */
+  size: number;
+  /** The log's tree hash after this block (hex). */
+  rootHash: string;
+  /** Stored-hash index (Go tlog numbering) of the first hash in `hashes`. */
+  hashStart: number;
+  /** The stored hashes this block appended, hex, 64 characters each. */
+  hashes: string;
+}
+
+/** The origin of a channel's log (C2SP tlog-checkpoint origin line). */
+export interface LedgerLogTable {
+  channelId: number;
+  origin: string;
+  createdAt: string;
+}
+
 export interface LedgerTables {
   ledger_channel: LedgerChannelTable;
   ledger_block: LedgerBlockTable;
@@ -108,4 +170,9 @@ export interface LedgerTables {
   chaincode: ChaincodeTable;
   ledger_checkpoint: LedgerCheckpointTable;
   ledger_witness: LedgerWitnessTable;
+  ledger_cosignature: LedgerCosignatureTable;
+  ledger_witness_status: LedgerWitnessStatusTable;
+  ledger_block_checkpoint: LedgerCheckpointTable;
+  ledger_tree: LedgerTreeTable;
+  ledger_log: LedgerLogTable;
 }

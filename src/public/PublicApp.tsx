@@ -4,8 +4,11 @@
  * - `#/verify/:kind/:id` (kind `author` | `artwork`): the record's public fields, and the in-browser
  *   verification of `GET /baas-api/public/record` (common/ledger/publicVerify.ts, Web Crypto): record
  *   digest, Merkle proof, block header, checkpoint signature against the published key, no newer
- *   version. "Verified", "Not verified" (naming the failed steps with recomputed and received values),
- *   or "Not published".
+ *   version. "Verified, witnessed by k of n", "Not verified" (naming the failed steps with recomputed and
+ *   received values, or the missing witness quorum where a policy is set), or "Not published"; and, as
+ *   every visitor is a witness, a red alarm with downloadable evidence when the log's latest checkpoint
+ *   does not extend the one this browser saw before (src/public/witnessCheck.ts). A button downloads the
+ *   record's offline proof (C2SP tlog-proof).
  * - `#/certificate/:id`: an artwork's printable certificate (print, or save as PDF from the print
  *   dialog; print CSS hides the buttons) with a QR code (`qrcode`) to the artwork's verification page.
  * English and Chinese (src/public/i18n.ts), switchable on the page.
@@ -42,7 +45,9 @@ import {
   type PublicCheck,
   type PublicRecord,
 } from '../../common/ledger/publicVerify';
+import { pageVerdict } from '../../common/ledger/visitorWitness';
 import { currentLocale, LANGUAGE_COOKIE } from '../i18n';
+import { downloadEvidence, useWitnessCheck, type WitnessCheck } from './witnessCheck';
 import { pt, type PublicKey, type PublicLocale } from './i18n';
 
 import { publicRoute, verifyUrl, type PublicRoute } from './route';
@@ -122,7 +127,7 @@ export default function PublicApp({ route }: { route: PublicRoute }) {
 
 type T = (key: PublicKey, params?: Record<string, string | number>) => string;
 
-function Status({ load, t }: { load: Load; t: T }) {
+function Status({ load, wc, t }: { load: Load; wc?: WitnessCheck; t: T }) {
   if (load.phase === 'loading') return <Alert severity="info">{t('checking')}</Alert>;
   if (load.phase === 'notPublished')
     return (
@@ -137,14 +142,43 @@ function Status({ load, t }: { load: Load; t: T }) {
         {t('error', { message: load.message })}
       </Alert>
     );
-  return load.check.ok ? (
-    <Alert severity="success" data-testid="public-status" icon={<CheckCircle />}>
-      <AlertTitle sx={{ mb: 0 }}>{t('verified')}</AlertTitle>
-    </Alert>
-  ) : (
-    <Alert severity="error" data-testid="public-status" icon={<Cancel />}>
-      <AlertTitle sx={{ mb: 0 }}>{t('notVerified')}</AlertTitle>
-    </Alert>
+  const v = pageVerdict(load.check.ok, wc?.quorum, wc?.policyRequired ?? false, wc?.visit);
+  const witnessed = v.witnessed ? t('witnessedBy', { k: v.witnessed.k, n: v.witnessed.n }) : '';
+  return (
+    <Stack spacing={1}>
+      {v.ok ? (
+        <Alert severity="success" data-testid="public-status" icon={<CheckCircle />}>
+          <AlertTitle sx={{ mb: 0 }}>
+            {t('verified')}
+            {witnessed && `, ${witnessed}`}
+          </AlertTitle>
+        </Alert>
+      ) : (
+        <Alert severity="error" data-testid="public-status" icon={<Cancel />}>
+          <AlertTitle sx={{ mb: 0 }}>{t('notVerified')}</AlertTitle>
+          {v.reasons.includes('quorum') && (
+            <Box data-testid="public-quorum">
+              {t('quorumMissing', { k: v.witnessed?.k ?? 0, n: v.witnessed?.n ?? 0 })}
+            </Box>
+          )}
+        </Alert>
+      )}
+      {(wc?.visit?.kind === 'fork' || wc?.visit?.kind === 'rollback') && (
+        <Alert
+          severity="error"
+          variant="filled"
+          data-testid="public-fork"
+          action={
+            <Button color="inherit" size="small" onClick={() => downloadEvidence(wc.visit!)}>
+              {t('downloadEvidence')}
+            </Button>
+          }
+        >
+          <AlertTitle>{t(wc.visit.kind === 'fork' ? 'forkTitle' : 'rollbackTitle')}</AlertTitle>
+          {t('forkDetail')} {wc.visit.message}
+        </Alert>
+      )}
+    </Stack>
   );
 }
 
@@ -274,11 +308,32 @@ function Steps({ check, t }: { check: PublicCheck; t: T }) {
   );
 }
 
+/** The witness checks of a loaded record (src/public/witnessCheck.ts). */
+function useRecordWitnesses(load: Load): WitnessCheck | undefined {
+  const done = load.phase === 'done' ? load.answer : undefined;
+  return useWitnessCheck(done?.proof.channel, done?.checkpoint?.note, done?.key);
+}
+
+function ProofFileLink({ kind, id, t }: { kind: 'author' | 'artwork'; id: number; t: T }) {
+  return (
+    <Button
+      size="small"
+      href={`/baas-api/public/proof-file?kind=${kind}&id=${id}`}
+      download={`${kind}-${id}.tlog-proof`}
+      data-testid="public-proof-file"
+      sx={{ '@media print': { display: 'none' } }}
+    >
+      {t('downloadProof')}
+    </Button>
+  );
+}
+
 function VerifyPage({ route, t }: { route: Extract<PublicRoute, { page: 'verify' }>; t: T }) {
   const load = useVerifiedRecord(route.kind, route.id);
+  const wc = useRecordWitnesses(load);
   return (
     <Stack spacing={2}>
-      <Status load={load} t={t} />
+      <Status load={load} wc={wc} t={t} />
       {load.phase === 'done' && (
         <>
           <Card variant="outlined">
@@ -292,6 +347,7 @@ function VerifyPage({ route, t }: { route: Extract<PublicRoute, { page: 'verify'
               <Divider sx={{ my: 2 }} />
               <Typography variant="subtitle1">{t('stepsTitle')}</Typography>
               <Steps check={load.check} t={t} />
+              <ProofFileLink kind={route.kind} id={route.id} t={t} />
             </CardContent>
           </Card>
         </>
@@ -302,6 +358,7 @@ function VerifyPage({ route, t }: { route: Extract<PublicRoute, { page: 'verify'
 
 function CertificatePage({ id, t }: { id: number; t: T }) {
   const load = useVerifiedRecord('artwork', id);
+  const wc = useRecordWitnesses(load);
   const url = useMemo(() => verifyUrl('artwork', id), [id]);
   const [qr, setQr] = useState<string | null>(null);
   useEffect(() => {
@@ -318,6 +375,7 @@ function CertificatePage({ id, t }: { id: number; t: T }) {
           {t('print')}
         </Button>
         <Button href={url}>{t('verifyLink')}</Button>
+        <ProofFileLink kind="artwork" id={id} t={t} />
       </Stack>
       <Card
         variant="outlined"
@@ -369,7 +427,7 @@ function CertificatePage({ id, t }: { id: number; t: T }) {
             </Stack>
           </Stack>
           <Box sx={{ mt: 2 }}>
-            <Status load={load} t={t} />
+            <Status load={load} wc={wc} t={t} />
           </Box>
         </CardContent>
       </Card>

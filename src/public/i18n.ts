@@ -45,6 +45,13 @@ const en = {
   scan: 'Scan to verify on chain',
   verifyLink: 'Open the verification page',
   language: '中文',
+  witnessedBy: 'witnessed by %{k} of %{n}',
+  quorumMissing: "The log's witness policy is not met: witnessed by %{k} of %{n}.",
+  forkTitle: 'Alarm: the log forked',
+  rollbackTitle: 'Alarm: the log rolled back',
+  forkDetail: 'The log now shows a history that does not extend the one this browser verified before.',
+  downloadEvidence: 'Download the evidence',
+  downloadProof: 'Download the offline proof (.tlog-proof)',
 };
 
 type Messages = typeof en;
@@ -90,6 +97,13 @@ const zh: Messages = {
   scan: '扫码在链上验证',
   verifyLink: '打开验证页面',
   language: 'English',
+  witnessedBy: '%{k}/%{n} 个见证节点已联署',
+  quorumMissing: '未满足账本的见证策略：%{k}/%{n} 个见证节点已联署。',
+  forkTitle: '警报：账本出现分叉',
+  rollbackTitle: '警报：账本发生回滚',
+  forkDetail: '账本当前展示的历史并未延续本浏览器此前验证过的历史。',
+  downloadEvidence: '下载证据',
+  downloadProof: '下载离线证明（.tlog-proof）',
 };
 
 export type PublicLocale = 'en' | 'zh';

@@ -68,6 +68,8 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
   const config = {
     ...loadConfig({}),
     dataDir,
+    // The signer's state file beside this app's data, not in the repository's ./data.
+    ledgerKeyDir: dataDir,
     consoleDir: join(dataDir, 'no-console'),
     seed: false,
     ...(pgDb ? { databaseUrl: pgDb.url } : {}),

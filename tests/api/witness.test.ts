@@ -1,174 +1,243 @@
 /**
- * The witness (`npm run ledger:witness`, scripts/ledger-witness.ts) against real HTTP servers: two server
- * data directories forked from one (SQLite files, the same signing key). The witness cosigns the first
- * (the cosignature shows in `GET /baas-api/witnesses`), then alerts (exit 1, evidence file) on the
- * second: a rollback while it is shorter, a fork once it has a block of its own; and on the first after
- * a record was forged and the chain re-hashed consistently.
+ * The witness protocol end to end (docs/ledger.md section 11): our witness runs as its own process on
+ * its own port (`server/witness/main.ts`, as `npm run witness`); the log (the app, LEDGER_WITNESSES
+ * pointing at it) pushes its checkpoints to it after each put on chain; the witness's cosignature shows
+ * in the public checkpoint, and Go's `note.Open` (tests/go/witness/cosigned) verifies both the log's
+ * signature and the cosignature. The next checkpoint is cosigned through a consistency proof from the
+ * witness's size; the dashboard call shows its size, zero lag and no refusal. A policy requiring a second
+ * witness that never cosigned leaves the public page's verdict "Not verified" (quorum), ledger:verify's
+ * witness summary short of its quorum, and `ledger:verify-proof` says the same of the record's proof
+ * file, which Go's tlog.CheckRecord accepts.
+ * Then a fork (another history signed with the same key) is refused by the witness (422), counted as a
+ * refusal, and never cosigned.
  */
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app';
-import { loadConfig } from '../../server/config';
-import { ensureAccounts } from '../../server/plugins/app/auth';
-import { recordDigest } from '../../server/ledger/records';
-import { rehashFrom } from '../support/ledgerTamper';
+import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
+import { parsePolicy } from '../../common/ledger/policy';
+import { checkVisit, pageVerdict } from '../../common/ledger/visitorWitness';
+import { fromBase64 } from '../../common/ledger/note';
+import { witnessSummary } from '../../server/ledger/witnessCheck';
+import { cosignerVkey, parseVkey, verifiedCosigners } from '../../common/ledger/witness';
+import { witnessQuorum } from '../../src/public/witnessCheck';
+import { verifyProofCli } from '../../scripts/ledger-verify-proof';
+import { createTestApp, type TestApp } from './helpers';
+import { freePort, ROOT } from '../support/serverProcess';
 
 const run = promisify(execFile);
-const root = mkdtempSync(join(tmpdir(), 'baas-witness-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const dir = mkdtempSync(join(tmpdir(), 'baas-witness-e2e-'));
+const SEED = Buffer.alloc(32, 7).toString('base64');
+const PREFIX = 'registry.test';
+const ORIGIN = `${PREFIX}/artchannel`;
+const procs: ChildProcess[] = [];
+const apps: TestApp[] = [];
+afterAll(async () => {
+  for (const a of apps) await a.close();
+  for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
 
-interface Server {
-  app: FastifyInstance;
-  url: string;
-  token: string;
-  call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any>;
+/** Starts our witness as a process; resolves once it printed its verifier key. */
+async function startWitness(port: number, logVkey: string): Promise<{ vkey: string; proc: ChildProcess }> {
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'server/witness/main.ts'),
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--name',
+      'witness.test/w1',
+      '--db',
+      join(dir, 'witness', 'state.sqlite'),
+      '--log',
+      logVkey,
+    ],
+    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  procs.push(proc);
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const vkey = await new Promise<string>((ok, fail) => {
+    proc.once('exit', (code) => fail(new Error(`witness exited ${code}: ${out}`)));
+    const poll = setInterval(() => {
+      const m = /verifier key (\S+)/.exec(out);
+      if (m && /add-checkpoint:/.test(out)) {
+        clearInterval(poll);
+        ok(m[1]);
+      }
+    }, 50);
+  });
+  return { vkey, proc };
 }
 
-async function start(dataDir: string): Promise<Server> {
-  const config = {
-    ...loadConfig({}),
-    dataDir,
-    consoleDir: join(dataDir, 'no-console'),
-    seed: false,
-    ledgerBatchSize: 1,
-    ledgerBatchTimeoutMs: 0,
-  };
-  const app = await buildApp(config);
-  await app.ready();
-  await ensureAccounts(app.db, { admin: 'witness-admin-pw', user: 'witness-user-pw' }, () => {});
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address() as { port: number };
-  const url = `http://127.0.0.1:${address.port}`;
-  const login = await (
-    await fetch(`${url}/dev-api/user/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'witness-admin-pw' }),
-    })
-  ).json();
-  const token = login.data.token as string;
-  const call = async (method: 'GET' | 'POST', path: string, body?: unknown) =>
-    (
-      await fetch(`${url}${path}`, {
-        method,
-        headers: { 'x-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      })
-    ).json();
-  return { app, url, token, call };
+async function putOnChain(t: TestApp, name: string): Promise<number> {
+  const a = await t.call({
+    method: 'POST',
+    url: '/artmanager/authors/addAuthors',
+    payload: { authorName: name, wxIsEnable: 1 },
+  });
+  const p = await t.call({
+    method: 'POST',
+    url: '/artmanager/authors/blockChain',
+    payload: { id: a.body.data.id },
+  });
+  expect(p.body.code).toBe(0);
+  return a.body.data.id as number;
 }
 
-async function addAndPut(
-  s: Server,
-  name: string,
-): Promise<{ id: number; txId: string; blockNumber: number }> {
-  const a = await s.call('POST', '/artmanager/authors/addAuthors', { authorName: name, wxIsEnable: 1 });
-  const p = await s.call('POST', '/artmanager/authors/blockChain', { id: a.data.id });
-  expect(p.code).toBe(0);
-  return { id: a.data.id, txId: p.data.txId, blockNumber: p.data.blockNumber };
+async function goCosigned(note: string, ...vkeys: string[]): Promise<string> {
+  const file = join(dir, `note-${Date.now()}.txt`);
+  writeFileSync(file, note);
+  const r = await run('go', ['run', 'main.go', file, ...vkeys], {
+    cwd: join(ROOT, 'tests/go/witness/cosigned'),
+    env: { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' },
+  });
+  return r.stdout.trim();
 }
 
-async function witness(s: Server, state: string): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, WITNESS_TOKEN: s.token };
-  try {
-    const r = await run(
-      'npx',
-      [
-        'tsx',
-        'scripts/ledger-witness.ts',
-        '--url',
-        s.url,
-        '--state',
-        state,
-        '--name',
-        'test-witness',
-        '--once',
-      ],
-      { env },
+describe('witness on another process and port', () => {
+  it('cosigns what the log pushes; Go verifies both signatures; a quorum not met is "Not verified"; a fork is refused', async () => {
+    const port = await freePort();
+    const other = await cosignerVkey('witness.test/absent', new Uint8Array(32).fill(9));
+    // The witness's key is made at its first start; its vkey is only known then, so the policy file and
+    // LEDGER_WITNESSES are written after it started (the log's key is fixed by its seed).
+    const probe = await createTestApp({ ledgerSigningKey: SEED, ledgerOrigin: PREFIX });
+    const logVkey = probe.app.checkpoints.key.vkey;
+    await probe.close();
+    const w = await startWitness(port, logVkey);
+    const policyFile = join(dir, 'policy.txt');
+    writeFileSync(
+      policyFile,
+      `log ${logVkey}\nwitness W1 ${w.vkey}\nwitness W2 ${other}\ngroup both all W1 W2\nquorum both\n`,
     );
-    return { code: 0, out: r.stdout + r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
-}
+    const t = await createTestApp({
+      ledgerSigningKey: SEED,
+      ledgerOrigin: PREFIX,
+      ledgerWitnesses: `http://127.0.0.1:${port} ${w.vkey}`,
+      ledgerWitnessPolicy: policyFile,
+    });
+    apps.push(t);
 
-const alerts = (state: string) =>
-  readdirSync(root).filter((f) => f.startsWith(`${state.split('/').pop()}.alert-`));
-
-describe('ledger:witness', () => {
-  it('cosigns the first of two forked data directories and alerts on the second (rollback, then fork)', async () => {
-    const d1 = join(root, 'one');
-    const d2 = join(root, 'two');
-    const state = join(root, 'state.json');
-    let s = await start(d1);
-    await addAndPut(s, 'Shared Ancestor');
-    await s.app.close();
-    cpSync(d1, d2, { recursive: true });
-
-    s = await start(d1);
-    await addAndPut(s, 'Only In One');
-    const first = await witness(s, state);
-    expect(first.out).toMatch(/cosigned artchannel size \d+ as test-witness/);
-    expect(first.code).toBe(0);
-    const saved = JSON.parse(readFileSync(state, 'utf8'));
-    const list = (await s.call('GET', '/baas-api/witnesses')).data.list;
-    expect(list).toEqual([
-      expect.objectContaining({ name: 'test-witness', channel: 'artchannel', size: saved.size, behind: 0 }),
+    const id = await putOnChain(t, 'Witnessed Author');
+    await t.app.witnesses.pusher.pushAll();
+    const cp1 = (
+      await t.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
+    ).body.data;
+    const wk = await parseVkey(w.vkey);
+    expect(await verifiedCosigners(cp1.note, [wk])).toEqual([
+      { name: 'witness.test/w1', time: expect.any(Number) },
     ]);
-    await s.app.close();
+    expect(await goCosigned(cp1.note, logVkey, w.vkey)).toBe(`verified ${ORIGIN} witness.test/w1`);
 
-    // The fork, shorter: a rollback.
-    const s2 = await start(d2);
-    const rollback = await witness(s2, state);
-    expect(rollback.code).toBe(1);
-    expect(rollback.out).toContain('ALERT rollback');
-    expect(alerts(state)).toHaveLength(1);
-    // The fork with a block of its own at the same height: a fork.
-    await addAndPut(s2, 'Only In Two');
-    const fork = await witness(s2, state);
-    expect(fork.code).toBe(1);
-    expect(fork.out).toContain('ALERT fork');
-    expect(fork.out).toContain('two different heads');
-    expect(alerts(state)).toHaveLength(2);
-    const evidence = JSON.parse(readFileSync(join(root, alerts(state).sort()[1]), 'utf8'));
-    expect(evidence).toMatchObject({ alert: 'fork', previous: saved.note });
-    // The state still holds the checkpoint of the first directory.
-    expect(JSON.parse(readFileSync(state, 'utf8')).note).toBe(saved.note);
-    // The witness has not cosigned the second directory.
-    expect((await s2.call('GET', '/baas-api/witnesses')).data.list).toEqual([]);
-    await s2.app.close();
+    // The next checkpoint goes with a consistency proof from the witness's size.
+    await putOnChain(t, 'Second Author');
+    await t.app.witnesses.pusher.pushAll();
+    const cp2 = (
+      await t.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
+    ).body.data;
+    expect(cp2.size).toBeGreaterThan(cp1.size);
+    expect(await goCosigned(cp2.note, logVkey, w.vkey)).toBe(`verified ${ORIGIN} witness.test/w1`);
+    const list = (await t.call({ method: 'GET', url: '/baas-api/witnesses', token: t.userToken })).body.data;
+    expect(list.list).toEqual([
+      expect.objectContaining({
+        witness: 'witness.test/w1',
+        size: cp2.size,
+        cosignedSize: cp2.size,
+        lag: 0,
+        refusals: 0,
+      }),
+    ]);
+    expect(list.policy).toEqual({ quorum: 'both', witnesses: ['witness.test/w1', 'witness.test/absent'] });
 
-    // Back on the first: a forged record re-hashed consistently is a fork once the next block is signed.
-    s = await start(d1);
-    const victim = (await s.call('GET', '/artmanager/authors/getList?page=1&pageSize=10')).data.list[0];
-    const victimTx = await (s.app.db as Kysely<any>)
-      .selectFrom('ledger_tx')
-      .select(['txId', 'blockNumber'])
-      .where('txId', '=', victim.chain)
-      .executeTakeFirstOrThrow();
-    await s.app.db.updateTable('authors').set({ authorName: 'Forged' }).where('id', '=', victim.id).execute();
-    const forged = (await s.call('GET', `/artmanager/authors/getInfo?id=${victim.id}`)).data;
-    const digest = recordDigest('author', forged);
-    await (s.app.db as Kysely<any>)
-      .updateTable('ledger_tx')
-      .set({ args: JSON.stringify([String(victim.id), '1', digest]) })
-      .where('txId', '=', victimTx.txId)
-      .execute();
-    await s.app.db.updateTable('authors').set({ chainDigest: digest }).where('id', '=', victim.id).execute();
-    await rehashFrom(s.app.db, victimTx.blockNumber);
-    await addAndPut(s, 'After The Forgery');
-    const caught = await witness(s, state);
-    expect(caught.code).toBe(1);
-    expect(caught.out).toContain('ALERT fork');
-    expect(caught.out).toContain('no longer hashes to the head of the earlier checkpoint');
-    await s.app.close();
-    expect(existsSync(state)).toBe(true);
+    // The policy wants both witnesses; only one cosigned the latest checkpoint: the page's verdict is
+    // "Not verified" (quorum), whatever the record's own steps say.
+    const pub = (
+      await t.call({ method: 'GET', url: `/baas-api/public/record?kind=author&id=${id}`, token: null })
+    ).body.data as PublicRecord;
+    const check = await verifyPublicRecord(pub);
+    expect(check.ok).toBe(true);
+    const witnesses = (await t.call({ method: 'GET', url: '/baas-api/public/witnesses', token: null })).body
+      .data;
+    const q = await witnessQuorum(pub.checkpoint!.note, witnesses);
+    expect(q).toMatchObject({ policyRequired: true, quorum: { ok: false, cosigned: 1, witnesses: 2 } });
+    // A visitor who saw the first checkpoint finds the second consistent through the log's proof call.
+    const seen = new Map([[ORIGIN, cp1.note]]);
+    const visit = await checkVisit(
+      cp2.note,
+      await parseVkey(logVkey),
+      { get: (o) => seen.get(o), set: (o, n) => void seen.set(o, n) },
+      async (m, n) =>
+        (
+          await t.call({
+            method: 'GET',
+            url: `/baas-api/public/log/artchannel/proof/consistency?from=${m}&to=${n}`,
+            token: null,
+          })
+        ).body.data.proof.map(fromBase64),
+    );
+    expect(visit).toEqual({ kind: 'extends', previousSize: cp1.size });
+    expect(pageVerdict(check.ok, q.quorum, q.policyRequired, visit)).toEqual({
+      ok: false,
+      witnessed: { k: 1, n: 2 },
+      reasons: ['quorum'],
+    });
+    // ledger:verify's witness line says the same of the latest cosigned checkpoint.
+    const policy = await parsePolicy(readFileSync(policyFile, 'utf8'));
+    expect(await witnessSummary(t.app.db, policy, [], 'artchannel')).toEqual([
+      {
+        channel: 'artchannel',
+        size: cp2.size,
+        required: true,
+        quorum: { ok: false, cosigned: 1, witnesses: 2, cosigners: ['witness.test/w1'] },
+      },
+    ]);
+    expect(await witnessSummary(t.app.db, undefined, [wk], 'artchannel')).toMatchObject([
+      { required: false, quorum: { ok: true, cosigned: 1, witnesses: 1 } },
+    ]);
+
+    // The record's offline proof: Go's tlog accepts it; ledger:verify-proof wants the quorum too.
+    const proofRes = await t.app.inject({
+      method: 'GET',
+      url: `/baas-api/public/proof-file?kind=author&id=${id}`,
+    });
+    expect(proofRes.statusCode).toBe(200);
+    const proofFile = join(dir, 'author.tlog-proof');
+    writeFileSync(proofFile, proofRes.body);
+    const go = await run('go', ['run', 'main.go', proofFile, logVkey], {
+      cwd: join(ROOT, 'tests/go/witness/proofcheck'),
+      env: { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' },
+    });
+    expect(go.stdout).toMatch(new RegExp(`^verified index \\d+ in tree \\d+ of ${ORIGIN}`));
+    expect(await verifyProofCli([proofFile, '--vkey', logVkey, '--policy', policyFile])).toMatchObject({
+      code: 1,
+      out: [expect.stringMatching(/^Not verified: .*witnessed by 1 of 2/)],
+    });
+    expect((await verifyProofCli([proofFile, '--vkey', logVkey])).code).toBe(0);
+
+    // A fork: another history signed with the same key, longer than what the witness holds.
+    const fork = await createTestApp({
+      ledgerSigningKey: SEED,
+      ledgerOrigin: PREFIX,
+      ledgerWitnesses: `http://127.0.0.1:${port} ${w.vkey}`,
+    });
+    apps.push(fork);
+    for (let i = 0; i < 4; i++) await putOnChain(fork, `Forged ${i}`);
+    await fork.app.witnesses.pusher.pushAll();
+    const refused = (await fork.call({ method: 'GET', url: '/baas-api/witnesses', token: fork.userToken }))
+      .body.data.list[0];
+    expect(refused.cosignedSize).toBe(0);
+    expect(refused.refusals).toBeGreaterThan(0);
+    expect(refused.lastError).toMatch(/^422: /);
+    const forkCp = (
+      await fork.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
+    ).body.data;
+    expect(await verifiedCosigners(forkCp.note, [wk])).toEqual([]);
   });
 });

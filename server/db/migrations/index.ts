@@ -22,6 +22,8 @@ import * as m20261123T0339_storage_audit_log_companies_notifications from './202
 import * as m20261123T0350_platform_sessions from './20261123T0350_platform_sessions';
 import * as m20261123T0538_storage_notifications from './20261123T0538_storage_notifications';
 import * as m20261123T0540_notification_reads from './20261123T0540_notification_reads';
+import * as m20261126T0100_ledger_tlog from './20261126T0100_ledger_tlog';
+import * as m20261126T0200_ledger_witness_push from './20261126T0200_ledger_witness_push';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -42,4 +44,6 @@ export const migrations: Record<string, Migration> = {
   '20261123T0350_platform_sessions': m20261123T0350_platform_sessions,
   '20261123T0538_storage_notifications': m20261123T0538_storage_notifications,
   '20261123T0540_notification_reads': m20261123T0540_notification_reads,
+  '20261126T0100_ledger_tlog': m20261126T0100_ledger_tlog,
+  '20261126T0200_ledger_witness_push': m20261126T0200_ledger_witness_push,
 };

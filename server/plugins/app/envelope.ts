@@ -23,6 +23,7 @@ import { multipartError } from '../../storage/multipartError';
 import { ApiError, invalidField } from '../../errors';
 import { languageOf, msg, renderMessage, type Message } from '../../../common/messages/index';
 import { decodeUtf8, parseJsonBody } from './jsonBody';
+import { LedgerError } from '../../../common/ledger/types';
 
 /** The success envelope. */
 export function ok<T>(data: T, msg = 'success'): Envelope<T> {
@@ -96,6 +97,8 @@ export default fp(async function envelope(app: FastifyInstance) {
         return send(error.status, error.code, { key: error.key, params: error.params ?? {} }, error.data);
       return reply.status(error.status).send({ code: error.code, msg: error.message, data: error.data });
     }
+    if (error instanceof LedgerError && error.code === 'halted')
+      return send(503, 503, msg('ledger.halted', { reason: error.message }), { reason: error.message });
     const mapped = multipartError(error);
     if (mapped)
       return send(mapped.status, mapped.code, { key: mapped.key!, params: mapped.params ?? {} }, mapped.data);

@@ -13,7 +13,9 @@ import type { FastifyInstance } from 'fastify';
 import { applyLifecycle } from '../../ledger/chaincode';
 import { createEmbeddedLedger } from '../../ledger/embedded';
 import { PgOrdererElection } from '../../ledger/orderer';
-import { CheckpointSigner, loadSigningKey } from '../../ledger/checkpoints';
+import { join } from 'node:path';
+import { CheckpointSigner, loadSigningKey, SIGNED_STATE_FILE } from '../../ledger/checkpoints';
+import { originOf, resolveOriginPrefix } from '../../ledger/origin';
 import { markRecordsOnChain, RECORD_CHANNEL } from '../../ledger/records';
 import type { Ledger } from '../../../common/ledger/types';
 
@@ -26,16 +28,16 @@ declare module 'fastify' {
 
 export default fp(
   async function ledger(app: FastifyInstance) {
+    const prefix = await resolveOriginPrefix(app.db, app.config.ledgerOrigin, app.config.ledgerOriginShared);
     const key = await loadSigningKey({
-      dataDir: app.config.dataDir,
+      dataDir: app.config.ledgerKeyDir,
       envKey: app.config.ledgerSigningKey,
-      name: app.config.ledgerKeyName,
+      name: originOf(prefix, RECORD_CHANNEL),
     });
     app.log.info(
       { fingerprint: key.fingerprint, vkey: key.vkey, source: key.source },
       `ledger signing key ${key.name}, SHA-256 fingerprint ${key.fingerprint}`,
     );
-    const signer = new CheckpointSigner(app.db, key, (err, msg) => app.log.error({ err }, msg));
     const ledger = createEmbeddedLedger(app.db, {
       batchSize: app.config.ledgerBatchSize,
       batchTimeoutMs: app.config.ledgerBatchTimeoutMs,
@@ -47,14 +49,27 @@ export default fp(
             })
           : undefined,
     });
+    const signer = new CheckpointSigner(app.db, key, ledger.writes.tree, {
+      prefix,
+      stateFile: join(app.config.ledgerKeyDir, SIGNED_STATE_FILE),
+      logError: (err, msg) => app.log.error({ err }, msg),
+      logAlarm: (alarm) =>
+        app.log.error(
+          { alarm },
+          `LEDGER ALARM (${alarm.kind}) on ${alarm.origin}: ${alarm.reason}. Nothing is signed and put on chain answers 503 until an operator resolves it (docs/ledger.md section 10)`,
+        ),
+    });
+    ledger.writes.setHalt(signer.halted);
+    ledger.onBlockCommitted(signer.committed);
     ledger.onCommit(markRecordsOnChain);
     ledger.onCommit(applyLifecycle);
     // Last of the commit hooks: the channel's checkpoint is signed and stored in the block's own
     // database transaction (one commit for both; answered callers find it signed).
     ledger.onCommit(signer.signInBlock);
+    // The signer first: it loads the last signed checkpoints (and raises any alarm) before recovery cuts blocks.
+    await signer.start();
     await ledger.start();
     await ledger.ensureChannel(RECORD_CHANNEL);
-    await signer.signHeads();
     app.decorate('ledger', ledger as Ledger);
     app.decorate('checkpoints', signer);
     // preClose runs before every onClose hook, so the block cutter stops before the db plugin closes the connection.

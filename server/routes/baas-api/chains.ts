@@ -6,7 +6,8 @@
  * - `consensus`: `solo` (SQLite: this one process orders and commits, like Fabric's solo orderer) or
  *   `leader-election` (PostgreSQL: the processes sharing the database elect one block cutter through an
  *   advisory lock, server/ledger/orderer.ts);
- * - `peerOrgs`: the signing organisation and every witness that cosigned a checkpoint (`ledger_witness`);
+ * - `peerOrgs`: the signing organisation and every witness that cosigned a checkpoint
+ *   (`ledger_witness_status`, the log pushing to witnesses, docs/ledger.md section 11);
  * - `ordererCount`: processes cutting blocks: 1 when the election has a holder, else 0 (none elected yet);
  * - `peerCount`: server processes keeping the ledger: 1 on SQLite; on PostgreSQL the sessions named
  *   `baas-ledger-<pid>-<instance>` in `pg_stat_activity` (each process's election connection);
@@ -36,10 +37,11 @@ export default async function chainsRoutes(app: FastifyInstance) {
     async (req) => {
       const totals = await app.ledger.totals();
       const witnesses = (await db
-        .selectFrom('ledger_witness')
-        .select('name')
+        .selectFrom('ledger_witness_status')
+        .select('witness as name')
+        .where('cosignedSize', '>', 0)
         .distinct()
-        .orderBy('name')
+        .orderBy('witness')
         .execute()) as { name: string }[];
       const orgs = [app.config.ledgerKeyName, ...witnesses.map((w) => w.name)];
       let peerCount = 1;

@@ -18,6 +18,8 @@ import chaincodeRoutes from './chaincode';
 import publicRoutes, { recordAnswer, recordQuery } from './public';
 import type { RecordKind } from '../../../common/ledger/recordFields';
 import witnessRoutes from './witness';
+import proofFileRoutes from './proofFile';
+import logRoutes from './log';
 import chainsRoutes from './chains';
 import { auditLedger } from '../../ledger/audit';
 
@@ -227,7 +229,9 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
 
   await app.register(chaincodeRoutes, { prefix: '/chaincode' });
   await app.register(publicRoutes, { prefix: '/public' });
+  await app.register(logRoutes, { prefix: '/public/log' });
   await app.register(witnessRoutes);
+  await app.register(proofFileRoutes);
   await app.register(chainsRoutes);
   app.get(
     '/chaincodes',

@@ -4,7 +4,8 @@
  * - `GET key`: the checkpoint signing key (SPKI PEM, SHA-256 fingerprint of the SPKI DER, raw base64, the
  *   Go note verifier key);
  * - `GET checkpoint?channel=C[&height=H]`: the latest signed checkpoint of C, or the one of size H, as
- *   `{channel, size, rootHash, note, createdAt}` (`note` = the signed note's text);
+ *   `{channel, size, rootHash, note, createdAt}` (`note` = the signed note's text, followed by the
+ *   cosignature lines of the witnesses that cosigned it, docs/ledger.md section 11);
  * - `GET consistency?channel=C&from=H1&to=H2`: the block headers numbered H1 − 1 .. H2 − 1 (at most
  *   10,000), which link the checkpoints of sizes H1 and H2;
  * - `GET record?kind=author|artwork&id=N`: a published record (every field its digest covers), the
@@ -20,8 +21,10 @@ import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import { digestFields, type RecordKind } from '../../../common/ledger/recordFields';
 import { toBase64 } from '../../../common/ledger/note';
 import { latestRecordTx } from '../../ledger/audit';
-import { checkpointAt, checkpointCovering, latestCheckpoint } from '../../ledger/checkpoints';
+import { checkpointAt, latestCheckpoint } from '../../ledger/checkpoints';
 import type { LedgerTables } from '../../ledger/tables';
+import { cosignedNote } from '../../ledger/witnessPush';
+import { proofCheckpoint } from '../../ledger/proofFiles';
 import { ok } from '../../plugins/app/envelope';
 import { ApiError, invalidField, notFound } from '../../errors';
 import { Codes } from '../../../common/envelope';
@@ -111,8 +114,17 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
   const latest = await latestRecordTx(app.db, kind, id);
   if (!latest) throw gone();
   const proof = (await app.ledger.proof(latest.txId))!;
-  const cp = await checkpointCovering(app.db, proof.channelId, proof.header.number + 1);
-  const links = cp ? await headers(app.db, proof.channelId, proof.header.number, cp.size - 1) : [];
+  const index = await app.ledger.entryIndex(proof.channelId, proof.header.number, proof.leafIndex);
+  // The latest checkpoint the witnesses cosigned that covers the entry (else the latest): a quorum can
+  // be counted on it (docs/ledger.md section 11).
+  const cp =
+    index === undefined
+      ? await latestCheckpoint(app.db, proof.channelId)
+      : await proofCheckpoint(app.db, proof.channelId, index);
+  const inclusion =
+    cp && index !== undefined && index < cp.size
+      ? await app.ledger.inclusionProof(proof.channelId, cp.size, index)
+      : null;
   return {
     kind,
     id,
@@ -121,7 +133,15 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
     recordChain: { txId: row.chain, version: Number(row.chainVersion) },
     latest: { txId: latest.txId, version: latest.version, versions: latest.versions },
     proof,
-    checkpoint: cp ? { size: cp.size, note: cp.note, headers: links } : null,
+    checkpoint:
+      cp && inclusion && index !== undefined
+        ? {
+            size: cp.size,
+            note: await cosignedNote(app.db, proof.channelId, cp),
+            index,
+            inclusion: inclusion.map(toBase64),
+          }
+        : null,
     key: publicKeyOf(app),
   };
 }
@@ -163,7 +183,8 @@ export default async function publicRoutes(fastify: FastifyInstance) {
           : await checkpointAt(app.db, ch.id, req.query.height);
       if (!cp) throw notFound(`Checkpoint of channel ${ch.name} at height`, req.query.height ?? ch.height);
       const { channelId: _c, ...rest } = cp;
-      return ok({ channel: ch.name, ...rest });
+      // The note with the witnesses' cosignatures of this checkpoint after the log's signature.
+      return ok({ channel: ch.name, ...rest, note: await cosignedNote(app.db, ch.id, cp) });
     },
   );
 

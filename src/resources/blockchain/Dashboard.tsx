@@ -112,19 +112,34 @@ function LatestBlocks({ channel }: { channel: ChannelInfo }) {
   );
 }
 
+/** A row of GET /baas-api/witnesses (server/routes/baas-api/witness.ts). */
 interface WitnessRow {
-  name: string;
+  witness: string;
+  url: string;
   channel: string;
+  /** The size the witness last reported (entries). */
   size: number;
+  cosignedSize: number;
   height: number;
-  behind: number;
-  cosignedAt: string;
+  lag: number;
+  refusals: number;
+  errors: number;
+  lastError: string | null;
+  cosignedAt: string | null;
 }
 
-/** Witnesses (GET /baas-api/witnesses): each one's cosigned height per channel (docs/ledger.md 11). */
+/**
+ * Witnesses (GET /baas-api/witnesses): per configured witness and channel, the size it holds, how many
+ * entries it lags behind the latest checkpoint, its refusals and errors (docs/ledger.md section 11), and
+ * the policy's quorum when one is set.
+ */
 function Witnesses() {
   const translate = useTranslate();
-  const w = useBaas<{ list: WitnessRow[]; total: number }>('/witnesses');
+  const w = useBaas<{
+    list: WitnessRow[];
+    total: number;
+    policy: { quorum: string; witnesses: string[] } | null;
+  }>('/witnesses');
   return (
     <Card variant="outlined" data-testid="witnesses">
       <CardContent>
@@ -132,6 +147,14 @@ function Witnesses() {
           {translate('blockchain.witness.title')}
         </Typography>
         <Loaded loading={w.isPending} error={w.error}>
+          {w.data?.policy && (
+            <Typography variant="body2" color="text.secondary" data-testid="witness-policy">
+              {translate('blockchain.witness.policy', {
+                quorum: w.data.policy.quorum,
+                n: w.data.policy.witnesses.length,
+              })}
+            </Typography>
+          )}
           {w.data && w.data.list.length === 0 ? (
             <Typography variant="body2" color="text.secondary">
               {translate('blockchain.witness.none')}
@@ -157,18 +180,22 @@ function Witnesses() {
                     <th>{translate('blockchain.witness.name')}</th>
                     <th>{translate('blockchain.field.channel')}</th>
                     <th>{translate('blockchain.witness.size')}</th>
-                    <th>{translate('blockchain.witness.behind')}</th>
+                    <th>{translate('blockchain.witness.lag')}</th>
+                    <th>{translate('blockchain.witness.refusals')}</th>
                     <th>{translate('blockchain.witness.cosignedAt')}</th>
+                    <th>{translate('blockchain.witness.lastError')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {w.data?.list.map((r) => (
-                    <tr key={`${r.name}:${r.channel}`}>
-                      <td>{r.name}</td>
+                    <tr key={`${r.witness}:${r.channel}`} data-witness={r.witness}>
+                      <td title={r.url}>{r.witness}</td>
                       <td>{r.channel}</td>
                       <td>{r.size}</td>
-                      <td>{r.behind}</td>
-                      <td>{r.cosignedAt.replace('T', ' ').slice(0, 19)}</td>
+                      <td>{r.lag}</td>
+                      <td>{r.refusals + r.errors}</td>
+                      <td>{r.cosignedAt ? r.cosignedAt.replace('T', ' ').slice(0, 19) : '—'}</td>
+                      <td style={{ whiteSpace: 'normal' }}>{r.lastError ?? '—'}</td>
                     </tr>
                   ))}
                 </tbody>

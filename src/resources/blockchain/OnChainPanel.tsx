@@ -5,7 +5,8 @@
  * checks it in the browser with Web Crypto (common/ledger/publicVerify.ts, the public page's checks):
  * record digest, Merkle proof, block header, checkpoint signature, no newer version. Shows "verified on
  * chain at block N of channel C" with the transaction's hashed time, "changed since it was put on chain"
- * when only the digest differs, or why not. Links to the public page and (artworks) the certificate.
+ * when only the digest differs, or why not. Links to the public page, (artworks) the certificate, and
+ * the download of the record's offline proof (C2SP tlog-proof).
  * Admins can put the record on chain (again) from here.
  *
  * Usage: `<OnChainPanel kind="author" />` / `<OnChainPanel kind="artwork" />` inside `<Show>`.
@@ -17,7 +18,7 @@ import { Alert, AlertTitle, Box, Button, Card, CardContent, Link, Stack, Typogra
 import { useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { RecordKind } from '../../../common/ledger/recordFields';
 import { verifyPublicRecord, type PublicCheck, type PublicRecord } from '../../../common/ledger/publicVerify';
-import { baasGet, putOnChain } from './api';
+import { baasGet, downloadProofFile, putOnChain } from './api';
 
 export function OnChainPanel({ kind }: { kind: RecordKind }) {
   const translate = useTranslate();
@@ -93,6 +94,20 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
           data-testid="onchain-certificate-link"
         >
           {translate('blockchain.onChain.certificate')}
+        </Link>
+      )}
+      {onChain && (
+        <Link
+          component="button"
+          type="button"
+          onClick={() =>
+            downloadProofFile(kind, record.id).catch((err: Error) =>
+              notify(err.message, { type: 'error', messageArgs: { _: err.message } }),
+            )
+          }
+          data-testid="onchain-proof-file"
+        >
+          {translate('blockchain.onChain.proofFile')}
         </Link>
       )}
     </Stack>

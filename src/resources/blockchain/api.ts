@@ -97,3 +97,16 @@ export function putOnChain(kind: 'author' | 'artwork', id: number): Promise<PutO
     { id },
   );
 }
+
+/**
+ * Downloads a record's offline proof (C2SP tlog-proof, docs/ledger.md section 11.6) from
+ * `GET /baas-api/proof-file` as `<kind>-<id>.tlog-proof`.
+ */
+export async function downloadProofFile(kind: 'author' | 'artwork', id: number): Promise<void> {
+  const d = await baasGet<{ name: string; file: string }>('/proof-file', { kind, id });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([d.file], { type: 'text/plain' }));
+  a.download = d.name;
+  a.click();
+  URL.revokeObjectURL(a.href);
+}

@@ -1,0 +1,364 @@
+/**
+ * The stored Merkle log of each channel (docs/ledger.md section 3a): entries are the channel's
+ * transactions in order (entry = the transaction's canonical JSON, so its record hash is the
+ * transaction's leaf hash `ledger_tx.leafHash`), stored as Go tlog's stored hashes in `ledger_tree`, one
+ * row per block (migration 20261126T0100_ledger_tlog). Appending a block reads only the right edge of the
+ * tree (at most log2 n hashes); proofs, tree hashes and tiles read O(log n) stored hashes
+ * (common/ledger/tlog.ts), never re-hash history.
+ *
+ * On SQLite every read and write goes through better-sqlite3 prepared statements on the one connection
+ * (inside a block's transaction too); elsewhere through Kysely, on the transaction when one is given.
+ */
+import type { Kysely } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import { sqliteHandle } from '../db/connect';
+import { fromHex, toHex } from '../../common/ledger/hex';
+import {
+  encodeEntryBundle,
+  HASH_SIZE,
+  proveRecord,
+  proveTree,
+  readTileData,
+  recordProofIndexes,
+  storedHashCount,
+  storedHashesForRecordHash,
+  storedHashIndex,
+  type Hash,
+  type Tile,
+  tileIndexes,
+  TILE_WIDTH,
+  treeHash,
+  treeHashIndexes,
+  treeProofIndexes,
+} from '../../common/ledger/tlog';
+import type { LedgerTables } from './tables';
+import { txCanonicalJson } from './tx';
+
+const HEX = HASH_SIZE * 2;
+
+/** The log's state after a block: size in entries, root hash (hex), the block that made it. */
+export interface TreeHead {
+  size: number;
+  rootHash: string;
+  blockNumber: number;
+}
+
+interface TreeRow {
+  blockNumber: number;
+  size: number;
+  rootHash: string;
+  hashStart: number;
+  hashes: string;
+}
+
+interface Statements {
+  head: SQLite.Statement;
+  rowFor: SQLite.Statement;
+  insert: SQLite.Statement;
+  blockFor: SQLite.Statement;
+  txsOf: SQLite.Statement;
+}
+
+/** The right edge of a channel's tree at one size: the stored hashes `treeHashIndexes(size)` names. */
+interface Edge {
+  size: number;
+  rootHash: string;
+  hashes: Map<number, Hash>;
+}
+
+/** Stored Merkle logs, one per channel, over the application's database. */
+export class TreeStore {
+  private readonly sqlite: SQLite.Database | undefined;
+  private stmts: Statements | undefined;
+  private readonly edges = new Map<number, Edge>();
+
+  constructor(private readonly db: Kysely<any>) {
+    this.sqlite = sqliteHandle(db);
+  }
+
+  private get ldb(): Kysely<LedgerTables> {
+    return this.db as Kysely<LedgerTables>;
+  }
+
+  private statements(): Statements {
+    if (this.stmts) return this.stmts;
+    const d = this.sqlite!;
+    this.stmts = {
+      head: d.prepare(
+        'SELECT "blockNumber", "size", "rootHash", "hashStart", "hashes" FROM ledger_tree WHERE "channelId" = ? ORDER BY "blockNumber" DESC LIMIT 1',
+      ),
+      rowFor: d.prepare(
+        'SELECT "hashStart", "hashes" FROM ledger_tree WHERE "channelId" = ? AND "hashStart" <= ? ORDER BY "hashStart" DESC LIMIT 1',
+      ),
+      insert: d.prepare(
+        'INSERT INTO ledger_tree ("channelId", "blockNumber", "size", "rootHash", "hashStart", "hashes") VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      blockFor: d.prepare(
+        'SELECT "blockNumber", "size" FROM ledger_tree WHERE "channelId" = ? AND "size" > ? ORDER BY "size" LIMIT 1',
+      ),
+      txsOf: d.prepare(
+        'SELECT "txId", "chaincode", "function", "args", "creator", "timestamp", "validationCode" FROM ledger_tx WHERE "channelId" = ? AND "blockNumber" = ? ORDER BY "txIndex"',
+      ),
+    };
+    return this.stmts;
+  }
+
+  /** The log's latest state (its last block's row), through `db` (a transaction) or the store's own. */
+  async head(channelId: number, db: Kysely<any> = this.db): Promise<TreeHead | undefined> {
+    const row = await this.lastRow(channelId, db);
+    return row && { size: Number(row.size), rootHash: row.rootHash, blockNumber: Number(row.blockNumber) };
+  }
+
+  private async lastRow(channelId: number, db: Kysely<any>): Promise<TreeRow | undefined> {
+    if (this.sqlite) return this.statements().head.get(channelId) as TreeRow | undefined;
+    return (db as Kysely<LedgerTables>)
+      .selectFrom('ledger_tree')
+      .select(['blockNumber', 'size', 'rootHash', 'hashStart', 'hashes'])
+      .where('channelId', '=', channelId)
+      .orderBy('blockNumber', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Stored hashes by index (common/ledger/tlog.ts `storedHashIndex`), one query per `ledger_tree` row
+   * touched. @throws Error when an index is not stored (beyond the log, or a row is missing).
+   */
+  async readHashes(channelId: number, indexes: number[], db: Kysely<any> = this.db): Promise<Hash[]> {
+    const rows: { start: number; hashes: string }[] = [];
+    const out = new Array<Hash>(indexes.length);
+    const order = indexes.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+    for (const [x, i] of order) {
+      let row = rows.find((r) => x >= r.start && x < r.start + r.hashes.length / HEX);
+      if (!row) {
+        const got = await this.rowFor(channelId, x, db);
+        if (!got) throw new Error(`ledger tree of channel ${channelId}: stored hash ${x} missing`);
+        row = { start: Number(got.hashStart), hashes: got.hashes };
+        rows.push(row);
+        if (x >= row.start + row.hashes.length / HEX)
+          throw new Error(`ledger tree of channel ${channelId}: stored hash ${x} missing`);
+      }
+      const at = (x - row.start) * HEX;
+      out[i] = fromHex(row.hashes.slice(at, at + HEX));
+    }
+    return out;
+  }
+
+  private async rowFor(
+    channelId: number,
+    index: number,
+    db: Kysely<any>,
+  ): Promise<{ hashStart: number; hashes: string } | undefined> {
+    if (this.sqlite)
+      return this.statements().rowFor.get(channelId, index) as
+        { hashStart: number; hashes: string } | undefined;
+    return (db as Kysely<LedgerTables>)
+      .selectFrom('ledger_tree')
+      .select(['hashStart', 'hashes'])
+      .where('channelId', '=', channelId)
+      .where('hashStart', '<=', index)
+      .orderBy('hashStart', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** A synchronous reader over hashes fetched beforehand (the tlog functions read synchronously). */
+  private async prefetch(channelId: number, indexes: number[], db: Kysely<any>) {
+    const hashes = await this.readHashes(channelId, indexes, db);
+    const map = new Map<number, Hash>();
+    indexes.forEach((x, i) => map.set(x, hashes[i]));
+    return (ix: number[]) =>
+      ix.map((x) => {
+        const h = map.get(x);
+        if (!h) throw new Error(`stored hash ${x} not prefetched`);
+        return h;
+      });
+  }
+
+  /**
+   * Appends a block's leaf hashes (hex, in order) to the channel's log inside `trx`, the block's database
+   * transaction, and stores the block's row. Returns the log's size and root after the block. Reads the
+   * right edge once per size it has not seen (then keeps it in memory, checked against the stored head).
+   */
+  async appendBlock(
+    trx: Kysely<any>,
+    channelId: number,
+    blockNumber: number,
+    leaves: string[],
+  ): Promise<TreeHead> {
+    const last = await this.lastRow(channelId, trx);
+    const oldSize = last ? Number(last.size) : 0;
+    let edge = this.edges.get(channelId);
+    if (!edge || edge.size !== oldSize || (last && edge.rootHash !== last.rootHash)) {
+      const ix = treeHashIndexes(oldSize);
+      const hashes = await this.readHashes(channelId, ix, trx);
+      edge = {
+        size: oldSize,
+        rootHash: last?.rootHash ?? '',
+        hashes: new Map(ix.map((x, i) => [x, hashes[i]])),
+      };
+    }
+    const work = new Map(edge.hashes);
+    const read = (ix: number[]) => ix.map((x) => work.get(x)!);
+    const hashStart = storedHashCount(oldSize);
+    let next = hashStart;
+    const added: Hash[] = [];
+    let size = oldSize;
+    for (const leaf of leaves) {
+      const hs = storedHashesForRecordHash(size, fromHex(leaf), read);
+      for (const h of hs) {
+        work.set(next++, h);
+        added.push(h);
+      }
+      size++;
+    }
+    const ix = treeHashIndexes(size);
+    const root = toHex(treeHash(size, read));
+    const hex = added.map(toHex).join('');
+    if (this.sqlite) this.statements().insert.run(channelId, blockNumber, size, root, hashStart, hex);
+    else
+      await (trx as Kysely<LedgerTables>)
+        .insertInto('ledger_tree')
+        .values({ channelId, blockNumber, size, rootHash: root, hashStart, hashes: hex })
+        .execute();
+    // The new edge; kept only once the block commits (a rolled-back block leaves the stored head as it
+    // was, which no longer matches this edge's size and root, so it is re-read).
+    this.edges.set(channelId, { size, rootHash: root, hashes: new Map(ix.map((x) => [x, work.get(x)!])) });
+    return { size, rootHash: root, blockNumber };
+  }
+
+  /** The tree hash of the first `size` entries (hex). */
+  async treeHashAt(channelId: number, size: number, db: Kysely<any> = this.db): Promise<string> {
+    const ix = treeHashIndexes(size);
+    return toHex(treeHash(size, await this.prefetch(channelId, ix, db)));
+  }
+
+  /** Inclusion proof of entry `index` in the tree of `size` entries (RFC 6962 audit path). */
+  async inclusionProof(
+    channelId: number,
+    size: number,
+    index: number,
+    db: Kysely<any> = this.db,
+  ): Promise<Hash[]> {
+    const r = await this.prefetch(channelId, recordProofIndexes(size, index), db);
+    return proveRecord(size, index, r);
+  }
+
+  /** Consistency proof from the tree of `from` entries to the tree of `to` entries (RFC 6962 2.1.2). */
+  async consistencyProof(
+    channelId: number,
+    to: number,
+    from: number,
+    db: Kysely<any> = this.db,
+  ): Promise<Hash[]> {
+    const r = await this.prefetch(channelId, treeProofIndexes(to, from), db);
+    return proveTree(to, from, r);
+  }
+
+  /** A hash tile's bytes (C2SP tlog-tiles, height 8). The caller checks the tile exists at the log's size. */
+  async tileData(channelId: number, tile: Tile): Promise<Uint8Array> {
+    return readTileData(tile, await this.prefetch(channelId, tileIndexes(tile), this.db));
+  }
+
+  /**
+   * The entries `start` .. `start + count − 1` (canonical JSON bytes of the transactions), in order.
+   */
+  async entries(channelId: number, channel: string, start: number, count: number): Promise<Uint8Array[]> {
+    const out: Uint8Array[] = [];
+    const enc = new TextEncoder();
+    let at = start;
+    while (out.length < count) {
+      const blk = await this.blockForEntry(channelId, at);
+      if (!blk) break;
+      const txs = await this.blockTxs(channelId, blk.blockNumber);
+      const first = blk.size - txs.length;
+      for (let i = at - first; i < txs.length && out.length < count; i++) {
+        const r = txs[i];
+        out.push(
+          enc.encode(
+            txCanonicalJson({
+              txId: r.txId,
+              channel,
+              chaincode: r.chaincode,
+              function: r.function,
+              args: JSON.parse(r.args) as string[],
+              creator: r.creator,
+              timestamp: r.timestamp,
+              validationCode: Number(r.validationCode),
+            }),
+          ),
+        );
+        at++;
+      }
+    }
+    return out;
+  }
+
+  /** A C2SP entry bundle of `width` entries starting at `n × 256`. */
+  async entryBundle(channelId: number, channel: string, n: number, width: number): Promise<Uint8Array> {
+    const entries = await this.entries(channelId, channel, n * TILE_WIDTH, width);
+    if (entries.length !== width)
+      throw new Error(`entry bundle ${n}: ${entries.length} of ${width} entries found`);
+    return encodeEntryBundle(entries);
+  }
+
+  /** The block holding entry `index` and the log size after it. */
+  async blockForEntry(
+    channelId: number,
+    index: number,
+  ): Promise<{ blockNumber: number; size: number } | undefined> {
+    const row = this.sqlite
+      ? (this.statements().blockFor.get(channelId, index) as
+          { blockNumber: number; size: number } | undefined)
+      : await this.ldb
+          .selectFrom('ledger_tree')
+          .select(['blockNumber', 'size'])
+          .where('channelId', '=', channelId)
+          .where('size', '>', index)
+          .orderBy('size')
+          .limit(1)
+          .executeTakeFirst();
+    return row && { blockNumber: Number(row.blockNumber), size: Number(row.size) };
+  }
+
+  private async blockTxs(channelId: number, blockNumber: number) {
+    type Row = {
+      txId: string;
+      chaincode: string;
+      function: string;
+      args: string;
+      creator: string;
+      timestamp: string;
+      validationCode: number;
+    };
+    if (this.sqlite) return this.statements().txsOf.all(channelId, blockNumber) as Row[];
+    return this.ldb
+      .selectFrom('ledger_tx')
+      .select(['txId', 'chaincode', 'function', 'args', 'creator', 'timestamp', 'validationCode'])
+      .where('channelId', '=', channelId)
+      .where('blockNumber', '=', blockNumber)
+      .orderBy('txIndex')
+      .execute();
+  }
+
+  /** The entry index of a transaction: the log size before its block plus its index in the block. */
+  async entryIndex(channelId: number, blockNumber: number, txIndex: number): Promise<number | undefined> {
+    const row = await this.ldb
+      .selectFrom('ledger_tree')
+      .innerJoin('ledger_block', (j) =>
+        j
+          .onRef('ledger_block.channelId', '=', 'ledger_tree.channelId')
+          .onRef('ledger_block.number', '=', 'ledger_tree.blockNumber'),
+      )
+      .select(['ledger_tree.size', 'ledger_block.txCount'])
+      .where('ledger_tree.channelId', '=', channelId)
+      .where('ledger_tree.blockNumber', '=', blockNumber)
+      .executeTakeFirst();
+    return row && Number(row.size) - Number(row.txCount) + txIndex;
+  }
+}
+
+/** The stored-hash index of entry `n`'s record hash (level 0). */
+export function entryHashIndex(n: number): number {
+  return storedHashIndex(0, n);
+}

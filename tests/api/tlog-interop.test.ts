@@ -1,0 +1,193 @@
+/**
+ * The ledger as a C2SP transparency log, checked with Go's reference implementation (issue 19): a server
+ * (createTestApp: SQLite, or PostgreSQL with TEST_DATABASE_URL) listening on 127.0.0.1 puts records on
+ * chain, then tests/go/tlogcheck (GOPATH mode against Debian's golang-golang-x-mod-dev) opens two served
+ * checkpoints with note.Open, checks the served consistency proof with tlog.CheckTree, reads every entry
+ * through the tiles (tlog.TileHashReader) and checks each served inclusion proof with tlog.CheckRecord.
+ * Property test: for random sizes m ≤ n ≤ 5,000 our proofs verify in Go and in ours, and a flipped byte
+ * fails both. Skipped with a message only when `go` is not installed (scripts/ensure-system-deps.sh
+ * installs it for CI).
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toBase64 } from '../../common/ledger/note';
+import {
+  arrayHashReader,
+  checkRecord,
+  checkTree,
+  type Hash,
+  proveRecord,
+  proveTree,
+  recordHash,
+  storedHashes,
+  treeHash,
+} from '../../common/ledger/tlog';
+import { ROOT } from '../support/serverProcess';
+import { createTestApp, type TestApp } from './helpers';
+
+const run = promisify(execFile);
+const GO_ENV = { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' };
+const PROGRAM = join(ROOT, 'tests/go/tlogcheck/main.go');
+let goBinary: string | undefined;
+try {
+  execFileSync('go', ['version'], { stdio: 'ignore' });
+} catch {
+  console.warn(
+    'tlog-interop: `go` is not installed, skipping the Go interop tests (apt-get install golang-go golang-golang-x-mod-dev)',
+  );
+}
+const hasGo = (() => {
+  try {
+    execFileSync('go', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    console.warn(
+      'tlog-interop: `go` is not installed: skipping the Go interop tests (apt-get install golang-go golang-golang-x-mod-dev)',
+    );
+    return false;
+  }
+})();
+const dir = mkdtempSync(join(tmpdir(), 'baas-tlog-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Builds the Go checker once (go run would rebuild per call). */
+async function goChecker(): Promise<string> {
+  if (goBinary) return goBinary;
+  const out = join(dir, 'tlogcheck');
+  await run('go', ['build', '-o', out, PROGRAM], { env: GO_ENV, cwd: ROOT });
+  goBinary = out;
+  return out;
+}
+
+/** Runs the Go checker's batch mode over cases; answers "ok"/"fail" per case. */
+async function goBatch(cases: object[]): Promise<string[]> {
+  const bin = await goChecker();
+  return new Promise((resolve, reject) => {
+    const p = spawn(bin, ['batch'], { env: GO_ENV });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) =>
+      code === 0 ? resolve(out.trim().split('\n')) : reject(new Error(`${out}${err}`)),
+    );
+    p.stdin.end(cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  });
+}
+
+describe.skipIf(!hasGo)('Go tlog interop against a running server', () => {
+  let t: TestApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestApp({ ledgerBatchSize: 3, ledgerBatchTimeoutMs: 0, publicRateLimit: 1_000_000 });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => t?.close());
+
+  async function putAuthors(n: number) {
+    for (let i = 0; i < n; i++) {
+      const a = await t.call({
+        method: 'POST',
+        url: '/artmanager/authors/addAuthors',
+        payload: { authorName: `A${i}` },
+      });
+      const p = await t.call({
+        method: 'POST',
+        url: '/artmanager/authors/blockChain',
+        payload: { id: a.body.data.id },
+      });
+      expect(p.body.code).toBe(0);
+    }
+  }
+
+  it('note.Open, CheckTree between two served checkpoints, entries through tiles, CheckRecord of each', async () => {
+    await putAuthors(4);
+    const prefix = `${url}/baas-api/public/log/artchannel`;
+    const old = await (await fetch(`${prefix}/checkpoint`)).text();
+    writeFileSync(join(dir, 'old.note'), old);
+    await putAuthors(300 - 4); // past one full tile of 256 entries
+    const key = await (await fetch(`${url}/baas-api/public/key`)).json();
+    const bin = await goChecker();
+    const stdout = await run(bin, ['server', prefix, key.data.vkey, join(dir, 'old.note')], {
+      env: GO_ENV,
+      maxBuffer: 1 << 24,
+    }).then(
+      (r) => r.stdout,
+      (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`,
+    );
+    expect(stdout).toMatch(
+      /^OK origin \S+\/artchannel: note\.Open, CheckTree \d+ → \d+, \d+ entries read through tiles/,
+    );
+    // The served checkpoint counts entries: the genesis transaction and the puts.
+    const body = (await (await fetch(`${prefix}/checkpoint`)).text()).split('\n');
+    expect(Number(body[1])).toBeGreaterThanOrEqual(301);
+    expect(body[0]).toBe(key.data.name);
+    // Full tiles are immutable, partial ones are not cached.
+    const full = await fetch(`${prefix}/tile/0/000`);
+    expect(full.status).toBe(200);
+    expect(full.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await full.arrayBuffer()).byteLength).toBe(8192);
+    expect((await fetch(`${prefix}/tile/0/001.p/7`)).status).toBe(404); // not the signed size's width
+    expect((await fetch(`${prefix}/tile/0/1`)).status).toBe(404); // not a canonical path
+  }, 600_000);
+});
+
+describe.skipIf(!hasGo)('property: our proofs verify in Go and in ours; a flipped byte fails both', () => {
+  it('random m ≤ n ≤ 5,000', async () => {
+    const N = 5000;
+    const stored: Hash[] = [];
+    const r = arrayHashReader(stored);
+    const leaves: Hash[] = [];
+    for (let i = 0; i < N; i++) {
+      const data = new TextEncoder().encode(`entry ${i}`);
+      stored.push(...storedHashes(i, data, r));
+      leaves.push(recordHash(data));
+    }
+    const pairs = fc.sample(
+      fc
+        .tuple(fc.integer({ min: 1, max: N }), fc.integer({ min: 1, max: N }), fc.nat(), fc.nat())
+        .map(([a, b, x, y]) => ({
+          m: Math.min(a, b),
+          n: Math.max(a, b),
+          x,
+          y,
+        })),
+      60,
+    );
+    const cases: { c: object; ours: boolean }[] = [];
+    for (const { m, n, x, y } of pairs) {
+      const th = treeHash(n, r);
+      const oh = treeHash(m, r);
+      const tp = proveTree(n, m, r);
+      const idx = x % n;
+      const rp = proveRecord(n, idx, r);
+      const b64 = (p: Hash[]) => p.map(toBase64);
+      const flip = (p: Hash[]) => {
+        if (p.length === 0) return null;
+        const q = p.map((h) => h.slice());
+        q[y % q.length][(x + y) % 32] ^= 1 << (y % 8);
+        return q;
+      };
+      const tree = { kind: 'tree', t: n, th: toBase64(th), n: m, h: toBase64(oh) };
+      const rec = { kind: 'record', t: n, th: toBase64(th), n: idx, h: toBase64(leaves[idx]) };
+      cases.push({ c: { ...tree, proof: b64(tp) }, ours: checkTree(tp, n, th, m, oh) });
+      cases.push({ c: { ...rec, proof: b64(rp) }, ours: checkRecord(rp, n, th, idx, leaves[idx]) });
+      const ft = flip(tp);
+      if (ft) cases.push({ c: { ...tree, proof: b64(ft) }, ours: checkTree(ft, n, th, m, oh) });
+      const fr = flip(rp);
+      if (fr) cases.push({ c: { ...rec, proof: b64(fr) }, ours: checkRecord(fr, n, th, idx, leaves[idx]) });
+    }
+    const go = await goBatch(cases.map((x) => x.c));
+    expect(go).toHaveLength(cases.length);
+    for (const [i, { c, ours }] of cases.entries())
+      expect(go[i] === 'ok', JSON.stringify(c).slice(0, 200)).toBe(ours);
+    // Unflipped proofs verify; flipped ones fail, in both.
+    expect(go.filter((g) => g === 'ok').length).toBe(pairs.length * 2);
+  }, 300_000);
+});
