@@ -351,6 +351,13 @@ export class WritePipeline {
     }
   }
 
+  /** Rejects every waiting caller (the signer halted the ledger: their blocks cannot be signed). */
+  private rejectWaiters(err: Error): void {
+    const all = [...this.waiters.values()];
+    this.waiters.clear();
+    for (const list of all) for (const w of list) w.reject(err);
+  }
+
   /** Resolves the waiters of committed transactions. */
   private settle(txs: CommittedTx[]): void {
     for (const tx of txs) {
@@ -536,6 +543,8 @@ export class WritePipeline {
         await store(fuse);
       } catch (err) {
         if (!fuse) throw err;
+        // The signer refuses the channel's history (a fork): nothing is cut or queued, the callers hear why.
+        if (err instanceof LedgerError && err.code === 'halted') throw err;
         // Cutting failed (a commit hook, e.g. the signer): store the group in the queue only, as without
         // fusing, so the submissions are acknowledged and the cutter retries the blocks.
         this.opts.logError?.(err, 'ledger: cutting blocks in the group commit failed; queued instead');
@@ -818,6 +827,7 @@ export class WritePipeline {
       if (st.pending > 0 && !st.timer && !this.closed)
         st.timer = setTimeout(() => this.onTimeout(st), this.opts.batchTimeoutMs);
     } catch (err) {
+      if (err instanceof LedgerError && err.code === 'halted') this.rejectWaiters(err);
       this.opts.logError?.(err, `ledger: cutting a block of channel ${st.name} failed; retrying in 1 s`);
       if (!this.closed && !st.timer) st.timer = setTimeout(() => this.onTimeout(st), 1000);
     }

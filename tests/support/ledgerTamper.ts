@@ -3,7 +3,8 @@
  * tamper and witness tests can show that signed checkpoints and witnesses catch it.
  */
 import type { Kysely } from 'kysely';
-import { toHex } from '../../common/ledger/hex';
+import { fromHex, toHex } from '../../common/ledger/hex';
+import { arrayHashReader, storedHashesForRecordHash, treeHash, type Hash } from '../../common/ledger/tlog';
 import { merkleRoot } from '../../server/ledger/merkle';
 import type { LedgerTables } from '../../server/ledger/tables';
 import { blockHashHex, txLeafHash } from '../../server/ledger/tx';
@@ -51,5 +52,44 @@ export async function rehashFrom(db: Kysely<any>, from: number): Promise<void> {
       .where('number', '=', b.number)
       .execute();
     previous = blockHash;
+  }
+}
+
+/**
+ * Rewrites channel 1's stored Merkle log (`ledger_tree`) from its stored leaf hashes, as a forger who
+ * re-hashed the blocks would, so that the log is consistent with the forged transactions.
+ */
+export async function rebuildTree(db: Kysely<any>): Promise<void> {
+  const ldb = db as Kysely<LedgerTables>;
+  const stored: Hash[] = [];
+  const read = arrayHashReader(stored);
+  let size = 0;
+  const blocks = await ldb
+    .selectFrom('ledger_block')
+    .select('number')
+    .where('channelId', '=', 1)
+    .orderBy('number')
+    .execute();
+  for (const { number } of blocks) {
+    const start = stored.length;
+    const txs = await ldb
+      .selectFrom('ledger_tx')
+      .select('leafHash')
+      .where('channelId', '=', 1)
+      .where('blockNumber', '=', number)
+      .orderBy('txIndex')
+      .execute();
+    for (const t of txs) stored.push(...storedHashesForRecordHash(size++, fromHex(t.leafHash), read));
+    await ldb
+      .updateTable('ledger_tree')
+      .set({
+        size,
+        hashStart: start,
+        rootHash: toHex(treeHash(size, read)),
+        hashes: stored.slice(start).map(toHex).join(''),
+      })
+      .where('channelId', '=', 1)
+      .where('blockNumber', '=', number)
+      .execute();
   }
 }

@@ -70,6 +70,31 @@ export default async function logRoutes(fastify: FastifyInstance) {
   );
 
   app.get(
+    '/:channel/status',
+    {
+      config,
+      schema: {
+        summary:
+          "The log's origin, signed size and alarm (a stored history that does not extend the last signed checkpoint)",
+        params: channelParams,
+      },
+    },
+    async (req) => {
+      const ch = await app.ledger.channel(req.params.channel);
+      if (!ch) throw notFound('Channel', req.params.channel);
+      const cp = await latestCheckpoint(app.db, ch.id);
+      const alarm = app.checkpoints.alarms.get(ch.name) ?? null;
+      return ok({
+        channel: ch.name,
+        origin: app.checkpoints.origin(ch.name),
+        signedSize: cp?.size ?? 0,
+        halted: alarm !== null,
+        alarm,
+      });
+    },
+  );
+
+  app.get(
     '/:channel/tile/*',
     {
       config,
