@@ -23,6 +23,10 @@ export interface TestApp {
   userToken: string;
   /** Injects with the admin token unless `token` is given (null: no token). */
   call(opts: InjectOptions & { token?: string | null }): Promise<{ status: number; body: any }>;
+  /** `GET url`, with the admin token unless `token` is given (null: no token). */
+  get(url: string, token?: string | null): Promise<{ status: number; body: any }>;
+  /** `POST url` with the JSON `payload`, with the admin token unless `token` is given (null: no token). */
+  post(url: string, payload?: unknown, token?: string | null): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
@@ -100,6 +104,9 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     adminToken,
     userToken,
     call,
+    get: (url, token) => call({ method: 'GET', url, token }),
+    post: (url, payload, token) =>
+      call({ method: 'POST', url, payload: payload as InjectOptions['payload'], token }),
     close: async () => {
       await app.close();
       await pgDb?.drop();

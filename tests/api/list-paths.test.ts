@@ -15,18 +15,14 @@ let author: number;
 const names: { id: number; name: string; classify: string }[] = [];
 
 const list = async (body: Record<string, unknown>) => {
-  const res = await t.call({ method: 'POST', url: '/artmanager/artwork/searchArtworkList', payload: body });
+  const res = await t.post('/artmanager/artwork/searchArtworkList', body);
   expect(res.status).toBe(200);
   return res.body.data as { list: { id: number; artWorkName: string; authorName: string }[]; total: number };
 };
 
 beforeAll(async () => {
   t = await createTestApp();
-  const a = await t.call({
-    method: 'POST',
-    url: '/artmanager/authors/addAuthors',
-    payload: { authorName: 'Winifred Nicholson' },
-  });
+  const a = await t.post('/artmanager/authors/addAuthors', { authorName: 'Winifred Nicholson' });
   author = a.body.data.id;
   const words = [
     'Harbour at dusk',
@@ -38,10 +34,11 @@ beforeAll(async () => {
   for (let i = 0; i < 25; i++) {
     const name = `${words[i % words.length]} ${i}`;
     const classify = i % 2 ? 'painting' : 'sculpture';
-    const res = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/addArtwork',
-      payload: { artWorkName: name, author, classify, texture: i % 3 ? 'Oil on canvas' : 'Bronze' },
+    const res = await t.post('/artmanager/artwork/addArtwork', {
+      artWorkName: name,
+      author,
+      classify,
+      texture: i % 3 ? 'Oil on canvas' : 'Bronze',
     });
     expect(res.status).toBe(200);
     names.push({ id: res.body.data.id, name, classify });

@@ -17,15 +17,16 @@ let t: TestApp;
 let author: number;
 
 const list = async (body: Record<string, unknown> = {}) => {
-  const res = await t.call({ method: 'POST', url: '/artmanager/artwork/searchArtworkList', payload: body });
+  const res = await t.post('/artmanager/artwork/searchArtworkList', body);
   expect(res.status).toBe(200);
   return res.body.data as { list: { id: number }[]; total: number };
 };
 const add = async (name: string) => {
-  const res = await t.call({
-    method: 'POST',
-    url: '/artmanager/artwork/addArtwork',
-    payload: { artWorkName: name, author, classify: 'painting', texture: 'Oil on canvas' },
+  const res = await t.post('/artmanager/artwork/addArtwork', {
+    artWorkName: name,
+    author,
+    classify: 'painting',
+    texture: 'Oil on canvas',
   });
   expect(res.status).toBe(200);
   return res.body.data.id as number;
@@ -53,11 +54,7 @@ async function onAnotherConnection(text: string): Promise<void> {
 
 beforeAll(async () => {
   t = await createTestApp();
-  const a = await t.call({
-    method: 'POST',
-    url: '/artmanager/authors/addAuthors',
-    payload: { authorName: 'Gwen John' },
-  });
+  const a = await t.post('/artmanager/authors/addAuthors', { authorName: 'Gwen John' });
   author = a.body.data.id;
   for (const name of ['Interior', 'Self-Portrait', 'Girl with a Cat']) await add(name);
 });
@@ -80,7 +77,7 @@ describe('list totals', () => {
     const id = await add('Portrait of a Nun');
     expect((await list()).total).toBe(before + 1);
     expect((await list({ q: 'portrait' })).total).toBe(2);
-    const del = await t.call({ method: 'POST', url: '/artmanager/artwork/deleteArt', payload: { id } });
+    const del = await t.post('/artmanager/artwork/deleteArt', { id });
     expect(del.status).toBe(200);
     expect((await list()).total).toBe(before);
     expect((await list({ q: 'portrait' })).total).toBe(1);

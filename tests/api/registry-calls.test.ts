@@ -18,21 +18,19 @@ let authorId = 0;
 let artId = 0;
 beforeAll(async () => {
   t = await createTestApp();
-  const a = await t.call({
-    method: 'POST',
-    url: '/artmanager/authors/addAuthors',
-    payload: { authorName: 'Qi Baishi' },
-  });
+  const a = await t.post('/artmanager/authors/addAuthors', { authorName: 'Qi Baishi' });
   authorId = a.body.data.id;
   artId = await newArtwork('Shrimps');
 });
 afterAll(() => t?.close());
 
 async function newArtwork(name: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const r = await t.call({
-    method: 'POST',
-    url: '/artmanager/artwork/addArtwork',
-    payload: { artWorkName: name, author: authorId, classify: 'Ink', texture: 'Paper', ...extra },
+  const r = await t.post('/artmanager/artwork/addArtwork', {
+    artWorkName: name,
+    author: authorId,
+    classify: 'Ink',
+    texture: 'Paper',
+    ...extra,
   });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.data.id;
@@ -74,7 +72,7 @@ const send = (
 ) => t.call({ method: 'POST', url, ...multipart(fields, file), token });
 
 const listDir = async (dir: string) =>
-  (await t.call({ method: 'GET', url: `/artmanager/oss/dir/${dir}` })).body.data.list as {
+  (await t.get(`/artmanager/oss/dir/${dir}`)).body.data.list as {
     name: string;
     url: string;
   }[];
@@ -190,7 +188,7 @@ describe('POST /artmanager/authors/addHeadPic', () => {
     );
     expect(r.status).toBe(200);
     expect(r.body.data.portrait).toMatch(/^\/uploads\/authors\/portrait\/[0-9a-f]{64}\.png$/);
-    const got = await t.call({ method: 'GET', url: `/artmanager/authors/getInfo?id=${authorId}` });
+    const got = await t.get(`/artmanager/authors/getInfo?id=${authorId}`);
     expect(got.body.data.portrait).toBe(r.body.data.portrait);
   });
 
@@ -231,39 +229,27 @@ describe('POST /artmanager/authors/addHeadPic', () => {
 
 describe('POST /artmanager/authors/createWx', () => {
   it('generates wxCode and wxUrl (the public verification page) and enables it', async () => {
-    const r = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/createWx',
-      payload: { id: authorId },
-    });
+    const r = await t.post('/artmanager/authors/createWx', { id: authorId });
     expect(r.status).toBe(200);
     expect(r.body.data.wxCode).toMatch(/^WX[0-9A-F]{16}$/);
     expect(r.body.data.wxUrl).toMatch(new RegExp(`^http://[^/]+/#/verify/author/${authorId}$`));
     expect(r.body.data.wxIsEnable).toBe(1);
     expect(r.body.data.wxCreateTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    const again = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/createWx',
-      payload: { id: authorId },
-    });
+    const again = await t.post('/artmanager/authors/createWx', { id: authorId });
     expect(again.body.data.wxCode).not.toBe(r.body.data.wxCode);
   });
 
   it('wxIsEnable switches it off through updateInfo', async () => {
-    const r = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/updateInfo',
-      payload: { id: authorId, wxIsEnable: 0 },
-    });
+    const r = await t.post('/artmanager/authors/updateInfo', { id: authorId, wxIsEnable: 0 });
     expect(r.body.data.wxIsEnable).toBe(0);
     expect(r.body.data.wxUrl).toMatch(/#\/verify\/author\//);
   });
 
   it('an invalid id → 400; an unknown id → 404', async () => {
-    const a = await t.call({ method: 'POST', url: '/artmanager/authors/createWx', payload: { id: 'x' } });
+    const a = await t.post('/artmanager/authors/createWx', { id: 'x' });
     expect(a.status).toBe(400);
     expect(a.body.data.errors[0].field).toBe('id');
-    const b = await t.call({ method: 'POST', url: '/artmanager/authors/createWx', payload: { id: 999999 } });
+    const b = await t.post('/artmanager/authors/createWx', { id: 999999 });
     expect(b.status).toBe(404);
   });
 });
@@ -323,41 +309,21 @@ describe('POST /artmanager/artwork/addPicture and deletePicture', () => {
       { bytes: png(), filename: 'x.png' },
     );
     const url = added.body.data.images.at(-1);
-    const r = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/deletePicture',
-      payload: { artId, url },
-    });
+    const r = await t.post('/artmanager/artwork/deletePicture', { artId, url });
     expect(r.status).toBe(200);
     expect(r.body.data.images).not.toContain(url);
-    const again = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/deletePicture',
-      payload: { artId, url },
-    });
+    const again = await t.post('/artmanager/artwork/deletePicture', { artId, url });
     expect(again.status).toBe(400);
     expect(again.body.data.errors[0].field).toBe('url');
-    const bad = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/deletePicture',
-      payload: { artId },
-    });
+    const bad = await t.post('/artmanager/artwork/deletePicture', { artId });
     expect(bad.status).toBe(400);
-    const unknown = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/deletePicture',
-      payload: { artId: 999999, url },
-    });
+    const unknown = await t.post('/artmanager/artwork/deletePicture', { artId: 999999, url });
     expect(unknown.status).toBe(404);
   });
 
   it('the form update refuses a 10th image too (images.maxItems)', async () => {
     const images = Array.from({ length: 10 }, (_, i) => `/uploads/${i}.png`);
-    const r = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/baseInfo',
-      payload: { id: artId, images },
-    });
+    const r = await t.post('/artmanager/artwork/baseInfo', { id: artId, images });
     expect(r.status).toBe(400);
     expect(r.body.data.errors[0]).toMatchObject({
       field: 'images',
@@ -379,11 +345,7 @@ describe('section calls: ArtCertificate, ArtSecurity, ArtOther (the update, narr
     ['ArtSecurity', { securityInfo: { level: 'restricted', rfid: 'RF-9' } }],
     ['ArtOther', { dealInfo: { price: 12.5, currency: 'GBP' }, ownership: { ownerIdentity: 'Museum' } }],
   ])('%s updates its sections only', async (call, body) => {
-    const r = await t.call({
-      method: 'POST',
-      url: `/artmanager/artwork/${call}`,
-      payload: { id: artId, ...body },
-    });
+    const r = await t.post(`/artmanager/artwork/${call}`, { id: artId, ...body });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     for (const [k, v] of Object.entries(body)) expect(r.body.data[k]).toMatchObject(v);
     expect(r.body.data.artWorkName).toBe('Shrimps');
@@ -394,28 +356,16 @@ describe('section calls: ArtCertificate, ArtSecurity, ArtOther (the update, narr
     ['ArtSecurity', { certificateInfo: {} }, 'certificateInfo'],
     ['ArtOther', { securityInfo: {} }, 'securityInfo'],
   ])('%s refuses a field of another section (400 naming it)', async (call, body, field) => {
-    const r = await t.call({
-      method: 'POST',
-      url: `/artmanager/artwork/${call}`,
-      payload: { id: artId, ...body },
-    });
+    const r = await t.post(`/artmanager/artwork/${call}`, { id: artId, ...body });
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body.data.errors)).toContain(field);
   });
 
   it('invalid value → 400 naming the nested field; unknown id → 404', async () => {
-    const r = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/ArtSecurity',
-      payload: { id: artId, securityInfo: { level: 'top' } },
-    });
+    const r = await t.post('/artmanager/artwork/ArtSecurity', { id: artId, securityInfo: { level: 'top' } });
     expect(r.status).toBe(400);
     expect(r.body.data.errors[0].field).toBe('securityInfo.level');
-    const u = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/ArtSecurity',
-      payload: { id: 999999, securityInfo: {} },
-    });
+    const u = await t.post('/artmanager/artwork/ArtSecurity', { id: 999999, securityInfo: {} });
     expect(u.status).toBe(404);
   });
 });
@@ -423,10 +373,10 @@ describe('section calls: ArtCertificate, ArtSecurity, ArtOther (the update, narr
 describe('bid users: subjects/insertUser, getUserList, searchUserList, artwork/searchUserId, artworkListByCurrentUserId', () => {
   let bidId = 0;
   it('insertUser creates a bid user whose initial password is the phone number, hashed, to change at first login', async () => {
-    const r = await t.call({
-      method: 'POST',
-      url: '/artmanager/subjects/insertUser',
-      payload: { phone: '13912345678', nickname: 'Collector Li', avatar: '/uploads/li.png' },
+    const r = await t.post('/artmanager/subjects/insertUser', {
+      phone: '13912345678',
+      nickname: 'Collector Li',
+      avatar: '/uploads/li.png',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     bidId = r.body.data.id;
@@ -449,54 +399,37 @@ describe('bid users: subjects/insertUser, getUserList, searchUserList, artwork/s
   });
 
   it('insertUser: no phone, a bad phone or a read-only field → 400 naming it; a phone taken → 409', async () => {
-    const none = await t.call({
-      method: 'POST',
-      url: '/artmanager/subjects/insertUser',
-      payload: { nickname: 'x' },
-    });
+    const none = await t.post('/artmanager/subjects/insertUser', { nickname: 'x' });
     expect(none.status).toBe(400);
     expect(none.body.data.errors[0].field).toBe('phone');
-    const bad = await t.call({
-      method: 'POST',
-      url: '/artmanager/subjects/insertUser',
-      payload: { phone: '12ab' },
-    });
+    const bad = await t.post('/artmanager/subjects/insertUser', { phone: '12ab' });
     expect(bad.status).toBe(400);
     expect(bad.body.data.errors[0]).toMatchObject({ field: 'phone', keyword: 'pattern' });
-    const ro = await t.call({
-      method: 'POST',
-      url: '/artmanager/subjects/insertUser',
-      payload: { phone: '13900000001', mustChangePassword: 0 },
+    const ro = await t.post('/artmanager/subjects/insertUser', {
+      phone: '13900000001',
+      mustChangePassword: 0,
     });
     expect(ro.status).toBe(400);
-    const dup = await t.call({
-      method: 'POST',
-      url: '/artmanager/subjects/insertUser',
-      payload: { phone: '13912345678' },
-    });
+    const dup = await t.post('/artmanager/subjects/insertUser', { phone: '13912345678' });
     expect(dup.status).toBe(409);
   });
 
   it('getUserList (and the old bidUser/getList) list them; searchUserList and searchUserId find them', async () => {
-    const list = await t.call({ method: 'GET', url: '/artmanager/subjects/getUserList' });
+    const list = await t.get('/artmanager/subjects/getUserList');
     expect(list.body.data.list.map((u: { id: number }) => u.id)).toContain(bidId);
-    const old = await t.call({ method: 'GET', url: '/artmanager/bidUser/getList' });
+    const old = await t.get('/artmanager/bidUser/getList');
     expect(old.body.data).toEqual(list.body.data);
-    const s = await t.call({
-      method: 'POST',
-      url: '/artmanager/subjects/searchUserList',
-      payload: { q: 'Collector' },
-    });
+    const s = await t.post('/artmanager/subjects/searchUserList', { q: 'Collector' });
     expect(s.body.data.list).toEqual([expect.objectContaining({ id: bidId })]);
-    const s2 = await t.call({ method: 'GET', url: '/artmanager/artwork/searchUserId?q=139123' });
+    const s2 = await t.get('/artmanager/artwork/searchUserId?q=139123');
     expect(s2.body.data.list).toEqual([expect.objectContaining({ id: bidId })]);
   });
 
   it('list calls refuse invalid parameters (400 naming them)', async () => {
     for (const r of [
-      await t.call({ method: 'GET', url: '/artmanager/subjects/getUserList?pageSize=0' }),
-      await t.call({ method: 'POST', url: '/artmanager/subjects/searchUserList', payload: { page: 'x' } }),
-      await t.call({ method: 'GET', url: '/artmanager/artwork/searchUserId?nope=1' }),
+      await t.get('/artmanager/subjects/getUserList?pageSize=0'),
+      await t.post('/artmanager/subjects/searchUserList', { page: 'x' }),
+      await t.get('/artmanager/artwork/searchUserId?nope=1'),
     ]) {
       expect(r.status).toBe(400);
       expect(r.body.data.errors.length).toBeGreaterThan(0);
@@ -505,23 +438,17 @@ describe('bid users: subjects/insertUser, getUserList, searchUserList, artwork/s
 
   it('artworkListByCurrentUserId lists the artworks whose bid user is the id; unknown → 404; none → 400', async () => {
     const mine = await newArtwork('Bought', { bid: bidId });
-    const r = await t.call({
-      method: 'GET',
-      url: `/artmanager/subjects/artworkListByCurrentUserId?id=${bidId}`,
-    });
+    const r = await t.get(`/artmanager/subjects/artworkListByCurrentUserId?id=${bidId}`);
     expect(r.status).toBe(200);
     expect(r.body.data.list.map((a: { id: number }) => a.id)).toEqual([mine]);
-    expect(
-      (await t.call({ method: 'GET', url: '/artmanager/subjects/artworkListByCurrentUserId?id=999999' }))
-        .status,
-    ).toBe(404);
-    const none = await t.call({ method: 'GET', url: '/artmanager/subjects/artworkListByCurrentUserId' });
+    expect((await t.get('/artmanager/subjects/artworkListByCurrentUserId?id=999999')).status).toBe(404);
+    const none = await t.get('/artmanager/subjects/artworkListByCurrentUserId');
     expect(none.status).toBe(400);
     expect(none.body.data.errors[0].field).toBe('id');
   });
 
   it('getInfo of an unknown bid user → 404', async () => {
-    expect((await t.call({ method: 'GET', url: '/artmanager/bidUser/getInfo?id=999999' })).status).toBe(404);
+    expect((await t.get('/artmanager/bidUser/getInfo?id=999999')).status).toBe(404);
   });
 });
 
@@ -578,8 +505,7 @@ describe('POST /artmanager/traceability/addTraceabilityCert', () => {
 });
 
 describe('oss/sign: a signed, expiring upload policy the upload call honours; oss/dir lists', () => {
-  const sign = (payload: Record<string, unknown>) =>
-    t.call({ method: 'POST', url: '/artmanager/oss/sign', payload });
+  const sign = (payload: Record<string, unknown>) => t.post('/artmanager/oss/sign', payload);
 
   it('sign → upload with the policy stores under its dir; oss/dir lists it', async () => {
     const s = await sign({ dir: 'contracts', types: ['pdf'], maxSize: 1000, expiresIn: 60 });
@@ -594,11 +520,11 @@ describe('oss/sign: a signed, expiring upload policy the upload call honours; os
     const r = await send('/artmanager/upload', { policy, signature }, { bytes: pdf(), filename: 'c.pdf' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.data.url).toMatch(/^\/uploads\/contracts\/.+\.pdf$/);
-    const dir = await t.call({ method: 'GET', url: '/artmanager/oss/dir/contracts' });
+    const dir = await t.get('/artmanager/oss/dir/contracts');
     expect(dir.body.data.list).toEqual([
       expect.objectContaining({ url: r.body.data.url, dir: false, size: expect.any(Number) }),
     ]);
-    const root = await t.call({ method: 'GET', url: '/artmanager/oss/dir' });
+    const root = await t.get('/artmanager/oss/dir');
     expect(root.body.data.list).toContainEqual(expect.objectContaining({ name: 'contracts', dir: true }));
   });
 
@@ -671,18 +597,17 @@ describe('oss/sign: a signed, expiring upload policy the upload call honours; os
   });
 
   it('oss/dir: an invalid directory → 400 naming dir; an unknown one is empty', async () => {
-    const bad = await t.call({ method: 'GET', url: '/artmanager/oss/dir/Not%20Valid' });
+    const bad = await t.get('/artmanager/oss/dir/Not%20Valid');
     expect(bad.status).toBe(400);
     expect(bad.body.data.errors[0].field).toBe('dir');
-    const none = await t.call({ method: 'GET', url: '/artmanager/oss/dir/nothing/here' });
+    const none = await t.get('/artmanager/oss/dir/nothing/here');
     expect(none.body.data).toEqual({ list: [], total: 0 });
   });
 });
 
 describe('list filters the filter button sends', () => {
   it('artworks by status, author, category and on-chain state; authors by on-chain state and wx enabled', async () => {
-    const q = (url: string) =>
-      t.call({ method: 'POST', url: '/artmanager/artwork/searchArtworkList', payload: JSON.parse(url) });
+    const q = (url: string) => t.post('/artmanager/artwork/searchArtworkList', JSON.parse(url));
     const all = (await q('{}')).body.data.total;
     expect((await q(`{"author":${authorId}}`)).body.data.total).toBe(all);
     expect((await q('{"classify":"Ink"}')).body.data.total).toBe(all);
@@ -691,23 +616,13 @@ describe('list filters the filter button sends', () => {
     expect((await q('{"status":2}')).body.data.total).toBe(0);
     expect((await q('{"isBlock":1}')).body.data.total).toBe(0);
     expect((await q('{"status":7}')).status).toBe(400);
-    const other = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/addAuthors',
-      payload: { authorName: 'Other' },
-    });
-    await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/createWx',
-      payload: { id: other.body.data.id },
-    });
-    const wx = await t.call({ method: 'GET', url: '/artmanager/authors/getList?wxIsEnable=1' });
+    const other = await t.post('/artmanager/authors/addAuthors', { authorName: 'Other' });
+    await t.post('/artmanager/authors/createWx', { id: other.body.data.id });
+    const wx = await t.get('/artmanager/authors/getList?wxIsEnable=1');
     expect(wx.body.data.list.map((a: { id: number }) => a.id)).toEqual([other.body.data.id]);
-    const off = await t.call({ method: 'GET', url: '/artmanager/authors/getList?isBlock=0&wxIsEnable=0' });
+    const off = await t.get('/artmanager/authors/getList?isBlock=0&wxIsEnable=0');
     expect(off.body.data.list.map((a: { id: number }) => a.id)).toContain(authorId);
-    expect((await t.call({ method: 'GET', url: '/artmanager/authors/getList?wxIsEnable=2' })).status).toBe(
-      400,
-    );
+    expect((await t.get('/artmanager/authors/getList?wxIsEnable=2')).status).toBe(400);
   });
 });
 
