@@ -29,7 +29,7 @@ import { DataTable, ListBase, Title, useGetList, useTranslate } from 'react-admi
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { baasGet, type BlockRecord, type ChannelInfo, type DashboardData, type VerifyResult } from './api';
 import { blockLink } from './Channels';
-import { HashField, Loaded, NoRows, useBaas, tableSx } from './common';
+import { HashField, Loaded, NoRows, PlainTable, useBaas, tableSx } from './common';
 
 function StatCard({ label, value, to, sub }: { label: string; value: number; to?: string; sub?: string }) {
   const body = (
@@ -137,43 +137,25 @@ function Witnesses() {
               {translate('blockchain.witness.none')}
             </Typography>
           ) : (
-            <Box sx={{ overflowX: 'auto' }}>
-              <Box
-                component="table"
-                sx={{
-                  borderCollapse: 'collapse',
-                  width: '100%',
-                  '& td, & th': {
-                    p: 1,
-                    textAlign: 'left',
-                    borderBottom: '1px solid',
-                    borderColor: 'divider',
-                    whiteSpace: 'nowrap',
-                  },
-                }}
-              >
-                <thead>
-                  <tr>
-                    <th>{translate('blockchain.witness.name')}</th>
-                    <th>{translate('blockchain.field.channel')}</th>
-                    <th>{translate('blockchain.witness.size')}</th>
-                    <th>{translate('blockchain.witness.behind')}</th>
-                    <th>{translate('blockchain.witness.cosignedAt')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {w.data?.list.map((r) => (
-                    <tr key={`${r.name}:${r.channel}`}>
-                      <td>{r.name}</td>
-                      <td>{r.channel}</td>
-                      <td>{r.size}</td>
-                      <td>{r.behind}</td>
-                      <td>{r.cosignedAt.replace('T', ' ').slice(0, 19)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Box>
-            </Box>
+            <PlainTable
+              columns={[
+                'blockchain.witness.name',
+                'blockchain.field.channel',
+                'blockchain.witness.size',
+                'blockchain.witness.behind',
+                'blockchain.witness.cosignedAt',
+              ]}
+            >
+              {w.data?.list.map((r) => (
+                <tr key={`${r.name}:${r.channel}`}>
+                  <td>{r.name}</td>
+                  <td>{r.channel}</td>
+                  <td>{r.size}</td>
+                  <td>{r.behind}</td>
+                  <td>{r.cosignedAt.replace('T', ' ').slice(0, 19)}</td>
+                </tr>
+              ))}
+            </PlainTable>
           )}
         </Loaded>
       </CardContent>
@@ -222,41 +204,17 @@ function Chains() {
           {translate('blockchain.chains.title')}
         </Typography>
         <Loaded loading={c.isPending} error={c.error}>
-          <Box sx={{ overflowX: 'auto' }}>
-            <Box
-              component="table"
-              sx={{
-                borderCollapse: 'collapse',
-                width: '100%',
-                '& td, & th': {
-                  p: 1,
-                  textAlign: 'left',
-                  borderBottom: '1px solid',
-                  borderColor: 'divider',
-                  whiteSpace: 'nowrap',
-                },
-              }}
-            >
-              <thead>
-                <tr>
-                  {CHAIN_COLUMNS.map((col) => (
-                    <th key={col}>{translate(`blockchain.chains.${col}`)}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {c.data?.list.map((row) => (
-                  <tr key={row.name}>
-                    {CHAIN_COLUMNS.map((col) => (
-                      <td key={col} data-testid={`chain-${col}`}>
-                        {value(row, col)}
-                      </td>
-                    ))}
-                  </tr>
+          <PlainTable columns={CHAIN_COLUMNS.map((col) => `blockchain.chains.${col}`)}>
+            {c.data?.list.map((row) => (
+              <tr key={row.name}>
+                {CHAIN_COLUMNS.map((col) => (
+                  <td key={col} data-testid={`chain-${col}`}>
+                    {value(row, col)}
+                  </td>
                 ))}
-              </tbody>
-            </Box>
-          </Box>
+              </tr>
+            ))}
+          </PlainTable>
         </Loaded>
       </CardContent>
     </Card>
