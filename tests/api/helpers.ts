@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pg from 'pg';
 import { expect } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { ensureAccounts } from '../../server/plugins/app/auth';
+import { runPgStatement } from '../support/pgAdmin';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 export const USER_PASSWORD = 'user-test-password';
@@ -38,15 +38,7 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin || !/^postgres(ql)?:\/\//.test(admin)) return undefined;
   const name = `baas_test_${randomBytes(6).toString('hex')}`;
-  const run = async (text: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+  const run = (text: string) => runPgStatement(admin, text);
   await run(`CREATE DATABASE ${name}`);
   const url = new URL(admin);
   url.pathname = `/${name}`;
