@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onChainProgress } from '../../server/routes/artmanager/dashboard';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,26 +14,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function newAuthor(name: string): Promise<number> {
-  const r = await t.post('/artmanager/authors/addAuthors', { authorName: name });
-  expect(r.status).toBe(200);
-  return r.body.data.id;
-}
-async function newArtwork(author: number, name: string, classify: string, acquisitionYear?: number) {
-  const r = await t.call({
-    method: 'POST',
-    url: '/artmanager/artwork/addArtwork',
-    payload: {
-      artWorkName: name,
-      author,
-      classify,
-      texture: 'oil on canvas',
-      ...(acquisitionYear ? { dealInfo: { acquisitionYear } } : {}),
-    },
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.data.id as number;
-}
+const newAuthor = (name: string) => addAuthor(t, name);
+const newArtwork = (author: number, name: string, classify: string, acquisitionYear?: number) =>
+  addArtwork(t, author, name, { classify, ...(acquisitionYear ? { dealInfo: { acquisitionYear } } : {}) });
 const stats = async () => (await t.get('/artmanager/dashboard/stats')).body.data;
 
 describe('GET /artmanager/dashboard/stats', () => {

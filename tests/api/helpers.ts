@@ -132,3 +132,58 @@ export async function expectAdminOnly(t: TestApp, c: GuardedCall): Promise<void>
   expect(user.body.code).toBe(403);
   expect(user.body.msg).toMatch(/admin/);
 }
+
+/** Adds an author named `authorName` (POST /artmanager/authors/addAuthors) as admin; asserts 200; resolves its id. */
+export async function addAuthor(t: TestApp, authorName: string): Promise<number> {
+  const r = await t.post('/artmanager/authors/addAuthors', { authorName });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data.id;
+}
+
+/**
+ * Adds an artwork of `author` named `name` (POST /artmanager/artwork/addArtwork) as admin: a painting in
+ * oil on canvas unless `extra` says otherwise; asserts 200; resolves its id.
+ */
+export async function addArtwork(
+  t: TestApp,
+  author: number,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const r = await t.post('/artmanager/artwork/addArtwork', {
+    artWorkName: name,
+    author,
+    classify: 'painting',
+    texture: 'oil on canvas',
+    ...extra,
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data.id;
+}
+
+/**
+ * A multipart/form-data body (RFC 7578) for `app.inject`: the text `fields` first, then the part
+ * `file` (name "file", application/octet-stream) when given; `headers` carries its boundary.
+ */
+export function multipart(
+  fields: Record<string, string | number>,
+  file?: { bytes: Buffer; filename: string },
+) {
+  const boundary = `b${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file)
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat(parts),
+  };
+}

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDigest } from '../../server/ledger/records';
 import { checkProofWeb, recordDigestWeb } from '../../common/ledger/webVerify';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, createTestApp, multipart, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,21 +14,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function newAuthor(name: string): Promise<number> {
-  const r = await t.post('/artmanager/authors/addAuthors', { authorName: name });
-  expect(r.status).toBe(200);
-  return r.body.data.id;
-}
-async function newArtwork(author: number, name: string): Promise<number> {
-  const r = await t.post('/artmanager/artwork/addArtwork', {
-    artWorkName: name,
-    author,
-    classify: 'painting',
-    texture: 'oil on canvas',
-  });
-  expect(r.status).toBe(200);
-  return r.body.data.id;
-}
+const newAuthor = (name: string) => addAuthor(t, name);
+const newArtwork = (author: number, name: string) => addArtwork(t, author, name);
 const putAuthor = (id: number, token?: string | null) =>
   t.call({ method: 'POST', url: '/artmanager/authors/blockChain', payload: { id }, token });
 const putArtwork = (id: number) => t.post('/artmanager/artwork/blockChain', { id });
@@ -227,25 +214,8 @@ describe('/baas-api reads', () => {
 describe('chaincode', () => {
   const GO =
     '// Package main: an asset-transfer chaincode.\npackage main\n\nimport "fmt"\n\nfunc main() { fmt.Println("ok") }\n';
-  function form(fields: Record<string, string>, file?: { name: string; content: Buffer | string }) {
-    const boundary = '----ledgertest' + Math.random().toString(16).slice(2);
-    const parts: Buffer[] = [];
-    for (const [k, v] of Object.entries(fields))
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-    if (file)
-      parts.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-        ),
-        Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
-        Buffer.from('\r\n'),
-      );
-    parts.push(Buffer.from(`--${boundary}--\r\n`));
-    return {
-      payload: Buffer.concat(parts),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    };
-  }
+  const form = (fields: Record<string, string>, file?: { name: string; content: Buffer | string }) =>
+    multipart(fields, file && { bytes: Buffer.from(file.content), filename: file.name });
   const upload = (
     fields: Record<string, string>,
     file?: { name: string; content: Buffer | string },

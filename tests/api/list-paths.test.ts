@@ -8,7 +8,7 @@
  *   prepared statements outside Kysely only while no transaction is open).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 let author: number;
@@ -22,8 +22,7 @@ const list = async (body: Record<string, unknown>) => {
 
 beforeAll(async () => {
   t = await createTestApp();
-  const a = await t.post('/artmanager/authors/addAuthors', { authorName: 'Winifred Nicholson' });
-  author = a.body.data.id;
+  author = await addAuthor(t, 'Winifred Nicholson');
   const words = [
     'Harbour at dusk',
     'Sunset over the river',
@@ -34,14 +33,8 @@ beforeAll(async () => {
   for (let i = 0; i < 25; i++) {
     const name = `${words[i % words.length]} ${i}`;
     const classify = i % 2 ? 'painting' : 'sculpture';
-    const res = await t.post('/artmanager/artwork/addArtwork', {
-      artWorkName: name,
-      author,
-      classify,
-      texture: i % 3 ? 'Oil on canvas' : 'Bronze',
-    });
-    expect(res.status).toBe(200);
-    names.push({ id: res.body.data.id, name, classify });
+    const id = await addArtwork(t, author, name, { classify, texture: i % 3 ? 'Oil on canvas' : 'Bronze' });
+    names.push({ id, name, classify });
   }
 });
 afterAll(async () => t?.close());
