@@ -4,6 +4,9 @@
  * as admin once it does, and inserting plain authors in bulk for put-on-chain calls.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Database } from '../server/db/database';
 
@@ -22,6 +25,33 @@ export function benchServerEnv(dataDir: string, port: number, password: string):
     LOG_LEVEL: 'warn',
     SEED: '0',
   };
+}
+
+/**
+ * Runs `run` when the module at `moduleUrl` (its `import.meta.url`) is the process's entry
+ * (`npx tsx bench/<name>.ts`), then exits 0, or prints the error and exits 1.
+ */
+export function runIfMain(moduleUrl: string, run: () => Promise<unknown>): void {
+  if (!process.argv[1] || resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  run().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
+
+/**
+ * The Tate collection files in `tateDir` (artworks.json.gz, artists.json.gz).
+ * @throws `missing <file> (set TATE_DIR to the Tate data folder)` when one is absent
+ */
+export function tateFiles(tateDir: string): { artworksFile: string; artistsFile: string } {
+  const artworksFile = join(tateDir, 'artworks.json.gz');
+  const artistsFile = join(tateDir, 'artists.json.gz');
+  for (const f of [artworksFile, artistsFile])
+    if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
+  return { artworksFile, artistsFile };
 }
 
 /**

@@ -22,8 +22,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
@@ -36,7 +35,7 @@ import { verifyLedger } from '../server/ledger/verify';
 import { CheckpointSigner, describeKey } from '../server/ledger/checkpoints';
 import type { LedgerTables } from '../server/ledger/tables';
 import type { Kysely } from 'kysely';
-import { insertBenchAuthors } from './benchServer';
+import { insertBenchAuthors, runIfMain } from './benchServer';
 
 const PASSWORD = 'bench-ledger-password';
 
@@ -347,12 +346,4 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  run().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, run);

@@ -28,7 +28,7 @@ import { SEED_FILES } from '../server/import/seed';
 import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
 import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ourCalls } from './apiTable';
-import { adminToken, insertBenchAuthors } from './benchServer';
+import { adminToken, insertBenchAuthors, runIfMain } from './benchServer';
 import { runPgStatement as admin } from '../tests/support/pgAdmin';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -187,12 +187,4 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  run().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, run);

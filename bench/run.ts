@@ -54,7 +54,7 @@ import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
 import { summaryLine, type ImportSummary } from '../server/import/importer';
 import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { FLOOR, floorCalls, ourCalls, printApiTable, type LoadRow } from './apiTable';
-import { adminToken, benchServerEnv, waitFor } from './benchServer';
+import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';
 import { freePort } from '../tests/support/serverProcess';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -140,10 +140,7 @@ async function drain(probeUrl: string, headers: Record<string, string>): Promise
 }
 
 async function main(): Promise<void> {
-  const artworksFile = join(tateDir, 'artworks.json.gz');
-  const artistsFile = join(tateDir, 'artists.json.gz');
-  for (const f of [artworksFile, artistsFile])
-    if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
+  const { artworksFile, artistsFile } = tateFiles(tateDir);
   const tmp = mkdtempSync(join(tmpdir(), 'baas-bench-'));
   const dataDir = join(tmp, 'data');
   console.log(

@@ -20,7 +20,7 @@
  * 1 and 3). Environment: TATE_DIR, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_KEEP=1 (keep the temp dir).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -36,7 +36,7 @@ import tateArtworkSchema from '../schemas/import/tateArtwork.schema.json' with {
 import { buildServer, SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { freePort, loaderArgs } from '../tests/support/serverProcess';
 import { FLOOR, floorCalls, ourCalls, type LoadRow } from './apiTable';
-import { adminToken, benchServerEnv, waitFor } from './benchServer';
+import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tateDir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
@@ -190,10 +190,7 @@ export async function main(argv: string[]): Promise<void> {
   const max = Number(argv[argv.indexOf('--scale') + 1] ?? 10);
   if (!Number.isInteger(max) || max < 1) throw new Error('--scale takes a whole number ≥ 1, e.g. --scale 10');
   const scales = [...new Set([1, 3, max].filter((s) => s <= max))].sort((a, b) => a - b);
-  const artworksFile = join(tateDir, 'artworks.json.gz');
-  const artistsFile = join(tateDir, 'artists.json.gz');
-  for (const f of [artworksFile, artistsFile])
-    if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
+  const { artworksFile, artistsFile } = tateFiles(tateDir);
   const tmp = mkdtempSync(join(tmpdir(), 'baas-scale-'));
   const dataDir = join(tmp, 'data');
   console.log(
