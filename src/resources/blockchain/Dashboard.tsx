@@ -265,20 +265,16 @@ export function BlockchainDashboard() {
                   sub={d.pending ? translate('blockchain.card.pending', { count: d.pending }) : undefined}
                 />
               </Grid>
-              <Grid size={{ xs: 6, md: 3 }}>
-                <StatCard
-                  label={translate('blockchain.card.chaincodes')}
-                  value={d.chaincodes}
-                  to="/baas/chainCode"
-                />
-              </Grid>
-              <Grid size={{ xs: 6, md: 3 }}>
-                <StatCard
-                  label={translate('blockchain.card.channels')}
-                  value={d.channels}
-                  to="/baas/channel"
-                />
-              </Grid>
+              {(
+                [
+                  ['chaincodes', '/baas/chainCode'],
+                  ['channels', '/baas/channel'],
+                ] as const
+              ).map(([key, to]) => (
+                <Grid key={key} size={{ xs: 6, md: 3 }}>
+                  <StatCard label={translate(`blockchain.card.${key}`)} value={d[key]} to={to} />
+                </Grid>
+              ))}
             </Grid>
           )}
         </Loaded>
