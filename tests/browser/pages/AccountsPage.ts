@@ -9,12 +9,7 @@ import { ScreenPage } from './ScreenPage';
 export class AccountsPage extends ScreenPage {
   /** Opens Permission → User from the sidebar and waits for the list (its Create button). */
   async openFromMenu(): Promise<void> {
-    await this.openFromSidebar('/permission/user');
-    await this.createButton().waitFor();
-  }
-
-  createButton(): Locator {
-    return this.page.getByRole('link', { name: /^(create|新建|创建)$/i }).first();
+    await this.openListFromSidebar('/permission/user');
   }
 
   /**

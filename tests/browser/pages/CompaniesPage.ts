@@ -33,12 +33,7 @@ export type CompanyForm = Partial<
 export class CompaniesPage extends ScreenPage {
   /** Opens Medicine → Companies from the sidebar and waits for the list page (its Create button). */
   async openFromMenu(): Promise<void> {
-    await this.openFromSidebar('/medicine/companies');
-    await this.createButton().waitFor();
-  }
-
-  createButton(): Locator {
-    return this.page.getByRole('link', { name: /^(create|新建|创建)$/i }).first();
+    await this.openListFromSidebar('/medicine/companies');
   }
 
   /** Clicks Create on the list and waits for the form. */
