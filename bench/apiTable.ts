@@ -22,7 +22,37 @@ export interface LoadRow {
 export const FLOOR = 'floor (node:http)';
 
 /**
- * The floor's list, search and detail calls (bench/floor.ts), the same requests as ours.
+ * Our list, search and detail calls (POST /artmanager/artwork/searchArtworkList, GET
+ * /artmanager/artwork/ArtInfoByArtId), signed with `token`.
+ * @param words search words, one picked per request
+ * @param ids artwork ids, one picked per detail request
+ */
+export function ourCalls(token: string, words: string[], ids: number[]): Record<string, RequestSpec> {
+  const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+  const auth = { 'X-Token': token, 'content-type': 'application/json' };
+  return {
+    list: {
+      method: 'POST',
+      path: '/artmanager/artwork/searchArtworkList',
+      headers: auth,
+      body: JSON.stringify({ page: 1, pageSize: 20 }),
+    },
+    search: {
+      method: 'POST',
+      path: '/artmanager/artwork/searchArtworkList',
+      headers: auth,
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ q: pick(words), page: 1, pageSize: 20 }) }),
+    },
+    detail: {
+      method: 'GET',
+      headers: { 'X-Token': token },
+      setupRequest: (req) => ({ ...req, path: `/artmanager/artwork/ArtInfoByArtId?artId=${pick(ids)}` }),
+    },
+  };
+}
+
+/**
+ * The floor's list, search and detail calls (bench/floor.ts), the same requests as `ourCalls`.
  * @param words search words, one picked per request
  * @param ids artwork ids, one picked per detail request
  */

@@ -22,8 +22,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
@@ -37,6 +36,7 @@ import { verifyLedger } from '../server/ledger/verify';
 import { CheckpointSigner, describeKey } from '../server/ledger/checkpoints';
 import type { LedgerTables } from '../server/ledger/tables';
 import type { Kysely } from 'kysely';
+import { insertBenchAuthors, runIfMain } from './benchServer';
 
 const PASSWORD = 'bench-ledger-password';
 
@@ -135,33 +135,7 @@ export async function putLoad(
 export async function insertAuthors(dataDir: string, n: number): Promise<number[]> {
   const { db } = connect({ dataDir });
   await migrateToLatest(db);
-  const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
-  const ids: number[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < n; i += 500) {
-      const rows = await trx
-        .insertInto('authors')
-        .values(
-          Array.from({ length: Math.min(500, n - i) }, (_, j) => ({
-            authorName: `Bench author ${i + j}`,
-            introduction: null,
-            portrait: null,
-            chain: null,
-            chainDigest: null,
-            blockTime: null,
-            createTime: now,
-            updateTime: now,
-            wxCode: null,
-            wxUrl: null,
-            wxCreateTime: null,
-            sourceId: null,
-          })),
-        )
-        .returning('id')
-        .execute();
-      ids.push(...rows.map((r) => r.id));
-    }
-  });
+  const ids = await db.transaction().execute((trx) => insertBenchAuthors(trx, n, 500));
   await db.destroy();
   return ids;
 }
@@ -379,12 +353,4 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  run().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, run);

@@ -21,7 +21,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type RequestSpec } from 'autocannon';
-import pg from 'pg';
 import { connect } from '../server/db/connect';
 import { migrateToLatest } from '../server/db/migrator';
 import { importTate } from '../server/import/importer';
@@ -29,20 +28,13 @@ import { SEED_FILES } from '../server/import/seed';
 import { startServerProcess, type ServerProcess } from '../tests/support/serverProcess';
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
+import { ourCalls } from './apiTable';
+import { adminToken, insertBenchAuthors, runIfMain } from './benchServer';
+import { runPgStatement as admin } from '../tests/support/pgAdmin';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'bench-multi-password';
 const WORDS = ['sunset', 'bridge', 'river', 'portrait', 'venice', 'head', 'study', 'sea', 'church', 'tree'];
-
-async function admin(url: string, text: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 /** The Tate files: TATE_DIR's full data when present, else the shipped sample. */
 function tateFiles(): { artistsFile: string; artworksFile: string; label: string } {
@@ -131,31 +123,7 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
       artistsFile: files.artistsFile,
       artworksFile: files.artworksFile,
     });
-    const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
-    const ids: number[] = [];
-    for (let i = 0; i < 2 * nPuts; i += 1000) {
-      const rows = await db
-        .insertInto('authors')
-        .values(
-          Array.from({ length: Math.min(1000, 2 * nPuts - i) }, (_, j) => ({
-            authorName: `Bench author ${i + j}`,
-            introduction: null,
-            portrait: null,
-            chain: null,
-            chainDigest: null,
-            blockTime: null,
-            createTime: now,
-            updateTime: now,
-            wxCode: null,
-            wxUrl: null,
-            wxCreateTime: null,
-            sourceId: null,
-          })),
-        )
-        .returning('id')
-        .execute();
-      ids.push(...rows.map((r) => r.id));
-    }
+    const ids = await insertBenchAuthors(db, 2 * nPuts, 1000);
     await db.destroy();
     console.log(
       `PostgreSQL database ${name}: ${files.label} imported (${summary.artworks.read} artworks) in ${((performance.now() - t0) / 1000).toFixed(1)} s, plus ${ids.length} authors to put on chain`,
@@ -181,30 +149,9 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
         }),
       );
     const urls = servers.map((s) => s.url);
-    const login = await fetch(`${urls[0]}/dev-api/user/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-    });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
-    const headers = { 'X-Token': token, 'content-type': 'application/json' };
-    const calls: Record<string, RequestSpec> = {
-      list: {
-        method: 'POST',
-        path: '/artmanager/artwork/searchArtworkList',
-        headers,
-        body: JSON.stringify({ page: 1, pageSize: 20 }),
-      },
-      search: {
-        method: 'POST',
-        path: '/artmanager/artwork/searchArtworkList',
-        headers,
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ q: WORDS[Math.floor(Math.random() * WORDS.length)], page: 1, pageSize: 20 }),
-        }),
-      },
-    };
+    const token = await adminToken(urls[0], PASSWORD, 'server', 10);
+    const { list, search } = ourCalls(token, WORDS, ids);
+    const calls: Record<string, RequestSpec> = { list, search };
     const rows: string[][] = [];
     for (const [call, spec] of Object.entries(calls)) {
       const one = await spread(urls.slice(0, 1), spec, connections, duration);
@@ -241,12 +188,4 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  run().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, run);

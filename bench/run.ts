@@ -45,7 +45,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -56,6 +55,9 @@ import { summaryLine, type ImportSummary } from '../server/import/importer';
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
 import { FLOOR, floorCalls, printApiTable, type LoadRow } from './apiTable';
+import { FLOOR, floorCalls, ourCalls, printApiTable, type LoadRow } from './apiTable';
+import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';
+import { freePort } from '../tests/support/serverProcess';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tateDir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
@@ -77,17 +79,6 @@ const SEARCH_WORDS = [
 const children: ChildProcess[] = [];
 /** Git worktrees made for BENCH_BASELINE, removed at the end. */
 const worktrees: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((ok, ko) => {
-    const s = createServer();
-    s.once('error', ko);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
 
 function start(
   name: string,
@@ -116,15 +107,6 @@ function stopAll(): void {
       } catch {
         /* already gone */
       }
-}
-
-async function waitFor(what: string, probe: () => Promise<boolean>, seconds = 120): Promise<void> {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${what} did not answer within ${seconds} s`);
 }
 
 type Row = LoadRow;
@@ -160,10 +142,7 @@ async function drain(probeUrl: string, headers: Record<string, string>): Promise
 }
 
 async function main(): Promise<void> {
-  const artworksFile = join(tateDir, 'artworks.json.gz');
-  const artistsFile = join(tateDir, 'artists.json.gz');
-  for (const f of [artworksFile, artistsFile])
-    if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
+  const { artworksFile, artistsFile } = tateFiles(tateDir);
   const tmp = mkdtempSync(join(tmpdir(), 'baas-bench-'));
   const dataDir = join(tmp, 'data');
   console.log(
@@ -283,16 +262,7 @@ async function main(): Promise<void> {
         'baseline server',
         process.execPath,
         ['--import', 'tsx', 'server/server.ts'],
-        {
-          ...process.env,
-          DATA_DIR: baseData,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          ADMIN_PASSWORD: password,
-          USER_PASSWORD: randomBytes(12).toString('hex'),
-          LOG_LEVEL: 'warn',
-          SEED: '0',
-        },
+        benchServerEnv(baseData, port, password),
         join(tmp, 'baseline-server.log'),
         dir,
       ).pid;
@@ -302,17 +272,7 @@ async function main(): Promise<void> {
       'server',
       process.execPath,
       [SERVER_BUNDLE],
-      {
-        ...process.env,
-        ...SERVER_ENV,
-        DATA_DIR: dataDir,
-        PORT: String(ourPort),
-        HOST: '127.0.0.1',
-        ADMIN_PASSWORD: password,
-        USER_PASSWORD: randomBytes(12).toString('hex'),
-        LOG_LEVEL: 'warn',
-        SEED: '0',
-      },
+      { ...benchServerEnv(dataDir, ourPort, password), ...SERVER_ENV },
       join(tmp, 'server.log'),
     );
     const jsonServer = start(
@@ -332,53 +292,16 @@ async function main(): Promise<void> {
     const floor = `http://127.0.0.1:${floorPort}`;
     const ours = `http://127.0.0.1:${ourPort}`;
     const theirs = `http://127.0.0.1:${jsPort}`;
-    const login = async (base: string, what: string) => {
-      let t = '';
-      await waitFor(what, async () => {
-        const res = await fetch(`${base}/dev-api/user/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ username: 'admin', password }),
-        });
-        const body = (await res.json()) as { code: number; data: { token: string } };
-        t = body.data?.token ?? '';
-        return body.code === 0 && !!t;
-      });
-      return t;
-    };
+    const login = (base: string, what: string) => adminToken(base, password, what, 120);
     const token = await login(ours, 'server');
     const baseToken = baseline ? await login(baseline, 'baseline server') : '';
-    await waitFor('json-server', async () => (await fetch(`${theirs}/artworks/${ids[0]}`)).ok);
-    await waitFor('floor', async () => (await fetch(`${floor}/detail?artId=${ids[0]}`)).ok);
+    await waitFor('json-server', async () => (await fetch(`${theirs}/artworks/${ids[0]}`)).ok, 120);
+    await waitFor('floor', async () => (await fetch(`${floor}/detail?artId=${ids[0]}`)).ok, 120);
 
     // 4. load
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
     /** Our three calls, signed with `tok` (the same calls for this version and the baseline). */
-    const ourCalls = (tok: string): Record<string, RequestSpec> => {
-      const auth = { 'X-Token': tok, 'content-type': 'application/json' };
-      return {
-        list: {
-          method: 'POST',
-          path: '/artmanager/artwork/searchArtworkList',
-          headers: auth,
-          body: JSON.stringify({ page: 1, pageSize: 20 }),
-        },
-        search: {
-          method: 'POST',
-          path: '/artmanager/artwork/searchArtworkList',
-          headers: auth,
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ q: pick(SEARCH_WORDS), page: 1, pageSize: 20 }),
-          }),
-        },
-        detail: {
-          method: 'GET',
-          headers: { 'X-Token': tok },
-          setupRequest: (req) => ({ ...req, path: `/artmanager/artwork/ArtInfoByArtId?artId=${pick(ids)}` }),
-        },
-      };
-    };
+    const calls = (tok: string) => ourCalls(tok, SEARCH_WORDS, ids);
     const theirCalls: Record<string, RequestSpec> = {
       list: { method: 'GET', path: '/artworks?_page=1&_limit=20' },
       search: {
@@ -394,13 +317,13 @@ async function main(): Promise<void> {
       token?: string;
       pid?: number;
     }[] = [
-      { name: 'baas-admin server', url: ours, calls: ourCalls(token), token, pid: server.pid },
+      { name: 'baas-admin server', url: ours, calls: calls(token), token, pid: server.pid },
       ...(baseline
         ? [
             {
               name: `baseline ${baselineRev}`.slice(0, 19),
               url: baseline,
-              calls: ourCalls(baseToken),
+              calls: calls(baseToken),
               token: baseToken,
               pid: baselinePid,
             },

@@ -20,13 +20,12 @@
  * 1 and 3). Environment: TATE_DIR, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_KEEP=1 (keep the temp dir).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon, { type RequestSpec } from 'autocannon';
+import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { displayWidth } from '../common/displayWidth';
 import { connect } from '../server/db/connect';
@@ -38,6 +37,9 @@ import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
 import { loaderArgs } from '../tests/support/serverProcess';
 import { FLOOR, floorCalls, type LoadRow } from './apiTable';
+import { freePort, loaderArgs } from '../tests/support/serverProcess';
+import { FLOOR, floorCalls, ourCalls, type LoadRow } from './apiTable';
+import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tateDir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
@@ -91,17 +93,6 @@ async function synthesise(rows: Row[], from: number, to: number, file: string): 
   return n;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((ok, ko) => {
-    const s = createServer();
-    s.once('error', ko);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
-
 /** Starts `node <args>` (serverProcess.ts `loaderArgs`: tsx's loader for a `.ts` entry, none for the bundle). */
 function start(args: string[], env: NodeJS.ProcessEnv, log: string): ChildProcess {
   const child = spawn(process.execPath, [...loaderArgs(args[0]), ...args], {
@@ -121,15 +112,6 @@ async function stop(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
   if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-async function waitFor(what: string, probe: () => Promise<boolean>, seconds = 180): Promise<void> {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${what} did not answer within ${seconds} s`);
 }
 
 /** Peak resident set of a process in MB (VmHWM), or NaN when unreadable. */
@@ -155,17 +137,7 @@ async function measure(scale: number, dataDir: string, tmp: string, ids: number[
   const password = randomBytes(12).toString('hex');
   const server = start(
     [SERVER_BUNDLE],
-    {
-      ...process.env,
-      ...SERVER_ENV,
-      DATA_DIR: dataDir,
-      PORT: String(ourPort),
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD: password,
-      USER_PASSWORD: randomBytes(12).toString('hex'),
-      LOG_LEVEL: 'warn',
-      SEED: '0',
-    },
+    { ...benchServerEnv(dataDir, ourPort, password), ...SERVER_ENV },
     join(tmp, `server-${scale}x.log`),
   );
   const floor = start(
@@ -176,40 +148,10 @@ async function measure(scale: number, dataDir: string, tmp: string, ids: number[
   const ours = `http://127.0.0.1:${ourPort}`;
   const floorUrl = `http://127.0.0.1:${floorPort}`;
   try {
-    let token = '';
-    await waitFor('server', async () => {
-      const res = await fetch(`${ours}/dev-api/user/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password }),
-      });
-      token = ((await res.json()) as { data?: { token?: string } }).data?.token ?? '';
-      return !!token;
-    });
-    await waitFor('floor', async () => (await fetch(`${floorUrl}/detail?artId=${ids[0]}`)).ok);
-    const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
-    const auth = { 'X-Token': token, 'content-type': 'application/json' };
-    const ourCalls: Record<string, RequestSpec> = {
-      list: {
-        method: 'POST',
-        path: '/artmanager/artwork/searchArtworkList',
-        headers: auth,
-        body: JSON.stringify({ page: 1, pageSize: 20 }),
-      },
-      search: {
-        method: 'POST',
-        path: '/artmanager/artwork/searchArtworkList',
-        headers: auth,
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ q: pick(WORDS), page: 1, pageSize: 20 }) }),
-      },
-      detail: {
-        method: 'GET',
-        headers: { 'X-Token': token },
-        setupRequest: (req) => ({ ...req, path: `/artmanager/artwork/ArtInfoByArtId?artId=${pick(ids)}` }),
-      },
-    };
+    const token = await adminToken(ours, password, 'server', 180);
+    await waitFor('floor', async () => (await fetch(`${floorUrl}/detail?artId=${ids[0]}`)).ok, 180);
     const targets = [
-      { name: 'ours', url: ours, calls: ourCalls },
+      { name: 'ours', url: ours, calls: ourCalls(token, WORDS, ids) },
       { name: FLOOR, url: floorUrl, calls: floorCalls(WORDS, ids) },
     ];
     const rows: LoadRow[] = [];
@@ -251,10 +193,7 @@ export async function main(argv: string[]): Promise<void> {
   const max = Number(argv[argv.indexOf('--scale') + 1] ?? 10);
   if (!Number.isInteger(max) || max < 1) throw new Error('--scale takes a whole number ≥ 1, e.g. --scale 10');
   const scales = [...new Set([1, 3, max].filter((s) => s <= max))].sort((a, b) => a - b);
-  const artworksFile = join(tateDir, 'artworks.json.gz');
-  const artistsFile = join(tateDir, 'artists.json.gz');
-  for (const f of [artworksFile, artistsFile])
-    if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
+  const { artworksFile, artistsFile } = tateFiles(tateDir);
   const tmp = mkdtempSync(join(tmpdir(), 'baas-scale-'));
   const dataDir = join(tmp, 'data');
   console.log(

@@ -15,7 +15,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Tooltip,
   Typography,
@@ -24,6 +23,7 @@ import BugReportIcon from '@mui/icons-material/BugReport';
 import { useTranslate } from 'react-admin';
 import { clearErrorLogs, getErrorLogs, subscribeErrorLogs } from '../shell/errorLog';
 import { formatDateTime } from '../utils/format';
+import { TranslatedTableHead } from './TranslatedTableHead';
 
 /** The badge (nothing while the log is empty) and its dialog. */
 export function ErrorLogButton() {
@@ -51,14 +51,14 @@ export function ErrorLogButton() {
             <Typography>{translate('shell.errorLog.empty')}</Typography>
           ) : (
             <Table size="small">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('shell.errorLog.message')}</TableCell>
-                  <TableCell>{translate('shell.errorLog.info')}</TableCell>
-                  <TableCell>{translate('shell.errorLog.url')}</TableCell>
-                  <TableCell>{translate('shell.errorLog.time')}</TableCell>
-                </TableRow>
-              </TableHead>
+              <TranslatedTableHead
+                columns={[
+                  'shell.errorLog.message',
+                  'shell.errorLog.info',
+                  'shell.errorLog.url',
+                  'shell.errorLog.time',
+                ]}
+              />
               <TableBody>
                 {[...logs].reverse().map((e, i) => (
                   <TableRow key={`${e.time}-${i}`}>

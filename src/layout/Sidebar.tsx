@@ -83,20 +83,16 @@ export function Sidebar({ withoutAnimation }: { withoutAnimation: boolean }) {
           </Box>
         </Link>
       )}
-      <Box component="ul" role="menu" sx={{ listStyle: 'none', m: 0, p: 0 }}>
-        {menu.map((node) => (
-          <MenuEntry
-            key={node.key}
-            node={node}
-            depth={0}
-            active={active}
-            openKeys={openKeys}
-            toggle={toggle}
-            collapsed={collapsed}
-            color={color}
-          />
-        ))}
-      </Box>
+      <MenuList
+        role="menu"
+        nodes={menu}
+        depth={0}
+        active={active}
+        openKeys={openKeys}
+        toggle={toggle}
+        collapsed={collapsed}
+        color={color}
+      />
     </Box>
   );
 }
@@ -144,12 +140,28 @@ function MenuLabel({ title }: { title: string }) {
   );
 }
 
+/** A `<ul>` of menu entries at `depth` (`role="menu"` except the collapsed sidebar's pop-up list). */
+function MenuList({
+  nodes,
+  role,
+  ...entry
+}: Omit<EntryProps, 'node'> & { nodes: MenuNode[]; role?: 'menu' }) {
+  return (
+    <Box component="ul" role={role} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {nodes.map((n) => (
+        <MenuEntry key={n.key} node={n} {...entry} />
+      ))}
+    </Box>
+  );
+}
+
 function containsActive(node: MenuNode, active: string): boolean {
   return node.path === active || (node.children ?? []).some((c) => containsActive(c, active));
 }
 
 function MenuEntry({ node, depth, active, openKeys, toggle, collapsed, color }: EntryProps) {
   const translate = useTranslate();
+  const state = { active, openKeys, toggle, color };
   const Icon = routeIcon(node.icon);
   const title = routeTitle(translate, node.title);
   const isActive = node.path === active;
@@ -211,20 +223,7 @@ function MenuEntry({ node, depth, active, openKeys, toggle, collapsed, color }: 
         </Box>
         <Popper open={!!anchor} anchorEl={anchor} placement="right-start" sx={{ zIndex: 1400 }}>
           <Paper sx={{ bgcolor: SHELL.sidebarBg, minWidth: 180, borderRadius: 1, overflow: 'hidden' }}>
-            <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>
-              {node.children.map((c) => (
-                <MenuEntry
-                  key={c.key}
-                  node={c}
-                  depth={0}
-                  active={active}
-                  openKeys={openKeys}
-                  toggle={toggle}
-                  collapsed={false}
-                  color={color}
-                />
-              ))}
-            </Box>
+            <MenuList nodes={node.children} depth={0} {...state} collapsed={false} />
           </Paper>
         </Popper>
       </li>
@@ -248,20 +247,7 @@ function MenuEntry({ node, depth, active, openKeys, toggle, collapsed, color }: 
         />
       </Box>
       <Collapse in={open} timeout={200} unmountOnExit>
-        <Box component="ul" role="menu" sx={{ listStyle: 'none', m: 0, p: 0 }}>
-          {node.children.map((c) => (
-            <MenuEntry
-              key={c.key}
-              node={c}
-              depth={depth + 1}
-              active={active}
-              openKeys={openKeys}
-              toggle={toggle}
-              collapsed={false}
-              color={color}
-            />
-          ))}
-        </Box>
+        <MenuList role="menu" nodes={node.children} depth={depth + 1} {...state} collapsed={false} />
       </Collapse>
     </li>
   );

@@ -47,11 +47,7 @@ const sha = (r: unknown) => createHash('sha256').update(canonicalJson(r)).digest
 describe('audit rows of the kernel writes', () => {
   it('a create, an update and a delete each add one row with the digests of the stored row', async () => {
     const n0 = await auditCount();
-    const created = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/addAuthors',
-      payload: { authorName: 'Audited author' },
-    });
+    const created = await t.post('/artmanager/authors/addAuthors', { authorName: 'Audited author' });
     const id = created.body.data.id as number;
     const afterCreate = await row('authors', id);
     let a = await lastAudit();
@@ -66,11 +62,7 @@ describe('audit rows of the kernel writes', () => {
     expect(a.accountId).toEqual(expect.any(Number));
     expect(a.time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
-    await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/updateInfo',
-      payload: { id, introduction: 'Changed' },
-    });
+    await t.post('/artmanager/authors/updateInfo', { id, introduction: 'Changed' });
     const afterUpdate = await row('authors', id);
     a = await lastAudit();
     expect(a).toMatchObject({
@@ -81,7 +73,7 @@ describe('audit rows of the kernel writes', () => {
     });
     expect(a.before).not.toBe(a.after);
 
-    await t.call({ method: 'POST', url: '/artmanager/authors/deleteAuthors', payload: { id } });
+    await t.post('/artmanager/authors/deleteAuthors', { id });
     a = await lastAudit();
     expect(a).toMatchObject({
       call: 'POST /artmanager/authors/deleteAuthors',
@@ -94,35 +86,23 @@ describe('audit rows of the kernel writes', () => {
   it('a delete of several records adds one row per record', async () => {
     const ids: number[] = [];
     for (const name of ['One', 'Two'])
-      ids.push(
-        (
-          await t.call({
-            method: 'POST',
-            url: '/artmanager/authors/addAuthors',
-            payload: { authorName: name },
-          })
-        ).body.data.id,
-      );
+      ids.push((await t.post('/artmanager/authors/addAuthors', { authorName: name })).body.data.id);
     const n0 = await auditCount();
-    await t.call({ method: 'POST', url: '/artmanager/authors/deleteAuthors', payload: { ids } });
+    await t.post('/artmanager/authors/deleteAuthors', { ids });
     expect(await auditCount()).toBe(n0 + 2);
   });
 
   it('account writes are audited, a password change shows in the digests', async () => {
-    const add = await t.call({
-      method: 'POST',
-      url: '/dev-api/user/add',
-      payload: { username: 'audited1', password: 'first password', roles: ['user'], name: 'Audited' },
+    const add = await t.post('/dev-api/user/add', {
+      username: 'audited1',
+      password: 'first password',
+      roles: ['user'],
+      name: 'Audited',
     });
     const id = add.body.data.id as number;
     expect(await lastAudit()).toMatchObject({ call: 'POST /dev-api/user/add', resource: 'accounts' });
     const token = (
-      await t.call({
-        method: 'POST',
-        url: '/dev-api/user/login',
-        payload: { username: 'audited1', password: 'first password' },
-        token: null,
-      })
+      await t.post('/dev-api/user/login', { username: 'audited1', password: 'first password' }, null)
     ).body.data.token;
     const before = await row('accounts', id);
     await t.call({
@@ -142,25 +122,20 @@ describe('audit rows of the kernel writes', () => {
       after: sha(await row('accounts', id)),
     });
     expect(a.before).not.toBe(a.after);
-    await t.call({ method: 'POST', url: '/dev-api/user/addAuth', payload: { id, role: 'admin' } });
+    await t.post('/dev-api/user/addAuth', { id, role: 'admin' });
     expect(await lastAudit()).toMatchObject({ call: 'POST /dev-api/user/addAuth', recordId: String(id) });
-    await t.call({ method: 'POST', url: '/dev-api/user/delAuth', payload: { id, role: 'admin' } });
+    await t.post('/dev-api/user/delAuth', { id, role: 'admin' });
     expect(await lastAudit()).toMatchObject({ call: 'POST /dev-api/user/delAuth', recordId: String(id) });
   });
 });
 
 describe('audit rows of the hand-written writes', () => {
   it('put on chain: one row when the block marks the author on chain, none when repeated unchanged', async () => {
-    const id = (
-      await t.call({
-        method: 'POST',
-        url: '/artmanager/authors/addAuthors',
-        payload: { authorName: 'Chained' },
-      })
-    ).body.data.id as number;
+    const id = (await t.post('/artmanager/authors/addAuthors', { authorName: 'Chained' })).body.data
+      .id as number;
     const before = await row('authors', id);
     const n0 = await auditCount();
-    const res = await t.call({ method: 'POST', url: '/artmanager/authors/blockChain', payload: { id } });
+    const res = await t.post('/artmanager/authors/blockChain', { id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await auditCount()).toBe(n0 + 1);
     expect(await lastAudit()).toMatchObject({
@@ -171,7 +146,7 @@ describe('audit rows of the hand-written writes', () => {
       before: sha(before),
       after: sha(await row('authors', id)),
     });
-    const again = await t.call({ method: 'POST', url: '/artmanager/authors/blockChain', payload: { id } });
+    const again = await t.post('/artmanager/authors/blockChain', { id });
     expect(again.body.data.repeated).toBe(true);
     expect(await auditCount()).toBe(n0 + 1);
   });
@@ -185,30 +160,22 @@ describe('no audit row for a refused write', () => {
   ])('%s', async (_name, payload, who) => {
     const n0 = await auditCount();
     const token = who === 'user' ? t.userToken : who === null ? null : undefined;
-    const res = await t.call({ method: 'POST', url: '/artmanager/authors/addAuthors', payload, token });
+    const res = await t.post('/artmanager/authors/addAuthors', payload, token);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(await auditCount()).toBe(n0);
   });
 
   it('unknown id (404) and the last admin (409)', async () => {
     const n0 = await auditCount();
-    expect(
-      (
-        await t.call({
-          method: 'POST',
-          url: '/artmanager/authors/updateInfo',
-          payload: { id: 999999, introduction: 'x' },
-        })
-      ).status,
-    ).toBe(404);
+    expect((await t.post('/artmanager/authors/updateInfo', { id: 999999, introduction: 'x' })).status).toBe(
+      404,
+    );
     const admin = await db()
       .selectFrom('accounts')
       .select('id')
       .where('username', '=', 'admin')
       .executeTakeFirst();
-    expect(
-      (await t.call({ method: 'POST', url: '/dev-api/user/delete', payload: { id: admin.id } })).status,
-    ).toBe(409);
+    expect((await t.post('/dev-api/user/delete', { id: admin.id })).status).toBe(409);
     expect(await auditCount()).toBe(n0);
   });
 });
@@ -229,18 +196,10 @@ describe('the audit row and the write are one transaction', () => {
         when new."call" = 'POST /artmanager/authors/updateInfo'
         begin select raise(abort, 'audit refused'); end`.execute(t.app.db);
     try {
-      const created = await t.call({
-        method: 'POST',
-        url: '/artmanager/authors/addAuthors',
-        payload: { authorName: 'Kept as created' },
-      });
+      const created = await t.post('/artmanager/authors/addAuthors', { authorName: 'Kept as created' });
       const id = created.body.data.id as number;
       const n0 = await auditCount();
-      const res = await t.call({
-        method: 'POST',
-        url: '/artmanager/authors/updateInfo',
-        payload: { id, authorName: 'Never stored' },
-      });
+      const res = await t.post('/artmanager/authors/updateInfo', { id, authorName: 'Never stored' });
       expect(res.status).toBeGreaterThanOrEqual(500);
       expect((await row('authors', id)).authorName).toBe('Kept as created');
       expect(await auditCount()).toBe(n0);
@@ -254,29 +213,26 @@ describe('the audit row and the write are one transaction', () => {
 describe('GET /dev-api/audit/list and detail', () => {
   it('pages and filters the entries, newest first by time', async () => {
     for (const name of ['P1', 'P2', 'P3'])
-      await t.call({ method: 'POST', url: '/artmanager/authors/addAuthors', payload: { authorName: name } });
-    const page = await t.call({
-      method: 'GET',
-      url: '/dev-api/audit/list?resource=authors&page=1&pageSize=2&sort=id&order=DESC',
-    });
+      await t.post('/artmanager/authors/addAuthors', { authorName: name });
+    const page = await t.get('/dev-api/audit/list?resource=authors&page=1&pageSize=2&sort=id&order=DESC');
     expect(page.status).toBe(200);
     expect(page.body.data.list).toHaveLength(2);
     expect(page.body.data.total).toBeGreaterThanOrEqual(3);
     for (const e of page.body.data.list) expect(e.resource).toBe('authors');
     const [first, second] = page.body.data.list as AuditRow[];
     expect(first.id).toBeGreaterThan(second.id);
-    const byAccount = await t.call({ method: 'GET', url: '/dev-api/audit/list?account=nobody' });
+    const byAccount = await t.get('/dev-api/audit/list?account=nobody');
     expect(byAccount.body.data.total).toBe(0);
-    const q = await t.call({ method: 'GET', url: '/dev-api/audit/list?q=addAuthors&pageSize=100' });
+    const q = await t.get('/dev-api/audit/list?q=addAuthors&pageSize=100');
     expect(q.body.data.list.every((e: AuditRow) => e.call.includes('addAuthors'))).toBe(true);
-    const one = await t.call({ method: 'GET', url: `/dev-api/audit/detail?id=${first.id}` });
+    const one = await t.get(`/dev-api/audit/detail?id=${first.id}`);
     expect(one.body.data).toEqual(first);
-    const missing = await t.call({ method: 'GET', url: '/dev-api/audit/detail?id=999999' });
+    const missing = await t.get('/dev-api/audit/detail?id=999999');
     expect(missing.status).toBe(404);
   });
 
   it('refuses an unknown filter or sort, naming it', async () => {
-    const res = await t.call({ method: 'GET', url: '/dev-api/audit/list?before=x' });
+    const res = await t.get('/dev-api/audit/list?before=x');
     expect(res.status).toBe(400);
     expect(res.body.data.errors[0].field).toBe('before');
   });
@@ -284,7 +240,7 @@ describe('GET /dev-api/audit/list and detail', () => {
   it('is for admins only, and has no write calls', async () => {
     await expectAdminOnly(t, { method: 'GET', url: () => '/dev-api/audit/list' });
     await expectAdminOnly(t, { method: 'GET', url: () => '/dev-api/audit/detail?id=1' });
-    const write = await t.call({ method: 'POST', url: '/dev-api/audit/add', payload: {} });
+    const write = await t.post('/dev-api/audit/add', {});
     expect(write.status).toBe(404);
   });
 });

@@ -41,7 +41,7 @@ const valid = (over: Record<string, unknown> = {}) => {
 
 /** Everything stored, as the list call answers it (to compare before and after a refused call). */
 async function stored() {
-  const r = await t.call({ method: 'GET', url: `${BASE}/getList?pageSize=100&sort=id&order=ASC` });
+  const r = await t.get(`${BASE}/getList?pageSize=100&sort=id&order=ASC`);
   expect(r.status).toBe(200);
   return r.body.data;
 }
@@ -50,7 +50,7 @@ let firstId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const r = await t.call({ method: 'POST', url: `${BASE}/addCompany`, payload: valid() });
+  const r = await t.post(`${BASE}/addCompany`, valid());
   expect(r.status).toBe(200);
   firstId = r.body.data.id;
 });
@@ -101,7 +101,7 @@ describe('addCompany', () => {
       status: 1,
     });
     expect(r.body.data.createTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    const one = await t.call({ method: 'GET', url: `${BASE}/getInfo?id=${r.body.data.id}` });
+    const one = await t.get(`${BASE}/getInfo?id=${r.body.data.id}`);
     expect(one.body.data).toEqual(r.body.data);
   });
 
@@ -132,11 +132,7 @@ describe('addCompany', () => {
     ['an unknown field', { legalPerson: 'x' }, 'legalPerson', 'additionalProperties'],
   ])('refuses %s with 400 naming the field, storing nothing', async (_what, over, field, keyword) => {
     const before = await stored();
-    const r = await t.call({
-      method: 'POST',
-      url: `${BASE}/addCompany`,
-      payload: valid({ creditCode: code('91440300MA5G1H2J3'), ...over }),
-    });
+    const r = await t.post(`${BASE}/addCompany`, valid({ creditCode: code('91440300MA5G1H2J3'), ...over }));
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(400);
     expect(r.body.data.errors).toEqual([expect.objectContaining({ field, keyword })]);
@@ -146,11 +142,10 @@ describe('addCompany', () => {
 
   it('tells the expected check character', async () => {
     const good = code('91440300MA5G1H2J3');
-    const r = await t.call({
-      method: 'POST',
-      url: `${BASE}/addCompany`,
-      payload: valid({ creditCode: `${good.slice(0, 17)}${good[17] === '0' ? '1' : '0'}` }),
-    });
+    const r = await t.post(
+      `${BASE}/addCompany`,
+      valid({ creditCode: `${good.slice(0, 17)}${good[17] === '0' ? '1' : '0'}` }),
+    );
     expect(r.body.data.errors[0].params).toEqual({
       expected: good[17],
       actual: good[17] === '0' ? '1' : '0',
@@ -159,11 +154,7 @@ describe('addCompany', () => {
 
   it('refuses a credit code another company holds with 409 naming creditCode, storing nothing', async () => {
     const before = await stored();
-    const r = await t.call({
-      method: 'POST',
-      url: `${BASE}/addCompany`,
-      payload: valid({ companyName: '另一家公司' }),
-    });
+    const r = await t.post(`${BASE}/addCompany`, valid({ companyName: '另一家公司' }));
     expect(r.status).toBe(409);
     expect(r.body.code).toBe(409);
     expect(r.body.msg).toMatch(/creditCode/);
@@ -173,31 +164,31 @@ describe('addCompany', () => {
   it('stores one of two concurrent adds with the same code and refuses the other with 409', async () => {
     const payload = valid({ companyName: '并发登记', creditCode: code('91500000MA5U7W8X9') });
     const results = await Promise.all([
-      t.call({ method: 'POST', url: `${BASE}/addCompany`, payload }),
-      t.call({ method: 'POST', url: `${BASE}/addCompany`, payload }),
+      t.post(`${BASE}/addCompany`, payload),
+      t.post(`${BASE}/addCompany`, payload),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const list = (await stored()).list.filter((c: any) => c.creditCode === payload.creditCode);
     expect(list).toHaveLength(1);
-    await t.call({ method: 'POST', url: `${BASE}/deleteCompany`, payload: { id: list[0].id } });
+    await t.post(`${BASE}/deleteCompany`, { id: list[0].id });
   });
 });
 
 describe('getList and getInfo', () => {
   it('lists with paging, free text over name, code and licence, filter and sort', async () => {
-    const page = await t.call({ method: 'GET', url: `${BASE}/getList?page=1&pageSize=1&sort=id&order=ASC` });
+    const page = await t.get(`${BASE}/getList?page=1&pageSize=1&sort=id&order=ASC`);
     expect(page.body.data.list).toHaveLength(1);
     expect(page.body.data.list[0].id).toBe(firstId);
     expect(page.body.data.total).toBeGreaterThanOrEqual(2);
-    const q = await t.call({ method: 'GET', url: `${BASE}/getList?q=${encodeURIComponent('上海')}` });
+    const q = await t.get(`${BASE}/getList?q=${encodeURIComponent('上海')}`);
     expect(q.body.data.list.map((c: any) => c.companyName)).toEqual(['上海示例医药有限公司']);
-    const byCode = await t.call({ method: 'GET', url: `${BASE}/getList?q=ma01abcd` });
+    const byCode = await t.get(`${BASE}/getList?q=ma01abcd`);
     expect(byCode.body.data.list.map((c: any) => c.id)).toEqual([firstId]);
-    const enabled = await t.call({ method: 'GET', url: `${BASE}/getList?status=1` });
+    const enabled = await t.get(`${BASE}/getList?status=1`);
     expect(enabled.body.data.total).toBe(page.body.data.total);
-    const disabled = await t.call({ method: 'GET', url: `${BASE}/getList?status=0` });
+    const disabled = await t.get(`${BASE}/getList?status=0`);
     expect(disabled.body.data.total).toBe(0);
-    const ids = await t.call({ method: 'GET', url: `${BASE}/getList?ids=${firstId}` });
+    const ids = await t.get(`${BASE}/getList?ids=${firstId}`);
     expect(ids.body.data.list.map((c: any) => c.id)).toEqual([firstId]);
   });
 
@@ -206,29 +197,25 @@ describe('getList and getInfo', () => {
     ['an unsortable field', 'sort=adminAccount', 'sort'],
     ['pageSize over 100', 'pageSize=101', 'pageSize'],
   ])('refuses %s with 400', async (_what, query, field) => {
-    const r = await t.call({ method: 'GET', url: `${BASE}/getList?${query}` });
+    const r = await t.get(`${BASE}/getList?${query}`);
     expect(r.status).toBe(400);
     expect(r.body.data.errors[0].field).toBe(field);
   });
 
   it('answers 404 for an unknown id and 400 for a missing or non-numeric one', async () => {
-    const missing = await t.call({ method: 'GET', url: `${BASE}/getInfo?id=999999` });
+    const missing = await t.get(`${BASE}/getInfo?id=999999`);
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: 404, data: null });
     expect(missing.body.msg).toMatch(/999999/);
-    expect((await t.call({ method: 'GET', url: `${BASE}/getInfo` })).status).toBe(400);
-    expect((await t.call({ method: 'GET', url: `${BASE}/getInfo?id=abc` })).status).toBe(400);
+    expect((await t.get(`${BASE}/getInfo`)).status).toBe(400);
+    expect((await t.get(`${BASE}/getInfo?id=abc`)).status).toBe(400);
   });
 });
 
 describe('updateCompany', () => {
   it('changes only the fields sent and moves updateTime', async () => {
-    const before = (await t.call({ method: 'GET', url: `${BASE}/getInfo?id=${firstId}` })).body.data;
-    const r = await t.call({
-      method: 'POST',
-      url: `${BASE}/updateCompany`,
-      payload: { id: firstId, status: 0, contactName: ' 李雷 ' },
-    });
+    const before = (await t.get(`${BASE}/getInfo?id=${firstId}`)).body.data;
+    const r = await t.post(`${BASE}/updateCompany`, { id: firstId, status: 0, contactName: ' 李雷 ' });
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({
       ...before,
@@ -236,16 +223,12 @@ describe('updateCompany', () => {
       contactName: '李雷',
       updateTime: r.body.data.updateTime,
     });
-    await t.call({ method: 'POST', url: `${BASE}/updateCompany`, payload: { id: firstId, status: 1 } });
+    await t.post(`${BASE}/updateCompany`, { id: firstId, status: 1 });
   });
 
   it('refuses an admin account equal to the stored backup one (partial update), storing nothing', async () => {
     const before = await stored();
-    const r = await t.call({
-      method: 'POST',
-      url: `${BASE}/updateCompany`,
-      payload: { id: firstId, adminAccount: 'OPS.ma01abcd1' },
-    });
+    const r = await t.post(`${BASE}/updateCompany`, { id: firstId, adminAccount: 'OPS.ma01abcd1' });
     expect(r.status).toBe(400);
     expect(r.body.data.errors).toEqual([
       expect.objectContaining({ field: 'adminAccount', keyword: 'x-distinct' }),
@@ -263,11 +246,7 @@ describe('updateCompany', () => {
       [{ updateTime: '2020-01-01 00:00:00' }, 400, 'updateTime', 'false schema'],
     ];
     for (const [body, status, field, keyword] of cases) {
-      const r = await t.call({
-        method: 'POST',
-        url: `${BASE}/updateCompany`,
-        payload: { id: firstId, ...body },
-      });
+      const r = await t.post(`${BASE}/updateCompany`, { id: firstId, ...body });
       expect(r.status, JSON.stringify(body)).toBe(status);
       expect(r.body.data.errors).toEqual([expect.objectContaining({ field, keyword })]);
     }
@@ -275,54 +254,34 @@ describe('updateCompany', () => {
   });
 
   it('answers 404 for an unknown id and 400 without one', async () => {
-    const r = await t.call({
-      method: 'POST',
-      url: `${BASE}/updateCompany`,
-      payload: { id: 999999, status: 0 },
-    });
+    const r = await t.post(`${BASE}/updateCompany`, { id: 999999, status: 0 });
     expect(r.status).toBe(404);
-    expect(
-      (await t.call({ method: 'POST', url: `${BASE}/updateCompany`, payload: { status: 0 } })).status,
-    ).toBe(400);
+    expect((await t.post(`${BASE}/updateCompany`, { status: 0 })).status).toBe(400);
   });
 });
 
 describe('deleteCompany', () => {
   it('deletes nothing when one of the ids is unknown (404), then deletes one and many', async () => {
-    const a = await t.call({
-      method: 'POST',
-      url: `${BASE}/addCompany`,
-      payload: valid({ companyName: '待删除一', creditCode: code('91120116MA05T1U2W') }),
-    });
-    const b = await t.call({
-      method: 'POST',
-      url: `${BASE}/addCompany`,
-      payload: valid({ companyName: '待删除二', creditCode: code('91120116MA05T1U2X') }),
-    });
+    const a = await t.post(
+      `${BASE}/addCompany`,
+      valid({ companyName: '待删除一', creditCode: code('91120116MA05T1U2W') }),
+    );
+    const b = await t.post(
+      `${BASE}/addCompany`,
+      valid({ companyName: '待删除二', creditCode: code('91120116MA05T1U2X') }),
+    );
     const before = await stored();
-    const refused = await t.call({
-      method: 'POST',
-      url: `${BASE}/deleteCompany`,
-      payload: { ids: [a.body.data.id, 999999] },
-    });
+    const refused = await t.post(`${BASE}/deleteCompany`, { ids: [a.body.data.id, 999999] });
     expect(refused.status).toBe(404);
     expect(refused.body.msg).toMatch(/999999/);
     expect(await stored()).toEqual(before);
-    const bad = await t.call({ method: 'POST', url: `${BASE}/deleteCompany`, payload: { id: 'x' } });
+    const bad = await t.post(`${BASE}/deleteCompany`, { id: 'x' });
     expect(bad.status).toBe(400);
-    const one = await t.call({
-      method: 'POST',
-      url: `${BASE}/deleteCompany`,
-      payload: { id: a.body.data.id },
-    });
+    const one = await t.post(`${BASE}/deleteCompany`, { id: a.body.data.id });
     expect(one.body.data).toEqual({ ids: [a.body.data.id] });
-    const many = await t.call({
-      method: 'POST',
-      url: `${BASE}/deleteCompany`,
-      payload: { ids: [b.body.data.id] },
-    });
+    const many = await t.post(`${BASE}/deleteCompany`, { ids: [b.body.data.id] });
     expect(many.body.data).toEqual({ ids: [b.body.data.id] });
-    const gone = await t.call({ method: 'GET', url: `${BASE}/getInfo?id=${b.body.data.id}` });
+    const gone = await t.get(`${BASE}/getInfo?id=${b.body.data.id}`);
     expect(gone.status).toBe(404);
     // The code is free again once its company is deleted; its administrators' accounts stay, and the
     // new company links them (no password: they have their own).
@@ -340,7 +299,7 @@ describe('deleteCompany', () => {
   });
 
   it('answers the 404 envelope for an unknown call under /medicine-api', async () => {
-    const r = await t.call({ method: 'GET', url: `${BASE}/nope` });
+    const r = await t.get(`${BASE}/nope`);
     expect(r.status).toBe(404);
     expect(r.body.code).toBe(404);
   });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onChainProgress } from '../../server/routes/artmanager/dashboard';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,31 +14,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function newAuthor(name: string): Promise<number> {
-  const r = await t.call({
-    method: 'POST',
-    url: '/artmanager/authors/addAuthors',
-    payload: { authorName: name },
-  });
-  expect(r.status).toBe(200);
-  return r.body.data.id;
-}
-async function newArtwork(author: number, name: string, classify: string, acquisitionYear?: number) {
-  const r = await t.call({
-    method: 'POST',
-    url: '/artmanager/artwork/addArtwork',
-    payload: {
-      artWorkName: name,
-      author,
-      classify,
-      texture: 'oil on canvas',
-      ...(acquisitionYear ? { dealInfo: { acquisitionYear } } : {}),
-    },
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.data.id as number;
-}
-const stats = async () => (await t.call({ method: 'GET', url: '/artmanager/dashboard/stats' })).body.data;
+const newAuthor = (name: string) => addAuthor(t, name);
+const newArtwork = (author: number, name: string, classify: string, acquisitionYear?: number) =>
+  addArtwork(t, author, name, { classify, ...(acquisitionYear ? { dealInfo: { acquisitionYear } } : {}) });
+const stats = async () => (await t.get('/artmanager/dashboard/stats')).body.data;
 
 describe('GET /artmanager/dashboard/stats', () => {
   it('counts acquisitions per year, works per category, on-chain progress per day and accounts per role', async () => {
@@ -68,13 +47,9 @@ describe('GET /artmanager/dashboard/stats', () => {
       ]),
     );
 
-    expect(
-      (await t.call({ method: 'POST', url: '/artmanager/authors/blockChain', payload: { id: a } })).status,
-    ).toBe(200);
+    expect((await t.post('/artmanager/authors/blockChain', { id: a })).status).toBe(200);
     for (const id of works.slice(0, 2))
-      expect(
-        (await t.call({ method: 'POST', url: '/artmanager/artwork/blockChain', payload: { id } })).status,
-      ).toBe(200);
+      expect((await t.post('/artmanager/artwork/blockChain', { id })).status).toBe(200);
     const after = await stats();
     const today = after.onChainPerDay.at(-1);
     expect(after.onChainPerDay).toHaveLength(1);
@@ -85,7 +60,7 @@ describe('GET /artmanager/dashboard/stats', () => {
   });
 
   it('is for admins only', async () => {
-    const r = await t.call({ method: 'GET', url: '/artmanager/dashboard/stats', token: t.userToken });
+    const r = await t.get('/artmanager/dashboard/stats', t.userToken);
     expect(r.status).toBe(403);
   });
 });
@@ -113,7 +88,7 @@ describe('on-chain progress', () => {
 
 describe('GET /baas-api/dashboard chaincodes', () => {
   it('counts the chaincode the committed transactions use (artregistry), not only uploaded ones', async () => {
-    const dash = (await t.call({ method: 'GET', url: '/baas-api/dashboard' })).body.data;
+    const dash = (await t.get('/baas-api/dashboard')).body.data;
     expect(dash.transactions).toBeGreaterThan(0);
     expect(dash.chaincodes).toBe(1);
   });

@@ -139,7 +139,7 @@ describe('malformed multipart on both uploads answers 400, never 500', () => {
   });
 
   it('a truncated chaincode upload stores nothing', async () => {
-    const before = await t.call({ method: 'GET', url: '/baas-api/chaincodes' });
+    const before = await t.get('/baas-api/chaincodes');
     const res = await t.call({
       method: 'POST',
       url: '/baas-api/chaincode/upload',
@@ -149,14 +149,14 @@ describe('malformed multipart on both uploads answers 400, never 500', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.data.errors[0]).toMatchObject({ keyword: 'multipart' });
-    const after = await t.call({ method: 'GET', url: '/baas-api/chaincodes' });
+    const after = await t.get('/baas-api/chaincodes');
     expect(after.body.data.total).toBe(before.body.data.total);
   });
 });
 
 describe('GET /baas-api/verify', () => {
   it('an empty channel → 400 naming channel', async () => {
-    const res = await t.call({ method: 'GET', url: '/baas-api/verify?channel=', token: t.userToken });
+    const res = await t.get('/baas-api/verify?channel=', t.userToken);
     expect(res.status).toBe(400);
     expect(res.body.data.errors).toEqual([
       expect.objectContaining({ field: 'channel', keyword: 'minLength' }),
@@ -166,7 +166,7 @@ describe('GET /baas-api/verify', () => {
 
 describe('406, 413 and 415 leave in the envelope', () => {
   it('406: an upload that is not multipart, naming Content-Type', async () => {
-    const res = await t.call({ method: 'POST', url: '/artmanager/upload', payload: { file: 'x' } });
+    const res = await t.post('/artmanager/upload', { file: 'x' });
     expect(res.status).toBe(406);
     expect(res.body).toMatchObject({ code: 406, data: { errors: [{ field: 'Content-Type' }] } });
   });

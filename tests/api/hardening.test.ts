@@ -42,13 +42,13 @@ describe('ids past the 32-bit range', () => {
   );
 
   it('a GET list with such an id in `ids` is refused with 400 naming ids (docs/api.md)', async () => {
-    const res = await t.call({ method: 'GET', url: `/artmanager/authors/getList?ids=${BIG}` });
+    const res = await t.get(`/artmanager/authors/getList?ids=${BIG}`);
     expect(res.status).toBe(400);
     expect(res.body.data.errors[0]).toMatchObject({ field: 'ids', keyword: 'pattern' });
   });
 
   it('searching a 10-digit number past the range finds no block and does not fail', async () => {
-    const res = await t.call({ method: 'GET', url: `/baas-api/search?q=${BIG}`, token: t.userToken });
+    const res = await t.get(`/baas-api/search?q=${BIG}`, t.userToken);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ list: [], total: 0 });
   });
@@ -56,18 +56,17 @@ describe('ids past the 32-bit range', () => {
 
 describe('where the token may travel', () => {
   it('not in the query string of a write', async () => {
-    const res = await t.call({
-      method: 'POST',
-      url: `/artmanager/authors/addAuthors?token=${t.adminToken}`,
-      payload: { authorName: 'via query' },
-      token: null,
-    });
+    const res = await t.post(
+      `/artmanager/authors/addAuthors?token=${t.adminToken}`,
+      { authorName: 'via query' },
+      null,
+    );
     expect(res.status).toBe(401);
     expect(res.body.code).toBe(401);
   });
 
   it('in the query string of /dev-api/user/info, as the product calls it', async () => {
-    const res = await t.call({ method: 'GET', url: `/dev-api/user/info?token=${t.adminToken}`, token: null });
+    const res = await t.get(`/dev-api/user/info?token=${t.adminToken}`, null);
     expect(res.body).toMatchObject({ code: 0, data: { account: 'admin' } });
   });
 });
@@ -83,12 +82,7 @@ describe('role before body', () => {
   });
 
   it('POST /baas-api/chaincode/approve as role user answers 403 before looking at the body', async () => {
-    const res = await t.call({
-      method: 'POST',
-      url: '/baas-api/chaincode/approve',
-      payload: { bogus: 1 },
-      token: t.userToken,
-    });
+    const res = await t.post('/baas-api/chaincode/approve', { bogus: 1 }, t.userToken);
     expect(res.status).toBe(403);
   });
 });
@@ -138,7 +132,7 @@ describe('chaincode lifecycle stands on the ledger', () => {
       } as any)
       .returning('id' as any)
       .executeTakeFirstOrThrow()) as any;
-    const res = await t.call({ method: 'POST', url: '/baas-api/chaincode/approve', payload: { id } });
+    const res = await t.post('/baas-api/chaincode/approve', { id });
     expect(res.status).toBe(409);
     expect(res.body.msg).toContain('not on the ledger yet');
   });
@@ -146,12 +140,12 @@ describe('chaincode lifecycle stands on the ledger', () => {
 
 describe('password change', () => {
   it('a new ADMIN_PASSWORD at start ends the sessions opened with the old one', async () => {
-    const before = await t.call({ method: 'GET', url: '/dev-api/user/info' });
+    const before = await t.get('/dev-api/user/info');
     expect(before.body.code).toBe(0);
     await ensureAccounts(t.app.db, { admin: `${ADMIN_PASSWORD}-new`, user: USER_PASSWORD }, () => {});
-    const after = await t.call({ method: 'GET', url: '/dev-api/user/info' });
+    const after = await t.get('/dev-api/user/info');
     expect(after.body.code).toBe(2);
-    const userStill = await t.call({ method: 'GET', url: '/dev-api/user/info', token: t.userToken });
+    const userStill = await t.get('/dev-api/user/info', t.userToken);
     expect(userStill.body.code).toBe(0);
   });
 });

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pg from 'pg';
 import { expect } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { ensureAccounts } from '../../server/plugins/app/auth';
+import { runPgStatement } from '../support/pgAdmin';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 export const USER_PASSWORD = 'user-test-password';
@@ -23,6 +23,10 @@ export interface TestApp {
   userToken: string;
   /** Injects with the admin token unless `token` is given (null: no token). */
   call(opts: InjectOptions & { token?: string | null }): Promise<{ status: number; body: any }>;
+  /** `GET url`, with the admin token unless `token` is given (null: no token). */
+  get(url: string, token?: string | null): Promise<{ status: number; body: any }>;
+  /** `POST url` with the JSON `payload`, with the admin token unless `token` is given (null: no token). */
+  post(url: string, payload?: unknown, token?: string | null): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
@@ -34,15 +38,7 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin || !/^postgres(ql)?:\/\//.test(admin)) return undefined;
   const name = `baas_test_${randomBytes(6).toString('hex')}`;
-  const run = async (text: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+  const run = (text: string) => runPgStatement(admin, text);
   await run(`CREATE DATABASE ${name}`);
   const url = new URL(admin);
   url.pathname = `/${name}`;
@@ -102,6 +98,9 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     adminToken,
     userToken,
     call,
+    get: (url, token) => call({ method: 'GET', url, token }),
+    post: (url, payload, token) =>
+      call({ method: 'POST', url, payload: payload as InjectOptions['payload'], token }),
     close: async () => {
       await app.close();
       await pgDb?.drop();
@@ -134,4 +133,59 @@ export async function expectAdminOnly(t: TestApp, c: GuardedCall): Promise<void>
   expect(user.status).toBe(403);
   expect(user.body.code).toBe(403);
   expect(user.body.msg).toMatch(/admin/);
+}
+
+/** Adds an author named `authorName` (POST /artmanager/authors/addAuthors) as admin; asserts 200; resolves its id. */
+export async function addAuthor(t: TestApp, authorName: string): Promise<number> {
+  const r = await t.post('/artmanager/authors/addAuthors', { authorName });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data.id;
+}
+
+/**
+ * Adds an artwork of `author` named `name` (POST /artmanager/artwork/addArtwork) as admin: a painting in
+ * oil on canvas unless `extra` says otherwise; asserts 200; resolves its id.
+ */
+export async function addArtwork(
+  t: TestApp,
+  author: number,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const r = await t.post('/artmanager/artwork/addArtwork', {
+    artWorkName: name,
+    author,
+    classify: 'painting',
+    texture: 'oil on canvas',
+    ...extra,
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data.id;
+}
+
+/**
+ * A multipart/form-data body (RFC 7578) for `app.inject`: the text `fields` first, then the part
+ * `file` (name "file", application/octet-stream) when given; `headers` carries its boundary.
+ */
+export function multipart(
+  fields: Record<string, string | number>,
+  file?: { bytes: Buffer; filename: string },
+) {
+  const boundary = `b${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file)
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat(parts),
+  };
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDigest } from '../../server/ledger/records';
 import { checkProofWeb, recordDigestWeb } from '../../common/ledger/webVerify';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, createTestApp, multipart, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,28 +14,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function newAuthor(name: string): Promise<number> {
-  const r = await t.call({
-    method: 'POST',
-    url: '/artmanager/authors/addAuthors',
-    payload: { authorName: name },
-  });
-  expect(r.status).toBe(200);
-  return r.body.data.id;
-}
-async function newArtwork(author: number, name: string): Promise<number> {
-  const r = await t.call({
-    method: 'POST',
-    url: '/artmanager/artwork/addArtwork',
-    payload: { artWorkName: name, author, classify: 'painting', texture: 'oil on canvas' },
-  });
-  expect(r.status).toBe(200);
-  return r.body.data.id;
-}
+const newAuthor = (name: string) => addAuthor(t, name);
+const newArtwork = (author: number, name: string) => addArtwork(t, author, name);
 const putAuthor = (id: number, token?: string | null) =>
   t.call({ method: 'POST', url: '/artmanager/authors/blockChain', payload: { id }, token });
-const putArtwork = (id: number) =>
-  t.call({ method: 'POST', url: '/artmanager/artwork/blockChain', payload: { id } });
+const putArtwork = (id: number) => t.post('/artmanager/artwork/blockChain', { id });
 
 describe('put on chain', () => {
   it('refuses an artwork whose author is not on chain, then accepts it once the author is', async () => {
@@ -45,7 +28,7 @@ describe('put on chain', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe(409);
     expect(refused.body.msg).toMatch(/"Put On Chain Author".*is not on chain yet/);
-    const before = await t.call({ method: 'GET', url: `/artmanager/artwork/ArtInfoByArtId?artId=${art}` });
+    const before = await t.get(`/artmanager/artwork/ArtInfoByArtId?artId=${art}`);
     expect(before.body.data).toMatchObject({ status: 0, isBlock: 0, chain: null });
 
     const a = await putAuthor(author);
@@ -60,7 +43,7 @@ describe('put on chain', () => {
     expect(w.body.data.record).toMatchObject({ id: art, status: 2, isBlock: 1, chain: w.body.data.txId });
     expect(w.body.data.blockNumber).toBeGreaterThanOrEqual(a.body.data.blockNumber);
 
-    const tx = await t.call({ method: 'GET', url: `/baas-api/transaction?txId=${w.body.data.txId}` });
+    const tx = await t.get(`/baas-api/transaction?txId=${w.body.data.txId}`);
     expect(tx.body.data).toMatchObject({
       chaincode: 'artregistry',
       function: 'putArtwork',
@@ -72,8 +55,7 @@ describe('put on chain', () => {
   it('is idempotent for an unchanged record and writes a new version after an edit', async () => {
     const author = await newAuthor('Idempotent Author');
     const first = await putAuthor(author);
-    const totals = async () =>
-      (await t.call({ method: 'GET', url: '/baas-api/dashboard' })).body.data.transactions;
+    const totals = async () => (await t.get('/baas-api/dashboard')).body.data.transactions;
     const n = await totals();
     const again = await putAuthor(author);
     expect(again.status).toBe(200);
@@ -81,14 +63,9 @@ describe('put on chain', () => {
     expect(await totals()).toBe(n);
 
     // Edited after it went on chain: the page shows the digest mismatch, the proof still holds for the old version.
-    await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/updateInfo',
-      payload: { id: author, introduction: 'edited later' },
-    });
-    const edited = (await t.call({ method: 'GET', url: `/artmanager/authors/getInfo?id=${author}` })).body
-      .data;
-    const proof = (await t.call({ method: 'GET', url: `/baas-api/proof?txId=${edited.chain}` })).body.data;
+    await t.post('/artmanager/authors/updateInfo', { id: author, introduction: 'edited later' });
+    const edited = (await t.get(`/artmanager/authors/getInfo?id=${author}`)).body.data;
+    const proof = (await t.get(`/baas-api/proof?txId=${edited.chain}`)).body.data;
     expect(await checkProofWeb(proof, await recordDigestWeb('author', edited))).toMatchObject({
       ok: false,
       reason: 'digest',
@@ -98,10 +75,9 @@ describe('put on chain', () => {
     expect(second.body.data).toMatchObject({ version: 2, repeated: false });
     expect(second.body.data.txId).not.toBe(first.body.data.txId);
     expect(await totals()).toBe(n + 1);
-    const fresh = (await t.call({ method: 'GET', url: `/artmanager/authors/getInfo?id=${author}` })).body
-      .data;
+    const fresh = (await t.get(`/artmanager/authors/getInfo?id=${author}`)).body.data;
     expect(fresh.chain).toBe(second.body.data.txId);
-    const proof2 = (await t.call({ method: 'GET', url: `/baas-api/proof?txId=${fresh.chain}` })).body.data;
+    const proof2 = (await t.get(`/baas-api/proof?txId=${fresh.chain}`)).body.data;
     expect(await checkProofWeb(proof2, await recordDigestWeb('author', fresh))).toMatchObject({
       ok: true,
       channel: 'artchannel',
@@ -116,13 +92,12 @@ describe('put on chain', () => {
       .set({ authorName: 'Someone Else' })
       .where('id', '=', author)
       .execute();
-    const now = (await t.call({ method: 'GET', url: `/artmanager/authors/getInfo?id=${author}` })).body.data;
-    const proof = (await t.call({ method: 'GET', url: `/baas-api/proof?txId=${put.body.data.txId}` })).body
-      .data;
+    const now = (await t.get(`/artmanager/authors/getInfo?id=${author}`)).body.data;
+    const proof = (await t.get(`/baas-api/proof?txId=${put.body.data.txId}`)).body.data;
     const check = await checkProofWeb(proof, await recordDigestWeb('author', now));
     expect(check).toMatchObject({ ok: false, reason: 'digest', found: put.body.data.digest });
     // The chain itself is intact; the registry check names the record.
-    const v = (await t.call({ method: 'GET', url: '/baas-api/verify' })).body.data;
+    const v = (await t.get('/baas-api/verify')).body.data;
     expect(v.chain.ok).toBe(true);
     expect(v.ok).toBe(false);
     expect(v.registry.problems).toContainEqual(
@@ -139,18 +114,13 @@ describe('put on chain', () => {
       .set({ authorName: 'Tampered Author' })
       .where('id', '=', author)
       .execute();
-    expect((await t.call({ method: 'GET', url: '/baas-api/verify' })).body.data.ok).toBe(true);
+    expect((await t.get('/baas-api/verify')).body.data.ok).toBe(true);
   });
 
   it('answers 404 for an unknown record, 400 for a bad body, 403 for role user, 401 without a token', async () => {
     expect((await putAuthor(999_999)).status).toBe(404);
-    expect(
-      (await t.call({ method: 'POST', url: '/artmanager/authors/blockChain', payload: { id: 'x' } })).status,
-    ).toBe(400);
-    expect(
-      (await t.call({ method: 'POST', url: '/artmanager/artwork/blockChain', payload: { id: 1, extra: 1 } }))
-        .status,
-    ).toBe(400);
+    expect((await t.post('/artmanager/authors/blockChain', { id: 'x' })).status).toBe(400);
+    expect((await t.post('/artmanager/artwork/blockChain', { id: 1, extra: 1 })).status).toBe(400);
     expect((await putAuthor(1, t.userToken)).status).toBe(403);
     expect((await putAuthor(1, null)).status).toBe(401);
   });
@@ -163,21 +133,18 @@ describe('put on chain', () => {
     const txIds = answers.map((a) => a.body.data.txId as string);
     expect(new Set(txIds).size).toBe(200);
 
-    const ch = (await t.call({ method: 'GET', url: '/baas-api/channels' })).body.data.list[0];
+    const ch = (await t.get('/baas-api/channels')).body.data.list[0];
     const numbers: number[] = [];
     for (let page = 1; (page - 1) * 100 < ch.height; page++) {
-      const r = await t.call({
-        method: 'GET',
-        url: `/baas-api/blocks?channelId=${ch.id}&page=${page}&pageSize=100&order=ASC`,
-      });
+      const r = await t.get(`/baas-api/blocks?channelId=${ch.id}&page=${page}&pageSize=100&order=ASC`);
       numbers.push(...r.body.data.list.map((b: { number: number }) => b.number));
     }
     expect(numbers).toEqual(Array.from({ length: ch.height }, (_, i) => i));
     for (const a of answers) {
-      const tx = await t.call({ method: 'GET', url: `/baas-api/transaction?txId=${a.body.data.txId}` });
+      const tx = await t.get(`/baas-api/transaction?txId=${a.body.data.txId}`);
       expect(tx.body.data.blockNumber).toBe(a.body.data.blockNumber);
     }
-    const v = (await t.call({ method: 'GET', url: '/baas-api/verify' })).body.data;
+    const v = (await t.get('/baas-api/verify')).body.data;
     expect(v.ok).toBe(true);
     expect(v.message).toMatch(/^verified \d+ blocks, \d+ transactions/);
   });
@@ -194,7 +161,7 @@ describe('/baas-api reads', () => {
     expect(
       dash.body.data.perMinute.reduce((s: number, b: { count: number }) => s + b.count, 0),
     ).toBeGreaterThan(0);
-    expect((await t.call({ method: 'GET', url: '/baas-api/dashboard', token: null })).status).toBe(401);
+    expect((await t.get('/baas-api/dashboard', null)).status).toBe(401);
 
     const ch = (await u('/baas-api/channels')).body.data.list[0];
     expect(ch).toMatchObject({ id: 1, name: 'artchannel' });
@@ -247,25 +214,8 @@ describe('/baas-api reads', () => {
 describe('chaincode', () => {
   const GO =
     '// Package main: an asset-transfer chaincode.\npackage main\n\nimport "fmt"\n\nfunc main() { fmt.Println("ok") }\n';
-  function form(fields: Record<string, string>, file?: { name: string; content: Buffer | string }) {
-    const boundary = '----ledgertest' + Math.random().toString(16).slice(2);
-    const parts: Buffer[] = [];
-    for (const [k, v] of Object.entries(fields))
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-    if (file)
-      parts.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-        ),
-        Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
-        Buffer.from('\r\n'),
-      );
-    parts.push(Buffer.from(`--${boundary}--\r\n`));
-    return {
-      payload: Buffer.concat(parts),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    };
-  }
+  const form = (fields: Record<string, string>, file?: { name: string; content: Buffer | string }) =>
+    multipart(fields, file && { bytes: Buffer.from(file.content), filename: file.name });
   const upload = (
     fields: Record<string, string>,
     file?: { name: string; content: Buffer | string },
@@ -298,23 +248,11 @@ describe('chaincode', () => {
     });
     expect(cc.history).toEqual([expect.objectContaining({ status: 'installed' })]);
 
-    expect(
-      (await t.call({ method: 'POST', url: '/baas-api/chaincode/commit', payload: { id: cc.id } })).status,
-    ).toBe(409);
-    const approved = await t.call({
-      method: 'POST',
-      url: '/baas-api/chaincode/approve',
-      payload: { id: cc.id },
-    });
+    expect((await t.post('/baas-api/chaincode/commit', { id: cc.id })).status).toBe(409);
+    const approved = await t.post('/baas-api/chaincode/approve', { id: cc.id });
     expect(approved.body.data.status).toBe('approved');
-    expect(
-      (await t.call({ method: 'POST', url: '/baas-api/chaincode/approve', payload: { id: cc.id } })).status,
-    ).toBe(409);
-    const committed = await t.call({
-      method: 'POST',
-      url: '/baas-api/chaincode/commit',
-      payload: { id: cc.id },
-    });
+    expect((await t.post('/baas-api/chaincode/approve', { id: cc.id })).status).toBe(409);
+    const committed = await t.post('/baas-api/chaincode/commit', { id: cc.id });
     expect(committed.body.data.status).toBe('committed');
     expect(committed.body.data.history.map((h: { status: string }) => h.status)).toEqual([
       'installed',
@@ -322,16 +260,13 @@ describe('chaincode', () => {
       'committed',
     ]);
     for (const h of committed.body.data.history) {
-      const tx = (await t.call({ method: 'GET', url: `/baas-api/transaction?txId=${h.txId}` })).body.data;
+      const tx = (await t.get(`/baas-api/transaction?txId=${h.txId}`)).body.data;
       expect(tx.chaincode).toBe('_lifecycle');
       expect(tx.args).toEqual(['asset', '1.0', cc.codeHash]);
     }
-    const list = (await t.call({ method: 'GET', url: '/baas-api/chaincodes', token: t.userToken })).body.data;
+    const list = (await t.get('/baas-api/chaincodes', t.userToken)).body.data;
     expect(list.list[0]).toMatchObject({ id: cc.id, status: 'committed' });
-    expect(
-      (await t.call({ method: 'GET', url: `/baas-api/chaincode?id=${cc.id}`, token: t.userToken })).body.data
-        .code,
-    ).toBe(GO);
+    expect((await t.get(`/baas-api/chaincode?id=${cc.id}`, t.userToken)).body.data.code).toBe(GO);
     expect((await upload({ name: 'asset', version: '1.0' }, { name: 'asset.go', content: GO })).status).toBe(
       409,
     );
@@ -358,17 +293,8 @@ describe('chaincode', () => {
       (await upload({ name: 'ok', version: '1', color: 'red' }, { name: 'a.go', content: GO })).body.msg,
     ).toMatch(/color: is not a known field/);
     // `user` installs chaincode but may not approve it (tests/api/contracts.test.ts has the role table).
-    expect(
-      (
-        await t.call({
-          method: 'POST',
-          url: '/baas-api/chaincode/approve',
-          payload: { id: 1 },
-          token: t.userToken,
-        })
-      ).status,
-    ).toBe(403);
-    const dash = (await t.call({ method: 'GET', url: '/baas-api/dashboard' })).body.data;
+    expect((await t.post('/baas-api/chaincode/approve', { id: 1 }, t.userToken)).status).toBe(403);
+    const dash = (await t.get('/baas-api/dashboard')).body.data;
     // The uploaded chaincode and `artregistry`, which the put-on-chain transactions above invoke.
     expect(dash.chaincodes).toBe(2);
   });

@@ -8,26 +8,21 @@
  *   prepared statements outside Kysely only while no transaction is open).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 let author: number;
 const names: { id: number; name: string; classify: string }[] = [];
 
 const list = async (body: Record<string, unknown>) => {
-  const res = await t.call({ method: 'POST', url: '/artmanager/artwork/searchArtworkList', payload: body });
+  const res = await t.post('/artmanager/artwork/searchArtworkList', body);
   expect(res.status).toBe(200);
   return res.body.data as { list: { id: number; artWorkName: string; authorName: string }[]; total: number };
 };
 
 beforeAll(async () => {
   t = await createTestApp();
-  const a = await t.call({
-    method: 'POST',
-    url: '/artmanager/authors/addAuthors',
-    payload: { authorName: 'Winifred Nicholson' },
-  });
-  author = a.body.data.id;
+  author = await addAuthor(t, 'Winifred Nicholson');
   const words = [
     'Harbour at dusk',
     'Sunset over the river',
@@ -38,13 +33,8 @@ beforeAll(async () => {
   for (let i = 0; i < 25; i++) {
     const name = `${words[i % words.length]} ${i}`;
     const classify = i % 2 ? 'painting' : 'sculpture';
-    const res = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/addArtwork',
-      payload: { artWorkName: name, author, classify, texture: i % 3 ? 'Oil on canvas' : 'Bronze' },
-    });
-    expect(res.status).toBe(200);
-    names.push({ id: res.body.data.id, name, classify });
+    const id = await addArtwork(t, author, name, { classify, texture: i % 3 ? 'Oil on canvas' : 'Bronze' });
+    names.push({ id, name, classify });
   }
 });
 afterAll(async () => t?.close());

@@ -8,39 +8,25 @@
  */
 import SQLite from 'better-sqlite3';
 import { join } from 'node:path';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers';
+import { runPgStatement } from '../support/pgAdmin';
+import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 let author: number;
 
 const list = async (body: Record<string, unknown> = {}) => {
-  const res = await t.call({ method: 'POST', url: '/artmanager/artwork/searchArtworkList', payload: body });
+  const res = await t.post('/artmanager/artwork/searchArtworkList', body);
   expect(res.status).toBe(200);
   return res.body.data as { list: { id: number }[]; total: number };
 };
-const add = async (name: string) => {
-  const res = await t.call({
-    method: 'POST',
-    url: '/artmanager/artwork/addArtwork',
-    payload: { artWorkName: name, author, classify: 'painting', texture: 'Oil on canvas' },
-  });
-  expect(res.status).toBe(200);
-  return res.body.data.id as number;
-};
+const add = (name: string) => addArtwork(t, author, name, { texture: 'Oil on canvas' });
 
 /** Runs `text` on a second connection to the app's database, as another process would. */
 async function onAnotherConnection(text: string): Promise<void> {
   if (t.app.dialect === 'postgres') {
-    const client = new pg.Client({ connectionString: t.app.config.databaseUrl });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
+    await runPgStatement(t.app.config.databaseUrl!, text);
     return;
   }
   const other = new SQLite(join(t.dataDir, 'baas.sqlite'));
@@ -53,12 +39,7 @@ async function onAnotherConnection(text: string): Promise<void> {
 
 beforeAll(async () => {
   t = await createTestApp();
-  const a = await t.call({
-    method: 'POST',
-    url: '/artmanager/authors/addAuthors',
-    payload: { authorName: 'Gwen John' },
-  });
-  author = a.body.data.id;
+  author = await addAuthor(t, 'Gwen John');
   for (const name of ['Interior', 'Self-Portrait', 'Girl with a Cat']) await add(name);
 });
 afterAll(() => t?.close());
@@ -80,7 +61,7 @@ describe('list totals', () => {
     const id = await add('Portrait of a Nun');
     expect((await list()).total).toBe(before + 1);
     expect((await list({ q: 'portrait' })).total).toBe(2);
-    const del = await t.call({ method: 'POST', url: '/artmanager/artwork/deleteArt', payload: { id } });
+    const del = await t.post('/artmanager/artwork/deleteArt', { id });
     expect(del.status).toBe(200);
     expect((await list()).total).toBe(before);
     expect((await list({ q: 'portrait' })).total).toBe(1);

@@ -28,7 +28,7 @@ beforeEach(() => {
 const params = (stored: string) => stored.split('$').slice(0, 4).join('$');
 
 const login = (username: string, pw: string) =>
-  t.call({ method: 'POST', url: '/dev-api/user/login', payload: { username, password: pw }, token: null });
+  t.post('/dev-api/user/login', { username, password: pw }, null);
 
 describe('login: one password verification whether or not the account exists', () => {
   it('a wrong password for an existing account: 401, verified once against its hash', async () => {

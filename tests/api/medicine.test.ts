@@ -39,7 +39,7 @@ const company = (tag: string, first17: string, over: Record<string, unknown> = {
 });
 
 async function login(username: string, password: string) {
-  return t.call({ method: 'POST', url: '/dev-api/user/login', payload: { username, password }, token: null });
+  return t.post('/dev-api/user/login', { username, password }, null);
 }
 async function tokenOf(username: string, password: string): Promise<string> {
   const r = await login(username, password);
@@ -47,9 +47,9 @@ async function tokenOf(username: string, password: string): Promise<string> {
   return r.body.data.token;
 }
 const accountsNamed = async (username: string) =>
-  (
-    await t.call({ method: 'GET', url: `/dev-api/user/list?q=${username}&pageSize=100` })
-  ).body.data.list.filter((a: any) => a.username === username);
+  (await t.get(`/dev-api/user/list?q=${username}&pageSize=100`)).body.data.list.filter(
+    (a: any) => a.username === username,
+  );
 
 /** A multipart/form-data body with one file part `file`. */
 function multipart(bytes: Buffer, filename: string) {
@@ -83,11 +83,7 @@ let bToken: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const r = await t.call({
-    method: 'POST',
-    url: `${COMPANY}/addCompany`,
-    payload: company('one', '91110105MA01ABCD1'),
-  });
+  const r = await t.post(`${COMPANY}/addCompany`, company('one', '91110105MA01ABCD1'));
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   first = r.body.data;
   aToken = await tokenOf('a.one', 'pass-a-one');
@@ -114,10 +110,7 @@ describe('the company record', () => {
     const vid = await upload('video', mp4(), 'a.mp4');
     expect([pic.status, vid.status]).toEqual([200, 200]);
     // The smart contract: a contract made from the shipped drug supply template (contractId references it).
-    const templates = await t.call({
-      method: 'GET',
-      url: '/medicine-api/smContract/templateList?pageSize=100',
-    });
+    const templates = await t.get('/medicine-api/smContract/templateList?pageSize=100');
     const templateId = templates.body.data.list.find(
       (x: { name: string }) => x.name === 'Drug supply agreement',
     ).id;
@@ -132,17 +125,14 @@ describe('the company record', () => {
     });
     expect(contract.status, JSON.stringify(contract.body)).toBe(200);
     const contractId = contract.body.data.id;
-    const unknown = await t.call({
-      method: 'POST',
-      url: `${COMPANY}/updateCompany`,
-      payload: { id: first.id, contractId: 999999 },
-    });
+    const unknown = await t.post(`${COMPANY}/updateCompany`, { id: first.id, contractId: 999999 });
     expect(unknown.status).toBe(400);
     expect(unknown.body.data.errors[0].field).toBe('contractId');
-    const r = await t.call({
-      method: 'POST',
-      url: `${COMPANY}/updateCompany`,
-      payload: { id: first.id, images: [pic.body.data.url], video: vid.body.data.url, contractId },
+    const r = await t.post(`${COMPANY}/updateCompany`, {
+      id: first.id,
+      images: [pic.body.data.url],
+      video: vid.body.data.url,
+      contractId,
     });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({
@@ -176,11 +166,7 @@ describe('the company record', () => {
     ['a short initial password', { adminPassword: 'short' }, 'adminPassword', 'minLength'],
     ['ten pictures', { images: Array(10).fill('/uploads/a.png') }, 'images', 'maxItems'],
   ])('refuses %s with 400 naming the field', async (_what, over, field, keyword) => {
-    const r = await t.call({
-      method: 'POST',
-      url: `${COMPANY}/addCompany`,
-      payload: company('bad', '91440300MA5G1H2J3', over),
-    });
+    const r = await t.post(`${COMPANY}/addCompany`, company('bad', '91440300MA5G1H2J3', over));
     expect(r.status).toBe(400);
     expect(r.body.data.errors).toEqual([expect.objectContaining({ field, keyword })]);
     expect(await accountsNamed('a.bad')).toEqual([]);
@@ -196,49 +182,46 @@ describe('administrators are console accounts of role company', () => {
       const [acc] = await accountsNamed(username);
       expect(acc).toMatchObject({ username, name, roles: ['company'] });
     }
-    const info = await t.call({ method: 'GET', url: '/dev-api/user/info', token: aToken });
+    const info = await t.get('/dev-api/user/info', aToken);
     expect(info.body.data.roles).toEqual(['company']);
-    const mine = await t.call({ method: 'GET', url: `${MSG}/company`, token: bToken });
+    const mine = await t.get(`${MSG}/company`, bToken);
     expect(mine.body.data.list.map((c: any) => c.id)).toEqual([first.id]);
     // Their role opens no operator call.
-    const list = await t.call({ method: 'GET', url: `${COMPANY}/getList`, token: aToken });
+    const list = await t.get(`${COMPANY}/getList`, aToken);
     expect(list.status).toBe(403);
   });
 
   it('refuses a new account without its initial password (400 naming it), storing nothing', async () => {
-    const r = await t.call({
-      method: 'POST',
-      url: `${COMPANY}/addCompany`,
-      payload: company('two', '91310115MA1K4P7Q2', { backupAdminPassword: undefined }),
-    });
+    const r = await t.post(
+      `${COMPANY}/addCompany`,
+      company('two', '91310115MA1K4P7Q2', { backupAdminPassword: undefined }),
+    );
     expect(r.status).toBe(400);
     expect(r.body.data.errors).toEqual([
       expect.objectContaining({ field: 'backupAdminPassword', keyword: 'required' }),
     ]);
     // The administrator account made before the refusal is rolled back with the company.
     expect(await accountsNamed('a.two')).toEqual([]);
-    const codes = (
-      await t.call({ method: 'GET', url: `${COMPANY}/getList?pageSize=100` })
-    ).body.data.list.map((c: any) => c.creditCode);
+    const codes = (await t.get(`${COMPANY}/getList?pageSize=100`)).body.data.list.map(
+      (c: any) => c.creditCode,
+    );
     expect(codes).not.toContain(code('91310115MA1K4P7Q2'));
   });
 
   it('links an existing account (granting company) and refuses a password for it', async () => {
-    const withPassword = await t.call({
-      method: 'POST',
-      url: `${COMPANY}/addCompany`,
-      payload: company('three', '91510100MA6C5D6E7', { adminAccount: 'user', adminPassword: 'whatever-1' }),
-    });
+    const withPassword = await t.post(
+      `${COMPANY}/addCompany`,
+      company('three', '91510100MA6C5D6E7', { adminAccount: 'user', adminPassword: 'whatever-1' }),
+    );
     expect(withPassword.status).toBe(400);
     expect(withPassword.body.data.errors[0]).toMatchObject({
       field: 'adminPassword',
       keyword: 'accountExists',
     });
-    const r = await t.call({
-      method: 'POST',
-      url: `${COMPANY}/addCompany`,
-      payload: company('three', '91510100MA6C5D6E7', { adminAccount: 'user', adminPassword: undefined }),
-    });
+    const r = await t.post(
+      `${COMPANY}/addCompany`,
+      company('three', '91510100MA6C5D6E7', { adminAccount: 'user', adminPassword: undefined }),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const [user] = await accountsNamed('user');
     expect(user.roles).toEqual(['user', 'company']);
@@ -263,36 +246,22 @@ describe('administrators are console accounts of role company', () => {
   });
 
   it('a disabled administrator loses its sessions and cannot sign in until enabled again', async () => {
-    const c = (
-      await t.call({
-        method: 'POST',
-        url: `${COMPANY}/addCompany`,
-        payload: company('five', '91120116MA05T1U2W'),
-      })
-    ).body.data;
+    const c = (await t.post(`${COMPANY}/addCompany`, company('five', '91120116MA05T1U2W'))).body.data;
     const token = await tokenOf('a.five', 'pass-a-five');
-    const off = await t.call({
-      method: 'POST',
-      url: `${COMPANY}/updateCompany`,
-      payload: { id: c.id, adminStatus: 0 },
-    });
+    const off = await t.post(`${COMPANY}/updateCompany`, { id: c.id, adminStatus: 0 });
     expect(off.status).toBe(200);
-    expect((await t.call({ method: 'GET', url: '/dev-api/user/info', token })).status).toBe(401);
+    expect((await t.get('/dev-api/user/info', token)).status).toBe(401);
     const refused = await login('a.five', 'pass-a-five');
     expect(refused.status).toBe(403);
     expect(refused.body.msg).toMatch(/disabled/);
     // The backup administrator is not concerned.
     expect((await login('b.five', 'pass-b-five')).status).toBe(200);
-    await t.call({ method: 'POST', url: `${COMPANY}/updateCompany`, payload: { id: c.id, adminStatus: 1 } });
+    await t.post(`${COMPANY}/updateCompany`, { id: c.id, adminStatus: 1 });
     expect((await login('a.five', 'pass-a-five')).status).toBe(200);
   });
 
   it('a changed administrator name follows to its account', async () => {
-    await t.call({
-      method: 'POST',
-      url: `${COMPANY}/updateCompany`,
-      payload: { id: first.id, adminName: '孙丽' },
-    });
+    await t.post(`${COMPANY}/updateCompany`, { id: first.id, adminName: '孙丽' });
     expect((await accountsNamed('a.one'))[0].name).toBe('孙丽');
   });
 });
@@ -317,7 +286,7 @@ describe('notifications (operator) and messages (company administrators)', () =>
       expect((await t.call({ ...c, token: t.userToken })).status, c.url).toBe(403);
       expect((await t.call({ ...c, token: aToken })).status, c.url).toBe(403);
     }
-    expect((await t.call({ method: 'GET', url: `${NOTE}/getList` })).body.data.total).toBe(0);
+    expect((await t.get(`${NOTE}/getList`)).body.data.total).toBe(0);
   });
 
   it('guards the inbox: 401 without token, 403 for role user', async () => {
@@ -352,7 +321,7 @@ describe('notifications (operator) and messages (company administrators)', () =>
       sendTime: null,
       companyName: first.companyName,
     });
-    const inbox = await t.call({ method: 'GET', url: `${MSG}/getList`, token: aToken });
+    const inbox = await t.get(`${MSG}/getList`, aToken);
     expect(inbox.body.data).toEqual({ list: [], total: 0 });
   });
 
@@ -363,32 +332,20 @@ describe('notifications (operator) and messages (company administrators)', () =>
     ['a status the schema lacks', { status: 'archived' }, 400, 'status', 'enum'],
     ['recipients (read-only)', { recipients: ['x'] }, 400, 'recipients', 'false schema'],
   ])('refuses %s', async (_what, over, status, field, keyword) => {
-    const r = await t.call({
-      method: 'POST',
-      url: `${NOTE}/add`,
-      payload: { companyId: first.id, title: 't', content: 'c', ...over },
-    });
+    const r = await t.post(`${NOTE}/add`, { companyId: first.id, title: 't', content: 'c', ...over });
     expect(r.status).toBe(status);
     expect(r.body.data.errors).toEqual([expect.objectContaining({ field, keyword })]);
   });
 
   it('sends to the enabled administrators who are notified; the inbox and unread count show it', async () => {
-    await t.call({
-      method: 'POST',
-      url: `${COMPANY}/updateCompany`,
-      payload: { id: first.id, backupAdminNotify: 0 },
-    });
-    const r = await t.call({
-      method: 'POST',
-      url: `${NOTE}/update`,
-      payload: { id: note.id, status: 'sent' },
-    });
+    await t.post(`${COMPANY}/updateCompany`, { id: first.id, backupAdminNotify: 0 });
+    const r = await t.post(`${NOTE}/update`, { id: note.id, status: 'sent' });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ status: 'sent', sent: 1, recipients: ['a.one'] });
     expect(r.body.data.sendTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    const count = await t.call({ method: 'GET', url: `${MSG}/unreadCount`, token: aToken });
+    const count = await t.get(`${MSG}/unreadCount`, aToken);
     expect(count.body.data).toEqual({ count: 1 });
-    const inbox = await t.call({ method: 'GET', url: `${MSG}/getList`, token: aToken });
+    const inbox = await t.get(`${MSG}/getList`, aToken);
     expect(inbox.body.data.total).toBe(1);
     expect(inbox.body.data.list[0]).toMatchObject({
       id: note.id,
@@ -396,121 +353,84 @@ describe('notifications (operator) and messages (company administrators)', () =>
       status: 'sent',
     });
     // The backup administrator does not receive notifications.
-    expect((await t.call({ method: 'GET', url: `${MSG}/unreadCount`, token: bToken })).body.data).toEqual({
+    expect((await t.get(`${MSG}/unreadCount`, bToken)).body.data).toEqual({
       count: 0,
     });
     // Permission > Notifications: the ones sent to accounts.
-    const sent = await t.call({ method: 'GET', url: `${NOTE}/getList?sent=1` });
+    const sent = await t.get(`${NOTE}/getList?sent=1`);
     expect(sent.body.data.list.map((n: any) => n.id)).toEqual([note.id]);
   });
 
   it('refuses to change or delete a sent notification, and to send where nobody receives', async () => {
-    const edit = await t.call({
-      method: 'POST',
-      url: `${NOTE}/update`,
-      payload: { id: note.id, title: '改' },
-    });
+    const edit = await t.post(`${NOTE}/update`, { id: note.id, title: '改' });
     expect(edit.status).toBe(400);
     expect(edit.body.data.errors[0]).toMatchObject({ field: 'title', keyword: 'sentFrozen' });
-    const del = await t.call({ method: 'POST', url: `${NOTE}/delete`, payload: { id: note.id } });
+    const del = await t.post(`${NOTE}/delete`, { id: note.id });
     expect(del.status).toBe(409);
     expect(del.body.data.errors[0]).toMatchObject({ field: 'id', keyword: 'sentFrozen' });
-    await t.call({
-      method: 'POST',
-      url: `${COMPANY}/updateCompany`,
-      payload: { id: first.id, adminNotify: 0 },
-    });
-    const nobody = await t.call({
-      method: 'POST',
-      url: `${NOTE}/add`,
-      payload: { companyId: first.id, title: 't', content: 'c', status: 'sent' },
+    await t.post(`${COMPANY}/updateCompany`, { id: first.id, adminNotify: 0 });
+    const nobody = await t.post(`${NOTE}/add`, {
+      companyId: first.id,
+      title: 't',
+      content: 'c',
+      status: 'sent',
     });
     expect(nobody.status).toBe(400);
     expect(nobody.body.data.errors[0]).toMatchObject({ field: 'status', keyword: 'recipients' });
-    await t.call({
-      method: 'POST',
-      url: `${COMPANY}/updateCompany`,
-      payload: { id: first.id, adminNotify: 1 },
-    });
+    await t.post(`${COMPANY}/updateCompany`, { id: first.id, adminNotify: 1 });
   });
 
   it('the recipient reads it (audited); others cannot; unknown ids answer 404', async () => {
-    const other = await t.call({
-      method: 'POST',
-      url: `${MSG}/read`,
-      payload: { id: note.id },
-      token: bToken,
-    });
+    const other = await t.post(`${MSG}/read`, { id: note.id }, bToken);
     expect(other.status).toBe(404);
-    const unknown = await t.call({
-      method: 'POST',
-      url: `${MSG}/read`,
-      payload: { id: 999999 },
-      token: aToken,
-    });
+    const unknown = await t.post(`${MSG}/read`, { id: 999999 }, aToken);
     expect(unknown.status).toBe(404);
     expect(unknown.body.msg).toMatch(/999999/);
-    const bad = await t.call({ method: 'POST', url: `${MSG}/read`, payload: { id: 'x' }, token: aToken });
+    const bad = await t.post(`${MSG}/read`, { id: 'x' }, aToken);
     expect(bad.status).toBe(400);
     expect(bad.body.data.errors[0].field).toBe('id');
-    const badQuery = await t.call({ method: 'GET', url: `${MSG}/getList?status=draft`, token: aToken });
+    const badQuery = await t.get(`${MSG}/getList?status=draft`, aToken);
     expect(badQuery.status).toBe(400);
     expect(badQuery.body.data.errors[0].field).toBe('status');
-    const r = await t.call({ method: 'POST', url: `${MSG}/read`, payload: { id: note.id }, token: aToken });
+    const r = await t.post(`${MSG}/read`, { id: note.id }, aToken);
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ status: 'read', readBy: 'a.one' });
-    expect((await t.call({ method: 'GET', url: `${MSG}/unreadCount`, token: aToken })).body.data.count).toBe(
-      0,
-    );
-    const stored = await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${note.id}` });
+    expect((await t.get(`${MSG}/unreadCount`, aToken)).body.data.count).toBe(0);
+    const stored = await t.get(`${NOTE}/getInfo?id=${note.id}`);
     // Its only recipient read it: the notification is read.
     expect(stored.body.data).toMatchObject({ status: 'read', readBy: 'a.one', readers: ['a.one'] });
-    const audit = await t.call({
-      method: 'GET',
-      url: `/dev-api/audit/list?resource=notifications&recordId=${note.id}&sort=id&order=ASC`,
-    });
+    const audit = await t.get(
+      `/dev-api/audit/list?resource=notifications&recordId=${note.id}&sort=id&order=ASC`,
+    );
     expect(audit.body.data.list.map((e: any) => [e.account, e.call])).toEqual([
       ['admin', 'POST /medicine-api/notification/add'],
       ['admin', 'POST /medicine-api/notification/update'],
       ['a.one', 'POST /medicine-api/message/read'],
     ]);
     // Reading it again answers it unchanged.
-    const again = await t.call({
-      method: 'POST',
-      url: `${MSG}/read`,
-      payload: { id: note.id },
-      token: aToken,
-    });
+    const again = await t.post(`${MSG}/read`, { id: note.id }, aToken);
     expect(again.body.data.readTime).toBe(r.body.data.readTime);
   });
 
   it('each recipient has its own read state: one reading leaves it unread for the other', async () => {
     const unread = async (token: string) =>
-      (await t.call({ method: 'GET', url: `${MSG}/unreadCount`, token })).body.data.count as number;
+      (await t.get(`${MSG}/unreadCount`, token)).body.data.count as number;
     const inboxOf = async (token: string, status?: string) =>
       (await t.call({ method: 'GET', url: `${MSG}/getList${status ? `?status=${status}` : ''}`, token })).body
         .data;
-    await t.call({
-      method: 'POST',
-      url: `${COMPANY}/updateCompany`,
-      payload: { id: first.id, backupAdminNotify: 1 },
-    });
-    const sent = await t.call({
-      method: 'POST',
-      url: `${NOTE}/add`,
-      payload: { companyId: first.id, title: '两位管理员都收到', content: '请阅读', status: 'sent' },
+    await t.post(`${COMPANY}/updateCompany`, { id: first.id, backupAdminNotify: 1 });
+    const sent = await t.post(`${NOTE}/add`, {
+      companyId: first.id,
+      title: '两位管理员都收到',
+      content: '请阅读',
+      status: 'sent',
     });
     expect(sent.status).toBe(200);
     const both = sent.body.data;
     expect(both.recipients).toEqual(['a.one', 'b.one']);
     const [aBefore, bBefore] = [await unread(aToken), await unread(bToken)];
     expect(bBefore).toBeGreaterThanOrEqual(1);
-    const aRead = await t.call({
-      method: 'POST',
-      url: `${MSG}/read`,
-      payload: { id: both.id },
-      token: aToken,
-    });
+    const aRead = await t.post(`${MSG}/read`, { id: both.id }, aToken);
     expect(aRead.body.data).toMatchObject({ status: 'read', readBy: 'a.one' });
     expect(await unread(aToken)).toBe(aBefore - 1);
     // The backup administrator has not read it: still unread in its inbox, with no reader or time.
@@ -524,17 +444,12 @@ describe('notifications (operator) and messages (company administrators)', () =>
     expect((await inboxOf(aToken, 'read')).list.map((n: any) => n.id)).toContain(both.id);
     expect((await inboxOf(aToken, 'sent')).list.map((n: any) => n.id)).not.toContain(both.id);
     // The operator sees who read it; it is read only once every recipient has.
-    const half = (await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${both.id}` })).body.data;
+    const half = (await t.get(`${NOTE}/getInfo?id=${both.id}`)).body.data;
     expect(half).toMatchObject({ status: 'sent', readers: ['a.one'], readBy: 'a.one' });
-    const bRead = await t.call({
-      method: 'POST',
-      url: `${MSG}/read`,
-      payload: { id: both.id },
-      token: bToken,
-    });
+    const bRead = await t.post(`${MSG}/read`, { id: both.id }, bToken);
     expect(bRead.body.data).toMatchObject({ status: 'read', readBy: 'b.one' });
     expect(await unread(bToken)).toBe(bBefore - 1);
-    const all = (await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${both.id}` })).body.data;
+    const all = (await t.get(`${NOTE}/getInfo?id=${both.id}`)).body.data;
     // The first reader and time stay; every field the reads did not name is unchanged.
     expect(all).toEqual({
       ...half,
@@ -547,10 +462,11 @@ describe('notifications (operator) and messages (company administrators)', () =>
   it('two recipients reading at the same moment are both kept', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await t.call({
-        method: 'POST',
-        url: `${NOTE}/add`,
-        payload: { companyId: first.id, title: `同时阅读 ${i}`, content: '并发', status: 'sent' },
+      const r = await t.post(`${NOTE}/add`, {
+        companyId: first.id,
+        title: `同时阅读 ${i}`,
+        content: '并发',
+        status: 'sent',
       });
       ids.push(r.body.data.id);
     }
@@ -562,26 +478,26 @@ describe('notifications (operator) and messages (company administrators)', () =>
       ),
     );
     for (const id of ids) {
-      const n = (await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=${id}` })).body.data;
+      const n = (await t.get(`${NOTE}/getInfo?id=${id}`)).body.data;
       expect([...n.readers].sort(), `notification ${id}`).toEqual(['a.one', 'b.one']);
       expect(n.status).toBe('read');
     }
   });
 
   it('answers 404 for an unknown notification id', async () => {
-    const r = await t.call({ method: 'GET', url: `${NOTE}/getInfo?id=999999` });
+    const r = await t.get(`${NOTE}/getInfo?id=999999`);
     expect(r.status).toBe(404);
   });
 
   it('a company with notifications cannot be deleted (restrict)', async () => {
-    const r = await t.call({ method: 'POST', url: `${COMPANY}/deleteCompany`, payload: { id: first.id } });
+    const r = await t.post(`${COMPANY}/deleteCompany`, { id: first.id });
     expect(r.status).toBe(409);
   });
 });
 
 describe('tracking: the history of a company from the audit trail', () => {
   it('lists who changed the company, its notifications and its accounts, newest first', async () => {
-    const r = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=${first.id}&pageSize=100` });
+    const r = await t.get(`${COMPANY}/tracking?id=${first.id}&pageSize=100`);
     expect(r.status).toBe(200);
     const entries = r.body.data.list as Required<AuditEntry>[];
     expect(r.body.data.total).toBe(entries.length);
@@ -611,15 +527,15 @@ describe('tracking: the history of a company from the audit trail', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     // Another company's writes are not in it.
     expect(entries.every((e) => e.resource !== 'companies' || e.recordId === String(first.id))).toBe(true);
-    const page = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=${first.id}&pageSize=2&page=2` });
+    const page = await t.get(`${COMPANY}/tracking?id=${first.id}&pageSize=2&page=2`);
     expect(page.body.data.list.map((e: AuditEntry) => e.id)).toEqual(ids.slice(2, 4));
   });
 
   it('answers 404 for an unknown company, 400 without an id, and guards the roles', async () => {
-    const missing = await t.call({ method: 'GET', url: `${COMPANY}/tracking?id=999999` });
+    const missing = await t.get(`${COMPANY}/tracking?id=999999`);
     expect(missing.status).toBe(404);
     expect(missing.body.msg).toMatch(/999999/);
-    const bad = await t.call({ method: 'GET', url: `${COMPANY}/tracking` });
+    const bad = await t.get(`${COMPANY}/tracking`);
     expect(bad.status).toBe(400);
     expect(bad.body.data.errors[0].field).toBe('id');
     const url = `${COMPANY}/tracking?id=${first.id}`;

@@ -17,7 +17,7 @@ const fr = { 'accept-language': 'fr-FR' };
 describe('server messages follow Accept-Language', () => {
   it('wrong password', async () => {
     const payload = { username: 'admin', password: 'wrong' };
-    const en = await t.call({ method: 'POST', url: '/dev-api/user/login', payload, token: null });
+    const en = await t.post('/dev-api/user/login', payload, null);
     expect(en.body).toMatchObject({
       code: 401,
       msg: 'Incorrect username or password',
@@ -49,15 +49,12 @@ describe('server messages follow Accept-Language', () => {
   });
 
   it('author not on chain (409) and a delete refused while referenced (409)', async () => {
-    const a = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/addAuthors',
-      payload: { authorName: '齐白石' },
-    });
-    const w = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/addArtwork',
-      payload: { artWorkName: '虾', author: a.body.data.id, classify: 'painting', texture: 'ink' },
+    const a = await t.post('/artmanager/authors/addAuthors', { authorName: '齐白石' });
+    const w = await t.post('/artmanager/artwork/addArtwork', {
+      artWorkName: '虾',
+      author: a.body.data.id,
+      classify: 'painting',
+      texture: 'ink',
     });
     const put = await t.call({
       method: 'POST',

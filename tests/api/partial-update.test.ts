@@ -24,9 +24,9 @@ const writable = (s: ResourceSchema) =>
 async function send(t: TestApp, spec: EndpointSpec, params: Record<string, unknown>) {
   if (spec.method === 'GET') {
     const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-    return t.call({ method: 'GET', url: `${spec.path}?${qs}` });
+    return t.get(`${spec.path}?${qs}`);
   }
-  return t.call({ method: 'POST', url: spec.path, payload: params });
+  return t.post(spec.path, params);
 }
 
 async function getOne(t: TestApp, s: ResourceSchema, id: number) {

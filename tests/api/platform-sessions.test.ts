@@ -20,36 +20,24 @@ let seq = 0;
 /** A new bid user (as the operator creates it: phone, nickname); answers its record. */
 async function newBidUser(nickname = 'Collector') {
   const phone = `139${String(Date.now()).slice(-6)}${String(++seq).padStart(2, '0')}`;
-  const r = await t.call({
-    method: 'POST',
-    url: '/artmanager/subjects/insertUser',
-    payload: { phone, nickname: `${nickname} ${seq}` },
-  });
+  const r = await t.post('/artmanager/subjects/insertUser', { phone, nickname: `${nickname} ${seq}` });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.data as { id: number; phone: string; account: string; nickname: string; uid: string };
 }
 
 const appLogin = (account: string, password: string) =>
-  t.call({ method: 'POST', url: '/app-api/user/login', payload: { account, password }, token: null });
+  t.post('/app-api/user/login', { account, password }, null);
 
 const changePassword = (token: string, oldPassword: string, newPassword: string) =>
   t.call({ method: 'POST', url: '/app-api/user/password', payload: { oldPassword, newPassword }, token });
 
 /** The platform user as the console lists and shows it. */
 async function shown(account: string) {
-  const list = await t.call({
-    method: 'POST',
-    url: '/artmanager/admin/user/selectPageUser',
-    payload: { q: account },
-  });
+  const list = await t.post('/artmanager/admin/user/selectPageUser', { q: account });
   expect(list.status).toBe(200);
   const row = (list.body.data.list as { id: number; account: string }[]).find((u) => u.account === account);
   if (!row) return undefined;
-  const one = await t.call({
-    method: 'POST',
-    url: '/artmanager/admin/user/getUerById',
-    payload: { id: row.id },
-  });
+  const one = await t.post('/artmanager/admin/user/getUerById', { id: row.id });
   expect(one.body.data).toEqual(row);
   return one.body.data as { id: number; loginCount: number; lastLoginTime: string | null; uid: string };
 }
@@ -101,7 +89,7 @@ describe('POST /app-api/user/login', () => {
     [{ account: '', password: 'x' }, 'account'],
     [{ account: 'x', password: 'y', extra: 1 }, 'extra'],
   ])('refuses %j naming %s', async (payload, field) => {
-    const r = await t.call({ method: 'POST', url: '/app-api/user/login', payload, token: null });
+    const r = await t.post('/app-api/user/login', payload, null);
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body.data.errors)).toContain(field);
   });
@@ -125,10 +113,10 @@ describe('login count and last login are those of the sessions', () => {
       .where('id', '=', a.id)
       .executeTakeFirstOrThrow();
     expect(bidRow).toEqual({ loginCount: 3, lastLoginTime: ua.lastLoginTime });
-    const sorted = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/selectPageUser',
-      payload: { ids: [ua.id, (await shown(b.account))!.id], sort: 'loginCount', order: 'DESC' },
+    const sorted = await t.post('/artmanager/admin/user/selectPageUser', {
+      ids: [ua.id, (await shown(b.account))!.id],
+      sort: 'loginCount',
+      order: 'DESC',
     });
     expect(sorted.body.data.list.map((u: { loginCount: number }) => u.loginCount)).toEqual([3, 1]);
   });
@@ -148,20 +136,20 @@ describe('GET /app-api/user/info, POST /app-api/user/password and logout', () =>
     const bid = await newBidUser();
     const first = (await appLogin(bid.account, bid.phone)).body.data.token as string;
     const second = (await appLogin(bid.account, bid.phone)).body.data.token as string;
-    const refused = await t.call({ method: 'GET', url: '/app-api/user/info', token: first });
+    const refused = await t.get('/app-api/user/info', first);
     expect(refused.status).toBe(403);
     expect(refused.body.msg).toBe('Change the initial password first (POST /app-api/user/password)');
     const changed = await changePassword(first, bid.phone, 'a new secret 1');
     expect(changed.body).toMatchObject({ code: 0, msg: 'password changed' });
-    const info = await t.call({ method: 'GET', url: '/app-api/user/info', token: first });
+    const info = await t.get('/app-api/user/info', first);
     expect(info.status).toBe(200);
     expect(info.body.data).toMatchObject({ account: bid.account, loginCount: 2 });
-    expect((await t.call({ method: 'GET', url: '/app-api/user/info', token: second })).body.code).toBe(2);
+    expect((await t.get('/app-api/user/info', second)).body.code).toBe(2);
     // The phone number no longer signs in; the new password does, without the must-change flag.
     expect((await appLogin(bid.account, bid.phone)).status).toBe(401);
     const again = await appLogin(bid.account, 'a new secret 1');
     expect(again.body.data.mustChangePassword).toBe(0);
-    const bidUser = await t.call({ method: 'GET', url: `/artmanager/bidUser/getInfo?id=${bid.id}` });
+    const bidUser = await t.get(`/artmanager/bidUser/getInfo?id=${bid.id}`);
     expect(bidUser.body.data.mustChangePassword).toBe(0);
   });
 
@@ -184,7 +172,7 @@ describe('GET /app-api/user/info, POST /app-api/user/password and logout', () =>
   it('logout ends the session: its token then answers code 2', async () => {
     const bid = await newBidUser();
     const token = (await appLogin(bid.account, bid.phone)).body.data.token as string;
-    const out = await t.call({ method: 'POST', url: '/app-api/user/logout', token });
+    const out = await t.post('/app-api/user/logout', undefined, token);
     expect(out.body.code).toBe(0);
     const after = await changePassword(token, bid.phone, 'a long new one');
     expect(after.status).toBe(401);
@@ -231,11 +219,7 @@ describe('tokens: each kind opens its own calls only', () => {
   });
 
   it('getUerById of an unknown platform user is 404', async () => {
-    const r = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/getUerById',
-      payload: { id: 999999 },
-    });
+    const r = await t.post('/artmanager/admin/user/getUerById', { id: 999999 });
     expect(r.status).toBe(404);
   });
 });

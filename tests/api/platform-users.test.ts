@@ -33,10 +33,11 @@ afterAll(() => t.close());
 
 describe('POST /artmanager/admin/user/selectPageUser', () => {
   it('answers a page of platform users with the total, sorted as asked', async () => {
-    const res = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/selectPageUser',
-      payload: { page: 1, pageSize: 2, sort: 'loginCount', order: 'DESC' },
+    const res = await t.post('/artmanager/admin/user/selectPageUser', {
+      page: 1,
+      pageSize: 2,
+      sort: 'loginCount',
+      order: 'DESC',
     });
     expect(res.status).toBe(200);
     expect(res.body.data.total).toBe(3);
@@ -45,70 +46,42 @@ describe('POST /artmanager/admin/user/selectPageUser', () => {
   });
 
   it('searches (q) and selects by ids', async () => {
-    const q = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/selectPageUser',
-      payload: { q: 'Ali' },
-    });
+    const q = await t.post('/artmanager/admin/user/selectPageUser', { q: 'Ali' });
     expect(q.body.data.list.map((u: { nickname: string }) => u.nickname)).toEqual(['Alice']);
-    const some = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/selectPageUser',
-      payload: { ids: [ids[0], ids[2]] },
-    });
+    const some = await t.post('/artmanager/admin/user/selectPageUser', { ids: [ids[0], ids[2]] });
     expect(some.body.data.total).toBe(2);
   });
 
   it('refuses invalid input naming the field', async () => {
-    const res = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/selectPageUser',
-      payload: { pageSize: 1000 },
-    });
+    const res = await t.post('/artmanager/admin/user/selectPageUser', { pageSize: 1000 });
     expect(res.status).toBe(400);
     expect(res.body.data.errors[0].field).toBe('pageSize');
-    const sort = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/selectPageUser',
-      payload: { sort: 'password' },
-    });
+    const sort = await t.post('/artmanager/admin/user/selectPageUser', { sort: 'password' });
     expect(sort.body.data.errors[0].field).toBe('sort');
   });
 
   it('the former GET /artmanager/user/getList answers the same', async () => {
-    const a = await t.call({ method: 'POST', url: '/artmanager/admin/user/selectPageUser', payload: {} });
-    const b = await t.call({ method: 'GET', url: '/artmanager/user/getList' });
+    const a = await t.post('/artmanager/admin/user/selectPageUser', {});
+    const b = await t.get('/artmanager/user/getList');
     expect(b.body).toEqual(a.body);
   });
 });
 
 describe('POST /artmanager/admin/user/getUerById', () => {
   it('answers one platform user with its login count and last login', async () => {
-    const res = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/getUerById',
-      payload: { id: ids[1] },
-    });
+    const res = await t.post('/artmanager/admin/user/getUerById', { id: ids[1] });
     expect(res.body.data).toMatchObject({ id: ids[1], nickname: 'Bob', loginCount: 2, bidNumber: 1 });
-    const same = await t.call({ method: 'GET', url: `/artmanager/user/getInfo?id=${ids[1]}` });
+    const same = await t.get(`/artmanager/user/getInfo?id=${ids[1]}`);
     expect(same.body).toEqual(res.body);
   });
 
   it('404 for an unknown id, 400 naming id when it is missing or not an integer', async () => {
-    const missing = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/getUerById',
-      payload: { id: 999999 },
-    });
+    const missing = await t.post('/artmanager/admin/user/getUerById', { id: 999999 });
     expect(missing.status).toBe(404);
     expect(missing.body.msg).toBe('Platform user 999999 does not exist');
-    const none = await t.call({ method: 'POST', url: '/artmanager/admin/user/getUerById', payload: {} });
+    const none = await t.post('/artmanager/admin/user/getUerById', {});
     expect(none.body.data.errors[0]).toMatchObject({ field: 'id', keyword: 'required' });
-    const text = await t.call({
-      method: 'POST',
-      url: '/artmanager/admin/user/getUerById',
-      payload: { id: 'one' },
-    });
+    const text = await t.post('/artmanager/admin/user/getUerById', { id: 'one' });
     expect(text.body.data.errors[0].field).toBe('id');
   });
 });

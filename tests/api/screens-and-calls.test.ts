@@ -34,14 +34,9 @@ beforeAll(async () => {
 
 /** `current` if it still signs in, else a fresh token of `username` (a probed logout ends a session). */
 async function valid(current: string, username: string, password: string): Promise<string> {
-  const info = await t.call({ method: 'GET', url: '/dev-api/user/info', token: current });
+  const info = await t.get('/dev-api/user/info', current);
   if (info.status === 200) return current;
-  const login = await t.call({
-    method: 'POST',
-    url: '/dev-api/user/login',
-    payload: { username, password },
-    token: null,
-  });
+  const login = await t.post('/dev-api/user/login', { username, password }, null);
   return login.body.data.token;
 }
 afterAll(() => t?.close());
@@ -108,7 +103,7 @@ describe('unknown id: every getOne, update and delete of every resource answers 
   it.each(idCalls().map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const r =
       c.method === 'GET'
-        ? await t.call({ method: 'GET', url: `${c.path}?${c.id}=${MAX_ID}`, token })
+        ? await t.get(`${c.path}?${c.id}=${MAX_ID}`, token)
         : await t.call({ method: 'POST', url: c.path, payload: { [c.id]: MAX_ID }, token });
     expect(r.status, JSON.stringify(r.body)).toBe(404);
     expect(r.body).toMatchObject({ code: 404, data: null });

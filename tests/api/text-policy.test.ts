@@ -10,17 +10,14 @@ let t: TestApp;
 let authorId: number;
 beforeAll(async () => {
   t = await createTestApp({ loginRateLimit: 1000 });
-  const res = await t.call({
-    method: 'POST',
-    url: '/artmanager/authors/addAuthors',
-    payload: { authorName: 'Policy Author' },
-  });
+  const res = await t.post('/artmanager/authors/addAuthors', { authorName: 'Policy Author' });
   expect(res.status).toBe(200);
   authorId = res.body.data.id;
-  const art = await t.call({
-    method: 'POST',
-    url: '/artmanager/artwork/addArtwork',
-    payload: { artWorkName: 'Policy Work', author: authorId, classify: 'painting', texture: 'oil' },
+  const art = await t.post('/artmanager/artwork/addArtwork', {
+    artWorkName: 'Policy Work',
+    author: authorId,
+    classify: 'painting',
+    texture: 'oil',
   });
   expect(art.status).toBe(200);
 });
@@ -35,9 +32,8 @@ function expectRefused(res: { status: number; body: any }, field: string, keywor
   if (keyword) expect(hit!.keyword).toBe(keyword);
 }
 
-const addAuthor = (payload: Record<string, unknown>) =>
-  t.call({ method: 'POST', url: '/artmanager/authors/addAuthors', payload });
-const authorList = (query: string) => t.call({ method: 'GET', url: `/artmanager/authors/getList?${query}` });
+const addAuthor = (payload: Record<string, unknown>) => t.post('/artmanager/authors/addAuthors', payload);
+const authorList = (query: string) => t.get(`/artmanager/authors/getList?${query}`);
 
 describe('NUL and other control characters', () => {
   it.each([
@@ -52,18 +48,9 @@ describe('NUL and other control characters', () => {
   it('a filter, q and the login are refused with 400, not 500 or every row', async () => {
     expectRefused(await authorList('q=%00'), 'q', 'x-text');
     expectRefused(await authorList('q=ab%00cd'), 'q', 'x-text');
-    const fts = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/searchArtworkList',
-      payload: { q: 'pol\u0000icy' },
-    });
+    const fts = await t.post('/artmanager/artwork/searchArtworkList', { q: 'pol\u0000icy' });
     expectRefused(fts, 'q', 'x-text');
-    const login = await t.call({
-      method: 'POST',
-      url: '/dev-api/user/login',
-      payload: { username: 'ad\u0000min', password: 'x' },
-      token: null,
-    });
+    const login = await t.post('/dev-api/user/login', { username: 'ad\u0000min', password: 'x' }, null);
     expect(login.status).toBe(400);
   });
 
@@ -210,18 +197,10 @@ describe('numbers: finite, bounded page, the id range everywhere', () => {
 
   it('an id filter in a list body keeps the id range (400, not 500)', async () => {
     for (const author of [2147483648, 0, -1]) {
-      const res = await t.call({
-        method: 'POST',
-        url: '/artmanager/artwork/searchArtworkList',
-        payload: { author },
-      });
+      const res = await t.post('/artmanager/artwork/searchArtworkList', { author });
       expectRefused(res, 'author');
     }
-    const ok = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/searchArtworkList',
-      payload: { author: authorId },
-    });
+    const ok = await t.post('/artmanager/artwork/searchArtworkList', { author: authorId });
     expect(ok.status).toBe(200);
     expect(ok.body.data.total).toBeGreaterThan(0);
     expect(ok.body.data.list.every((a: any) => a.author === authorId)).toBe(true);
@@ -230,15 +209,11 @@ describe('numbers: finite, bounded page, the id range everywhere', () => {
   it('ids outside the range answer 400 naming the field, not 404', async () => {
     expectRefused(await authorList('ids=2147483648'), 'ids');
     expectRefused(await authorList('ids=0'), 'ids');
-    expectRefused(await t.call({ method: 'GET', url: '/artmanager/authors/getInfo?id=2147483648' }), 'id');
-    expectRefused(await t.call({ method: 'GET', url: '/artmanager/authors/getInfo?id=Infinity' }), 'id');
-    const ref = await t.call({ method: 'GET', url: '/artmanager/authors/getArtworkList?id=Infinity' });
+    expectRefused(await t.get('/artmanager/authors/getInfo?id=2147483648'), 'id');
+    expectRefused(await t.get('/artmanager/authors/getInfo?id=Infinity'), 'id');
+    const ref = await t.get('/artmanager/authors/getArtworkList?id=Infinity');
     expectRefused(ref, 'id', 'x-finite');
-    const chain = await t.call({
-      method: 'GET',
-      url: '/baas-api/blocks?channelId=1e400',
-      token: t.userToken,
-    });
+    const chain = await t.get('/baas-api/blocks?channelId=1e400', t.userToken);
     expectRefused(chain, 'channelId', 'x-finite');
   });
 });

@@ -19,15 +19,9 @@ afterAll(async () => t.close());
 afterEach(() => vi.useRealTimers());
 
 const signIn = async () =>
-  (
-    await t.call({
-      method: 'POST',
-      url: '/dev-api/user/login',
-      payload: { username: 'admin', password: ADMIN_PASSWORD },
-      token: null,
-    })
-  ).body.data.token as string;
-const list = (token: string) => t.call({ method: 'GET', url: '/artmanager/authors/getList', token });
+  (await t.post('/dev-api/user/login', { username: 'admin', password: ADMIN_PASSWORD }, null)).body.data
+    .token as string;
+const list = (token: string) => t.get('/artmanager/authors/getList', token);
 
 /** Runs `text` on another connection to the SQLite file (another process would do the same). */
 function otherConnection(text: string, ...params: unknown[]) {
@@ -92,16 +86,15 @@ describe('the token cache', () => {
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const login = await t.call({
-      method: 'POST',
-      url: '/dev-api/user/login',
-      payload: { username: 'cachecheck', password: 'cache-check-pass-1' },
-      token: null,
-    });
+    const login = await t.post(
+      '/dev-api/user/login',
+      { username: 'cachecheck', password: 'cache-check-pass-1' },
+      null,
+    );
     const token = login.body.data.token as string;
-    expect((await t.call({ method: 'GET', url: '/dev-api/user/info', token })).body.code).toBe(0);
+    expect((await t.get('/dev-api/user/info', token)).body.code).toBe(0);
     await sql`DELETE FROM tokens WHERE "accountId" = ${created.body.data.id}`.execute(t.app.db);
     await sql`DELETE FROM accounts WHERE id = ${created.body.data.id}`.execute(t.app.db);
-    expect((await t.call({ method: 'GET', url: '/dev-api/user/info', token })).body.code).toBe(2);
+    expect((await t.get('/dev-api/user/info', token)).body.code).toBe(2);
   });
 });

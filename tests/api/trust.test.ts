@@ -23,10 +23,10 @@ afterEach(async () => t?.close());
 async function setup() {
   t = await createTestApp({ ledgerBatchSize: 1, ledgerBatchTimeoutMs: 0 });
   const author = async (name: string) => {
-    const r = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/addAuthors',
-      payload: { authorName: name, introduction: `About ${name}`, wxIsEnable: 1 },
+    const r = await t.post('/artmanager/authors/addAuthors', {
+      authorName: name,
+      introduction: `About ${name}`,
+      wxIsEnable: 1,
     });
     expect(r.status).toBe(200);
     return r.body.data.id as number;
@@ -34,16 +34,17 @@ async function setup() {
   const a = await author('Alice Trust');
   const b = await author('Bob Trust');
   const put = async (kind: 'authors' | 'artwork', id: number) => {
-    const r = await t.call({ method: 'POST', url: `/artmanager/${kind}/blockChain`, payload: { id } });
+    const r = await t.post(`/artmanager/${kind}/blockChain`, { id });
     expect(r.status).toBe(200);
     return r.body.data as { txId: string; blockNumber: number; digest: string; version: number };
   };
   const putA = await put('authors', a);
   const putB = await put('authors', b);
-  const art = await t.call({
-    method: 'POST',
-    url: '/artmanager/artwork/addArtwork',
-    payload: { artWorkName: 'Trusted Work', author: a, classify: 'painting', texture: 'oil on canvas' },
+  const art = await t.post('/artmanager/artwork/addArtwork', {
+    artWorkName: 'Trusted Work',
+    author: a,
+    classify: 'painting',
+    texture: 'oil on canvas',
   });
   const w = art.body.data.id as number;
   const putW = await put('artwork', w);
@@ -55,17 +56,13 @@ async function setup() {
 const ldb = () => t.app.db as unknown as Kysely<LedgerTables>;
 
 async function verifyCall() {
-  const r = await t.call({ method: 'GET', url: '/baas-api/verify' });
+  const r = await t.get('/baas-api/verify');
   expect(r.status).toBe(200);
   return r.body.data;
 }
 
 async function publicCheck(kind: 'author' | 'artwork', id: number) {
-  const r = await t.call({
-    method: 'GET',
-    url: `/baas-api/public/record?kind=${kind}&id=${id}`,
-    token: null,
-  });
+  const r = await t.get(`/baas-api/public/record?kind=${kind}&id=${id}`, null);
   expect(r.status).toBe(200);
   return verifyPublicRecord(r.body.data as PublicRecord);
 }
@@ -88,42 +85,29 @@ const failedSteps = (c: { steps: { step: string; ok: boolean }[] }) =>
 describe('public calls', () => {
   it('answer without login: the key, signed checkpoints after every block, consistency headers, a record', async () => {
     const s = await setup();
-    const key = (await t.call({ method: 'GET', url: '/baas-api/public/key', token: null })).body.data;
+    const key = (await t.get('/baas-api/public/key', null)).body.data;
     expect(key).toMatchObject({ algorithm: 'Ed25519', name: 'baas-admin' });
     expect(key.spki).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     expect(key.fingerprint).toMatch(/^[0-9a-f]{64}$/);
-    const ch = (await t.call({ method: 'GET', url: '/baas-api/channels' })).body.data.list[0];
-    const cp = (
-      await t.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
-    ).body.data;
+    const ch = (await t.get('/baas-api/channels')).body.data.list[0];
+    const cp = (await t.get('/baas-api/public/checkpoint?channel=artchannel', null)).body.data;
     expect(cp.size).toBe(ch.height);
     const v = await verifyCheckpointNote(cp.note, { name: key.name, publicKey: fromBase64(key.publicKey) });
     expect(v).toMatchObject({ ok: true, checkpoint: { origin: 'baas-admin/artchannel', size: ch.height } });
     // One checkpoint per block: the one at the author's block + 1.
-    const at = await t.call({
-      method: 'GET',
-      url: `/baas-api/public/checkpoint?channel=artchannel&height=${s.putA.blockNumber + 1}`,
-      token: null,
-    });
+    const at = await t.get(
+      `/baas-api/public/checkpoint?channel=artchannel&height=${s.putA.blockNumber + 1}`,
+      null,
+    );
     expect(at.status).toBe(200);
-    const cons = (
-      await t.call({
-        method: 'GET',
-        url: `/baas-api/public/consistency?channel=artchannel&from=2&to=${ch.height}`,
-        token: null,
-      })
-    ).body.data;
+    const cons = (await t.get(`/baas-api/public/consistency?channel=artchannel&from=2&to=${ch.height}`, null))
+      .body.data;
     expect(cons.headers.map((h: { number: number }) => h.number)).toEqual(
       Array.from({ length: ch.height - 1 }, (_, i) => i + 1),
     );
     expect(
-      (
-        await t.call({
-          method: 'GET',
-          url: '/baas-api/public/consistency?channel=artchannel&from=3&to=2',
-          token: null,
-        })
-      ).body.data.errors[0].field,
+      (await t.get('/baas-api/public/consistency?channel=artchannel&from=3&to=2', null)).body.data.errors[0]
+        .field,
     ).toBe('from');
     const check = await publicCheck('artwork', s.w);
     expect(check).toMatchObject({ ok: true, blockNumber: s.putW.blockNumber, version: 1 });
@@ -139,44 +123,35 @@ describe('public calls', () => {
 
   it('"not published" for a record not on chain, with its public page off, or unknown', async () => {
     const s = await setup();
-    const off = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/addAuthors',
-      payload: { authorName: 'Private Person', wxIsEnable: 0 },
+    const off = await t.post('/artmanager/authors/addAuthors', {
+      authorName: 'Private Person',
+      wxIsEnable: 0,
     });
     await s.put('authors', off.body.data.id);
-    const notOn = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/addAuthors',
-      payload: { authorName: 'Not On Chain', wxIsEnable: 1 },
+    const notOn = await t.post('/artmanager/authors/addAuthors', {
+      authorName: 'Not On Chain',
+      wxIsEnable: 1,
     });
     for (const [kind, id] of [
       ['author', off.body.data.id],
       ['author', notOn.body.data.id],
       ['artwork', 999_999],
     ] as const) {
-      const r = await t.call({
-        method: 'GET',
-        url: `/baas-api/public/record?kind=${kind}&id=${id}`,
-        token: null,
-      });
+      const r = await t.get(`/baas-api/public/record?kind=${kind}&id=${id}`, null);
       expect(r.status).toBe(404);
       expect(r.body).toMatchObject({ code: 404, data: { published: false, kind, id } });
       expect(r.body.msg).toMatch(/not published/);
     }
-    expect(
-      (await t.call({ method: 'GET', url: '/baas-api/public/record?kind=x&id=1', token: null })).status,
-    ).toBe(400);
+    expect((await t.get('/baas-api/public/record?kind=x&id=1', null)).status).toBe(400);
   });
 
   it('record calls return chainDigest and chainVersion; the digest ignores the public-page switch', async () => {
     const s = await setup();
-    const info = (await t.call({ method: 'GET', url: `/artmanager/authors/getInfo?id=${s.a}` })).body.data;
+    const info = (await t.get(`/artmanager/authors/getInfo?id=${s.a}`)).body.data;
     expect(info).toMatchObject({ chainDigest: s.putA.digest, chainVersion: 1 });
     expect(recordDigest('author', info)).toBe(s.putA.digest);
     expect(recordDigest('author', { ...info, wxIsEnable: 0, wxUrl: 'x' })).toBe(s.putA.digest);
-    const art = (await t.call({ method: 'GET', url: `/artmanager/artwork/ArtInfoByArtId?artId=${s.w}` })).body
-      .data;
+    const art = (await t.get(`/artmanager/artwork/ArtInfoByArtId?artId=${s.w}`)).body.data;
     expect(art).toMatchObject({ chainDigest: s.putW.digest, chainVersion: 1 });
   });
 });
@@ -266,11 +241,7 @@ describe('tamper tests (one fresh database each)', () => {
       .selectAll()
       .where('id', '=', s.a)
       .executeTakeFirstOrThrow();
-    const edit = await t.call({
-      method: 'POST',
-      url: '/artmanager/authors/updateInfo',
-      payload: { id: s.a, introduction: 'Version two' },
-    });
+    const edit = await t.post('/artmanager/authors/updateInfo', { id: s.a, introduction: 'Version two' });
     expect(edit.status).toBe(200);
     const put2 = await s.put('authors', s.a);
     expect(put2.version).toBe(2);
@@ -314,7 +285,7 @@ describe('tamper tests (one fresh database each)', () => {
     const s = await setup();
     // Forge: a new name for author A, its transaction's digest to match, every hash from its block re-done.
     await t.app.db.updateTable('authors').set({ authorName: 'Mallory' }).where('id', '=', s.a).execute();
-    const forged = (await t.call({ method: 'GET', url: `/artmanager/authors/getInfo?id=${s.a}` })).body.data;
+    const forged = (await t.get(`/artmanager/authors/getInfo?id=${s.a}`)).body.data;
     const digest = recordDigest('author', forged);
     await ldb()
       .updateTable('ledger_tx')
@@ -348,9 +319,7 @@ describe('tamper tests (one fresh database each)', () => {
 describe('witnesses need no account on the log', () => {
   it('the admin-only cosign call is gone; the witness list answers the configured witnesses (none here)', async () => {
     await setup();
-    const cp = (
-      await t.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
-    ).body.data;
+    const cp = (await t.get('/baas-api/public/checkpoint?channel=artchannel', null)).body.data;
     const body = { name: 'w1', publicKey: 'A'.repeat(43) + '=', channel: 'artchannel', note: cp.note };
     expect((await t.call({ method: 'POST', url: '/baas-api/witness/cosign', payload: body })).status).toBe(
       404,

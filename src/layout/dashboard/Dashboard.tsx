@@ -27,7 +27,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
@@ -38,6 +37,7 @@ import { formatDateTime, relativeTime, type FormatLocale } from '../../utils/for
 import { useShell } from '../ShellContext';
 import { UnreadCard } from '../../resources/medicine/UnreadBadge';
 import { categoryLabel } from '../../i18n/categories';
+import { TranslatedTableHead } from '../TranslatedTableHead';
 
 interface RegistryStats {
   authors: number;
@@ -313,14 +313,14 @@ function RegistryPanel() {
             <Typography sx={{ fontWeight: 600, mb: 1 }}>{translate('shell.dashboard.recent')}</Typography>
             <Box sx={{ overflowX: 'auto' }}>
               <Table size="small" data-testid="recent-additions" sx={{ minWidth: 560 }}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{translate('shell.dashboard.columns.name')}</TableCell>
-                    <TableCell>{translate('shell.dashboard.columns.author')}</TableCell>
-                    <TableCell>{translate('shell.dashboard.columns.created')}</TableCell>
-                    <TableCell>{translate('shell.dashboard.columns.onChain')}</TableCell>
-                  </TableRow>
-                </TableHead>
+                <TranslatedTableHead
+                  columns={[
+                    'shell.dashboard.columns.name',
+                    'shell.dashboard.columns.author',
+                    'shell.dashboard.columns.created',
+                    'shell.dashboard.columns.onChain',
+                  ]}
+                />
                 <TableBody>
                   {(s?.recent ?? []).map((a) => (
                     <TableRow key={a.id} hover>

@@ -20,7 +20,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
@@ -30,6 +29,7 @@ import { routesForRoles } from '../../shell/permission';
 import { buildMenu, type MenuNode } from '../../shell/router';
 import { routeTitle } from '../routeTitle';
 import { SwitchRoles } from './SwitchRoles';
+import { TranslatedTableHead } from '../TranslatedTableHead';
 
 interface RoleCalls {
   role: string;
@@ -73,13 +73,9 @@ function RoleCard({ role, calls }: RoleCalls) {
         </Typography>
         <Box sx={{ overflowX: 'auto', maxHeight: 360, overflowY: 'auto' }}>
           <Table size="small" data-testid="role-calls">
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('shell.roleMatrix.method')}</TableCell>
-                <TableCell>{translate('shell.roleMatrix.path')}</TableCell>
-                <TableCell>{translate('shell.roleMatrix.summary')}</TableCell>
-              </TableRow>
-            </TableHead>
+            <TranslatedTableHead
+              columns={['shell.roleMatrix.method', 'shell.roleMatrix.path', 'shell.roleMatrix.summary']}
+            />
             <TableBody>
               {calls.map((c) => (
                 <TableRow key={`${c.method} ${c.path}`}>

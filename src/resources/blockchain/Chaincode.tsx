@@ -43,7 +43,7 @@ import {
 } from 'react-admin';
 import { apiPost, type ChaincodeDetail, type ChaincodeRow } from './api';
 import { stayOnError } from './Channels';
-import { Fields, Hash, HashField, ListPagination, Loaded, NoRows, tableSx } from './common';
+import { Fields, nameLink, Hash, HashField, ListPagination, Loaded, NoRows, tableSx } from './common';
 
 const STEPS = ['installed', 'approved', 'committed'] as const;
 const STATUS_COLOR = { installed: 'default', approved: 'info', committed: 'success' } as const;
@@ -53,12 +53,35 @@ function useIsAdmin(): boolean {
   return Array.isArray(permissions) && permissions.includes('admin');
 }
 
+/** The upload form's text fields, in order (labels `blockchain.field.<key>`). */
+const TEXT_FIELDS: { key: string & keyof UploadFields; required?: boolean; placeholder?: string }[] = [
+  { key: 'name', required: true },
+  { key: 'version', required: true },
+  { key: 'channel' },
+  { key: 'initArgs', placeholder: '["init","a","100"]' },
+  { key: 'args', placeholder: 'a, b' },
+  { key: 'policy', placeholder: "OR('Org1MSP.peer')" },
+  { key: 'function' },
+];
+
+/** The fields of POST /baas-api/chaincode/upload besides the file. */
+interface UploadFields {
+  name: string;
+  version: string;
+  channel: string;
+  initArgs: string;
+  args: string;
+  policy: string;
+  function: string;
+  functionType: string;
+}
+
 function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
   const [file, setFile] = useState<File | null>(null);
-  const [fields, setFields] = useState({
+  const [fields, setFields] = useState<UploadFields>({
     name: '',
     version: '1.0',
     channel: 'artchannel',
@@ -110,53 +133,17 @@ function UploadDialog({ open, onClose }: { open: boolean; onClose: () => void })
               onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             />
           </Button>
-          <TextField
-            size="small"
-            required
-            label={translate('blockchain.field.name')}
-            value={fields.name}
-            onChange={set('name')}
-          />
-          <TextField
-            size="small"
-            required
-            label={translate('blockchain.field.version')}
-            value={fields.version}
-            onChange={set('version')}
-          />
-          <TextField
-            size="small"
-            label={translate('blockchain.field.channel')}
-            value={fields.channel}
-            onChange={set('channel')}
-          />
-          <TextField
-            size="small"
-            label={translate('blockchain.field.initArgs')}
-            value={fields.initArgs}
-            onChange={set('initArgs')}
-            placeholder='["init","a","100"]'
-          />
-          <TextField
-            size="small"
-            label={translate('blockchain.field.args')}
-            value={fields.args}
-            onChange={set('args')}
-            placeholder="a, b"
-          />
-          <TextField
-            size="small"
-            label={translate('blockchain.field.policy')}
-            value={fields.policy}
-            onChange={set('policy')}
-            placeholder="OR('Org1MSP.peer')"
-          />
-          <TextField
-            size="small"
-            label={translate('blockchain.field.function')}
-            value={fields.function}
-            onChange={set('function')}
-          />
+          {TEXT_FIELDS.map(({ key, required, placeholder }) => (
+            <TextField
+              key={key}
+              size="small"
+              required={required}
+              label={translate(`blockchain.field.${key}`)}
+              value={fields[key]}
+              onChange={set(key)}
+              placeholder={placeholder}
+            />
+          ))}
           <TextField
             size="small"
             select
@@ -201,15 +188,7 @@ export function ChaincodeList() {
               rowClick={false}
               empty={<NoRows />}
             >
-              <DataTable.Col
-                source="name"
-                disableSort
-                render={(c) => (
-                  <Link component={RouterLink} to={`/baas/chainCode/${c.id}`}>
-                    {c.name}
-                  </Link>
-                )}
-              />
+              <DataTable.Col source="name" disableSort render={nameLink('/baas/chainCode')} />
               <DataTable.Col source="version" disableSort />
               <DataTable.Col source="channel" disableSort />
               <DataTable.Col source="status" disableSort render={(c) => <StatusChip status={c.status} />} />

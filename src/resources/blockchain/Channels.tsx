@@ -17,7 +17,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { BlockInfo, BlockRecord, ChannelInfo } from './api';
-import { HashField, ListPagination, Loaded, NoRows, tableSx } from './common';
+import { nameLink, HashField, ListPagination, Loaded, NoRows, tableSx } from './common';
 
 export function ChannelList() {
   const translate = useTranslate();
@@ -27,15 +27,7 @@ export function ChannelList() {
       <ListBase resource="channels" perPage={20} disableSyncWithLocation storeKey={false}>
         <Card variant="outlined">
           <DataTable<ChannelInfo> bulkActionButtons={false} sx={tableSx} rowClick={false} empty={<NoRows />}>
-            <DataTable.Col
-              source="name"
-              disableSort
-              render={(c) => (
-                <Link component={RouterLink} to={`/baas/channel/${c.id}`}>
-                  {c.name}
-                </Link>
-              )}
-            />
+            <DataTable.Col source="name" disableSort render={nameLink('/baas/channel')} />
             <DataTable.NumberCol source="height" disableSort />
             <DataTable.NumberCol source="txCount" disableSort />
             <DataTable.Col source="createdAt" disableSort />

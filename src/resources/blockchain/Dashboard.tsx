@@ -29,7 +29,7 @@ import { DataTable, ListBase, Title, useGetList, useTranslate } from 'react-admi
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { baasGet, type BlockRecord, type ChannelInfo, type DashboardData, type VerifyResult } from './api';
 import { blockLink } from './Channels';
-import { HashField, Loaded, NoRows, useBaas, tableSx } from './common';
+import { HashField, Loaded, NoRows, PlainTable, useBaas, tableSx } from './common';
 
 function StatCard({ label, value, to, sub }: { label: string; value: number; to?: string; sub?: string }) {
   const body = (
@@ -160,47 +160,29 @@ function Witnesses() {
               {translate('blockchain.witness.none')}
             </Typography>
           ) : (
-            <Box sx={{ overflowX: 'auto' }}>
-              <Box
-                component="table"
-                sx={{
-                  borderCollapse: 'collapse',
-                  width: '100%',
-                  '& td, & th': {
-                    p: 1,
-                    textAlign: 'left',
-                    borderBottom: '1px solid',
-                    borderColor: 'divider',
-                    whiteSpace: 'nowrap',
-                  },
-                }}
-              >
-                <thead>
-                  <tr>
-                    <th>{translate('blockchain.witness.name')}</th>
-                    <th>{translate('blockchain.field.channel')}</th>
-                    <th>{translate('blockchain.witness.size')}</th>
-                    <th>{translate('blockchain.witness.lag')}</th>
-                    <th>{translate('blockchain.witness.refusals')}</th>
-                    <th>{translate('blockchain.witness.cosignedAt')}</th>
-                    <th>{translate('blockchain.witness.lastError')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {w.data?.list.map((r) => (
-                    <tr key={`${r.witness}:${r.channel}`} data-witness={r.witness}>
-                      <td title={r.url}>{r.witness}</td>
-                      <td>{r.channel}</td>
-                      <td>{r.size}</td>
-                      <td>{r.lag}</td>
-                      <td>{r.refusals + r.errors}</td>
-                      <td>{r.cosignedAt ? r.cosignedAt.replace('T', ' ').slice(0, 19) : '—'}</td>
-                      <td style={{ whiteSpace: 'normal' }}>{r.lastError ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Box>
-            </Box>
+            <PlainTable
+              columns={[
+                'blockchain.witness.name',
+                'blockchain.field.channel',
+                'blockchain.witness.size',
+                'blockchain.witness.lag',
+                'blockchain.witness.refusals',
+                'blockchain.witness.cosignedAt',
+                'blockchain.witness.lastError',
+              ]}
+            >
+              {w.data?.list.map((r) => (
+                <tr key={`${r.witness}:${r.channel}`} data-witness={r.witness}>
+                  <td title={r.url}>{r.witness}</td>
+                  <td>{r.channel}</td>
+                  <td>{r.size}</td>
+                  <td>{r.lag}</td>
+                  <td>{r.refusals + r.errors}</td>
+                  <td>{r.cosignedAt ? r.cosignedAt.replace('T', ' ').slice(0, 19) : '—'}</td>
+                  <td style={{ whiteSpace: 'normal' }}>{r.lastError ?? '—'}</td>
+                </tr>
+              ))}
+            </PlainTable>
           )}
         </Loaded>
       </CardContent>
@@ -249,41 +231,17 @@ function Chains() {
           {translate('blockchain.chains.title')}
         </Typography>
         <Loaded loading={c.isPending} error={c.error}>
-          <Box sx={{ overflowX: 'auto' }}>
-            <Box
-              component="table"
-              sx={{
-                borderCollapse: 'collapse',
-                width: '100%',
-                '& td, & th': {
-                  p: 1,
-                  textAlign: 'left',
-                  borderBottom: '1px solid',
-                  borderColor: 'divider',
-                  whiteSpace: 'nowrap',
-                },
-              }}
-            >
-              <thead>
-                <tr>
-                  {CHAIN_COLUMNS.map((col) => (
-                    <th key={col}>{translate(`blockchain.chains.${col}`)}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {c.data?.list.map((row) => (
-                  <tr key={row.name}>
-                    {CHAIN_COLUMNS.map((col) => (
-                      <td key={col} data-testid={`chain-${col}`}>
-                        {value(row, col)}
-                      </td>
-                    ))}
-                  </tr>
+          <PlainTable columns={CHAIN_COLUMNS.map((col) => `blockchain.chains.${col}`)}>
+            {c.data?.list.map((row) => (
+              <tr key={row.name}>
+                {CHAIN_COLUMNS.map((col) => (
+                  <td key={col} data-testid={`chain-${col}`}>
+                    {value(row, col)}
+                  </td>
                 ))}
-              </tbody>
-            </Box>
-          </Box>
+              </tr>
+            ))}
+          </PlainTable>
         </Loaded>
       </CardContent>
     </Card>
@@ -334,20 +292,16 @@ export function BlockchainDashboard() {
                   sub={d.pending ? translate('blockchain.card.pending', { count: d.pending }) : undefined}
                 />
               </Grid>
-              <Grid size={{ xs: 6, md: 3 }}>
-                <StatCard
-                  label={translate('blockchain.card.chaincodes')}
-                  value={d.chaincodes}
-                  to="/baas/chainCode"
-                />
-              </Grid>
-              <Grid size={{ xs: 6, md: 3 }}>
-                <StatCard
-                  label={translate('blockchain.card.channels')}
-                  value={d.channels}
-                  to="/baas/channel"
-                />
-              </Grid>
+              {(
+                [
+                  ['chaincodes', '/baas/chainCode'],
+                  ['channels', '/baas/channel'],
+                ] as const
+              ).map(([key, to]) => (
+                <Grid key={key} size={{ xs: 6, md: 3 }}>
+                  <StatCard label={translate(`blockchain.card.${key}`)} value={d[key]} to={to} />
+                </Grid>
+              ))}
             </Grid>
           )}
         </Loaded>

@@ -7,11 +7,13 @@
  */
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router-dom';
 import {
   Alert,
   Box,
   IconButton,
   LinearProgress,
+  Link,
   Stack,
   Table,
   TableBody,
@@ -126,6 +128,50 @@ export function Fields({ rows }: { rows: [string, ReactNode][] }) {
     </Box>
   );
 }
+
+/**
+ * A plain, horizontally scrolling table of a dashboard card: a header row of translation keys
+ * (`columns`) and the `<tr>` rows given as children.
+ */
+export function PlainTable({ columns, children }: { columns: readonly string[]; children: ReactNode }) {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Box
+        component="table"
+        sx={{
+          borderCollapse: 'collapse',
+          width: '100%',
+          '& td, & th': {
+            p: 1,
+            textAlign: 'left',
+            borderBottom: '1px solid',
+            borderColor: 'divider',
+            whiteSpace: 'nowrap',
+          },
+        }}
+      >
+        <thead>
+          <tr>
+            {columns.map((key) => (
+              <th key={key}>{translate(key)}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </Box>
+    </Box>
+  );
+}
+
+/** A list column's render: the row's name, linking to its show page `<base>/<id>`. */
+export const nameLink =
+  (base: string) =>
+  (row: { id: number | string; name: string }): ReactNode => (
+    <Link component={RouterLink} to={`${base}/${row.id}`}>
+      {row.name}
+    </Link>
+  );
 
 /** Progress bar while loading, the error's message on failure, else the children. */
 export function Loaded({

@@ -20,7 +20,6 @@ import {
   TableBody,
   TableCell,
   TableContainer,
-  TableHead,
   TableRow,
   TextField,
   Tooltip,
@@ -30,6 +29,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useGetList, useGetOne, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router';
 import { MEDICINE_KEY, tracking } from './api';
+import { TranslatedTableHead } from '../../layout/TranslatedTableHead';
 
 const PAGE_SIZE = 20;
 
@@ -113,17 +113,17 @@ export function Tracking() {
         {!!history.data?.list.length && (
           <TableContainer sx={{ overflowX: 'auto' }}>
             <Table size="small" data-testid="tracking-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('resources.auditEntries.fields.time')}</TableCell>
-                  <TableCell>{translate('resources.auditEntries.fields.account')}</TableCell>
-                  <TableCell>{translate('resources.auditEntries.fields.call')}</TableCell>
-                  <TableCell>{translate('shell.medicine.record')}</TableCell>
-                  <TableCell>{translate('resources.auditEntries.fields.changed')}</TableCell>
-                  <TableCell>{translate('resources.auditEntries.fields.before')}</TableCell>
-                  <TableCell>{translate('resources.auditEntries.fields.after')}</TableCell>
-                </TableRow>
-              </TableHead>
+              <TranslatedTableHead
+                columns={[
+                  'resources.auditEntries.fields.time',
+                  'resources.auditEntries.fields.account',
+                  'resources.auditEntries.fields.call',
+                  'shell.medicine.record',
+                  'resources.auditEntries.fields.changed',
+                  'resources.auditEntries.fields.before',
+                  'resources.auditEntries.fields.after',
+                ]}
+              />
               <TableBody>
                 {history.data.list.map((e) => (
                   <TableRow key={e.id} data-testid="tracking-row">

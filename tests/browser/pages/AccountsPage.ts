@@ -3,31 +3,13 @@
  * sidebar, the add form (username, name, password, role checkboxes), saving, the list rows and the
  * grant/revoke role buttons of a row.
  */
-import type { Locator, Page } from 'playwright-core';
-import { ConsolePage } from './ConsolePage';
+import type { Locator } from 'playwright-core';
+import { ScreenPage } from './ScreenPage';
 
-export class AccountsPage {
-  readonly ui: ConsolePage;
-
-  constructor(
-    readonly page: Page,
-    baseUrl: string,
-  ) {
-    this.ui = new ConsolePage(page, baseUrl);
-  }
-
+export class AccountsPage extends ScreenPage {
   /** Opens Permission → User from the sidebar and waits for the list (its Create button). */
   async openFromMenu(): Promise<void> {
-    const sidebar = this.page.getByTestId('sidebar');
-    const entry = sidebar.locator('[data-menu-path="/permission/user"]');
-    if (!(await entry.isVisible())) await sidebar.locator('[data-menu-group="/permission"]').first().click();
-    await entry.click();
-    await this.page.waitForURL((u) => u.hash.startsWith('#/permission/user'));
-    await this.createButton().waitFor();
-  }
-
-  createButton(): Locator {
-    return this.page.getByRole('link', { name: /^(create|新建|创建)$/i }).first();
+    await this.openListFromSidebar('/permission/user');
   }
 
   /**

@@ -2,8 +2,8 @@
  * Page object: the Medicine section's companies (`#/medicine/companies`, create at `#/companies/create`):
  * opening it from the sidebar, the create form's inputs and their error texts, saving, the list rows.
  */
-import type { Locator, Page } from 'playwright-core';
-import { ConsolePage } from './ConsolePage';
+import type { Locator } from 'playwright-core';
+import { ScreenPage } from './ScreenPage';
 
 /** The create form's text inputs, by schema property. */
 export type CompanyForm = Partial<
@@ -30,28 +30,10 @@ export type CompanyForm = Partial<
   >
 >;
 
-export class CompaniesPage {
-  readonly ui: ConsolePage;
-
-  constructor(
-    readonly page: Page,
-    baseUrl: string,
-  ) {
-    this.ui = new ConsolePage(page, baseUrl);
-  }
-
+export class CompaniesPage extends ScreenPage {
   /** Opens Medicine → Companies from the sidebar and waits for the list page (its Create button). */
   async openFromMenu(): Promise<void> {
-    const sidebar = this.page.getByTestId('sidebar');
-    const entry = sidebar.locator('[data-menu-path="/medicine/companies"]');
-    if (!(await entry.isVisible())) await sidebar.locator('[data-menu-group="/medicine"]').first().click();
-    await entry.click();
-    await this.page.waitForURL((u) => u.hash.startsWith('#/medicine/companies'));
-    await this.createButton().waitFor();
-  }
-
-  createButton(): Locator {
-    return this.page.getByRole('link', { name: /^(create|新建|创建)$/i }).first();
+    await this.openListFromSidebar('/medicine/companies');
   }
 
   /** Clicks Create on the list and waits for the form. */

@@ -2,18 +2,10 @@
  * Page object: the console around any resource page: navigation by hash route, the locale menu, the
  * list (search box, rows), forms (inputs by source, autocompletes, helper texts) and the delete dialog.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { BasePage } from './BasePage';
 
-export class ConsolePage {
-  constructor(
-    readonly page: Page,
-    private baseUrl: string,
-  ) {}
-
-  async goto(route: string): Promise<void> {
-    await this.page.goto(`${this.baseUrl}/#${route}`);
-  }
-
+export class ConsolePage extends BasePage {
   /**
    * Switches the console language with the app bar's language menu (items carry data-locale) and waits
    * until the page shows the new catalogue: `<html lang>` changes in the commit that remounts the tree

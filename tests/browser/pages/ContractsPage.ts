@@ -4,19 +4,10 @@
  * `/smContract/add?source=...`) with its template-driven parameter inputs, the contract's show page
  * (its Archive button) and the pigeonhole (`#/data/pigeonhole`, Restore); the Fabric page's chains table.
  */
-import type { Locator, Page } from 'playwright-core';
-import { ConsolePage } from './ConsolePage';
+import type { Locator } from 'playwright-core';
+import { ScreenPage } from './ScreenPage';
 
-export class ContractsPage {
-  readonly ui: ConsolePage;
-
-  constructor(
-    readonly page: Page,
-    baseUrl: string,
-  ) {
-    this.ui = new ConsolePage(page, baseUrl);
-  }
-
+export class ContractsPage extends ScreenPage {
   /** Clicks the sidebar entry `path` of group `group`, opening the group (it may be animating) first. */
   private async clickMenu(group: string, path: string): Promise<void> {
     const sidebar = this.page.getByTestId('sidebar');

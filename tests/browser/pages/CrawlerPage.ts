@@ -9,6 +9,7 @@
  */
 import type { Locator, Page, Request } from 'playwright-core';
 import { mustSee } from '../helpers/mustSee';
+import { pageApi } from './BasePage';
 
 /** One thing that went wrong, with the route being visited when it happened. */
 export interface Problem {
@@ -199,20 +200,7 @@ export class CrawlerPage {
   }
 
   /** Calls the API with the session's token (`X-Token`, docs/api.md); resolves the envelope's `data`. */
-  async api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    return this.page.evaluate(
-      async ({ method, path, body }) => {
-        const token = decodeURIComponent(document.cookie.match(/Admin-Token=([^;]+)/)?.[1] ?? '');
-        const res = await fetch(path, {
-          method,
-          headers: { 'X-Token': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-          body: body ? JSON.stringify(body) : undefined,
-        });
-        const env = (await res.json()) as { code: number; msg: string; data: unknown };
-        if (env.code !== 0 && env.code !== 200) throw new Error(`${method} ${path}: ${env.code} ${env.msg}`);
-        return env.data;
-      },
-      { method, path, body },
-    ) as Promise<T>;
+  api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    return pageApi<T>(this.page, method, path, body);
   }
 }

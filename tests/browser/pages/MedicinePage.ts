@@ -3,26 +3,13 @@
  * notification form (company autocomplete, status select), Messages (cards, mark read), the navbar's
  * unread count, Tracking (company picker, history rows) and Permission > Notifications.
  */
-import type { Locator, Page } from 'playwright-core';
-import { ConsolePage } from './ConsolePage';
+import type { Locator } from 'playwright-core';
+import { ScreenPage } from './ScreenPage';
 
-export class MedicinePage {
-  readonly ui: ConsolePage;
-
-  constructor(
-    readonly page: Page,
-    baseUrl: string,
-  ) {
-    this.ui = new ConsolePage(page, baseUrl);
-  }
-
+export class MedicinePage extends ScreenPage {
   /** Clicks the sidebar entry `path` (opening its group `group` first when hidden); waits for the URL. */
-  async openFromMenu(path: string, group = `/${path.split('/')[1]}`): Promise<void> {
-    const sidebar = this.page.getByTestId('sidebar');
-    const entry = sidebar.locator(`[data-menu-path="${path}"]`);
-    if (!(await entry.isVisible())) await sidebar.locator(`[data-menu-group="${group}"]`).first().click();
-    await entry.click();
-    await this.page.waitForURL((u) => u.hash.startsWith(`#${path}`));
+  async openFromMenu(path: string, group?: string): Promise<void> {
+    await this.openFromSidebar(path, group);
   }
 
   /** The paths of the sidebar's entries (what the account may open). */

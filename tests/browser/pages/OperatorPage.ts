@@ -4,7 +4,8 @@
  * boxes, a list's rows and its bulk "put on chain" dialog with each record's result, and the API with
  * the session's token.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { BasePage, pageApi } from './BasePage';
 
 /** A bounding box in CSS pixels (Playwright's `boundingBox()`). */
 export interface Box {
@@ -27,14 +28,10 @@ export interface ChainResult {
   text: string;
 }
 
-export class OperatorPage {
-  constructor(
-    readonly page: Page,
-    private baseUrl: string,
-  ) {}
-
+export class OperatorPage extends BasePage {
+  /** Full page load of a route, then `settle`. */
   async goto(route: string): Promise<void> {
-    await this.page.goto(`${this.baseUrl}/#${route}`);
+    await super.goto(route);
     await this.settle();
   }
 
@@ -189,20 +186,7 @@ export class OperatorPage {
   }
 
   /** Calls the API with the session's token (`X-Token`, docs/api.md); resolves the envelope's `data`. */
-  async api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    return this.page.evaluate(
-      async ({ method, path, body }) => {
-        const token = decodeURIComponent(document.cookie.match(/Admin-Token=([^;]+)/)?.[1] ?? '');
-        const res = await fetch(path, {
-          method,
-          headers: { 'X-Token': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-          body: body ? JSON.stringify(body) : undefined,
-        });
-        const env = (await res.json()) as { code: number; msg: string; data: unknown };
-        if (env.code !== 0 && env.code !== 200) throw new Error(`${method} ${path}: ${env.code} ${env.msg}`);
-        return env.data;
-      },
-      { method, path, body },
-    ) as Promise<T>;
+  api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    return pageApi<T>(this.page, method, path, body);
   }
 }

@@ -3,17 +3,14 @@
  * new password (twice), submitting, and the field error texts.
  */
 import type { Locator, Page } from 'playwright-core';
+import { openSidebarEntry } from './BasePage';
 
 export class PasswordPage {
   constructor(readonly page: Page) {}
 
   /** Opens Set → Password from the sidebar and waits for the form. */
   async openFromMenu(): Promise<void> {
-    const sidebar = this.page.getByTestId('sidebar');
-    const entry = sidebar.locator('[data-menu-path="/set/password"]');
-    if (!(await entry.isVisible())) await sidebar.locator('[data-menu-group="/set"]').first().click();
-    await entry.click();
-    await this.page.waitForURL((u) => u.hash.startsWith('#/set/password'));
+    await openSidebarEntry(this.page, '/set/password');
     await this.form().waitFor();
   }
 

@@ -4,17 +4,16 @@
  * avatar menu, and reads the login page.
  */
 import type { Locator, Page } from 'playwright-core';
+import { BasePage } from './BasePage';
 
-export class SessionPage {
+export class SessionPage extends BasePage {
   /** Console errors and uncaught exceptions. */
   readonly consoleErrors: string[] = [];
   /** Requests that failed (network) or were answered with a status >= 400: "<status> <METHOD> <url>". */
   readonly failedRequests: string[] = [];
 
-  constructor(
-    readonly page: Page,
-    readonly baseUrl: string,
-  ) {
+  constructor(page: Page, baseUrl: string) {
+    super(page, baseUrl);
     page.on('console', (m) => m.type() === 'error' && this.consoleErrors.push(m.text()));
     page.on('pageerror', (e) => this.consoleErrors.push(e.message));
     page.on('requestfailed', (r) => {
@@ -25,16 +24,6 @@ export class SessionPage {
     page.on('response', (r) => {
       if (r.status() >= 400) this.failedRequests.push(`${r.status()} ${r.request().method()} ${r.url()}`);
     });
-  }
-
-  /** Navigates to a hash route (`/industry/authors`). */
-  async goto(route: string): Promise<void> {
-    await this.page.goto(`${this.baseUrl}/#${route}`);
-  }
-
-  /** The hash route with its query, without `#`, as in the address bar. */
-  route(): string {
-    return new URL(this.page.url()).hash.slice(1);
   }
 
   /** react-admin's notifications (snackbars) currently shown. */
@@ -70,17 +59,6 @@ export class SessionPage {
     await this.usernameInput().fill(username);
     await this.page.fill('input[name="password"]', password);
     await this.page.click('button[type="submit"]');
-  }
-
-  /** The "Confirm logout" dialog of envelope code 2. */
-  loggedOutDialog(): Locator {
-    return this.page.getByRole('dialog', { name: /Confirm logout|确认登出/ });
-  }
-
-  /** The session token cookie (`Admin-Token`). */
-  async token(): Promise<string | undefined> {
-    const cookies = await this.page.context().cookies(this.baseUrl);
-    return cookies.find((c) => c.name === 'Admin-Token')?.value;
   }
 
   /** Calls the API with the page's token (as the console would), answering the envelope. */

@@ -3,30 +3,16 @@
  * (with its right-click menu), language and size switches, settings drawer, avatar menu and the
  * "logged out" dialog. Routes are hash routes (`#/industry/authors`).
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
+import { BasePage } from './BasePage';
 
-export class ShellPage {
-  constructor(
-    readonly page: Page,
-    private baseUrl: string,
-  ) {}
-
-  /** Full page load of a route. */
-  async goto(route: string): Promise<void> {
-    await this.page.goto(`${this.baseUrl}/#${route}`);
-  }
-
+export class ShellPage extends BasePage {
   /** In-app navigation (no reload, so the tab strip keeps its tabs). */
   async navigate(route: string): Promise<void> {
     await this.page.evaluate((r) => {
       window.location.hash = r;
     }, route);
     await this.page.waitForURL((u) => u.hash.split('?')[0] === `#${route.split('?')[0]}`);
-  }
-
-  /** The current hash route, without `#`. */
-  route(): string {
-    return new URL(this.page.url()).hash.slice(1);
   }
 
   sidebar(): Locator {
@@ -92,15 +78,5 @@ export class ShellPage {
   /** The `<html>`-level shell wrapper, carrying `data-device` and `data-sidebar`. */
   wrapper(): Locator {
     return this.page.locator('.app-wrapper');
-  }
-
-  loggedOutDialog(): Locator {
-    return this.page.getByRole('dialog', { name: /Confirm logout|确认登出/ });
-  }
-
-  /** The session token cookie (`Admin-Token`). */
-  async token(): Promise<string | undefined> {
-    const cookies = await this.page.context().cookies(this.baseUrl);
-    return cookies.find((c) => c.name === 'Admin-Token')?.value;
   }
 }

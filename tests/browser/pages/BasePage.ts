@@ -1,0 +1,72 @@
+/**
+ * What every page object of the console shares: the page and the server's base URL, a full load of a
+ * hash route (`#/industry/authors`), opening a sidebar entry (its group first when hidden), the
+ * "Confirm logout" dialog (envelope code 2), the session token cookie, and calls of the API from inside
+ * the page with that token (as the console makes them).
+ */
+import type { Locator, Page } from 'playwright-core';
+
+export class BasePage {
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {}
+
+  /** Full page load of a hash route (`/industry/authors`). */
+  async goto(route: string): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/#${route}`);
+  }
+
+  /** The hash route with its query, without `#`, as in the address bar. */
+  route(): string {
+    return new URL(this.page.url()).hash.slice(1);
+  }
+
+  /** The "Confirm logout" dialog of envelope code 2. */
+  loggedOutDialog(): Locator {
+    return this.page.getByRole('dialog', { name: /Confirm logout|确认登出/ });
+  }
+
+  /** The session token cookie (`Admin-Token`). */
+  async token(): Promise<string | undefined> {
+    const cookies = await this.page.context().cookies(this.baseUrl);
+    return cookies.find((c) => c.name === 'Admin-Token')?.value;
+  }
+}
+
+/**
+ * Clicks the sidebar entry `path` (`/permission/user`), opening its group (`/permission` by default)
+ * first when the entry is hidden, and waits for the URL to show the route.
+ */
+export async function openSidebarEntry(
+  page: Page,
+  path: string,
+  group = `/${path.split('/')[1]}`,
+): Promise<void> {
+  const sidebar = page.getByTestId('sidebar');
+  const entry = sidebar.locator(`[data-menu-path="${path}"]`);
+  if (!(await entry.isVisible())) await sidebar.locator(`[data-menu-group="${group}"]`).first().click();
+  await entry.click();
+  await page.waitForURL((u) => u.hash.startsWith(`#${path}`));
+}
+
+/**
+ * Calls the API from inside the page with its `Admin-Token` cookie (as the console does): answers the
+ * envelope's `data`, throws `METHOD path: code msg` unless the code is 0 or 200.
+ */
+export function pageApi<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const token = decodeURIComponent(document.cookie.match(/Admin-Token=([^;]+)/)?.[1] ?? '');
+      const res = await fetch(path, {
+        method,
+        headers: { 'X-Token': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const env = (await res.json()) as { code: number; msg: string; data: unknown };
+      if (env.code !== 0 && env.code !== 200) throw new Error(`${method} ${path}: ${env.code} ${env.msg}`);
+      return env.data;
+    },
+    { method, path, body },
+  ) as Promise<T>;
+}
