@@ -54,7 +54,6 @@ import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
 import { summaryLine, type ImportSummary } from '../server/import/importer';
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
-import { FLOOR, floorCalls, printApiTable, type LoadRow } from './apiTable';
 import { FLOOR, floorCalls, ourCalls, printApiTable, type LoadRow } from './apiTable';
 import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';
 import { freePort } from '../tests/support/serverProcess';

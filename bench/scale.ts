@@ -35,8 +35,6 @@ import { readRows } from '../server/import/readRows';
 import tateArtworkSchema from '../schemas/import/tateArtwork.schema.json' with { type: 'json' };
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
-import { loaderArgs } from '../tests/support/serverProcess';
-import { FLOOR, floorCalls, type LoadRow } from './apiTable';
 import { freePort, loaderArgs } from '../tests/support/serverProcess';
 import { FLOOR, floorCalls, ourCalls, type LoadRow } from './apiTable';
 import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';

@@ -13,7 +13,7 @@
 import { userInfo } from 'node:os';
 import type { Kysely } from 'kysely';
 import { nowText, type Database } from '../db/database';
-import { recordAudit, storedRow, type WriteActor } from '../kernel/audit';
+import { recordAudit, storedRow, type WriteActor } from '../db/audit';
 import { generatePassword, hashPassword } from '../plugins/app/password';
 import { KNOWN_ROLES } from '../routes/dev-api/user/index';
 

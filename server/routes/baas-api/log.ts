@@ -25,7 +25,7 @@ import { parseTilePath, TILE_WIDTH } from '../../../common/ledger/tlog';
 import { latestCheckpoint } from '../../ledger/checkpoints';
 import { cosignedNote } from '../../ledger/witnessPush';
 import { ok } from '../../plugins/app/envelope';
-import { invalidField, notFound } from '../../plugins/app/errors';
+import { invalidField, notFound } from '../../errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const channelParams = {

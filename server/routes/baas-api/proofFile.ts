@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RecordKind } from '../../../common/ledger/recordFields';
 import { txProofFile, type ProofTree } from '../../ledger/proofFiles';
 import { ok } from '../../plugins/app/envelope';
-import { notFound } from '../../plugins/app/errors';
+import { notFound } from '../../errors';
 import { recordAnswer, recordQuery } from './public';
 
 /** The stored log the proofs read (the ledger's Merkle log, server/ledger/tree.ts). */
