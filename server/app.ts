@@ -42,7 +42,19 @@ import platformUserRoutes from './routes/app-api/user/index';
 declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig;
+    /**
+     * Every route registered (Fastify's onRoute hook): method, URL and the request schemas, in
+     * registration order. Read by tests/api/fuzz-routes.test.ts, which fuzzes each one.
+     */
+    routeTable: RegisteredRoute[];
   }
+}
+
+/** One registered route: its method(s), full URL and request schemas (querystring, body, params). */
+export interface RegisteredRoute {
+  method: string | string[];
+  url: string;
+  schema?: { querystring?: unknown; body?: unknown; params?: unknown };
 }
 
 /**
@@ -67,6 +79,11 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
     ...opts,
   });
   app.decorate('config', config);
+  const routeTable: RegisteredRoute[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    routeTable.push({ method: r.method, url: r.url, schema: r.schema as RegisteredRoute['schema'] });
+  });
 
   await app.register(requestLog);
   await app.register(helmet);

@@ -136,6 +136,15 @@ export const MAX_ID = 2147483647;
 export const MAX_PAGE = 1_000_000;
 
 /**
+ * The paging of every list call, the kernel's and the hand-written routes' (docs/api.md): `page`
+ * 1..MAX_PAGE, `pageSize` 1..100; anything else (1e18, -1, 1.5) is a 400 naming the field.
+ */
+export const PAGING = {
+  page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
+  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+} as const;
+
+/**
  * An id list in a query string, "1,2,3": up to 100 ids, each in 1..{@link MAX_ID} (2147483647), decimal
  * without sign or leading zero. The alternatives spell the numbers up to MAX_ID digit by digit.
  */
@@ -312,8 +321,7 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
   }
   const sortable = sortableFields(schema);
   const properties: Record<string, AnySchemaObject | boolean> = {
-    page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
-    pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    ...PAGING,
     q: { type: 'string', maxLength: 200 },
     // A resource without an `id` or sortable fields (e.g. the ledger's blocks) takes no sort.
     sort: sortable.length ? { type: 'string', enum: sortable } : false,

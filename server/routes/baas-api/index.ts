@@ -9,7 +9,7 @@
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
-import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
+import { MAX_ID, PAGING } from '../../../kernel/dialect/schemaRegistry';
 import { countChaincodes, HEX64, listChaincodes, searchLedger } from '../../ledger/explorer';
 import { ok } from '../../plugins/app/envelope';
 import { apiError, invalidField } from '../../errors';
@@ -27,10 +27,7 @@ const TIME = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$';
 
 const id = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
 const time = { type: 'string', pattern: TIME } as const;
-const paging = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-} as const;
+const paging = PAGING;
 
 /** A query-string schema: the given properties, nothing else; `required` as given. */
 function query<const P extends Record<string, object>, const R extends readonly (keyof P & string)[] = []>(

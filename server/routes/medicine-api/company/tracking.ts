@@ -7,6 +7,7 @@
  * Entries of records deleted since (a deleted draft notification) are found by the company's record ids
  * still stored; a deleted company has no tracking page (404), its entries stay in Audit > System.
  */
+import { MAX_PAGE } from '../../../../kernel/dialect/schemaRegistry';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { schemaLabel } from '../../../../common/messages/index';
@@ -20,7 +21,8 @@ const query = {
   type: 'object',
   properties: {
     id: { type: 'integer', minimum: 1, maximum: 2147483647 },
-    page: { type: 'integer', minimum: 1, maximum: 100000 },
+    // The kernel's paging bounds (PAGING), without its defaults: this call has its own.
+    page: { type: 'integer', minimum: 1, maximum: MAX_PAGE },
     pageSize: { type: 'integer', minimum: 1, maximum: 100 },
   },
   required: ['id'],

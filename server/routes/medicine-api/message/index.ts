@@ -17,6 +17,7 @@
  * - GET company → `{list}`: the companies whose administrator or backup administrator the caller is
  *   (kernel/hooks/companies.ts `companiesOf`), as the companies calls answer them.
  */
+import { MAX_PAGE } from '../../../../kernel/dialect/schemaRegistry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { schemaLabel } from '../../../../common/messages/index';
@@ -53,7 +54,8 @@ function asSeenBy<T extends object>(record: T, username: string, readTime: strin
 const listQuery = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 100000 },
+    // The kernel's paging bounds (PAGING), without its defaults: this call has its own.
+    page: { type: 'integer', minimum: 1, maximum: MAX_PAGE },
     pageSize: { type: 'integer', minimum: 1, maximum: 100 },
     status: { type: 'string', enum: ['sent', 'read'] },
   },
