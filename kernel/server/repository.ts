@@ -29,7 +29,6 @@ import { Codes, type FieldError } from '../../common/envelope';
 import { formatErrors, schemas } from '../dialect/schemaRegistry';
 import { validatorFor } from '../dialect/validators';
 import { isFinal } from '../dialect/frozen';
-import { deref } from '../dialect/deref';
 import { readQuery } from '../../server/db/connect';
 import { nowText } from '../../server/db/database';
 import { ApiError, conflict, invalidField, notFound } from '../../server/errors';
