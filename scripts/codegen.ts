@@ -11,7 +11,9 @@
  *   differs from the migrations' snapshot, a new migration (`--accept-storage`: only the snapshot);
  * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts);
  * - and, not from the schemas, the worker threads' plain-JavaScript bundles (scripts/codegen/workers.ts):
- *   `server/ledger/generated/verifyWorker.mjs`.
+ *   `server/ledger/generated/verifyWorker.mjs`;
+ * - last, in a process of its own that reads what was just written, the documents of scripts/docs-screens.ts:
+ *   `docs/screens-and-calls.md` and `docs/data-provider-calls.md` (the dataProvider's verb → call table).
  *
  * Every file carries a do-not-edit banner (`x-generated` in the JSON, markers around the table in api.md). `npm run codegen` writes them; `--check` exits 1 and names
  * the stale files instead of writing (tests/unit/codegen.test.ts runs the same comparison).
@@ -182,6 +184,13 @@ export async function staleFiles(
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     const stale = await staleFiles();
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/docs-screens.ts'), '--check'], {
+        stdio: 'pipe',
+      });
+    } catch {
+      stale.push('docs/screens-and-calls.md or docs/data-provider-calls.md');
+    }
     if (stale.length) {
       console.error(`Generated files are stale: ${stale.join(', ')}. Run \`npm run codegen\`.`);
       process.exit(1);
@@ -217,5 +226,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       write(await openApiFiles(root));
     }
     write(await workerFiles(root));
+    // The screens and verb tables read the routes and registry just written: a fresh process, once.
+    if (!process.env.CODEGEN_SECOND_PASS)
+      execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/docs-screens.ts')], {
+        stdio: 'inherit',
+      });
   }
 }
