@@ -1,0 +1,520 @@
+/**
+ * fast-check generators of resource schemas within the kernel's dialect (issue 18, "schema fuzzing"),
+ * and of the records such a schema accepts or refuses. A generated schema is what a developer would
+ * add to schemas/: `x-resource` (name, icon, menu group, product path under `/<group>/`, order),
+ * `x-roles` (admin, or admin and user), `x-i18n` labels in English and Chinese, the seven CRUD calls
+ * of `x-endpoints` under `/artmanager/<name>/`, `x-storage` (table, a create timestamp), and a random set
+ * of fields over every type, format and keyword of the dialect (`FIELD_KINDS`): strings (plain text,
+ * patterns, `date`, `date-time`, `email`, `uri`), bounded integers and numbers, string and integer enums
+ * with `x-enumLabels`, booleans with a default, references to an existing resource (`x-references`,
+ * `x-ui.reference`: authors), nullable fields, defaults, arrays of scalars and of objects, nested objects,
+ * `x-unique`, `x-ordered` date pairs; each field with random `x-ui` (list, sortable, filter) and labels.
+ * Names (resource, table, paths, fields) are random words plus a counter, so they never collide with
+ * each other, with the repository's schemas, or with the list call's own parameters.
+ *
+ * `recordArbitrary(schema)` derives valid records from a schema (not from the generator's choices), and
+ * `invalidCases(schema)` one refused body per field that has a rule, with the field it must name.
+ */
+import fc from 'fast-check';
+
+type Json = Record<string, any>;
+
+/** Field names a generated schema never uses: the record's own fields and the list call's parameters. */
+const RESERVED = new Set(['page', 'pageSize', 'q', 'sort', 'order', 'ids', 'id', 'createTime', 'updateTime']);
+
+const WORDS = [
+  'loan',
+  'venue',
+  'survey',
+  'permit',
+  'lease',
+  'crate',
+  'frame',
+  'label',
+  'tour',
+  'grant',
+  'claim',
+  'audit',
+  'batch',
+  'shelf',
+  'stamp',
+  'route',
+  'donor',
+  'panel',
+  'scope',
+  'quota',
+];
+const ZH_WORDS = ['借展', '场地', '调查', '许可', '租约', '木箱', '画框', '标签', '巡展', '资助'];
+
+/** Menu groups of the console's route tree (src/shell/routes.ts) a generated resource may join. */
+export const GROUPS = ['industry', 'industry/artwork', 'permission', 'medicine', 'audit', 'data'] as const;
+/** Icons every version of the console knows (src/layout/icons.tsx). */
+const ICONS = ['Campaign', 'Category', 'Image', 'Gavel', 'People', 'Mail', 'Policy'];
+
+/** The field kinds of the dialect the generator draws from (one property schema each). */
+export const FIELD_KINDS = [
+  'text',
+  'code',
+  'note',
+  'date',
+  'dateTime',
+  'email',
+  'uri',
+  'integer',
+  'number',
+  'stringEnum',
+  'integerEnum',
+  'boolean',
+  'reference',
+  'nullableInteger',
+  'defaultedText',
+  'stringArray',
+  'objectArray',
+  'object',
+  // two `date` fields tied by `x-ordered` (the first on or before the second)
+  'orderedDates',
+] as const;
+export type FieldKind = (typeof FIELD_KINDS)[number];
+
+const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
+const labels = (en: string, zh: string) => ({ en, zh });
+
+/** The property schema of one field of `kind` (labels and x-ui are added by the caller). */
+function fieldArb(kind: FieldKind): fc.Arbitrary<Json> {
+  switch (kind) {
+    case 'text':
+      return fc
+        .record({ min: fc.integer({ min: 1, max: 3 }), max: fc.integer({ min: 8, max: 60 }) })
+        .map(({ min, max }) => ({ type: 'string', minLength: min, maxLength: max, 'x-plainText': true }));
+    case 'code':
+      return fc.boolean().map((unique) => ({
+        type: 'string',
+        pattern: '^[A-Z][A-Z0-9-]{2,11}$',
+        ...(unique ? { 'x-unique': true } : {}),
+      }));
+    case 'note':
+      return fc.integer({ min: 20, max: 2000 }).map((max) => ({
+        type: ['string', 'null'],
+        maxLength: max,
+        'x-ui': { widget: 'textarea' },
+      }));
+    case 'date':
+      return fc.constant({ type: 'string', format: 'date' });
+    case 'dateTime':
+      return fc.constant({ type: 'string', format: 'date-time' });
+    case 'email':
+      return fc.constant({ type: 'string', format: 'email', maxLength: 120 });
+    case 'uri':
+      return fc.constant({ type: 'string', format: 'uri', maxLength: 500 });
+    case 'integer':
+      return fc
+        .record({ min: fc.integer({ min: -1000, max: 1000 }), span: fc.integer({ min: 1, max: 100_000 }) })
+        .map(({ min, span }) => ({ type: 'integer', minimum: min, maximum: min + span }));
+    case 'number':
+      return fc
+        .record({ min: fc.integer({ min: -1000, max: 1000 }), span: fc.integer({ min: 1, max: 1_000_000 }) })
+        .map(({ min, span }) => ({ type: 'number', minimum: min, maximum: min + span }));
+    case 'stringEnum':
+      return fc
+        .uniqueArray(fc.constantFrom('draft', 'open', 'closed', 'lent', 'back', 'lost'), {
+          minLength: 2,
+          maxLength: 4,
+        })
+        .map((values) => ({
+          type: 'string',
+          enum: values,
+          'x-enumLabels': Object.fromEntries(
+            values.map((v, i) => [v, labels(cap(v), `${ZH_WORDS[i % ZH_WORDS.length]}状态`)]),
+          ),
+        }));
+    case 'integerEnum':
+      return fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { minLength: 2, maxLength: 4 }).map((values) => ({
+        type: 'integer',
+        enum: values,
+        'x-enumLabels': Object.fromEntries(values.map((v) => [String(v), labels(`Level ${v}`, `等级${v}`)])),
+      }));
+    case 'boolean':
+      return fc.boolean().map((d) => ({ type: 'boolean', default: d }));
+    case 'reference':
+      return fc.constant({
+        type: 'integer',
+        minimum: 1,
+        maximum: 2147483647,
+        'x-references': { resource: 'authors' },
+        'x-ui': { reference: 'authors' },
+      });
+    case 'nullableInteger':
+      return fc.constant({ type: ['integer', 'null'], minimum: 0, maximum: 1_000_000 });
+    case 'defaultedText':
+      return fc.constantFrom('none', 'tbd').map((d) => ({ type: 'string', maxLength: 40, default: d }));
+    case 'stringArray':
+      return fc.constant({
+        type: 'array',
+        items: { type: 'string', minLength: 1, maxLength: 20, 'x-plainText': true },
+        maxItems: 5,
+      });
+    case 'objectArray':
+      return fc.constant({
+        type: 'array',
+        maxItems: 4,
+        items: {
+          type: 'object',
+          properties: {
+            place: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 30,
+              'x-plainText': true,
+              'x-i18n': labels('Place', '地点'),
+            },
+            days: { type: 'integer', minimum: 1, maximum: 365, 'x-i18n': labels('Days', '天数') },
+          },
+          required: ['place'],
+          additionalProperties: false,
+        },
+      });
+    case 'orderedDates':
+      return fc.constant({ type: 'string', format: 'date' });
+    case 'object':
+      return fc.constant({
+        type: 'object',
+        properties: {
+          insurer: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 40,
+            'x-plainText': true,
+            'x-i18n': labels('Insurer', '保险公司'),
+          },
+          value: { type: 'number', minimum: 0, maximum: 1e9, 'x-i18n': labels('Insured value', '保额') },
+        },
+        required: ['insurer'],
+        additionalProperties: false,
+      });
+  }
+}
+
+/** Kinds whose values have an order the list can sort by and an equality filter can match. */
+const SCALAR: FieldKind[] = [
+  'text',
+  'code',
+  'date',
+  'dateTime',
+  'email',
+  'integer',
+  'number',
+  'stringEnum',
+  'integerEnum',
+];
+const FILTERABLE: FieldKind[] = ['stringEnum', 'integerEnum', 'boolean', 'reference', 'integer', 'code'];
+
+/**
+ * One resource schema. `index` makes its names unique within a run; it has one field of each of the
+ * `mandatory` kinds, then 0 to 4 more drawn from `kinds` (default every kind).
+ */
+export function resourceSchemaArb(
+  index: number,
+  mandatory: readonly FieldKind[] = [],
+  kinds: readonly FieldKind[] = FIELD_KINDS,
+): fc.Arbitrary<Json> {
+  const attrs = (kind: fc.Arbitrary<FieldKind>) =>
+    fc.record({
+      kind,
+      word: fc.constantFrom(...WORDS),
+      zh: fc.constantFrom(...ZH_WORDS),
+      required: fc.boolean(),
+      list: fc.boolean(),
+      sortable: fc.boolean(),
+      filter: fc.boolean(),
+    });
+  const fields = fc
+    .tuple(
+      fc.tuple(...mandatory.map((k) => attrs(fc.constant(k)))),
+      fc.array(attrs(fc.constantFrom(...kinds)), { maxLength: 4 }),
+    )
+    .map(([a, b]) => [...a, ...b]);
+  return fc
+    .record({
+      word: fc.constantFrom(...WORDS),
+      word2: fc.constantFrom(...WORDS),
+      zh: fc.constantFrom(...ZH_WORDS),
+      group: fc.constantFrom(...GROUPS),
+      icon: fc.constantFrom(...ICONS),
+      user: fc.boolean(),
+      order: fc.integer({ min: 20, max: 90 }),
+      fields,
+      titleQ: fc.boolean(),
+    })
+    .chain((r) =>
+      fc.tuple(fc.constant(r), fc.tuple(...r.fields.map((f) => fieldArb(f.kind))) as fc.Arbitrary<Json[]>),
+    )
+    .map(([r, props]) => {
+      const name = `fz${cap(r.word)}${cap(r.word2)}${index}`;
+      const path = `/artmanager/${name}`;
+      const properties: Json = {
+        id: {
+          type: 'integer',
+          readOnly: true,
+          'x-i18n': labels('ID', '编号'),
+          'x-ui': { order: 0, list: true, sortable: true },
+        },
+        // The record's representation: a required plain text, free text searchable when titleQ.
+        title: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 40,
+          'x-plainText': true,
+          'x-i18n': labels(`${cap(r.word)} title`, `${r.zh}标题`),
+          'x-ui': { order: 1, list: true, sortable: true, ...(r.titleQ ? { filter: 'q' } : {}) },
+        },
+      };
+      const required = ['title'];
+      const ordered: [string, string][] = [];
+      const used = new Set<string>(['id', 'title', 'createTime']);
+      const fresh = (base: string) => {
+        let n = base;
+        for (let k = 2; used.has(n) || RESERVED.has(n); k++) n = `${base}${k}`;
+        used.add(n);
+        return n;
+      };
+      r.fields.forEach((f, i) => {
+        const p = props[i];
+        const scalar = SCALAR.includes(f.kind);
+        const ui = {
+          ...(p['x-ui'] ?? {}),
+          order: i + 2,
+          ...(f.list && f.kind !== 'objectArray' && f.kind !== 'object' ? { list: true } : {}),
+          ...(f.sortable && scalar ? { sortable: true } : {}),
+          ...(f.filter && FILTERABLE.includes(f.kind) ? { filter: true } : {}),
+        };
+        const add = (fname: string, en: string, zh: string) => {
+          properties[fname] = { ...structuredClone(p), 'x-i18n': labels(en, zh), 'x-ui': ui };
+          if (f.required && p.default === undefined && !String(p.type).includes('null')) required.push(fname);
+        };
+        if (f.kind === 'orderedDates') {
+          const from = fresh(`${f.word}From`);
+          const until = fresh(`${f.word}Until`);
+          add(from, `${cap(f.word)} from`, `${f.zh}开始`);
+          add(until, `${cap(f.word)} until`, `${f.zh}结束`);
+          ordered.push([from, until]);
+        } else add(fresh(`${f.word}${cap(f.kind)}`), `${cap(f.word)} ${f.kind} ${i}`, `${f.zh}${i + 1}`);
+      });
+      const schema: Json = {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: name,
+        // PascalCase like the repository's schemas: codegen names the record's TypeScript type after it.
+        title: `${cap(r.word)}${cap(r.word2)}${index}`,
+        description: 'Generated by tests/support/schemaArbitraries.ts (schema fuzzing, issue 18).',
+        type: 'object',
+        'x-roles': r.user ? ['admin', 'user'] : ['admin'],
+        'x-resource': {
+          name,
+          recordRepresentation: 'title',
+          icon: r.icon,
+          group: r.group,
+          path: `/${r.group}/${name}`,
+          order: r.order,
+        },
+        'x-i18n': labels(
+          `${cap(r.word)} ${r.word2} ${index} |||| ${cap(r.word)} ${r.word2}s ${index}`,
+          `${r.zh}${index} |||| ${r.zh}${index}`,
+        ),
+        'x-endpoints': {
+          getList: { method: 'GET', path: `${path}/getList` },
+          getOne: { method: 'GET', path: `${path}/getInfo`, id: 'id' },
+          getMany: { method: 'GET', path: `${path}/getList`, ids: 'ids' },
+          create: { method: 'POST', path: `${path}/add` },
+          update: { method: 'POST', path: `${path}/update` },
+          delete: { method: 'POST', path: `${path}/delete`, id: 'id' },
+          deleteMany: { method: 'POST', path: `${path}/delete`, ids: 'ids' },
+        },
+        'x-storage': { table: `fz_${r.word}_${r.word2}_${index}`, timestamps: { createTime: 'create' } },
+        ...(ordered.length ? { 'x-ordered': ordered } : {}),
+        properties: {
+          ...properties,
+          createTime: {
+            type: 'string',
+            readOnly: true,
+            'x-i18n': labels('Created', '创建时间'),
+            'x-ui': { order: 99, list: true, sortable: true, widget: 'datetime' },
+          },
+        },
+        required,
+        additionalProperties: false,
+      };
+      return schema;
+    });
+}
+
+/**
+ * `count` schemas from `seed`, names unique within the run (see `resourceSchemaArb`). Every kind of
+ * `kinds` is in at least one of them (schema i has the kinds k with k mod count = i), so a handful of
+ * schemas covers the whole dialect.
+ */
+export function sampleSchemas(
+  count: number,
+  seed: number,
+  kinds: readonly FieldKind[] = FIELD_KINDS,
+): Json[] {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      fc.sample(
+        resourceSchemaArb(
+          i + 1,
+          kinds.filter((_, k) => k % count === i),
+          kinds,
+        ),
+        {
+          numRuns: 1,
+          seed: seed + i,
+        },
+      )[0],
+  );
+}
+
+// ------------------------------------------------------------------------------------------ records
+
+const TEXT_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -', '画', '作', '展'];
+
+const dateArb = fc
+  .record({
+    y: fc.integer({ min: 1990, max: 2099 }),
+    m: fc.integer({ min: 1, max: 12 }),
+    d: fc.integer({ min: 1, max: 28 }),
+  })
+  .map(({ y, m, d }) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
+
+/** Values `prop` accepts (never null: the "stored value" side); `refIds` gives ids for references. */
+export function valueArb(prop: Json, refIds: Record<string, number[]>): fc.Arbitrary<unknown> {
+  const reference = prop['x-references']?.resource ?? prop['x-ui']?.reference;
+  if (reference) return fc.constantFrom(...(refIds[reference] ?? [1]));
+  if (prop.enum) return fc.constantFrom(...prop.enum.filter((v: unknown) => v !== null));
+  const type = ([] as string[]).concat(prop.type ?? 'string').find((t) => t !== 'null');
+  switch (type) {
+    case 'string': {
+      if (prop.format === 'date') return dateArb;
+      if (prop.format === 'date-time')
+        return fc
+          .tuple(
+            dateArb,
+            fc.integer({ min: 0, max: 23 }),
+            fc.integer({ min: 0, max: 59 }),
+            fc.integer({ min: 0, max: 59 }),
+          )
+          .map(([d, h, mi, s]) => `${d}T${[h, mi, s].map((n) => String(n).padStart(2, '0')).join(':')}Z`);
+      if (prop.format === 'email')
+        return fc
+          .tuple(
+            fc.stringMatching(/^[a-z][a-z0-9.]{0,10}[a-z0-9]$/),
+            fc.constantFrom('example.org', 'museum.cn', 'art.example.com'),
+          )
+          .filter(([local]) => !local.includes('..'))
+          .map(([local, host]) => `${local}@${host}`);
+      if (prop.format === 'uri')
+        return fc
+          .tuple(
+            fc.constantFrom('https', 'http'),
+            fc.constantFrom('example.org', 'museum.cn'),
+            fc.stringMatching(/^[a-z0-9/-]{0,20}$/),
+          )
+          .map(([s, h, p]) => `${s}://${h}/${p}`);
+      if (prop.pattern)
+        return fc
+          .stringMatching(new RegExp(prop.pattern))
+          .filter((s) => s.length >= (prop.minLength ?? 0) && s.length <= (prop.maxLength ?? 1000));
+      const max = Math.max(1, Math.min(prop.maxLength ?? 24, 24));
+      return fc
+        .array(fc.constantFrom(...TEXT_CHARS), {
+          minLength: Math.max(1, prop.minLength ?? 1),
+          maxLength: max,
+        })
+        .map((cs) => cs.join(''))
+        .filter((s) => s.trim() === s && s.length >= Math.max(1, prop.minLength ?? 1) && !s.includes('  '));
+    }
+    case 'integer':
+      return fc.integer({ min: prop.minimum ?? -1_000_000, max: prop.maximum ?? 1_000_000 });
+    case 'number':
+      return fc
+        .double({ min: prop.minimum ?? -1e6, max: prop.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true })
+        .map((n) => (Object.is(n, -0) ? 0 : n));
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(valueArb(prop.items ?? {}, refIds), {
+        minLength: 1,
+        maxLength: Math.min(prop.maxItems ?? 3, 3),
+      });
+    case 'object': {
+      const props = (prop.properties ?? {}) as Json;
+      const required = new Set<string>(prop.required ?? []);
+      return fc.record(Object.fromEntries(Object.entries(props).map(([k, p]) => [k, valueArb(p, refIds)])), {
+        requiredKeys: Object.keys(props).filter((k) => required.has(k)),
+      });
+    }
+    default:
+      throw new Error(`valueArb: unsupported type ${JSON.stringify(prop.type)}`);
+  }
+}
+
+/** The writable properties of a schema (not readOnly), by name. */
+export const writable = (schema: Json): [string, Json][] =>
+  Object.entries<Json>(schema.properties).filter(([, p]) => !p.readOnly);
+
+/**
+ * Valid records of `schema`: every required field, each optional one present or not, `x-ordered` pairs
+ * put in order. Unique fields get distinct values through the caller's sampling (use `seed` per record).
+ */
+export function recordArbitrary(schema: Json, refIds: Record<string, number[]>): fc.Arbitrary<Json> {
+  const required = new Set<string>(schema.required ?? []);
+  const props = writable(schema);
+  return fc
+    .record(Object.fromEntries(props.map(([k, p]) => [k, valueArb(p, refIds)])), {
+      requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)),
+    })
+    .map((rec) => {
+      for (const [a, b] of (schema['x-ordered'] ?? []) as [string, string][]) {
+        if (rec[a] !== undefined && rec[b] !== undefined && String(rec[a]) > String(rec[b]))
+          [rec[a], rec[b]] = [rec[b], rec[a]];
+      }
+      return rec;
+    });
+}
+
+/** One refused body: `body` differs from a valid record only at `field`, which the 400 must name. */
+export interface InvalidCase {
+  field: string;
+  why: string;
+  body: Json;
+}
+
+/**
+ * One refused variant of the valid record `valid` per writable field that has a rule: a value of the
+ * wrong type, out of bounds, off the pattern or format, outside the enum, a reference to no record, or
+ * a required field left out.
+ */
+export function invalidCases(schema: Json, valid: Json): InvalidCase[] {
+  const out: InvalidCase[] = [];
+  const required = new Set<string>(schema.required ?? []);
+  const set = (field: string, why: string, value: unknown) =>
+    out.push({ field, why, body: { ...valid, [field]: value } });
+  for (const [name, p] of writable(schema)) {
+    const type = ([] as string[]).concat(p.type ?? 'string').find((t) => t !== 'null');
+    if (required.has(name)) {
+      const { [name]: _omitted, ...rest } = valid;
+      void _omitted;
+      out.push({ field: name, why: 'required field left out', body: rest });
+    }
+    if (p['x-references']) set(name, 'a reference to no record', 2_000_000_000);
+    else if (p.enum) set(name, 'a value outside the enum', type === 'integer' ? 77 : 'not-in-enum');
+    else if (type === 'string' && p.format) set(name, `not a ${p.format}`, 'not a valid value');
+    else if (type === 'string' && p.pattern) set(name, 'off the pattern', 'lower case!');
+    else if (type === 'string' && p.maxLength !== undefined)
+      set(name, 'longer than maxLength', 'x'.repeat(p.maxLength + 1));
+    else if (type === 'integer' || type === 'number') set(name, 'above the maximum', (p.maximum ?? 1e6) + 1);
+    else if (type === 'boolean') set(name, 'not a boolean', 'maybe');
+    else if (type === 'array') set(name, 'not an array', 'x');
+    else if (type === 'object') set(name, 'not an object', 5);
+  }
+  return out;
+}
