@@ -44,7 +44,7 @@ const totals = new Map<string, number>();
 function record(row: Record<string, unknown>): Record<string, unknown> {
   for (const [c, empty] of jsonColumns) {
     const v = row[c];
-    row[c] = JSON.parse(typeof v === 'string' && v ? v : empty);
+    row[c] = typeof v === 'string' && v ? JSON.parse(v) : empty && JSON.parse(empty);
   }
   return row;
 }

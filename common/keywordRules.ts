@@ -232,3 +232,81 @@ export function distinct(pairs: [string, string][], data: Record<string, unknown
   }
   return null;
 }
+
+/** Days in `month` (1..12) of `year` (Gregorian: a leap year is divisible by 4, not by 100 unless by 400). */
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const FULL_TIME = /^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[zZ]|[+-](\d{2}):(\d{2}))$/;
+
+/** RFC 3339 §5.6 `full-date`: `YYYY-MM-DD`, a day that exists (2024-02-29 yes, 2023-02-29 no). */
+export function isDate(data: string): boolean {
+  const m = FULL_DATE.exec(data);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
+}
+
+/**
+ * RFC 3339 §5.6 `date-time`: a {@link isDate} full-date, `T` (or `t`, or a space, §5.6 NOTE), and a
+ * `full-time` with seconds, optional fraction and a time offset (`Z` or `±hh:mm`); hour ≤ 23, minute ≤ 59,
+ * second ≤ 60 (a leap second), offset hour ≤ 23 and minute ≤ 59.
+ */
+export function isDateTime(data: string): boolean {
+  const sep = data.length > 10 ? data[10] : '';
+  if (sep !== 'T' && sep !== 't' && sep !== ' ') return false;
+  if (!isDate(data.slice(0, 10))) return false;
+  const m = FULL_TIME.exec(data.slice(11));
+  if (!m) return false;
+  const [h, min, sec] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const offsetOk = m[4] === undefined || (Number(m[4]) <= 23 && Number(m[5]) <= 59);
+  return h <= 23 && min <= 59 && sec <= 60 && offsetOk;
+}
+
+/**
+ * An e-mail address, `local@domain` (RFC 5321 §4.1.2 shape, without quoted local parts or address
+ * literals): the same expression as ajv-formats' `email` (its "fast" mode), which the product's company
+ * e-mails were checked with before the formats were precompiled here.
+ */
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+/** An e-mail address (see {@link EMAIL}). */
+export function isEmail(data: string): boolean {
+  return EMAIL.test(data);
+}
+
+/** RFC 3986 §3.1 scheme followed by `:`. */
+const URI_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * An absolute URI (RFC 3986 §4.3: `scheme:hier-part`): a scheme, no white space or control character,
+ * percent signs followed by two hex digits, and a value the WHATWG URL parser accepts (so a host with a
+ * bad port or bracket is refused too).
+ */
+export function isUri(data: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (!URI_SCHEME.test(data) || /[\s\u0000-\u001f\u007f]/u.test(data)) return false;
+  if (/%(?![0-9a-f]{2})/i.test(data)) return false;
+  try {
+    new URL(data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The JSON Schema `format`s the dialect supports, as functions of a string (true when it conforms): the
+ * validators call these (precompiled code refers to them as `keywordRules.formats[...]`,
+ * common/schemaCompiler.ts), so no format library (ajv-formats) runs in the console or the server.
+ */
+export const formats: Record<string, (data: string) => boolean> = {
+  date: isDate,
+  'date-time': isDateTime,
+  email: isEmail,
+  uri: isUri,
+};

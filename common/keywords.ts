@@ -72,7 +72,9 @@
  * storage codegen, scripts/codegen/storage.ts, which turns a change into a new migration):
  * - `x-storage` (root): `{ table, columns?, timestamps?, indexes?, display?, search? }`:
  *   `table` the SQL table; `columns` stored columns the API never shows,
- *   `{ [name]: { type: 'text'|'integer'|'real', notNull?, default? } }`; `timestamps`
+ *   `{ [name]: { type: 'text'|'integer'|'real', notNull?, default? } }` (a property's own name declares its
+ *   column, keeping its unique and foreign key: e.g. NOT NULL for an optional property a hook fills);
+ *   `timestamps`
  *   `{ [property]: 'create' | 'write' }`, set to the UTC time text on insert (and on every update for
  *   `write`); `indexes` property names with a plain index `<table>_<name>`; `display`
  *   `{ [name]: { reference, field } }` read-only fields joined from the record a reference property

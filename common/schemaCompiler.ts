@@ -4,14 +4,14 @@
  * `formValidatorFor`; tests/unit/console-bundle.test.ts builds the console and checks that no ajv compiler
  * is in it). The server's precompiled validators are common/validators.ts.
  *
- * - `createAjv`: an ajv 8 instance (strict mode, all errors, `useDefaults`, formats, the custom keywords of
- *   keywords.ts) holding every schema and variant; codegen emits its standalone code
+ * - `createAjv`: an ajv 8 instance (strict mode, all errors, `useDefaults`, the formats of keywordRules.ts
+ *   `formats` (date, date-time, email, uri; no format library), the custom keywords of keywords.ts) holding every schema and variant; codegen emits its standalone code
  *   (scripts/codegen/validators.ts), the server compiles ad-hoc route schemas with it.
  * - `queryValidatorFor`: the precompiled validators of the query-string build (`coerceTypes`).
  */
-import Ajv, { _, type AnySchema } from 'ajv';
-import addFormats from 'ajv-formats';
-import { ANNOTATION_KEYWORDS, registerKeywords } from './keywords';
+import Ajv, { _, Name, type AnySchema } from 'ajv';
+import { formats } from './keywordRules';
+import { ANNOTATION_KEYWORDS, RULES_IMPORT, registerKeywords } from './keywords';
 import { schemasWithVariants, withDataPolicy } from './schemaRegistry';
 
 export interface CompilerOptions {
@@ -19,7 +19,7 @@ export interface CompilerOptions {
   coerceTypes?: boolean;
   /**
    * Keep every compiled function's source, ESM flavour, for ajv/dist/standalone (codegen only). Formats
-   * then refer to ajv-formats' `fullFormats` by import.
+   * then refer to common/keywordRules.ts `formats` (as `keywordRules.formats[...]`), like the keywords.
    */
   standalone?: boolean;
 }
@@ -68,12 +68,13 @@ export function createAjv(opts: CompilerOptions = {}): Ajv {
             source: true,
             esm: true,
             lines: true,
-            formats: _`require("ajv-formats/dist/formats").fullFormats`,
+            formats: _`${new Name(RULES_IMPORT)}.formats`,
           },
         }
       : {}),
   });
-  addFormats(ajv);
+  // The dialect's formats (keywordRules.ts `formats`); any other `format` is refused by strict mode.
+  for (const [name, check] of Object.entries(formats)) ajv.addFormat(name, check);
   registerKeywords(ajv);
   for (const s of schemasWithVariants({ coerceTypes: opts.coerceTypes }))
     ajv.addSchema(opts.standalone ? withoutAnnotations(s) : s);

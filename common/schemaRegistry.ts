@@ -13,7 +13,8 @@
  *   integer `id`: a partial update changes exactly the fields it names. (ajv's `useDefaults` would
  *   otherwise fill every absent field with its default and the update would overwrite stored values.)
  * - `listQuery`: a GET list call's query: page (1-based), pageSize (1..100), q, sort (a sortable field),
- *   order (ASC|DESC), ids ("1,2,3") and one parameter per filterable field (`x-ui.filter`).
+ *   order (ASC|DESC), ids ("1,2,3") and one parameter per filterable field (`x-ui.filter`), plus
+ *   `<field>_gte` / `<field>_lte` bounds for the numbers and dates among them ({@link rangeFields}).
  * - `listBody`: the same for a POST list call, with `ids` an array of integers.
  */
 import type { AnySchemaObject, ErrorObject } from 'ajv';
@@ -255,11 +256,31 @@ export function filterFields(schema: ResourceSchema): string[] {
     .map(([name]) => name);
 }
 
+/** The suffixes of a range filter's bounds (react-admin's convention): `price_gte=10&price_lte=20`. */
+export const RANGE_SUFFIXES = { _gte: '>=', _lte: '<=' } as const;
+
+/**
+ * Filterable fields that also take range bounds (`<field>_gte`, `<field>_lte`): numbers and integers
+ * that are neither enums nor references, and strings of format `date` or `date-time` (which order as
+ * text when written alike, e.g. all in UTC).
+ */
+export function rangeFields(schema: ResourceSchema): string[] {
+  return filterFields(schema).filter((f) => {
+    const p = schema.properties[f];
+    const types = ([] as string[]).concat(p.type ?? []);
+    if (p.enum || p['x-references']) return false;
+    if (types.includes('number') || types.includes('integer')) return true;
+    return types.includes('string') && (p.format === 'date' || p.format === 'date-time');
+  });
+}
+
 function filterSchema(prop: PropertySchema): AnySchemaObject {
   const types = ([] as string[]).concat(prop.type ?? 'string').filter((t) => t !== 'null');
   const out: AnySchemaObject = { type: types.length === 1 ? types[0] : types };
   if (prop.enum) out.enum = prop.enum.filter((v) => v !== null);
   if (types.includes('string')) out.maxLength = 200;
+  // A date is compared as the column holds it: a filter value of another shape is refused (400).
+  if (typeof prop.format === 'string' && types.includes('string')) out.format = prop.format;
   // A filter on an integer keeps the field's range; ids (and any integer without a maximum) stay in 1..MAX_ID
   // (a larger number cannot be stored, and PostgreSQL refuses to compare an int4 column with it).
   if (types.includes('integer') && !prop.enum) {
@@ -297,6 +318,9 @@ export function buildVariant(schema: ResourceSchema, kind: VariantKind): AnySche
         : { type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: 100 },
   };
   for (const f of filterFields(schema)) properties[f] = filterSchema(schema.properties[f]);
+  for (const f of rangeFields(schema))
+    for (const suffix of Object.keys(RANGE_SUFFIXES))
+      properties[`${f}${suffix}`] ??= filterSchema(schema.properties[f]);
   return { $id, type: 'object', properties, additionalProperties: false };
 }
 

@@ -11029,7 +11029,7 @@ const func347 = keywordRules.distinct;
 const pattern24 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern25 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern26 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
-const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const formats0 = keywordRules.formats.email;
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
@@ -11806,7 +11806,7 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(!(formats0.test(data15))){
+if(!(formats0(data15))){
 const err65 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err65];
@@ -12070,7 +12070,7 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(!(formats0.test(data22))){
+if(!(formats0(data22))){
 const err88 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err88];

@@ -29359,7 +29359,7 @@ const func750 = keywordRules.distinct;
 const pattern46 = new RegExp("^[0-9A-HJ-NPQRTUWXY]{2}[0-9]{6}[0-9A-HJ-NPQRTUWXY]{10}$", "u");
 const pattern47 = new RegExp("^(?:(?:\\+86[- ]?)?1[3-9][0-9]{9}|0[0-9]{2,3}-?[0-9]{7,8}(?:-[0-9]{1,6})?)$", "u");
 const pattern48 = new RegExp("^[A-Za-z][A-Za-z0-9._-]{3,31}$", "u");
-const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const formats0 = keywordRules.formats.email;
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="company" */;
@@ -30457,7 +30457,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(!(formats0.test(data15))){
+if(!(formats0(data15))){
 const err68 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err68];
@@ -30871,7 +30871,7 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(!(formats0.test(data22))){
+if(!(formats0(data22))){
 const err93 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err93];
@@ -32343,7 +32343,7 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(!(formats0.test(data15))){
+if(!(formats0(data15))){
 const err67 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err67];
@@ -32757,7 +32757,7 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(!(formats0.test(data22))){
+if(!(formats0(data22))){
 const err92 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err92];
@@ -34137,7 +34137,7 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(!(formats0.test(data15))){
+if(!(formats0(data15))){
 const err64 = {instancePath:instancePath+"/adminEmail",schemaPath:"#/properties/adminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err64];
@@ -34555,7 +34555,7 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(!(formats0.test(data22))){
+if(!(formats0(data22))){
 const err89 = {instancePath:instancePath+"/backupAdminEmail",schemaPath:"#/properties/backupAdminEmail/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
 if(vErrors === null){
 vErrors = [err89];

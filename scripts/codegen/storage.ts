@@ -113,7 +113,12 @@ export function diffStorage(before: StorageSnapshot, after: StorageSnapshot): St
 }
 
 const q = (id: string) => JSON.stringify(id);
-const lit = (v: string | number) => (typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`);
+/** An SQL literal of a column default (model.ts gives booleans as 1/0); throws on any other value. */
+function lit(v: unknown): string {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
+  throw new Error(`storage: a column default must be a string or a number, got ${JSON.stringify(v)}`);
+}
 
 /** The Kysely column builder of `c`, as source text (`(c) => c.notNull()...`). */
 function builder(c: ColumnModel, addingToExisting: boolean): string {
@@ -128,7 +133,9 @@ function builder(c: ColumnModel, addingToExisting: boolean): string {
 
 function columnLine(name: string, c: ColumnModel, addingToExisting: boolean): string {
   if (c.primaryKey) return `.addColumn(${q(name)}, idType, idCol)`;
-  return `.addColumn(${q(name)}, ${q(c.type)}${builder(c, addingToExisting)})`;
+  // A number is a double on both: SQLite's REAL is 8 bytes, PostgreSQL's `real` only 4 (float4).
+  const type = c.type === 'real' ? 'realType' : q(c.type);
+  return `.addColumn(${q(name)}, ${type}${builder(c, addingToExisting)})`;
 }
 
 /** SQL statements (SQLite) that build the FTS5 trigram table of `table` and the triggers keeping it. */
@@ -274,13 +281,15 @@ export function migrationSource(name: string, steps: Step[]): string {
   const usesSql = body.includes('sql.raw');
   const usesPg = body.includes('if (pg)');
   const usesId = up.some((l) => l.includes('idType'));
+  const usesReal = up.some((l) => l.includes('realType'));
   const imports = [
     ...(usesSql ? ['sql'] : []),
     ...(usesId ? ['type ColumnDefinitionBuilder'] : []),
     'type Kysely',
   ];
   const upPrelude = [
-    ...(usesPg || usesId ? ['  const pg = isPostgres(db);'] : []),
+    ...(usesPg || usesId || usesReal ? ['  const pg = isPostgres(db);'] : []),
+    ...(usesReal ? ["  const realType = pg ? 'double precision' : 'real';"] : []),
     ...(usesId
       ? [
           "  const idType = pg ? 'serial' : 'integer';",
@@ -298,7 +307,7 @@ export function migrationSource(name: string, steps: Step[]): string {
  */
 import { ${imports.join(', ')} } from 'kysely';
 ${
-  usesPg || usesId
+  usesPg || usesId || usesReal
     ? `
 function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
@@ -322,7 +331,7 @@ function tsType(c: ColumnModel, json: boolean): string {
   const base = c.type === 'text' ? 'string' : 'number';
   const t = c.notNull ? base : `${base} | null`;
   if (c.primaryKey) return 'Generated<number>';
-  if (json) return 'JsonText';
+  if (json) return c.notNull ? 'JsonText' : 'string | null';
   return c.default !== undefined ? `Generated<${t}>` : t;
 }
 
@@ -330,7 +339,7 @@ function tsType(c: ColumnModel, json: boolean): string {
 export function tablesSource(models: Iterable<ResourceModel>, banner: string): string {
   const list = [...models].sort((a, b) => a.table.localeCompare(b.table));
   const interfaces = list.map((m) => {
-    const lines = Object.entries(m.columns).map(([n, c]) => `  ${n}: ${tsType(c, Boolean(m.json[n]))};`);
+    const lines = Object.entries(m.columns).map(([n, c]) => `  ${n}: ${tsType(c, m.json[n] !== undefined)};`);
     return `/** Table \`${m.table}\` of the ${m.name} resource (schemas/${m.schemaId}.schema.json). */\nexport interface ${pascal(m.table)}Table {\n${lines.join('\n')}\n}`;
   });
   const types = [...new Set(list.map((m) => m.typeName))].sort().join(', ');

@@ -5,7 +5,7 @@
  * `%`, `_` and `\` in q are matched literally).
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { MAX_ID } from '../../common/schemaRegistry';
+import { MAX_ID, RANGE_SUFFIXES } from '../../common/schemaRegistry';
 
 /** A validated list query or body (page, pageSize, q, sort, order, ids, filters by field name). */
 export interface ListQuery {
@@ -57,4 +57,16 @@ export function textMatch(columns: string[], q: string, dialect: 'sqlite' | 'pos
 /** The filters of a list query: every key that is not a paging/sort/text key. */
 export function filtersOf(q: ListQuery): Record<string, unknown> {
   return Object.fromEntries(Object.entries(q).filter(([k, v]) => !LIST_KEYS.has(k) && v !== undefined));
+}
+
+/**
+ * The column and SQL comparison of a filter name: `price_gte` → `['price', '>=']` when `price` is a column
+ * and `price_gte` is not (a range bound, common/schemaRegistry.ts `rangeFields`), else `[name, '=']`.
+ */
+export function filterTarget(name: string, isColumn: (n: string) => boolean): [string, '=' | '>=' | '<='] {
+  if (!isColumn(name))
+    for (const [suffix, op] of Object.entries(RANGE_SUFFIXES))
+      if (name.endsWith(suffix) && isColumn(name.slice(0, -suffix.length)))
+        return [name.slice(0, -suffix.length), op];
+  return [name, '='];
 }

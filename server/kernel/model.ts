@@ -73,8 +73,18 @@ export interface ResourceModel {
   columns: Record<string, ColumnModel>;
   /** Properties stored as columns (what a record shows), in schema order. */
   stored: string[];
-  /** Stored properties holding JSON text, with the value for an absent one. */
-  json: Record<string, '[]' | '{}'>;
+  /**
+   * Stored properties holding JSON text, with the value for an absent one (`null` for a nullable one:
+   * an absent or null value is stored as SQL NULL and answered as null).
+   */
+  json: Record<string, '[]' | '{}' | null>;
+  /** Stored boolean properties: an integer column (0/1 on SQLite and PostgreSQL), JSON true/false in the API. */
+  booleans: string[];
+  /**
+   * Optional, non-nullable properties stored in a nullable column: an absent value is SQL NULL, and the
+   * API record leaves the property out (it never answers null for a property whose type has no null).
+   */
+  optional: string[];
   /** Writable properties of type string with `x-plainText`: trimmed before storing. */
   trimmed: string[];
   /** Nullable trimmed properties: an empty string is stored as null. */
@@ -100,6 +110,17 @@ function columnType(p: PropertySchema): ColumnType {
 
 const isJson = (p: PropertySchema) => typesOf(p).some((t) => t === 'object' || t === 'array');
 
+/**
+ * The SQL default of a scalar property's `default` (JSON Schema), or undefined for none: a boolean is
+ * stored as 1/0 (the column is an integer), strings and numbers as they are.
+ */
+function sqlDefault(p: PropertySchema): string | number | undefined {
+  const d: unknown = p.default;
+  if (typeof d === 'boolean') return d ? 1 : 0;
+  if (typeof d === 'string' || typeof d === 'number') return d;
+  return undefined;
+}
+
 function tableOf(resource: string, all: ResourceSchema[]): string {
   const s = all.find((r) => r['x-resource']?.name === resource);
   const table = s?.['x-storage']?.table;
@@ -115,7 +136,10 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
   const storage = schema['x-storage'];
   if (!storage?.table) throw new Error(`Schema "${schema.$id}" has no x-storage.table`);
   const columns: Record<string, ColumnModel> = {};
-  const json: Record<string, '[]' | '{}'> = {};
+  const json: Record<string, '[]' | '{}' | null> = {};
+  const booleans: string[] = [];
+  const optional: string[] = [];
+  const required = new Set(schema.required ?? []);
   const stored: string[] = [];
   const trimmed: string[] = [];
   const nullable = new Set<string>();
@@ -137,12 +161,24 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
       columns.id = { type: 'integer', notNull: true, primaryKey: true };
       continue;
     }
-    const col: ColumnModel = { type: columnType(p), notNull: !typesOf(p).includes('null') };
+    const isNullable = typesOf(p).includes('null');
+    const col: ColumnModel = { type: columnType(p), notNull: !isNullable };
     if (isJson(p)) {
-      json[name] = typesOf(p).includes('array') ? '[]' : '{}';
-      col.notNull = true;
-      col.default = json[name];
-    } else if (p.default !== undefined && p.default !== null) col.default = p.default as string | number;
+      // A nullable object or array is a nullable column (null round-trips); any other one holds '{}' or
+      // '[]' when absent (the shape the hand-written migrations gave the product's JSON columns).
+      json[name] = isNullable ? null : typesOf(p).includes('array') ? '[]' : '{}';
+      if (json[name] !== null) col.default = json[name];
+    } else {
+      const d = sqlDefault(p);
+      if (d !== undefined) col.default = d;
+      // Optional, not nullable, no default and written by the API: an absent value is SQL NULL and the
+      // record leaves it out. (A read-only one is written by the kernel or a hook, see x-storage.columns.)
+      else if (!isNullable && !required.has(name) && !p.readOnly) {
+        col.notNull = false;
+        optional.push(name);
+      }
+    }
+    if (typesOf(p).includes('boolean')) booleans.push(name);
     if (p['x-unique']) {
       col.unique = true;
       unique.push(name);
@@ -164,12 +200,20 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
   }
   for (const [name, c] of Object.entries<{ type: ColumnType; notNull?: boolean; default?: string | number }>(
     storage.columns ?? {},
-  ))
+  )) {
+    const own = columns[name];
+    // A property's column named here too is as declared here (keeping its unique and foreign key): e.g. a
+    // NOT NULL column for an optional property a hook always fills (a bid user's account: the phone
+    // number when not given), so the record always has it.
+    if (own && c.notNull && optional.includes(name)) optional.splice(optional.indexOf(name), 1);
     columns[name] = {
       type: c.type,
       notNull: c.notNull ?? false,
       ...(c.default !== undefined ? { default: c.default } : {}),
+      ...(own?.unique ? { unique: true } : {}),
+      ...(own?.references ? { references: own.references } : {}),
     };
+  }
   const display: DisplayModel[] = Object.entries<{ reference: string; field: string }>(
     storage.display ?? {},
   ).map(([name, d]) => {
@@ -195,6 +239,8 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
     columns,
     stored,
     json,
+    booleans,
+    optional,
     trimmed,
     nullable,
     unique,

@@ -26,7 +26,7 @@
 import { msg, schemaLabel } from '../../common/messages/index';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
-import { formatErrors, schemas, type PropertySchema, type ResourceSchema } from '../../common/schemaRegistry';
+import { formatErrors, schemas } from '../../common/schemaRegistry';
 import { validatorFor } from '../../common/validators';
 import { isFinal } from '../../common/frozen';
 import { readQuery } from '../db/connect';
@@ -36,14 +36,24 @@ import { recordAudit, storedRow, type WriteActor } from './audit';
 import { CountCache } from './countCache';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
-import { direction, filtersOf, likePattern, paging, parseIds, textMatch, type ListQuery } from './listQuery';
+import {
+  direction,
+  filterTarget,
+  filtersOf,
+  likePattern,
+  paging,
+  parseIds,
+  textMatch,
+  type ListQuery,
+} from './listQuery';
 import type { ResourceModel } from './model';
+import { columnValues, filterValue, nfcPlainText, recordBuilder, type RecordOut } from './records';
 
 // The kernel names tables at run time (from the schemas); Kysely's typed table names do not apply here.
 type Db = Kysely<any>;
 export type Dialect = 'sqlite' | 'postgres';
-/** A record as the API answers it. */
-export type RecordOut = Record<string, unknown>;
+export type { RecordOut };
+export { nfcPlainText, recordBuilder };
 
 /** What a hook sees of a write. */
 export interface WriteContext {
@@ -82,55 +92,6 @@ export interface ResourceHooks {
    * (`{}`: no restriction); throws an ApiError (403) to refuse the read.
    */
   readScope?(roles: readonly string[], filters: Record<string, unknown>): Record<string, unknown>;
-}
-
-/**
- * `value` with every string at an `x-plainText` node of `prop` in Unicode NFC, at any depth (objects,
- * array items, `$ref`s to the root schema's `definitions`): names inside JSON fields (an artwork's
- * `baseInfo.size`) get the same one spelling as top-level ones. Other strings are returned as sent.
- */
-export function nfcPlainText(
-  prop: PropertySchema | undefined,
-  value: unknown,
-  root: ResourceSchema,
-): unknown {
-  let p = prop;
-  if (p?.$ref && typeof p.$ref === 'string' && p.$ref.startsWith('#/definitions/'))
-    p = { ...root.definitions?.[p.$ref.slice('#/definitions/'.length)], ...p };
-  if (typeof value === 'string') return p?.['x-plainText'] ? value.normalize('NFC') : value;
-  if (Array.isArray(value)) return value.map((v) => nfcPlainText(p?.items, v, root));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, nfcPlainText(p?.properties?.[k], v, root)]),
-    );
-  return value;
-}
-
-/** A JSON column's text parsed; `empty` ('[]' or '{}') for an absent or empty one. */
-function parseColumn(v: unknown, empty: string): unknown {
-  return JSON.parse(typeof v === 'string' && v ? v : empty);
-}
-
-/**
- * The function turning a stored row of `model` into the API record: the stored properties in schema order
- * (JSON columns parsed), the counts as numbers, the display fields (null when absent). Generated once per
- * model as one object literal: a record built key by key has more than V8 keeps in an object's fast
- * properties and cost twice the floor's time per row in the list profile (issue 10). Property names come
- * from the schemas (trusted) and are quoted with JSON.stringify.
- */
-export function recordBuilder(model: ResourceModel): (row: Record<string, unknown>) => RecordOut {
-  const key = (name: string) => JSON.stringify(name);
-  const at = (name: string) => `row[${key(name)}]`;
-  const fields = [
-    ...model.stored.map((n) =>
-      model.json[n] ? `${key(n)}: parse(${at(n)}, ${key(model.json[n])})` : `${key(n)}: ${at(n)}`,
-    ),
-    ...model.counts.map((c) => `${key(c.name)}: Number(${at(c.name)})`),
-    ...model.display.map((d) => `${key(d.name)}: ${at(d.name)} ?? null`),
-  ];
-  return new Function('parse', `return (row) => ({ ${fields.join(', ')} });`)(parseColumn) as (
-    row: Record<string, unknown>,
-  ) => RecordOut;
 }
 
 /** List query shapes whose SQL a repository keeps (oldest dropped first). */
@@ -203,6 +164,16 @@ export class Repository<R extends object = RecordOut> {
 
   /** {@link toRecord}'s builder for this model, made on first use. */
   private recordOf?: (row: Record<string, unknown>) => RecordOut;
+
+  /** The column and comparison of a filter (listQuery.ts `filterTarget`). */
+  private filterOn(name: string): [string, '=' | '>=' | '<='] {
+    return filterTarget(name, (n) => Object.hasOwn(this.model.columns, n));
+  }
+
+  /** A filter's value as its column holds it (records.ts `filterValue`: booleans as 1/0). */
+  private filterParam(name: string, value: unknown): unknown {
+    return filterValue(this.model, this.filterOn(name)[0], value);
+  }
 
   /** The `q` condition (see the module doc). */
   private freeText(db: Db, text: string): Expression<SqlBool> {
@@ -286,7 +257,7 @@ export class Repository<R extends object = RecordOut> {
     const where = [
       ...(ids ? (ids.length ? ids : [-1]) : []),
       ...(text ? this.textParams(text) : []),
-      ...names.map((n) => filters[n]),
+      ...names.map((n) => this.filterParam(n, filters[n])),
     ];
     const shape = JSON.stringify([
       ids?.length ?? null,
@@ -342,7 +313,10 @@ export class Repository<R extends object = RecordOut> {
     let where = db.selectFrom(this.model.table);
     if (q.ids) where = where.where(this.col('id'), 'in', q.ids.length ? q.ids : [-1]);
     if (q.text && !q.ftsPage) where = where.where(this.freeText(db, q.text));
-    for (const n of q.names) where = where.where(this.col(n), '=', q.filters[n]);
+    for (const n of q.names) {
+      const [column, op] = this.filterOn(n);
+      where = where.where(this.col(column), op, this.filterParam(n, q.filters[n]));
+    }
     const count = where.select((eb) => eb.fn.countAll<number>().as('total'));
     let page = where;
     if (q.text && q.ftsPage) {
@@ -390,26 +364,9 @@ export class Repository<R extends object = RecordOut> {
     return this.toRecord(rows[0]);
   }
 
-  /** Column values of the fields `body` names (JSON columns as text, plain text trimmed and NFC). */
+  /** Column values of the fields `body` names (records.ts `columnValues`). */
   private valuesOf(body: Record<string, unknown>): Record<string, unknown> {
-    const { json, trimmed, nullable, columns } = this.model;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(body)) {
-      if (k === 'id' || !columns[k]) continue;
-      if (json[k]) {
-        const { schema } = this.model;
-        out[k] =
-          v === undefined || v === null
-            ? json[k]
-            : JSON.stringify(nfcPlainText(schema.properties[k], v, schema));
-      } else if (typeof v === 'string' && trimmed.includes(k)) {
-        // NFC (Unicode UAX #15): one spelling per name, so "é" typed precomposed or combined is one value
-        // for unique checks, search and sorting.
-        const t = v.trim().normalize('NFC');
-        out[k] = t === '' && nullable.has(k) ? null : t;
-      } else out[k] = v;
-    }
-    return out;
+    return columnValues(this.model, body);
   }
 
   private async checkReferences(db: Db, values: Record<string, unknown>): Promise<void> {

@@ -289,6 +289,20 @@ function StringListInput({ source, label, validate }: KindProps) {
   );
 }
 
+/** An array of numbers (integers or not): one number input per item. */
+function NumberListInput({ source, prop, label, validate }: KindProps) {
+  const integer = typesOfItems(prop).includes('integer');
+  return (
+    <ArrayInput source={source} label={label} validate={validate}>
+      <SimpleFormIterator inline disableReordering={false}>
+        <NumberInput source="" label={false} step={integer ? 1 : undefined} />
+      </SimpleFormIterator>
+    </ArrayInput>
+  );
+}
+
+const typesOfItems = (prop: PropertySchema) => ([] as string[]).concat(prop.items?.type ?? []);
+
 function StringListField({ source }: KindProps) {
   const record = useRecordContext();
   const v = getPath(record, source);
@@ -428,6 +442,7 @@ export const kindMap: Record<Kind, KindComponents> = {
   object: { Field: ObjectField, Input: ObjectInput },
   objectList: { Field: ObjectListField, Input: ObjectListInput },
   stringList: { Field: StringListField, Input: StringListInput },
+  numberList: { Field: StringListField, Input: NumberListInput },
   enumList: { Field: EnumListField, Input: EnumListInput },
   // A write-only secret: never shown; typed in a masked input (autocomplete off: it is another account's).
   password: {

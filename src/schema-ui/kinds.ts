@@ -32,6 +32,7 @@ export const KINDS = [
   'object',
   'objectList',
   'stringList',
+  'numberList',
   'enumList',
   'password',
   'json',
@@ -123,6 +124,7 @@ export function resolveKind(prop: PropertySchema, where: string): Kind {
       const items = typesOf(prop.items ?? {});
       if (Array.isArray(prop.items?.enum)) return 'enumList';
       if (items[0] === 'string') return 'stringList';
+      if (items[0] === 'integer' || items[0] === 'number') return 'numberList';
       if (items[0] === 'object') return 'objectList';
       throw new Error(
         `${where}: cannot resolve a kind for an array of ${JSON.stringify(prop.items?.type ?? null)}`,
