@@ -6,7 +6,7 @@
  *
  * Each rule takes the keyword's schema value and the data (already of the keyword's `type`) and returns
  * `null` when the data passes, or a {@link RuleFailure}: the ajv error's `params` and `message` (and, for
- * x-distinct, the property the error is reported at).
+ * x-distinct and x-ordered, the property the error is reported at).
  */
 import { displayWidth } from './displayWidth';
 
@@ -183,8 +183,8 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/;
 
 /**
  * `x-ordered`: for each [a, b] pair, a <= b when both values are numbers (years, amounts), or both ISO 8601
- * dates of the same shape (`2026-12-01`, or with the same time part), which order as text.
- * params: { first, second }.
+ * dates of the same shape (`2026-12-01`, or with the same time part), which order as text. Reported at
+ * property b (the field the person sets last, named by create and update alike). params: { first, second }.
  */
 export function ordered(pairs: [string, string][], data: Record<string, unknown>): RuleFailure | null {
   for (const [first, second] of pairs) {
@@ -198,7 +198,7 @@ export function ordered(pairs: [string, string][], data: Record<string, unknown>
       ISO_DATE.test(a) &&
       ISO_DATE.test(b);
     if ((numbers || dates) && (a as number | string) > (b as number | string))
-      return { params: { first, second }, message: `${first} must not be after ${second}` };
+      return { params: { first, second }, message: `${first} must not be after ${second}`, property: second };
   }
   return null;
 }

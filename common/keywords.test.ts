@@ -132,3 +132,50 @@ describe('company.create', () => {
       ]),
   );
 });
+
+describe('x-ordered names the second field (create and update alike)', () => {
+  const notice = {
+    $id: 'orderedNotice',
+    type: 'object',
+    'x-ordered': [['startDate', 'endDate']],
+    properties: {
+      startDate: { type: 'string' },
+      endDate: { type: 'string' },
+      range: {
+        type: 'object',
+        'x-ordered': [['from', 'to']],
+        properties: { from: { type: 'integer' }, to: { type: 'integer' } },
+      },
+    },
+  };
+  const validate = registerKeywords(new Ajv({ allErrors: true })).compile(notice);
+
+  it('a top-level pair: field is the second property, not the record ("")', () => {
+    expect(validate({ startDate: '2026-05-02', endDate: '2026-05-01' })).toBe(false);
+    expect(formatErrors(validate.errors)).toEqual([
+      {
+        field: 'endDate',
+        keyword: 'x-ordered',
+        params: { first: 'startDate', second: 'endDate' },
+        message: 'endDate: startDate must not be after endDate',
+      },
+    ]);
+  });
+
+  it('a nested pair: field is <object>.<second>', () => {
+    expect(validate({ range: { from: 2, to: 1 } })).toBe(false);
+    expect(formatErrors(validate.errors).map((e) => e.field)).toEqual(['range.to']);
+    expect(validate({ startDate: '2026-05-01', endDate: '2026-05-01', range: { from: 1, to: 1 } })).toBe(
+      true,
+    );
+  });
+
+  it('the artwork create variant names baseInfo.endYear', () => {
+    const create = validatorFor('artwork.create');
+    const body = { artWorkName: 'x', author: 1, classify: 'x', texture: 'x' };
+    expect(create({ ...body, baseInfo: { startYear: 1950, endYear: 1900 } })).toBe(false);
+    expect(formatErrors(create.errors).map((e) => `${e.field}:${e.keyword}`)).toEqual([
+      'baseInfo.endYear:x-ordered',
+    ]);
+  });
+});

@@ -20,14 +20,18 @@
  *   (no `javascript:`, `data:`, ...). Declared in the schemas on every URL field. params: { reason: 'scheme' }.
  * - `x-notFuture` (boolean, on integers that are years): at most the current UTC year. params: { limit }.
  * - `x-ordered` (array of [a, b] property pairs, on objects): a <= b when both are numbers, or both ISO 8601
- *   dates of the same shape (compared as text).
- *   params: { first, second }.
+ *   dates of the same shape (compared as text). The error is reported at the second property
+ *   (`instancePath` …/b, so the field is b, on create as on update). params: { first, second }.
  * - `x-uscc` (boolean, on strings): a Unified Social Credit Code's check character is right (GB 32100-2015,
  *   see {@link usccCheckCharacter}). Only an 18-character string over the code's alphabet is checked; its
  *   shape is the schema's `pattern`. params: { expected, actual }.
  * - `x-distinct` (array of [a, b] property pairs, on objects): when both are strings, they differ, compared
  *   trimmed and ignoring letter case ("Admin01" and "admin01" name the same account). The error is
  *   reported at the second property (`instancePath` …/b, so the field is b). params: { first, second }.
+ *
+ * The dialect, shapes of every keyword here included, is schemas/meta.schema.json (each schema's `$schema`,
+ * {@link META_SCHEMA_REF}); codegen checks every schema against it and the rules it cannot say
+ * (scripts/codegen/dialect.ts).
  *
  * Annotation keywords (no validation; read by codegen, server and console):
  * - `x-roles`: roles that may see and use the resource (root).
@@ -43,6 +47,10 @@
  * - `x-ui`: { order, list, sortable, filter, widget, section, reference, readOnly } (property).
  * - `x-i18n`: { en, zh } labels (root: resource name "one |||| many"; property: field label).
  * - `x-enumLabels`: { [enumValue]: { en, zh } } (property).
+ * - `x-sections` (root): { [section]: { en, zh, order? } }: the labels of the show page's and forms' section
+ *   tabs (`x-ui.section`; `main` is the tab of the fields without a section, "Main" unless labelled here),
+ *   generated as `resources.<name>.sections.<section>`; `order` places the tab (tabs without an order
+ *   follow, in field order). A section named after a labelled property needs no entry.
  * - `x-upload`: { types: [group...], formats?: [ext...], maxSize: bytes } (property holding an uploaded
  *   file's URL, or an array of them): the file type groups of common/fileTypes.ts the upload accepts,
  *   checked by content, narrowed to the extensions `formats` names (`["jpg", "png"]`: JPG/PNG only), and
@@ -95,6 +103,13 @@ import * as rules from './keywordRules';
 
 export { USCC_ALPHABET, usccCheckCharacter } from './keywordRules';
 
+/**
+ * The `$schema` of every resource schema: the dialect's meta-schema, `schemas/meta.schema.json`, relative
+ * to the schema file (editors resolve it; codegen validates every schema against it,
+ * scripts/codegen/metaSchema.ts).
+ */
+export const META_SCHEMA_REF = './meta.schema.json';
+
 /** Names of the annotation-only keywords. */
 export const ANNOTATION_KEYWORDS = [
   'x-roles',
@@ -112,6 +127,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-schemaFrom',
   'x-archive',
   'x-frozen',
+  'x-sections',
 ] as const;
 
 /**
@@ -167,7 +183,7 @@ export function registerKeywords(ajv: Ajv): Ajv {
   ajv.addKeyword(ruleKeyword('x-maxWidth', 'string', 'number', 'maxWidth'));
   ajv.addKeyword(ruleKeyword('x-plainText', 'string', 'boolean', 'plainText'));
   ajv.addKeyword(ruleKeyword('x-notFuture', 'number', 'boolean', 'notFuture'));
-  ajv.addKeyword(ruleKeyword('x-ordered', 'object', 'array', 'ordered'));
+  ajv.addKeyword(ruleKeyword('x-ordered', 'object', 'array', 'ordered', true));
   ajv.addKeyword(ruleKeyword('x-uscc', 'string', 'boolean', 'uscc'));
   ajv.addKeyword(ruleKeyword('x-distinct', 'object', 'array', 'distinct', true));
   ajv.addKeyword(ruleKeyword('x-text', 'string', 'string', 'text'));

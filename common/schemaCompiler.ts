@@ -10,8 +10,9 @@
  * - `queryValidatorFor`: the precompiled validators of the query-string build (`coerceTypes`).
  */
 import Ajv, { _, Name, type AnySchema } from 'ajv';
+import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import { formats } from './keywordRules';
-import { ANNOTATION_KEYWORDS, RULES_IMPORT, registerKeywords } from './keywords';
+import { ANNOTATION_KEYWORDS, META_SCHEMA_REF, RULES_IMPORT, registerKeywords } from './keywords';
 import { schemasWithVariants, withDataPolicy } from './schemaRegistry';
 
 export interface CompilerOptions {
@@ -49,13 +50,10 @@ function withoutAnnotations<T>(schema: T): T {
 }
 
 /**
- * A new ajv instance with formats, the custom keywords, every schema and every variant
- * (schemaRegistry.ts `schemasWithVariants`). Its `compile` adds the data policy (schemaRegistry.ts
- * `withDataPolicy`: x-text, x-finite, id ranges) to the schema it is given; `addSchema` does not (the
- * import's Tate source schemas describe the source file, not a request). With `standalone`, the schemas are added
- * {@link withoutAnnotations}.
+ * A new ajv instance with createAjv's options, formats and custom keywords, and no schema: what codegen
+ * compiles a schema of its own with (scripts/codegen.ts, a schema not yet in the registry).
  */
-export function createAjv(opts: CompilerOptions = {}): Ajv {
+export function createBareAjv(opts: CompilerOptions = {}): Ajv {
   const ajv = new Ajv({
     strict: true,
     allErrors: true,
@@ -76,6 +74,22 @@ export function createAjv(opts: CompilerOptions = {}): Ajv {
   // The dialect's formats (keywordRules.ts `formats`); any other `format` is refused by strict mode.
   for (const [name, check] of Object.entries(formats)) ajv.addFormat(name, check);
   registerKeywords(ajv);
+  // The schemas name their dialect (`$schema`: schemas/meta.schema.json). At run time ajv checks them as
+  // the draft-07 they are; the dialect's own rules are codegen's (scripts/codegen/metaSchema.ts).
+  const { $id: _draftId, ...draft } = draft07 as Record<string, unknown>;
+  ajv.addMetaSchema(draft, META_SCHEMA_REF);
+  return ajv;
+}
+
+/**
+ * A new ajv instance with formats, the custom keywords, every schema and every variant
+ * (schemaRegistry.ts `schemasWithVariants`). Its `compile` adds the data policy (schemaRegistry.ts
+ * `withDataPolicy`: x-text, x-finite, id ranges) to the schema it is given; `addSchema` does not (the
+ * import's Tate source schemas describe the source file, not a request). With `standalone`, the schemas are added
+ * {@link withoutAnnotations}.
+ */
+export function createAjv(opts: CompilerOptions = {}): Ajv {
+  const ajv = createBareAjv(opts);
   for (const s of schemasWithVariants({ coerceTypes: opts.coerceTypes }))
     ajv.addSchema(opts.standalone ? withoutAnnotations(s) : s);
   // Ad-hoc schemas (route schemas the server compiles at start-up: login, id parameters, getManyReference

@@ -82,6 +82,8 @@ export interface ResourceSchema {
   'x-i18n'?: { en: string; zh: string };
   /** Final records: see common/keywords.ts `x-frozen`. */
   'x-frozen'?: FrozenRule;
+  /** Section tab labels: see common/keywords.ts `x-sections`. */
+  'x-sections'?: Record<string, { en: string; zh: string; order?: number }>;
 }
 
 /** `x-frozen`: records whose properties equal every value of `when` can no longer be changed or deleted. */
@@ -188,9 +190,13 @@ export function withDataPolicy<T>(schema: T, { finite = false }: { finite?: bool
   return walk(schema) as T;
 }
 
-/** Every schema in `schemas/`, by `$id`. */
+/**
+ * Every schema in `schemas/`, by `$id`, without its `$schema` (the dialect's meta-schema, relative to the
+ * file, `./meta.schema.json`: for editors and codegen; the libraries the schemas are handed to, ajv and
+ * fast-json-stringify, read them as the draft-07 they are).
+ */
 export const schemas: Record<string, ResourceSchema> = Object.fromEntries(
-  (schemaList as ResourceSchema[]).map((s) => [s.$id, s]),
+  (schemaList as ResourceSchema[]).map(({ $schema: _dialect, ...s }) => [s.$id, s as ResourceSchema]),
 );
 
 /** The resource schemas (those with `x-resource`), in file order. */

@@ -3,8 +3,10 @@
  * - `common/generated/schemaIndex.ts`: the list of schemas (imported as JSON), read by the registry;
  * - `common/generated/types.ts`: TypeScript types (json-schema-to-typescript);
  * - `src/generated/resources.ts`: the console's resource registry (name, schema id, roles, icon, ...);
- * - `src/generated/messages.{en,zh}.ts`: resource and field labels and enum labels, one language each
+ * - `src/generated/messages.{en,zh}.ts`: resource, field, enum and section labels, one language each
  *   (`src/generated/messages.ts` joins them);
+ * - `src/generated/icons.ts`: the @mui/icons-material icons the schemas name, imported one by one
+ *   (scripts/codegen/icons.ts);
  * - `common/generated/bodyValidators.ts`, `queryValidators.ts`: precompiled ajv validators of every schema
  *   and variant (scripts/codegen/validators.ts);
  * - storage (scripts/codegen/storage.ts): `server/db/generated/tables.ts` and, when the schemas' storage
@@ -15,6 +17,12 @@
  * - last, in a process of its own that reads what was just written, the documents of scripts/docs-screens.ts:
  *   `docs/screens-and-calls.md` and `docs/data-provider-calls.md` (the dataProvider's verb → call table).
  *
+ * First of all, the schemas must be in the dialect (scripts/codegen/dialect.ts: schemas/meta.schema.json and
+ * the rules it cannot say): otherwise codegen writes nothing and prints one line per error, `<file>#<JSON
+ * pointer>: <reason>`, and exits 1. Any other failure is printed as one line too (the schema and property
+ * that make a step throw, when a one-property copy of a schema throws the same way), never as a crash.
+ * `CODEGEN_SCHEMAS_DIR` reads the schemas from another folder (tests of the refusals).
+ *
  * Every file carries a do-not-edit banner (`x-generated` in the JSON, markers around the table in api.md). `npm run codegen` writes them; `--check` exits 1 and names
  * the stale files instead of writing (tests/unit/codegen.test.ts runs the same comparison).
  */
@@ -24,10 +32,29 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import prettier from 'prettier';
+import { createBareAjv } from '../common/schemaCompiler';
+import { buildVariant, VARIANT_KINDS, withDataPolicy, type ResourceSchema } from '../common/schemaRegistry';
+import { modelOf } from '../server/kernel/model';
+import {
+  dialectErrors,
+  errorText,
+  formatDialectError,
+  probeSchema,
+  type DialectError,
+} from './codegen/dialect';
+import { emitIcons } from './codegen/icons';
+import { META_SCHEMA_FILE } from './codegen/metaSchema';
 import { openApiFiles } from './codegen/openapi';
-import { emitResources } from './codegen/resources';
+import { emitResources, resourceRow } from './codegen/resources';
 import { validatorFiles } from './codegen/validators';
-import { MIGRATION_NAME, storageFiles } from './codegen/storage';
+import {
+  diffStorage,
+  migrationSource,
+  MIGRATION_NAME,
+  storageFiles,
+  storageSnapshot,
+  tablesSource,
+} from './codegen/storage';
 import { workerFiles } from './codegen/workers';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,13 +63,43 @@ const BANNER =
 
 type Json = Record<string, any>;
 
-/** The schema files, sorted by name, parsed. */
+/** A refusal of the schemas: every line is `<file>#<pointer>: <reason>`. */
+export class SchemaRefusal extends Error {
+  constructor(readonly errors: DialectError[]) {
+    super(errors.map(formatDialectError).join('\n'));
+  }
+}
+
+const schemasDir = () => resolve(root, process.env.CODEGEN_SCHEMAS_DIR ?? 'schemas');
+
+/**
+ * The schema files (every `*.schema.json` of schemas/ but the meta-schema), sorted by name, parsed.
+ * @throws SchemaRefusal naming a file that is not JSON
+ */
 export function loadSchemas(): { file: string; schema: Json }[] {
-  const dir = join(root, 'schemas');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.schema.json'))
+  const dir = schemasDir();
+  const errors: DialectError[] = [];
+  const list = readdirSync(dir)
+    .filter((f) => f.endsWith('.schema.json') && f !== META_SCHEMA_FILE)
     .sort()
-    .map((file) => ({ file, schema: JSON.parse(readFileSync(join(dir, file), 'utf8')) }));
+    .map((file) => {
+      try {
+        return { file, schema: JSON.parse(readFileSync(join(dir, file), 'utf8')) as Json };
+      } catch (e) {
+        errors.push({ file: `schemas/${file}`, pointer: '', reason: `is not JSON: ${(e as Error).message}` });
+        return { file, schema: {} };
+      }
+    });
+  if (errors.length) throw new SchemaRefusal(errors);
+  return list;
+}
+
+/** The schemas, refused (SchemaRefusal) unless every one is in the dialect. */
+export function checkedSchemas(): { file: string; schema: Json }[] {
+  const list = loadSchemas();
+  const errors = dialectErrors(list.map(({ file, schema }) => ({ file: `schemas/${file}`, schema })));
+  if (errors.length) throw new SchemaRefusal(errors);
+  return list;
 }
 
 const ident = (id: string) => id.replace(/[^A-Za-z0-9_]/g, '_');
@@ -95,7 +152,10 @@ function labels(schema: Json, lang: 'en' | 'zh') {
     }
   };
   walk(schema.properties, '');
-  return { name: schema['x-i18n']?.[lang] ?? schema.title, fields, enums };
+  const sections = Object.fromEntries(
+    Object.entries<Json>(schema['x-sections'] ?? {}).map(([name, l]) => [name, l[lang]]),
+  );
+  return { name: schema['x-i18n']?.[lang] ?? schema.title, fields, enums, sections };
 }
 
 /**
@@ -108,7 +168,7 @@ function messages(list: { schema: Json }[]): Record<'en' | 'zh' | 'both', string
   const build = (lang: 'en' | 'zh') =>
     Object.fromEntries(res.map(({ schema }) => [schema['x-resource'].name, labels(schema, lang)]));
   const one = (lang: 'en' | 'zh', Lang: string) => `${BANNER}
-/** Resource names, field labels (dotted keys for nested fields) and enum labels, ${lang === 'en' ? 'English' : 'Chinese'}. */
+/** Resource names, field labels (dotted keys for nested fields), enum and section labels, ${lang === 'en' ? 'English' : 'Chinese'}. */
 export const generatedMessages${Lang} = ${JSON.stringify(build(lang), null, 2)} as const;
 `;
   return {
@@ -118,7 +178,7 @@ export const generatedMessages${Lang} = ${JSON.stringify(build(lang), null, 2)} 
 import { generatedMessagesEn } from './messages.en';
 import { generatedMessagesZh } from './messages.zh';
 
-/** Resource names, field labels and enum labels, per language (the console imports one language each). */
+/** Resource names, field, enum and section labels, per language (the console imports one language each). */
 export const generatedMessages = { en: generatedMessagesEn, zh: generatedMessagesZh } as const;
 `,
   };
@@ -126,7 +186,7 @@ export const generatedMessages = { en: generatedMessagesEn, zh: generatedMessage
 
 /** The files generated from the schemas alone: path relative to the project root -> formatted content. */
 async function schemaFiles(): Promise<Record<string, string>> {
-  const list = loadSchemas();
+  const list = checkedSchemas();
   const config = (await prettier.resolveConfig(join(root, 'package.json'))) ?? {};
   const fmt = (src: string) => prettier.format(src, { ...config, parser: 'typescript' });
   return {
@@ -136,6 +196,7 @@ async function schemaFiles(): Promise<Record<string, string>> {
     'src/generated/messages.ts': await fmt(messages(list).both),
     'src/generated/messages.en.ts': await fmt(messages(list).en),
     'src/generated/messages.zh.ts': await fmt(messages(list).zh),
+    'src/generated/icons.ts': await fmt(emitIcons(list, BANNER)),
     ...(await validatorFiles(root, BANNER)),
     ...(await storageFiles({
       schemas: list.map((l) => l.schema),
@@ -181,7 +242,7 @@ export async function staleFiles(
     .map(([path]) => path);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+async function main(): Promise<void> {
   if (process.argv.includes('--check')) {
     const stale = await staleFiles();
     try {
@@ -193,7 +254,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     }
     if (stale.length) {
       console.error(`Generated files are stale: ${stale.join(', ')}. Run \`npm run codegen\`.`);
-      process.exit(1);
+      process.exitCode = 1;
+      return;
     }
     console.log('Generated files are up to date.');
   } else {
@@ -231,5 +293,66 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/docs-screens.ts')], {
         stdio: 'inherit',
       });
+  }
+}
+
+/**
+ * Codegen's per-schema steps on `schema` (one of `all`, or a reduced copy of one): labels, registry row,
+ * storage model, migration and table types of its table, its validators and its TypeScript type. Throws
+ * what the step that fails throws (dialect.ts `probeSchema` turns that into file, pointer and reason).
+ */
+export async function schemaSteps(schema: Json, all: Json[]): Promise<void> {
+  const set = [...all.filter((s) => s.$id !== schema.$id), schema] as ResourceSchema[];
+  labels(schema, 'en');
+  labels(schema, 'zh');
+  if (schema['x-resource']) {
+    resourceRow(schema);
+    if (schema['x-storage']) {
+      const model = modelOf(schema as ResourceSchema, set);
+      migrationSource('probe', diffStorage({ tables: {} }, storageSnapshot([model])));
+      tablesSource([model], '');
+    }
+    const ajv = createBareAjv();
+    ajv.compile(withDataPolicy(schema));
+    for (const kind of VARIANT_KINDS)
+      ajv.compile(withDataPolicy(buildVariant(schema as ResourceSchema, kind)));
+  }
+  await types([{ schema }]);
+}
+
+/**
+ * What codegen prints for a failure `e`: a refusal's lines; else the schemas and properties whose
+ * per-schema steps throw ({@link schemaSteps}, dialect.ts `probeSchema`); else one line naming the error
+ * and where it was thrown.
+ */
+export async function failureLines(e: unknown): Promise<string[]> {
+  if (e instanceof SchemaRefusal) return e.errors.map(formatDialectError);
+  try {
+    const list = loadSchemas().map(({ file, schema }) => ({ file: `schemas/${file}`, schema }));
+    const all = list.map((l) => l.schema);
+    const found: DialectError[] = [];
+    for (const f of list) found.push(...(await probeSchema(f, (schema) => schemaSteps(schema, all))));
+    if (found.length) return found.map(formatDialectError);
+  } catch (inner) {
+    if (inner instanceof SchemaRefusal) return inner.errors.map(formatDialectError);
+  }
+  return [`codegen failed: ${errorText(e)}`];
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    await main();
+  } catch (e) {
+    // The second pass (a child process) has printed its own failure.
+    if (process.env.CODEGEN_SECOND_PASS === undefined && (e as { status?: number }).status !== undefined)
+      process.exit((e as { status: number }).status);
+    const lines = await failureLines(e);
+    console.error(
+      e instanceof SchemaRefusal
+        ? `The schemas are outside the dialect (schemas/meta.schema.json; README "Schema dialect"), ${lines.length} error(s):`
+        : 'Codegen could not generate from the schemas:',
+    );
+    for (const line of lines) console.error(line);
+    process.exit(1);
   }
 }

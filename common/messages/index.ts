@@ -93,12 +93,17 @@ export function fieldLabel(lang: Language, field: string, schemaId?: string): st
   return isMessageKey(own) ? serverMessages[lang][own] : field;
 }
 
-/** The text of one failed keyword in `lang` (the console's form messages follow the same rules). */
+/**
+ * The text of one failed keyword in `lang` (the console's form messages follow the same rules).
+ * @param pair where the fields `params.first`/`second` of a two-field rule (x-ordered, x-distinct) live:
+ *   their object's dotted path (`baseInfo`, `''` for the record) and schema id, so they are named by label
+ */
 export function keywordText(
   lang: Language,
   keyword: string,
   params: Record<string, unknown> = {},
   fallback = '',
+  pair?: { base: string; schemaId?: string },
 ): string {
   const cat = fieldMessages[lang] as Record<string, string | Record<string, string>>;
   const args: Record<string, unknown> = { ...params };
@@ -106,7 +111,12 @@ export function keywordText(
   if (keyword === 'enum' && Array.isArray(params.allowedValues))
     args.values = params.allowedValues.filter((v) => v !== null).join(', ');
   for (const k of ['first', 'second'])
-    if (typeof params[k] === 'string') args[k] = fieldLabel(lang, params[k] as string);
+    if (typeof params[k] === 'string')
+      args[k] = fieldLabel(
+        lang,
+        pair?.base ? `${pair.base}.${params[k] as string}` : (params[k] as string),
+        pair?.schemaId,
+      );
   let entry = Object.hasOwn(cat, keyword) ? cat[keyword] : undefined;
   if (entry && typeof entry === 'object') {
     const sub =
@@ -127,7 +137,9 @@ export function keywordText(
  */
 export function fieldErrorText(lang: Language, e: FieldError, schemaId?: string): string {
   if (lang === 'en') return e.message;
-  return `${e.label?.[lang] ?? fieldLabel(lang, e.field, schemaId)}：${keywordText(lang, e.keyword, e.params, e.message)}`;
+  // A two-field rule is reported at its second field: the pair lives in that field's object.
+  const pair = { base: e.field.split('.').slice(0, -1).join('.'), schemaId };
+  return `${e.label?.[lang] ?? fieldLabel(lang, e.field, schemaId)}：${keywordText(lang, e.keyword, e.params, e.message, pair)}`;
 }
 
 /** What of an envelope `renderMessage` reads. */

@@ -410,20 +410,20 @@ export class Repository<R extends object = RecordOut> {
     for (const e of formatErrors(validate.errors)) {
       if (!CROSS_FIELD.has(e.keyword)) continue;
       const params = e.params as { first?: string; second?: string };
+      // Both rules are reported at the pair's second field (`<object>.b`); the pair's object is its parent.
       let field = e.field;
-      if (field === '' && e.keyword === 'x-ordered') {
-        // A pair of top-level fields (the rule's object is the record): report it on the field this call changes.
-        const changed = [params.second, params.first].find((f) => f && f in patch);
-        if (!changed) continue;
-        field = changed;
-      } else if (!(field.split('.')[0] in patch)) {
-        // The rule relates two fields; report it on the one this call changes.
-        if (params.first && params.first in patch && e.keyword === 'x-distinct') field = params.first;
+      if (!(field.split('.')[0] in patch)) {
+        // The rule relates two fields; report it on the one this call changes (a top-level pair's first).
+        if (params.first && !field.includes('.') && params.first in patch) field = params.first;
         else continue;
       }
       const other = field === params.first ? params.second : params.first;
       const message =
-        e.keyword === 'x-distinct' && field !== e.field ? `${field}: must differ from ${other}` : e.message;
+        field === e.field
+          ? e.message
+          : e.keyword === 'x-distinct'
+            ? `${field}: must differ from ${other}`
+            : `${field}: must not be after ${other}`;
       errors.push({ ...e, field, message });
     }
     if (errors.length)

@@ -3,5 +3,5 @@
 import { generatedMessagesEn } from './messages.en';
 import { generatedMessagesZh } from './messages.zh';
 
-/** Resource names, field labels and enum labels, per language (the console imports one language each). */
+/** Resource names, field, enum and section labels, per language (the console imports one language each). */
 export const generatedMessages = { en: generatedMessagesEn, zh: generatedMessagesZh } as const;

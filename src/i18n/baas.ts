@@ -13,7 +13,8 @@ export const baasEn = {
     session_expired: 'You have been logged out (the session expired or was revoked). Please log in again.',
   },
   language: { en: 'English', zh: '中文' },
-  sections: { main: 'Main', wechat: 'Mini-program' },
+  // The tab of the fields without a section; a schema's own tabs are labelled by its `x-sections`.
+  sections: { main: 'Main' },
   action: {
     look_at_works: 'Look at works',
     upload: 'Upload image',

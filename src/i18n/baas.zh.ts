@@ -10,7 +10,7 @@ export const baasZh: typeof baasEn = {
     session_expired: '您已被登出（登录已过期或被注销），请重新登录。',
   },
   language: { en: 'English', zh: '中文' },
-  sections: { main: '基本', wechat: '小程序' },
+  sections: { main: '基本' },
   action: {
     look_at_works: '查看作品',
     upload: '上传图片',

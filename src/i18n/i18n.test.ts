@@ -125,3 +125,32 @@ describe('the Chinese catalogue on demand', () => {
     expect(p.translate('ra.action.save')).toBe('保存');
   });
 });
+
+describe('section tab labels come from the schemas (x-sections)', () => {
+  it("every section tab of every resource has its schema's label in both languages", () => {
+    const missing: string[] = [];
+    for (const schema of resourceSchemas()) {
+      const name = schema['x-resource']!.name;
+      const sections = new Set(
+        Object.values(schema.properties)
+          .map((p) => p['x-ui']?.section)
+          .filter((s): s is string => typeof s === 'string' && !(s in schema.properties)),
+      );
+      for (const s of sections)
+        for (const [lang, flat] of [
+          ['en', fe],
+          ['zh', fz],
+        ] as const)
+          if (flat[`resources.${name}.sections.${s}`] !== schema['x-sections']?.[s]?.[lang])
+            missing.push(`${lang} resources.${name}.sections.${s}`);
+    }
+    expect(missing).toEqual([]);
+    expect(fe['resources.authors.sections.wechat']).toBe('Mini-program');
+    expect(fz['resources.authors.sections.wechat']).toBe('小程序');
+  });
+
+  it('no hand-written resource section labels remain in the console catalogue (only "main")', () => {
+    expect(Object.keys(fe).filter((k) => k.startsWith('baas.sections.'))).toEqual(['baas.sections.main']);
+    expect(Object.keys(fz).filter((k) => k.startsWith('baas.sections.'))).toEqual(['baas.sections.main']);
+  });
+});

@@ -170,7 +170,10 @@ export function fieldSpecs(
 /** Name of the section that holds fields without `x-ui.section`. */
 export const MAIN_SECTION = 'main';
 
-/** The sections of a schema in order: `main` first, then each `x-ui.section` as first met in field order. */
+/**
+ * The sections of a schema in order: `main` first, then each `x-ui.section` by its `x-sections.<name>.order`
+ * (those without one after those with one), else as first met in field order.
+ */
 export function sectionsOf(schema: ResourceSchema): { name: string; fields: FieldSpec[] }[] {
   const out = new Map<string, FieldSpec[]>([[MAIN_SECTION, []]]);
   for (const f of fieldSpecs(schema)) {
@@ -178,7 +181,13 @@ export function sectionsOf(schema: ResourceSchema): { name: string; fields: Fiel
     if (!out.has(s)) out.set(s, []);
     out.get(s)!.push(f);
   }
-  return [...out].filter(([, fields]) => fields.length > 0).map(([name, fields]) => ({ name, fields }));
+  const labels = (schema['x-sections'] ?? {}) as Record<string, { order?: number }>;
+  const rank = (name: string) => (name === MAIN_SECTION ? -Infinity : (labels[name]?.order ?? Infinity));
+  return [...out]
+    .filter(([, fields]) => fields.length > 0)
+    .map(([name, fields], i) => ({ name, fields, i }))
+    .sort((a, b) => rank(a.name) - rank(b.name) || a.i - b.i)
+    .map(({ name, fields }) => ({ name, fields }));
 }
 
 /** Translation key of an enum value's label (generated from `x-enumLabels`). */

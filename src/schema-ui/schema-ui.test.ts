@@ -72,6 +72,19 @@ describe('sections and order', () => {
         .map((f) => f.source),
     ).toEqual(['id', 'images', 'artWorkName', 'author']);
   });
+  it('x-sections.order places the tabs (main first; tabs without an order after, in field order)', () => {
+    const schema = {
+      $id: 'tabs',
+      'x-sections': { b: { en: 'B', zh: '乙', order: 1 }, c: { en: 'C', zh: '丙', order: 0 } },
+      properties: {
+        id: { type: 'integer' },
+        x: { type: 'string', 'x-ui': { section: 'a' } },
+        y: { type: 'string', 'x-ui': { section: 'b' } },
+        z: { type: 'string', 'x-ui': { section: 'c' } },
+      },
+    } as unknown as ResourceSchema;
+    expect(sectionsOf(schema).map((s) => s.name)).toEqual(['main', 'c', 'b', 'a']);
+  });
   it('author: main and wechat', () => {
     expect(sectionsOf(author).map((s) => [s.name, s.fields.length])).toEqual([
       // main includes the read-only chain facts chainDigest and chainVersion (issue 9).

@@ -79,13 +79,13 @@ export function fieldLabel(schema: ResourceSchema, dotted: string, locale: strin
 
 /**
  * Rules that relate two fields (x-ordered, x-distinct) name the other field in their message: give it
- * its label in `locale` rather than its key. x-ordered's pair lives in the object `e.field`; x-distinct is
- * reported at the second field, so the pair lives in that field's parent.
+ * its label in `locale` rather than its key. Both are reported at the pair's second field, so the pair
+ * lives in that field's parent.
  */
 function withFieldLabels(e: FieldError, schema: ResourceSchema, locale: string): FieldError {
   if (e.keyword !== 'x-ordered' && e.keyword !== 'x-distinct') return e;
   const parts = e.field ? e.field.split('.') : [];
-  const base = (e.keyword === 'x-ordered' ? parts : parts.slice(0, -1)).join('.');
+  const base = parts.slice(0, -1).join('.');
   const label = (name: unknown) =>
     fieldLabel(schema, base ? `${base}.${String(name)}` : String(name), locale);
   const params = e.params as { first?: unknown; second?: unknown };
@@ -102,10 +102,7 @@ export function nestErrors(
 ): Record<string, unknown> {
   const out: Record<string, any> = {};
   for (const e of errors) {
-    // An object-level rule (x-ordered: startYear <= endYear) is shown under its second field.
-    const second = e.keyword === 'x-ordered' ? (e.params as { second?: string }).second : undefined;
-    const field = second ? (e.field ? `${e.field}.${second}` : second) : e.field;
-    const path = (field || '_').split('.');
+    const path = (e.field || '_').split('.');
     let node = out;
     for (const seg of path.slice(0, -1)) {
       if (typeof node[seg] !== 'object' || node[seg] === null || 'message' in node[seg]) node[seg] = {};

@@ -81,8 +81,17 @@ export interface SchemaOverrides {
 
 export { capabilities };
 
+/**
+ * The translation key of a section tab's label: the schema's `x-sections` label (generated
+ * `resources.<name>.sections.<section>`), else the label of the property of that name, else (`main`) the
+ * console's "Main".
+ */
 const sectionLabel = (schema: ResourceSchema, resource: string, section: string) =>
-  section in schema.properties ? `resources.${resource}.fields.${section}` : `baas.sections.${section}`;
+  schema['x-sections']?.[section]
+    ? `resources.${resource}.sections.${section}`
+    : section in schema.properties
+      ? `resources.${resource}.fields.${section}`
+      : `baas.sections.${section}`;
 
 /** Kinds that show their own empty state (a picture placeholder, "no image", the steps' "—"). */
 const OWN_EMPTY_STATE = new Set(['image', 'images', 'steps', 'object']);

@@ -286,7 +286,7 @@ describe('artworks', () => {
     expect(got).toEqual([
       'artWorkName:x-maxWidth',
       'baseInfo.width:pattern',
-      'baseInfo:x-ordered',
+      'baseInfo.endYear:x-ordered',
       'dealInfo.acquisitionYear:x-notFuture',
       'images:maxItems',
       'texture:required',

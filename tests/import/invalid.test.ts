@@ -30,7 +30,7 @@ const EXPECTED: Record<string, { field: string; keyword: string }> = {
   id_duplicate: { field: 'acno', keyword: 'conflict' },
   acquisitionYear_wrong_type: { field: 'acquisitionYear', keyword: 'type' },
   acquisitionYear_future: { field: 'acquisitionYear', keyword: 'x-notFuture' },
-  dateRange_inverted: { field: 'dateRange', keyword: 'x-ordered' },
+  dateRange_inverted: { field: 'dateRange.endYear', keyword: 'x-ordered' },
   classification_empty: { field: 'classification', keyword: 'minLength' },
   medium_null: { field: 'medium', keyword: 'type' },
   dimensions_empty: { field: 'dimensions', keyword: 'minLength' },

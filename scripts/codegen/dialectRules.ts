@@ -1,0 +1,523 @@
+/**
+ * The dialect's rules a meta-schema cannot say (codegen only; the shapes are schemas/meta.schema.json's,
+ * checked first by metaSchema.ts). Over all schema files at once:
+ * - names: `$id` is the file name; `title`, `x-resource.name`, the list path and `x-storage.table` are
+ *   unique; no two calls (`x-endpoints` verbs, aliases, getManyReference, `x-chain.path`) of different
+ *   resources share a method and path, nor two verbs of one resource unless they are one call
+ *   (getList/getMany/search, delete/deleteMany);
+ * - references: `x-references`, `x-count`, `x-ui.reference`, `x-chain.after`, `x-schemaFrom` and
+ *   `x-storage.display`/`search.references` name resources that exist and have a table, and fields those
+ *   resources have; `$ref` names a definition; `required`, `x-storage.indexes`, `timestamps`, `search.fields`,
+ *   `x-frozen.when`, `x-chain.status`, `recordRepresentation` and update aliases' `properties` name properties;
+ * - fields: `default`, `enum` and `const` fit the property's `type`; `x-enumLabels` labels exactly the enum
+ *   values; the string keywords (`x-maxWidth`, `x-plainText`, `x-url`, `x-uscc`, `format`, `pattern`,
+ *   lengths) sit on strings, `x-notFuture` and bounds on numbers, `x-upload` on a string or list of
+ *   strings; `x-ordered` pairs two existing properties of the same comparable type (numbers, or strings of
+ *   the same `date`/`date-time` format), `x-distinct` two strings; `x-ui.list`/`filter`/`sortable`/
+ *   `section`, `x-unique`, `x-references` and `x-count` on top-level properties (`filter`/`sortable` not on
+ *   objects, lists or computed counts); every property has its `x-i18n` label;
+ * - labels: every section tab (`x-ui.section`) is labelled by `x-sections` or by the labelled property of
+ *   that name (`main`, the fields without a section, may be), and `x-sections` names only sections in use;
+ * - icons: `x-resource.icon` is an @mui/icons-material icon (`iconExists`).
+ * Each failure is a {@link DialectError} (file, JSON pointer, reason). A rule that throws on a shape it did
+ * not expect is reported the same way at the schema's root, never thrown.
+ */
+import { pointer, type DialectError } from './metaSchema';
+
+type Json = Record<string, any>;
+
+export interface SchemaFile {
+  /** Path shown in errors, e.g. `schemas/loan.schema.json`. */
+  file: string;
+  schema: Json;
+}
+
+export interface RuleOptions {
+  /** Whether `@mui/icons-material/<name>` exists (codegen: a file of the installed package). */
+  iconExists: (name: string) => boolean;
+}
+
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+const typesOf = (p: Json): string[] => ([] as string[]).concat(p?.type ?? []).filter((t) => t !== 'null');
+const typeText = (p: Json) => JSON.stringify(p?.type ?? null);
+
+/** The value fits one of `types` (JSON Schema's types; `integer` is a whole number). */
+function fits(value: unknown, types: string[]): boolean {
+  return types.some((t) =>
+    t === 'null'
+      ? value === null
+      : t === 'integer'
+        ? Number.isInteger(value)
+        : t === 'number'
+          ? typeof value === 'number'
+          : t === 'array'
+            ? Array.isArray(value)
+            : t === 'object'
+              ? isObj(value)
+              : typeof value === t,
+  );
+}
+
+/** The resource index: name → its file and schema (first declaration wins). */
+function indexResources(files: SchemaFile[]): Map<string, SchemaFile> {
+  const out = new Map<string, SchemaFile>();
+  for (const f of files) {
+    const name = f.schema?.['x-resource']?.name;
+    if (typeof name === 'string' && !out.has(name)) out.set(name, f);
+  }
+  return out;
+}
+
+/** A property merged with the definition its `$ref` names (own keys win); undefined when unresolved. */
+function deref(schema: Json, prop: Json): Json | undefined {
+  if (!isObj(prop)) return undefined;
+  if (typeof prop.$ref !== 'string') return prop;
+  const m = /^#\/definitions\/(.+)$/.exec(prop.$ref);
+  const target = m ? schema.definitions?.[m[1]] : undefined;
+  if (!isObj(target)) return undefined;
+  const { $ref: _ref, ...own } = prop;
+  return { ...deref(schema, target), ...own };
+}
+
+class Checker {
+  readonly errors: DialectError[] = [];
+  private readonly resources: Map<string, SchemaFile>;
+
+  constructor(
+    private readonly files: SchemaFile[],
+    private readonly opts: RuleOptions,
+  ) {
+    this.resources = indexResources(files);
+  }
+
+  private file = '';
+  private schema: Json = {};
+
+  private err(ptr: string, reason: string) {
+    this.errors.push({ file: this.file, pointer: ptr, reason });
+  }
+
+  /** The resource `name` with a table, or an error at `ptr`; its schema. */
+  private stored(name: unknown, ptr: string, what: string): Json | undefined {
+    const r = typeof name === 'string' ? this.resources.get(name) : undefined;
+    if (!r) {
+      this.err(
+        ptr,
+        `${what} "${String(name)}" is no resource (known: ${[...this.resources.keys()].join(', ')})`,
+      );
+      return undefined;
+    }
+    if (!r.schema['x-storage']?.table) {
+      this.err(ptr, `${what} "${String(name)}" has no x-storage.table (${r.file}): nothing to reference`);
+      return undefined;
+    }
+    return r.schema;
+  }
+
+  private fieldOf(target: Json, field: unknown, ptr: string, what: string) {
+    if (typeof field !== 'string' || !isObj(target.properties?.[field]))
+      this.err(ptr, `${what} "${String(field)}" is not a property of ${target.$id}`);
+  }
+
+  private own(name: unknown, ptr: string, what: string, props: Json = this.schema.properties ?? {}) {
+    if (typeof name !== 'string' || !isObj(props[name]))
+      this.err(
+        ptr,
+        `${what} "${String(name)}" is not a property of this ${props === this.schema.properties ? 'schema' : 'object'}`,
+      );
+  }
+
+  run(): DialectError[] {
+    this.unique();
+    this.calls();
+    for (const f of this.files) {
+      this.file = f.file;
+      this.schema = f.schema;
+      try {
+        this.schemaRules(f);
+      } catch (e) {
+        this.err(
+          '',
+          `the dialect check failed on this schema (${(e as Error).message}): a bug of scripts/codegen/dialectRules.ts`,
+        );
+      }
+    }
+    return this.errors;
+  }
+
+  private unique() {
+    const seen = new Map<string, string>();
+    const claim = (f: SchemaFile, kind: string, value: unknown, ptr: string) => {
+      if (typeof value !== 'string') return;
+      const key = `${kind}\u0000${value}`;
+      const first = seen.get(key);
+      if (first)
+        this.errors.push({
+          file: f.file,
+          pointer: ptr,
+          reason: `${kind} "${value}" is already used by ${first}`,
+        });
+      else seen.set(key, `${f.file}#${ptr}`);
+    };
+    for (const f of this.files) {
+      const s = f.schema;
+      const x = s['x-resource'];
+      claim(f, 'title', s.title, '/title');
+      claim(f, 'resource name', x?.name, '/x-resource/name');
+      if (isObj(x) && typeof x.name === 'string') {
+        const group = typeof x.group === 'string' ? `/${x.group}` : '';
+        claim(f, 'path', x.path ?? `${group}/${x.name}`, x.path ? '/x-resource/path' : '/x-resource/name');
+      }
+      claim(f, 'table', s['x-storage']?.table, '/x-storage/table');
+      const base = f.file
+        .split('/')
+        .pop()!
+        .replace(/\.schema\.json$/, '');
+      if (s.$id !== base)
+        this.errors.push({ file: f.file, pointer: '/$id', reason: `must be "${base}", the file's name` });
+    }
+  }
+
+  /** Every (method, path) of every resource: one owner per call (see the module doc). */
+  private calls() {
+    const SAME_CALL = [new Set(['getList', 'getMany', 'search']), new Set(['delete', 'deleteMany'])];
+    const owners = new Map<string, { file: string; ptr: string; verb: string }>();
+    for (const f of this.files) {
+      const list: { verb: string; method: string; path: string; ptr: string }[] = [];
+      const add = (verb: string, e: Json, ptr: string) => {
+        if (!isObj(e) || typeof e.path !== 'string') return;
+        list.push({ verb, method: String(e.method), path: e.path, ptr: `${ptr}/path` });
+        for (const [i, a] of (Array.isArray(e.aliases) ? e.aliases : []).entries())
+          if (isObj(a) && typeof a.path === 'string')
+            list.push({
+              verb,
+              method: String(a.method),
+              path: a.path,
+              ptr: pointer('x-endpoints', verb, 'aliases', i, 'path'),
+            });
+      };
+      for (const [verb, e] of Object.entries<Json>(
+        isObj(f.schema['x-endpoints']) ? f.schema['x-endpoints'] : {},
+      ))
+        if (verb === 'getManyReference' && isObj(e))
+          for (const [t, r] of Object.entries<Json>(e))
+            add(`getManyReference.${t}`, r, pointer('x-endpoints', verb, t));
+        else add(verb, e, pointer('x-endpoints', verb));
+      const chain = f.schema['x-chain'];
+      if (isObj(chain) && typeof chain.path === 'string')
+        list.push({ verb: 'x-chain', method: 'POST', path: chain.path, ptr: '/x-chain/path' });
+      for (const c of list) {
+        const key = `${c.method} ${c.path}`;
+        const owner = owners.get(key);
+        if (!owner) {
+          owners.set(key, { file: f.file, ptr: c.ptr, verb: c.verb });
+          continue;
+        }
+        const sameCall =
+          owner.file === f.file &&
+          (owner.verb === c.verb || SAME_CALL.some((s) => s.has(owner.verb) && s.has(c.verb)));
+        if (!sameCall)
+          this.errors.push({
+            file: f.file,
+            pointer: c.ptr,
+            reason: `the call ${key} is already ${owner.verb} of ${owner.file}#${owner.ptr}`,
+          });
+      }
+    }
+  }
+
+  private schemaRules(f: SchemaFile) {
+    const s = f.schema;
+    const props: Json = isObj(s.properties) ? s.properties : {};
+    this.object(s, '', true);
+    for (const [name, d] of Object.entries<Json>(isObj(s.definitions) ? s.definitions : {}))
+      if (isObj(d)) this.property(d, pointer('definitions', name), false, name);
+    const x: Json = isObj(s['x-resource']) ? s['x-resource'] : {};
+    if (x.recordRepresentation !== undefined)
+      this.own(x.recordRepresentation, '/x-resource/recordRepresentation', 'recordRepresentation');
+    if (typeof x.icon === 'string' && !this.opts.iconExists(x.icon))
+      this.err(
+        '/x-resource/icon',
+        `"${x.icon}" is not an @mui/icons-material icon (see https://mui.com/material-ui/material-icons/)`,
+      );
+    this.storage(props);
+    const frozen = s['x-frozen'];
+    if (isObj(frozen?.when))
+      for (const k of Object.keys(frozen.when)) this.own(k, pointer('x-frozen', 'when', k), 'x-frozen.when');
+    const chain = s['x-chain'];
+    if (isObj(chain)) {
+      this.own(chain.status, '/x-chain/status', 'x-chain.status');
+      if (isObj(chain.after)) {
+        this.stored(chain.after.resource, '/x-chain/after/resource', 'x-chain.after.resource');
+        if (!isObj(props[chain.after.field]?.['x-references']))
+          this.err(
+            '/x-chain/after/field',
+            `x-chain.after.field "${chain.after.field}" is no x-references property`,
+          );
+      }
+    }
+    const endpoints: Json = isObj(s['x-endpoints']) ? s['x-endpoints'] : {};
+    for (const [i, a] of (Array.isArray(endpoints.update?.aliases) ? endpoints.update.aliases : []).entries())
+      for (const [j, p] of (Array.isArray(a?.properties) ? a.properties : []).entries())
+        this.own(
+          p,
+          pointer('x-endpoints', 'update', 'aliases', i, 'properties', j),
+          'an update alias property',
+        );
+    this.sections(props);
+  }
+
+  private storage(props: Json) {
+    const st = this.schema['x-storage'];
+    if (!isObj(st)) return;
+    const columns = new Set([...Object.keys(props), ...Object.keys(isObj(st.columns) ? st.columns : {})]);
+    for (const [i, c] of (Array.isArray(st.indexes) ? st.indexes : []).entries())
+      if (!columns.has(c)) this.err(pointer('x-storage', 'indexes', i), `"${c}" is no property or column`);
+    const hidden: Json = isObj(st.columns) ? st.columns : {};
+    for (const k of Object.keys(isObj(st.timestamps) ? st.timestamps : {}))
+      if (!typesOf(props[k] ?? {}).includes('string') && hidden[k]?.type !== 'text')
+        this.err(
+          pointer('x-storage', 'timestamps', k),
+          `"${k}" is no string property nor text column of this schema`,
+        );
+    const refTarget = (field: string, ptr: string): Json | undefined => {
+      const ref = props[field]?.['x-references'];
+      if (!isObj(ref)) {
+        this.err(ptr, `"${field}" is no x-references property`);
+        return undefined;
+      }
+      return this.resources.get(ref.resource)?.schema;
+    };
+    for (const [name, d] of Object.entries<Json>(isObj(st.display) ? st.display : {})) {
+      const target = refTarget(d.reference, pointer('x-storage', 'display', name, 'reference'));
+      if (target) this.fieldOf(target, d.field, pointer('x-storage', 'display', name, 'field'), 'field');
+    }
+    const search: Json = isObj(st.search) ? st.search : {};
+    for (const [i, f] of (Array.isArray(search.fields) ? search.fields : []).entries())
+      this.own(f, pointer('x-storage', 'search', 'fields', i), 'x-storage.search.fields');
+    for (const [field, fields] of Object.entries<unknown[]>(
+      isObj(search.references) ? search.references : {},
+    )) {
+      const target = refTarget(field, pointer('x-storage', 'search', 'references', field));
+      if (target)
+        for (const [i, f] of fields.entries())
+          this.fieldOf(target, f, pointer('x-storage', 'search', 'references', field, i), 'field');
+    }
+  }
+
+  /** Section tabs: each labelled (x-sections, or a labelled property of that name); x-sections names used ones. */
+  private sections(props: Json) {
+    const used = new Map<string, string>();
+    let main = false;
+    for (const [name, p] of Object.entries<Json>(props)) {
+      const section = deref(this.schema, p)?.['x-ui']?.section;
+      if (typeof section === 'string') {
+        if (!used.has(section)) used.set(section, pointer('properties', name, 'x-ui', 'section'));
+      } else if (!p?.writeOnly) main = true;
+    }
+    // `main` (the fields without a section) may be labelled too; unlabelled, it is the console's "Main".
+    if (main) used.set('main', '');
+    const labels: Json = isObj(this.schema['x-sections']) ? this.schema['x-sections'] : {};
+    for (const [section, ptr] of used) {
+      if (labels[section] || section === 'main' || isObj(props[section]?.['x-i18n'])) continue;
+      this.err(
+        ptr,
+        `the section "${section}" has no label: add "x-sections": { "${section}": { "en": ..., "zh": ... } }`,
+      );
+    }
+    for (const section of Object.keys(labels))
+      if (!used.has(section) && section !== 'main')
+        this.err(pointer('x-sections', section), `no property is in the section "${section}" (x-ui.section)`);
+  }
+
+  /** The rules of an object schema's own keywords (`required`, pairs) and of its properties. */
+  private object(obj: Json, ptr: string, root: boolean) {
+    const props: Json = isObj(obj.properties) ? obj.properties : {};
+    for (const [i, r] of (Array.isArray(obj.required) ? obj.required : []).entries())
+      if (!isObj(props[r]) && props[r] !== false)
+        this.err(
+          `${ptr}${pointer('required', i)}`,
+          `"${r}" is not a property of this ${root ? 'schema' : 'object'}`,
+        );
+    this.pairs(obj, ptr, props);
+    for (const [name, p] of Object.entries<Json>(props))
+      this.property(p, `${ptr}${pointer('properties', name)}`, root, name);
+  }
+
+  private pairs(obj: Json, ptr: string, props: Json) {
+    const resolved = (name: string) => deref(this.schema, props[name]) ?? {};
+    for (const keyword of ['x-ordered', 'x-distinct'] as const)
+      for (const [i, pair] of (Array.isArray(obj[keyword]) ? obj[keyword] : []).entries()) {
+        const at = `${ptr}${pointer(keyword, i)}`;
+        const missing = (pair as string[]).filter((n) => !isObj(props[n]));
+        if (missing.length) {
+          this.err(
+            at,
+            `${missing.map((n) => `"${n}"`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not a property of this ${ptr ? 'object' : 'schema'}`,
+          );
+          continue;
+        }
+        const [a, b] = (pair as string[]).map(resolved);
+        const [ta, tb] = [typesOf(a), typesOf(b)];
+        if (keyword === 'x-distinct') {
+          if (!ta.includes('string') || !tb.includes('string'))
+            this.err(
+              at,
+              `x-distinct compares strings: "${pair[0]}" is ${typeText(a)}, "${pair[1]}" is ${typeText(b)}`,
+            );
+          continue;
+        }
+        const numeric = (t: string[]) => t.length === 1 && (t[0] === 'integer' || t[0] === 'number');
+        const dated = (p: Json, t: string[]) =>
+          t.length === 1 && t[0] === 'string' && (p.format === 'date' || p.format === 'date-time');
+        const same = JSON.stringify(ta) === JSON.stringify(tb) && a.format === b.format;
+        if (!same || !(numeric(ta) || dated(a, ta)))
+          this.err(
+            at,
+            `x-ordered pairs two properties of the same comparable type (integer, number, or string with format date or date-time): "${pair[0]}" is ${typeText(a)}${a.format ? ` ${a.format}` : ''}, "${pair[1]}" is ${typeText(b)}${b.format ? ` ${b.format}` : ''}`,
+          );
+      }
+  }
+
+  private property(raw: Json, ptr: string, top: boolean, name: string) {
+    if (!isObj(raw)) return;
+    if (typeof raw.$ref === 'string' && !deref(this.schema, raw)) {
+      this.err(`${ptr}/$ref`, `"${raw.$ref}" names no definition of this schema`);
+      return;
+    }
+    const p = deref(this.schema, raw)!;
+    const types = typesOf(p);
+    const all = ([] as string[]).concat(p.type ?? []);
+    const where = (k: string) => `${ptr}${pointer(k)}`;
+    if (!ptr.startsWith('/definitions') && !isObj(p['x-i18n']) && top)
+      this.err(
+        where('x-i18n'),
+        `the property "${name}" has no label: add "x-i18n": { "en": ..., "zh": ... }`,
+      );
+    if (all.length) {
+      if (p.default !== undefined && !fits(p.default, all))
+        this.err(
+          where('default'),
+          `${JSON.stringify(p.default)} is not of the property's type ${typeText(p)}`,
+        );
+      if (p.const !== undefined && !fits(p.const, all))
+        this.err(where('const'), `${JSON.stringify(p.const)} is not of the property's type ${typeText(p)}`);
+      for (const [i, v] of (Array.isArray(p.enum) ? p.enum : []).entries())
+        if (!fits(v, all))
+          this.err(
+            `${where('enum')}/${i}`,
+            `${JSON.stringify(v)} is not of the property's type ${typeText(p)}`,
+          );
+    }
+    if (Array.isArray(p.enum) && p.default !== undefined && !p.enum.includes(p.default))
+      this.err(where('default'), `${JSON.stringify(p.default)} is not one of the enum values`);
+    // x-enumLabels labels the enum's values (an enum list's: its items'), or known values of an open field.
+    const labels = p['x-enumLabels'];
+    const enumValues = Array.isArray(p.enum) ? p.enum : deref(this.schema, p.items ?? {})?.enum;
+    const values = (Array.isArray(enumValues) ? enumValues : [])
+      .filter((v: unknown) => v !== null)
+      .map(String);
+    if (isObj(labels) && values.length) {
+      for (const k of Object.keys(labels))
+        if (!values.includes(k))
+          this.err(
+            `${where('x-enumLabels')}${pointer(k)}`,
+            `"${k}" is not one of the enum values (${values.join(', ')})`,
+          );
+      for (const v of values)
+        if (!labels[v]) this.err(where('x-enumLabels'), `the enum value "${v}" has no label`);
+    } else if (!isObj(labels) && values.length && top && !ptr.startsWith('/definitions'))
+      this.err(
+        where('x-enumLabels'),
+        'an enum needs a label per value: add "x-enumLabels": { "<value>": { "en": ..., "zh": ... } }',
+      );
+    const on = (keys: string[], ok: boolean, what: string) => {
+      if (!types.length) return;
+      for (const k of keys)
+        if (p[k] !== undefined && !ok)
+          this.err(where(k), `${k} applies to ${what}; this property is ${typeText(p)}`);
+    };
+    const isString = types.includes('string');
+    const isNumber = types.includes('integer') || types.includes('number');
+    on(
+      ['x-maxWidth', 'x-plainText', 'x-url', 'x-uscc', 'format', 'pattern', 'minLength', 'maxLength'],
+      isString,
+      'strings',
+    );
+    on(
+      ['x-notFuture', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+      isNumber,
+      'numbers',
+    );
+    on(['items', 'minItems', 'maxItems', 'uniqueItems'], types.includes('array'), 'arrays');
+    if (
+      p['x-upload'] !== undefined &&
+      !(
+        (types.length === 1 && isString) ||
+        (types[0] === 'array' && typesOf(deref(this.schema, p.items) ?? {})[0] === 'string')
+      )
+    )
+      this.err(
+        where('x-upload'),
+        `x-upload holds a file's URL: a string or an array of strings, not ${typeText(p)}`,
+      );
+    const ui: Json = isObj(p['x-ui']) ? p['x-ui'] : {};
+    const topOnly = [
+      ...['list', 'filter', 'sortable', 'section']
+        .filter((k) => ui[k] !== undefined && ui[k] !== false)
+        .map((k) => `x-ui.${k}`),
+      ...['x-unique', 'x-references', 'x-count'].filter((k) => p[k] !== undefined),
+    ];
+    if (!top)
+      for (const k of topOnly)
+        this.err(where(k.split('.')[0]), `${k} works on the record's own (top-level) properties only`);
+    if (top && (ui.filter || ui.sortable)) {
+      const k = ui.filter ? 'filter' : 'sortable';
+      const count = k === 'filter' && p['x-count'];
+      if (types.includes('object') || types.includes('array') || count || p.writeOnly)
+        this.err(
+          `${where('x-ui')}/${k}`,
+          `x-ui.${k} needs a stored scalar column; "${name}" is ${count ? 'a computed count' : p.writeOnly ? 'write-only' : typeText(p)}`,
+        );
+    }
+    if (ui.reference !== undefined && !this.resources.has(ui.reference))
+      this.err(
+        `${where('x-ui')}/reference`,
+        `"${ui.reference}" is no resource (known: ${[...this.resources.keys()].join(', ')})`,
+      );
+    if (top && isObj(p['x-references'])) {
+      this.stored(p['x-references'].resource, `${where('x-references')}/resource`, 'x-references.resource');
+      if (!types.length || types.some((t) => t !== 'integer'))
+        this.err(
+          where('x-references'),
+          `x-references holds a record id: type "integer" (or ["integer", "null"]), not ${typeText(p)}`,
+        );
+    }
+    if (top && isObj(p['x-count'])) {
+      const c = p['x-count'];
+      const target = this.stored(c.resource, `${where('x-count')}/resource`, 'x-count.resource');
+      if (target) this.fieldOf(target, c.field, `${where('x-count')}/field`, 'x-count.field');
+      if (c.key !== undefined && c.key !== 'id') this.own(c.key, `${where('x-count')}/key`, 'x-count.key');
+    }
+    if (isObj(p['x-schemaFrom'])) {
+      const sf = p['x-schemaFrom'];
+      const ref = this.schema.properties?.[sf.reference]?.['x-references'];
+      if (!isObj(ref))
+        this.err(
+          `${where('x-schemaFrom')}/reference`,
+          `"${sf.reference}" is no x-references property of this schema`,
+        );
+      else {
+        const target = this.resources.get(ref.resource)?.schema;
+        if (target) this.fieldOf(target, sf.field, `${where('x-schemaFrom')}/field`, 'x-schemaFrom.field');
+      }
+    }
+    if (types.includes('object')) this.object(p, ptr, false);
+    if (types.includes('array') && isObj(p.items)) this.property(p.items, where('items'), false, name);
+  }
+}
+
+/** Every rule failure over `files` (see the module doc); empty when all of them are in the dialect. */
+export function dialectRuleErrors(files: SchemaFile[], opts: RuleOptions): DialectError[] {
+  return new Checker(files, opts).run();
+}
