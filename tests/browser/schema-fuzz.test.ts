@@ -133,7 +133,8 @@ beforeAll(async () => {
   await new LoginPage(page, backends.sqlite.server.url).open();
   await new LoginPage(page, backends.sqlite.server.url).login('admin', passwords.ADMIN_PASSWORD);
   await page.close();
-});
+  // copy, codegen, console build and two servers: minutes on a loaded machine
+}, 1_200_000);
 
 afterAll(async () => {
   await browser?.close().catch(() => undefined);
@@ -143,7 +144,7 @@ afterAll(async () => {
   }
   if (work) rmSync(work, { recursive: true, force: true });
   console.log(
-    `schema fuzz: ${COUNT} schemas (seed ${SEED}), databases ${Object.keys(backends).join(' and ') || 'none'}, ${failures.length} failing checks${failures.length ? `:\n${failures.join('\n')}` : ''}`,
+    `schema fuzz: ${COUNT} schemas (seed ${SEED}), databases ${Object.keys(backends).join(' and ') || 'none (set-up failed)'}, ${failures.length} failing checks${failures.length ? `:\n${failures.join('\n')}` : ''}`,
   );
 });
 

@@ -54,19 +54,23 @@ export function changedFiles(dir: string, before: Set<string>): string[] {
 }
 
 /**
- * Runs `node --import tsx <script> ...args` in `dir` (a `.js`/`.mjs` script runs as it is); resolves its
+ * Runs `node --import tsx <script> ...args` in `dir` (JavaScript and node_modules/ bins run as they are); resolves its
  * output, throws an Error carrying the end of the output when it exits non-zero.
  */
 export function runIn(dir: string, script: string, args: string[] = [], timeoutMs = 600_000): string {
   try {
     return execFileSync(
       process.execPath,
-      [...(/\.m?js$/.test(script) ? [] : ['--import', 'tsx']), script, ...args],
+      [...(/\.[cm]?js$|^node_modules\//.test(script) ? [] : ['--import', 'tsx']), script, ...args],
       {
         cwd: dir,
         stdio: 'pipe',
         timeout: timeoutMs,
-        env: { ...process.env, FORCE_COLOR: '0' },
+        // A vitest run in the copy is a run of its own, not a worker of this one.
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))),
+          FORCE_COLOR: '0',
+        },
         maxBuffer: 64 * 1024 * 1024,
       },
     ).toString();

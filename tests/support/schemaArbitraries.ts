@@ -48,8 +48,18 @@ const ZH_WORDS = ['借展', '场地', '调查', '许可', '租约', '木箱', '�
 
 /** Menu groups of the console's route tree (src/shell/routes.ts) a generated resource may join. */
 export const GROUPS = ['industry', 'industry/artwork', 'permission', 'medicine', 'audit', 'data'] as const;
-/** Icons every version of the console knows (src/layout/icons.tsx). */
-const ICONS = ['Campaign', 'Category', 'Image', 'Gavel', 'People', 'Mail', 'Policy'];
+/** @mui/icons-material names (codegen imports any of them, src/generated/icons.ts). */
+const ICONS = [
+  'Campaign',
+  'Category',
+  'Image',
+  'Gavel',
+  'Museum',
+  'Luggage',
+  'Policy',
+  'LocalOffer',
+  'Inventory2',
+];
 
 /** The field kinds of the dialect the generator draws from (one property schema each). */
 export const FIELD_KINDS = [
@@ -71,6 +81,12 @@ export const FIELD_KINDS = [
   'stringArray',
   'objectArray',
   'object',
+  'steppedInteger',
+  'exclusiveNumber',
+  'integerArray',
+  'plainBoolean',
+  'nullableBoolean',
+  'upload',
   // two `date` fields tied by `x-ordered` (the first on or before the second)
   'orderedDates',
 ] as const;
@@ -173,6 +189,29 @@ function fieldArb(kind: FieldKind): fc.Arbitrary<Json> {
           additionalProperties: false,
         },
       });
+    case 'steppedInteger':
+      return fc
+        .constantFrom(2, 5, 10)
+        .map((step) => ({ type: 'integer', minimum: 0, maximum: 1000, multipleOf: step }));
+    case 'exclusiveNumber':
+      return fc.constant({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10000, multipleOf: 0.25 });
+    case 'integerArray':
+      return fc.constant({
+        type: 'array',
+        maxItems: 6,
+        items: { type: 'integer', minimum: 0, maximum: 100 },
+      });
+    case 'plainBoolean':
+      return fc.constant({ type: 'boolean' });
+    case 'nullableBoolean':
+      return fc.constant({ type: ['boolean', 'null'] });
+    case 'upload':
+      return fc.constant({
+        type: ['string', 'null'],
+        maxLength: 1000,
+        'x-url': true,
+        'x-upload': { types: ['image'], maxSize: 2097152 },
+      });
     case 'orderedDates':
       return fc.constant({ type: 'string', format: 'date' });
     case 'object':
@@ -196,6 +235,8 @@ function fieldArb(kind: FieldKind): fc.Arbitrary<Json> {
 
 /** Kinds whose values have an order the list can sort by and an equality filter can match. */
 const SCALAR: FieldKind[] = [
+  'steppedInteger',
+  'exclusiveNumber',
   'text',
   'code',
   'date',
@@ -206,7 +247,15 @@ const SCALAR: FieldKind[] = [
   'stringEnum',
   'integerEnum',
 ];
-const FILTERABLE: FieldKind[] = ['stringEnum', 'integerEnum', 'boolean', 'reference', 'integer', 'code'];
+const FILTERABLE: FieldKind[] = [
+  'plainBoolean',
+  'stringEnum',
+  'integerEnum',
+  'boolean',
+  'reference',
+  'integer',
+  'code',
+];
 
 /**
  * One resource schema. `index` makes its names unique within a run; it has one field of each of the
@@ -270,6 +319,7 @@ export function resourceSchemaArb(
       };
       const required = ['title'];
       const ordered: [string, string][] = [];
+      const sections: Json = {};
       const used = new Set<string>(['id', 'title', 'createTime']);
       const fresh = (base: string) => {
         let n = base;
@@ -288,6 +338,15 @@ export function resourceSchemaArb(
           ...(f.filter && FILTERABLE.includes(f.kind) ? { filter: true } : {}),
         };
         const add = (fname: string, en: string, zh: string) => {
+          // nested objects and lists of objects get a tab (an x-ui section labelled by x-sections)
+          if (f.kind === 'object' || f.kind === 'objectArray') {
+            sections[`${fname}Tab`] = {
+              en: `${cap(f.word)} tab`,
+              zh: `${f.zh}页`,
+              order: Object.keys(sections).length + 1,
+            };
+            Object.assign(ui, { section: `${fname}Tab` });
+          }
           properties[fname] = { ...structuredClone(p), 'x-i18n': labels(en, zh), 'x-ui': ui };
           if (f.required && p.default === undefined && !String(p.type).includes('null')) required.push(fname);
         };
@@ -300,7 +359,7 @@ export function resourceSchemaArb(
         } else add(fresh(`${f.word}${cap(f.kind)}`), `${cap(f.word)} ${f.kind} ${i}`, `${f.zh}${i + 1}`);
       });
       const schema: Json = {
-        $schema: 'http://json-schema.org/draft-07/schema#',
+        $schema: './meta.schema.json',
         $id: name,
         // PascalCase like the repository's schemas: codegen names the record's TypeScript type after it.
         title: `${cap(r.word)}${cap(r.word2)}${index}`,
@@ -330,6 +389,7 @@ export function resourceSchemaArb(
         },
         'x-storage': { table: `fz_${r.word}_${r.word2}_${index}`, timestamps: { createTime: 'create' } },
         ...(ordered.length ? { 'x-ordered': ordered } : {}),
+        ...(Object.keys(sections).length ? { 'x-sections': sections } : {}),
         properties: {
           ...properties,
           createTime: {
@@ -411,7 +471,7 @@ export function valueArb(prop: Json, refIds: Record<string, number[]>): fc.Arbit
           )
           .filter(([local]) => !local.includes('..'))
           .map(([local, host]) => `${local}@${host}`);
-      if (prop.format === 'uri')
+      if (prop.format === 'uri' || prop['x-url'])
         return fc
           .tuple(
             fc.constantFrom('https', 'http'),
@@ -433,11 +493,23 @@ export function valueArb(prop: Json, refIds: Record<string, number[]>): fc.Arbit
         .filter((s) => s.trim() === s && s.length >= Math.max(1, prop.minLength ?? 1) && !s.includes('  '));
     }
     case 'integer':
-      return fc.integer({ min: prop.minimum ?? -1_000_000, max: prop.maximum ?? 1_000_000 });
-    case 'number':
+    case 'number': {
+      const lo = prop.minimum ?? prop.exclusiveMinimum ?? -1_000_000;
+      const hi = prop.maximum ?? prop.exclusiveMaximum ?? 1_000_000;
+      const inside = (n: number) =>
+        !(prop.exclusiveMinimum !== undefined && n <= prop.exclusiveMinimum) &&
+        !(prop.exclusiveMaximum !== undefined && n >= prop.exclusiveMaximum);
+      const step = prop.multipleOf ?? (type === 'integer' ? 1 : undefined);
+      if (step !== undefined)
+        return fc
+          .integer({ min: Math.ceil(lo / step), max: Math.floor(hi / step) })
+          .map((k) => (k * step === 0 ? 0 : k * step))
+          .filter(inside);
       return fc
-        .double({ min: prop.minimum ?? -1e6, max: prop.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true })
-        .map((n) => (Object.is(n, -0) ? 0 : n));
+        .double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true })
+        .map((n) => (Object.is(n, -0) ? 0 : n))
+        .filter(inside);
+    }
     case 'boolean':
       return fc.boolean();
     case 'array':
@@ -511,6 +583,9 @@ export function invalidCases(schema: Json, valid: Json): InvalidCase[] {
     else if (type === 'string' && p.pattern) set(name, 'off the pattern', 'lower case!');
     else if (type === 'string' && p.maxLength !== undefined)
       set(name, 'longer than maxLength', 'x'.repeat(p.maxLength + 1));
+    else if (p.multipleOf !== undefined)
+      set(name, 'not a multiple of multipleOf', p.multipleOf * 3 + p.multipleOf / 2 + 0.001);
+    else if (p.exclusiveMaximum !== undefined) set(name, 'at the exclusive maximum', p.exclusiveMaximum);
     else if (type === 'integer' || type === 'number') set(name, 'above the maximum', (p.maximum ?? 1e6) + 1);
     else if (type === 'boolean') set(name, 'not a boolean', 'maybe');
     else if (type === 'array') set(name, 'not an array', 'x');
