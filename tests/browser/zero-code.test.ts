@@ -28,6 +28,10 @@ import { ConsolePage } from './pages/ConsolePage';
 
 const passwords = { admin: 'Admin-pass-for-tests-1', user: 'User-pass-for-tests-1' };
 const FIXTURES = ['notice.schema.json', 'everything.schema.json'];
+/** Where each fixture goes: `schemas/<$id>.schema.json` (the dialect names a schema file after its $id). */
+const added = FIXTURES.map(
+  (f) => `schemas/${JSON.parse(readFileSync(join(ROOT, 'tests/fixtures', f), 'utf8')).$id}.schema.json`,
+);
 /**
  * The API tests run on the copy: the ones over every schema or the kernel's generic behaviour (a new
  * schema is what they would break). The whole API project is left to CI's own run on the repository:
@@ -63,7 +67,7 @@ const gitStatus = () =>
     .split('\n')
     .filter(Boolean)
     .map((l) => l.slice(3))
-    .filter((f) => !FIXTURES.some((x) => f === `schemas/${x}`));
+    .filter((f) => !added.includes(f));
 
 async function api(method: 'GET' | 'POST', path: string, body?: unknown, token?: string | null) {
   const res = await fetch(server.url + path, {
@@ -91,9 +95,9 @@ beforeAll(async () => {
   git('add', '-A');
   git('commit', '-qm', 'the repository as it is');
   const before = fingerprints(tree);
-  for (const f of FIXTURES) copyFileSync(join(ROOT, 'tests/fixtures', f), join(tree, 'schemas', f));
+  FIXTURES.forEach((f, i) => copyFileSync(join(ROOT, 'tests/fixtures', f), join(tree, added[i])));
   runIn(tree, 'scripts/codegen.ts');
-  generated = changedFiles(tree, before).filter((f) => !FIXTURES.some((x) => f === `schemas/${x}`));
+  generated = changedFiles(tree, before).filter((f) => !added.includes(f));
   const consoleDir = join(work, 'console');
   await build({ root: tree, logLevel: 'warn', build: { outDir: consoleDir, emptyOutDir: true } });
   server = await startServerProcess({
