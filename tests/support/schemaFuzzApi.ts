@@ -13,7 +13,7 @@
  *   English, where the kernel writes the name), and nothing stored.
  */
 import fc from 'fast-check';
-import { invalidCases, recordArbitrary, valueArb, writable } from './schemaArbitraries';
+import { invalidCases, recordArbitrary, valueArb, writable } from './recordArbitraries';
 
 type Json = Record<string, any>;
 
