@@ -207,21 +207,25 @@ describe(`${COUNT} generated schemas (seed ${SEED}) in one copy of the repositor
         page.on('pageerror', (e) => errors.push(String(e)));
         const ui = new ConsolePage(page, b.server.url);
         const problems: string[] = [];
+        let step = 'create by API';
         try {
           const [record, other] = fc.sample(recordArbitrary(s, b.refIds), { numRuns: 2, seed: SEED + i });
           const created = await call(b.target, 'POST', ep.create.path, record);
           expect(created.status, JSON.stringify(created.body)).toBe(200);
           const id = created.body.data.id as number;
+          step = 'list';
           await ui.goto(s['x-resource'].path);
           await ui
             .rows()
             .filter({ hasText: String(record.title) })
             .first()
             .waitFor();
+          step = 'show';
           await ui.goto(`/${name}/${id}/show`);
           await page.getByText(String(record.title)).first().waitFor();
           // edit: change the title through the form, everything else read back unchanged
           const before = (await call(b.target, 'GET', `${ep.getOne.path}?id=${id}`)).body.data as Json;
+          step = 'edit';
           await ui.goto(`/${name}/${id}`);
           await ui.input('title').fill(`${record.title} edited`);
           await ui.save();
@@ -234,6 +238,7 @@ describe(`${COUNT} generated schemas (seed ${SEED}) in one copy of the repositor
                 `edit: ${k} changed from ${JSON.stringify(before[k])} to ${JSON.stringify(after[k])}`,
               );
           // create: the form prefilled with a valid record (react-admin's `?source=`), saved as it is
+          step = 'create';
           await ui.goto(`/${name}/create?source=${encodeURIComponent(JSON.stringify(other))}`);
           await ui.input('title').waitFor();
           await ui.save();
@@ -246,7 +251,14 @@ describe(`${COUNT} generated schemas (seed ${SEED}) in one copy of the repositor
                 `create: ${k} sent ${JSON.stringify(other[k])}, stored ${JSON.stringify(made[k])}`,
               );
         } catch (e) {
-          problems.push(String(e).split('\n')[0]);
+          // which page, and the form's error texts if it refused to save
+          const shown = await page
+            .locator('.Mui-error')
+            .allInnerTexts()
+            .catch(() => []);
+          problems.push(
+            `${step}: ${String(e).split('\n')[0]} ${shown.length ? `(errors shown: ${shown.join(' | ')})` : ''}`,
+          );
         } finally {
           await page.close();
         }
