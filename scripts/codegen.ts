@@ -13,7 +13,9 @@
  *   differs from the migrations' snapshot, a new migration (`--accept-storage`: only the snapshot);
  * - `docs/openapi.json` and the table of calls in `docs/api.md`, from the routes (scripts/codegen/openapi.ts);
  * - and, not from the schemas, the worker threads' plain-JavaScript bundles (scripts/codegen/workers.ts):
- *   `server/ledger/generated/verifyWorker.mjs`.
+ *   `server/ledger/generated/verifyWorker.mjs`;
+ * - last, in a process of its own that reads what was just written, the documents of scripts/docs-screens.ts:
+ *   `docs/screens-and-calls.md` and `docs/data-provider-calls.md` (the dataProvider's verb → call table).
  *
  * First of all, the schemas must be in the dialect (scripts/codegen/dialect.ts: schemas/meta.schema.json and
  * the rules it cannot say): otherwise codegen writes nothing and prints one line per error, `<file>#<JSON
@@ -248,6 +250,13 @@ export async function staleFiles(
 async function main(): Promise<void> {
   if (process.argv.includes('--check')) {
     const stale = await staleFiles();
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/docs-screens.ts'), '--check'], {
+        stdio: 'pipe',
+      });
+    } catch {
+      stale.push('docs/screens-and-calls.md or docs/data-provider-calls.md');
+    }
     if (stale.length) {
       console.error(`Generated files are stale: ${stale.join(', ')}. Run \`npm run codegen\`.`);
       process.exitCode = 1;
@@ -284,6 +293,11 @@ async function main(): Promise<void> {
       write(await openApiFiles(root));
     }
     write(await workerFiles(root));
+    // The screens and verb tables read the routes and registry just written: a fresh process, once.
+    if (!process.env.CODEGEN_SECOND_PASS)
+      execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/docs-screens.ts')], {
+        stdio: 'inherit',
+      });
   }
 }
 

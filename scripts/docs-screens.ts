@@ -1,20 +1,29 @@
 /**
  * `npm run docs:screens`: writes docs/screens-and-calls.md, the table of every screen and call of issue 8
- * with its status (scripts/codegen/screens.ts). `--check` writes nothing and exits 1 when the file on disk
- * differs from what it would write (run after a merge: a new schema, route or call changes the table).
+ * with its status (scripts/codegen/screens.ts), and docs/data-provider-calls.md, the console dataProvider's
+ * verb → call table (scripts/codegen/verbTable.ts). `--check` writes nothing and exits 1 when a file on disk
+ * differs from what it would write (run after a merge: a new schema, route or call changes the tables).
+ * `npm run codegen` runs this script last (in a process of its own, so it reads the files codegen just
+ * wrote), so one codegen leaves both documents up to date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { screensFiles } from './codegen/screens';
+import { verbTableFiles } from './codegen/verbTable';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Every document this script writes: path relative to the project root -> content. */
+async function docsFiles(): Promise<Record<string, string>> {
+  return { ...(await screensFiles(root)), ...(await verbTableFiles(root)) };
+}
 
 /** Paths whose content on disk differs from what the generator writes. */
 export async function staleScreenFiles(
   read: (path: string) => string = (path) => readFileSync(join(root, path), 'utf8'),
 ): Promise<string[]> {
-  const files = await screensFiles(root);
+  const files = await docsFiles();
   return Object.entries(files)
     .filter(([path, content]) => {
       try {
@@ -33,9 +42,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       console.error(`Stale: ${stale.join(', ')}. Run \`npm run docs:screens\`.`);
       process.exit(1);
     }
-    console.log('docs/screens-and-calls.md is up to date.');
+    console.log('docs/screens-and-calls.md and docs/data-provider-calls.md are up to date.');
   } else {
-    for (const [path, content] of Object.entries(await screensFiles(root))) {
+    for (const [path, content] of Object.entries(await docsFiles())) {
       writeFileSync(join(root, path), content);
       console.log(`wrote ${path}`);
     }

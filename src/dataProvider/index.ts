@@ -1,87 +1,9 @@
 /**
  * The console's react-admin DataProvider, in the style of ra-data-simple-rest: one factory
  * `createDataProvider(httpClient)` whose verb → call table is DERIVED from each schema's `x-endpoints`
- * (schemas/*.schema.json, docs/api.md). The table below is what `endpointTable()` returns today; a unit
- * test fails when this comment and the schemas disagree.
- *
- * | resource | verb | call |
- * |---|---|---|
- * | accounts | getList | GET /dev-api/user/list |
- * | accounts | getMany | GET /dev-api/user/list?ids= |
- * | accounts | getOne | GET /dev-api/user/detail?id= |
- * | accounts | create | POST /dev-api/user/add |
- * | accounts | update | POST /dev-api/user/update |
- * | accounts | delete | POST /dev-api/user/delete {id} |
- * | accounts | deleteMany | POST /dev-api/user/delete {ids} |
- * | archivedRecords | getList | GET /data-api/pigeonhole/list |
- * | archivedRecords | getOne | GET /data-api/pigeonhole/detail?id= |
- * | archivedRecords | getMany | GET /data-api/pigeonhole/list?ids= |
- * | artCategories | getList | GET /artmanager/artSort/artcateList |
- * | artworks | getList | POST /artmanager/artwork/searchArtworkList |
- * | artworks | getOne | GET /artmanager/artwork/ArtInfoByArtId?artId= |
- * | artworks | getMany | POST /artmanager/artwork/searchArtworkList {ids} |
- * | artworks | getManyReference(author) | GET /artmanager/authors/getArtworkList?id= |
- * | artworks | getManyReference(bid) | GET /artmanager/subjects/artworkListByCurrentUserId?id= |
- * | artworks | create | POST /artmanager/artwork/addArtwork |
- * | artworks | update | POST /artmanager/artwork/baseInfo |
- * | artworks | delete | POST /artmanager/artwork/deleteArt {id} |
- * | artworks | deleteMany | POST /artmanager/artwork/deleteArt {ids} |
- * | auditEntries | getList | GET /dev-api/audit/list |
- * | auditEntries | getOne | GET /dev-api/audit/detail?id= |
- * | auditEntries | getMany | GET /dev-api/audit/list?ids= |
- * | authors | getList | GET /artmanager/authors/getList |
- * | authors | search | POST /artmanager/authors/authorSearch |
- * | authors | getOne | GET /artmanager/authors/getInfo?id= |
- * | authors | getMany | GET /artmanager/authors/getList?ids= |
- * | authors | create | POST /artmanager/authors/addAuthors |
- * | authors | update | POST /artmanager/authors/updateInfo |
- * | authors | delete | POST /artmanager/authors/deleteAuthors {id} |
- * | authors | deleteMany | POST /artmanager/authors/deleteAuthors {ids} |
- * | bidUsers | getList | GET /artmanager/subjects/getUserList |
- * | bidUsers | search | POST /artmanager/subjects/searchUserList |
- * | bidUsers | getOne | GET /artmanager/bidUser/getInfo?id= |
- * | bidUsers | getMany | GET /artmanager/subjects/getUserList?ids= |
- * | bidUsers | create | POST /artmanager/subjects/insertUser |
- * | blocks | getList | GET /baas-api/blocks |
- * | blocks | getOne | GET /baas-api/block?channelId=&number= |
- * | chaincodes | getList | GET /baas-api/chaincodes |
- * | chaincodes | getOne | GET /baas-api/chaincode?id= |
- * | channels | getList | GET /baas-api/channels |
- * | channels | getOne | GET /baas-api/channel?id= |
- * | companies | getList | GET /medicine-api/company/getList |
- * | companies | getOne | GET /medicine-api/company/getInfo?id= |
- * | companies | getMany | GET /medicine-api/company/getList?ids= |
- * | companies | create | POST /medicine-api/company/addCompany |
- * | companies | update | POST /medicine-api/company/updateCompany |
- * | companies | delete | POST /medicine-api/company/deleteCompany {id} |
- * | companies | deleteMany | POST /medicine-api/company/deleteCompany {ids} |
- * | contracts | getList | GET /data-api/contract/list |
- * | contracts | getOne | GET /data-api/contract/detail?id= |
- * | contracts | getMany | GET /data-api/contract/list?ids= |
- * | contracts | create | POST /data-api/contract/add |
- * | contracts | update | POST /data-api/contract/update |
- * | contracts | delete | POST /data-api/contract/delete {id} |
- * | contracts | deleteMany | POST /data-api/contract/delete {ids} |
- * | contracts | getManyReference(templateId) | GET /medicine-api/smContract/contractsOfTemplate?id= |
- * | contractTemplates | getList | GET /medicine-api/smContract/templateList |
- * | contractTemplates | getOne | GET /medicine-api/smContract/templateInfo?id= |
- * | contractTemplates | getMany | GET /medicine-api/smContract/templateList?ids= |
- * | contractTemplates | create | POST /medicine-api/smContract/addTemplate |
- * | contractTemplates | update | POST /medicine-api/smContract/updateTemplate |
- * | contractTemplates | delete | POST /medicine-api/smContract/deleteTemplate {id} |
- * | contractTemplates | deleteMany | POST /medicine-api/smContract/deleteTemplate {ids} |
- * | notifications | getList | GET /medicine-api/notification/getList |
- * | notifications | getOne | GET /medicine-api/notification/getInfo?id= |
- * | notifications | getMany | GET /medicine-api/notification/getList?ids= |
- * | notifications | create | POST /medicine-api/notification/add |
- * | notifications | update | POST /medicine-api/notification/update |
- * | notifications | delete | POST /medicine-api/notification/delete {id} |
- * | notifications | deleteMany | POST /medicine-api/notification/delete {ids} |
- * | platformUsers | getList | POST /artmanager/admin/user/selectPageUser |
- * | platformUsers | getOne | POST /artmanager/admin/user/getUerById {id} |
- * | platformUsers | getMany | POST /artmanager/admin/user/selectPageUser {ids} |
- * | transactions | getList | GET /baas-api/transactions |
- * | transactions | getOne | GET /baas-api/transaction?txId= |
+ * (schemas/*.schema.json, docs/api.md) by `endpointTable()`. The table itself is generated:
+ * docs/data-provider-calls.md (written by `npm run codegen`, scripts/codegen/verbTable.ts; a unit test
+ * checks it against `endpointTable()`), so a new schema needs no edit here.
  *
  * How each verb is sent:
  * - getList: `page` (1-based), `pageSize` (= perPage), `sort`, `order` (ASC|DESC), `q` and filters; in
@@ -174,7 +96,7 @@ export function endpointTable(schemas: ResourceSchema[] = resourceSchemas()): En
   return rows;
 }
 
-/** One table row as the header comment writes it: `| resource | verb | METHOD /path?id= |`. */
+/** One table row as docs/data-provider-calls.md writes it: `| resource | verb | METHOD /path?id= |`. */
 export function formatEndpointRow(r: EndpointRow): string {
   let call = `${r.method} ${r.path}`;
   if (r.id) call += r.method === 'GET' && !r.verb.startsWith('delete') ? `?${r.id}=` : ` {${r.id}}`;

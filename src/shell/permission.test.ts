@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { decideNavigation, filterAsyncRoutes, hasPermission, routesForRoles } from './permission';
 import { asyncRoutes, type ShellRoute } from './routes';
 import { buildMenu, flattenRoutes } from './router';
+import { generatedResources } from '../generated/resources';
+
+/** Top-level menu entries of the registry's resources without a group that `role` sees, in x-resource order. */
+const topLevelResources = (role: string) =>
+  generatedResources
+    .filter((r) => r.group === null && !r.hidden && (!r.roles.length || r.roles.includes(role)))
+    .sort((a, b) => a.order - b.order)
+    .map((r) => r.path);
 
 const names = (routes: ShellRoute[]) =>
   flattenRoutes(routes)
@@ -67,7 +75,10 @@ describe('role filter', () => {
   it('gives admin every gated route, the product user only the user sections', () => {
     expect(names(routesForRoles(['admin']))).toEqual(expect.arrayContaining(names(asyncRoutes)));
     const userMenu = buildMenu(routesForRoles(['user'])).map((m) => m.path);
-    expect(userMenu).toEqual(['/dashboard', '/baas', '/data', '/support', '/billing', '/vessel', '/set']);
+    expect(userMenu).toEqual([
+      ...['/dashboard', '/baas', '/data', '/support', '/billing', '/vessel', '/set'],
+      ...topLevelResources('user'),
+    ]);
     const adminMenu = buildMenu(routesForRoles(['admin'])).map((m) => m.path);
     expect(adminMenu).toEqual([
       '/dashboard',
@@ -84,6 +95,7 @@ describe('role filter', () => {
       '/billing',
       '/vessel',
       '/set',
+      ...topLevelResources('admin'),
     ]);
   });
 });
@@ -181,9 +193,15 @@ describe('navigation guard', () => {
   });
 
   it('sends a group that is not a link to its first visible leaf', () => {
+    // Industry's first leaf: its own resources (x-resource order) before the Artwork group's
+    const inGroup = (g: string) =>
+      generatedResources
+        .filter((r) => r.group === g && !r.hidden)
+        .sort((a, b) => a.order - b.order)
+        .map((r) => r.path);
     expect(decideNavigation({ path: '/industry', ...admin })).toEqual({
       kind: 'redirect',
-      to: '/industry/authors',
+      to: [...inGroup('/industry'), ...inGroup('/industry/artwork')][0],
     });
     expect(decideNavigation({ path: '/set/protect', ...user })).toEqual({ kind: 'redirect', to: '/404' });
     expect(decideNavigation({ path: '/protect', ...user })).toEqual({

@@ -12,6 +12,18 @@ import {
   resolvePath,
 } from './router';
 import { routesForRoles } from './permission';
+import { generatedResources } from '../generated/resources';
+
+/**
+ * The menu entries the registry (src/generated/resources.ts) puts in `group`, in x-resource order, as
+ * withResourceRoutes places them (before the group's hand-written children): paths and titles.
+ */
+const fromRegistry = (group: string) => {
+  const rs = generatedResources
+    .filter((r) => r.group === group && !r.hidden)
+    .sort((a, b) => a.order - b.order);
+  return { paths: rs.map((r) => r.path), titles: rs.map((r) => r.titles.list ?? `resources.${r.name}.name`) };
+};
 
 describe('paths', () => {
   it('resolves relative, absolute and empty child paths', () => {
@@ -125,15 +137,26 @@ describe('menu', () => {
 
   it('keeps alwaysShow groups and nests the artwork group under industry', () => {
     const industry = menu.find((m) => m.path === '/industry')!;
-    expect(industry.children!.map((c) => c.title)).toEqual(['artwork', 'approval', 'entering']);
-    expect(industry.children![0].children!.map((c) => c.path)).toEqual([
-      '/industry/authors',
-      '/industry/artWork',
-      '/industry/bidUser',
-      '/industry/users',
+    expect(industry.children!.map((c) => c.title)).toEqual([
+      ...fromRegistry('/industry').titles,
+      'artwork',
+      'approval',
+      'entering',
     ]);
+    const artwork = industry.children!.find((c) => c.title === 'artwork')!;
+    // the registry's resources of the group, the four product sections among them
+    expect(artwork.children!.map((c) => c.path)).toEqual(fromRegistry('/industry/artwork').paths);
+    expect(artwork.children!.map((c) => c.path)).toEqual(
+      expect.arrayContaining([
+        '/industry/authors',
+        '/industry/artWork',
+        '/industry/bidUser',
+        '/industry/users',
+      ]),
+    );
     const set = menu.find((m) => m.path === '/set')!;
     expect(set.children!.map((c) => c.path)).toEqual([
+      ...fromRegistry('/set').paths,
       '/set/password',
       '/set/qkCorrelation',
       '/set/secret',

@@ -1,0 +1,170 @@
+/**
+ * fast-check arbitraries of the records a resource schema of the dialect accepts, derived from the
+ * schema alone (so they serve generated schemas, tests/support/schemaArbitraries.ts, and written ones):
+ * `valueArb` per property (formats date, date-time, email, uri; x-url; patterns; bounds, multipleOf and
+ * exclusive bounds; enums; booleans; references to given ids; arrays; nested objects), `recordArbitrary`
+ * per record (x-ordered pairs put in order), and `invalidCases`: one refused body per field that has a
+ * rule, with the field the 400 must name.
+ */
+import fc from 'fast-check';
+
+type Json = Record<string, any>;
+
+const TEXT_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -', '画', '作', '展'];
+
+const dateArb = fc
+  .record({
+    y: fc.integer({ min: 1990, max: 2099 }),
+    m: fc.integer({ min: 1, max: 12 }),
+    d: fc.integer({ min: 1, max: 28 }),
+  })
+  .map(({ y, m, d }) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
+
+/** Values `prop` accepts (never null: the "stored value" side); `refIds` gives ids for references. */
+export function valueArb(prop: Json, refIds: Record<string, number[]>): fc.Arbitrary<unknown> {
+  const reference = prop['x-references']?.resource ?? prop['x-ui']?.reference;
+  if (reference) return fc.constantFrom(...(refIds[reference] ?? [1]));
+  if (prop.enum) return fc.constantFrom(...prop.enum.filter((v: unknown) => v !== null));
+  const type = ([] as string[]).concat(prop.type ?? 'string').find((t) => t !== 'null');
+  switch (type) {
+    case 'string': {
+      if (prop.format === 'date') return dateArb;
+      if (prop.format === 'date-time')
+        return fc
+          .tuple(
+            dateArb,
+            fc.integer({ min: 0, max: 23 }),
+            fc.integer({ min: 0, max: 59 }),
+            fc.integer({ min: 0, max: 59 }),
+          )
+          .map(([d, h, mi, s]) => `${d}T${[h, mi, s].map((n) => String(n).padStart(2, '0')).join(':')}Z`);
+      if (prop.format === 'email')
+        return fc
+          .tuple(
+            fc.stringMatching(/^[a-z][a-z0-9.]{0,10}[a-z0-9]$/),
+            fc.constantFrom('example.org', 'museum.cn', 'art.example.com'),
+          )
+          .filter(([local]) => !local.includes('..'))
+          .map(([local, host]) => `${local}@${host}`);
+      if (prop.format === 'uri' || prop['x-url'])
+        return fc
+          .tuple(
+            fc.constantFrom('https', 'http'),
+            fc.constantFrom('example.org', 'museum.cn'),
+            fc.stringMatching(/^[a-z0-9/-]{0,20}$/),
+          )
+          .map(([s, h, p]) => `${s}://${h}/${p}`);
+      if (prop.pattern)
+        return fc
+          .stringMatching(new RegExp(prop.pattern))
+          .filter((s) => s.length >= (prop.minLength ?? 0) && s.length <= (prop.maxLength ?? 1000));
+      const max = Math.max(1, Math.min(prop.maxLength ?? 24, 24));
+      return fc
+        .array(fc.constantFrom(...TEXT_CHARS), {
+          minLength: Math.max(1, prop.minLength ?? 1),
+          maxLength: max,
+        })
+        .map((cs) => cs.join(''))
+        .filter((s) => s.trim() === s && s.length >= Math.max(1, prop.minLength ?? 1) && !s.includes('  '));
+    }
+    case 'integer':
+    case 'number': {
+      const lo = prop.minimum ?? prop.exclusiveMinimum ?? -1_000_000;
+      const hi = prop.maximum ?? prop.exclusiveMaximum ?? 1_000_000;
+      const inside = (n: number) =>
+        !(prop.exclusiveMinimum !== undefined && n <= prop.exclusiveMinimum) &&
+        !(prop.exclusiveMaximum !== undefined && n >= prop.exclusiveMaximum);
+      const step = prop.multipleOf ?? (type === 'integer' ? 1 : undefined);
+      if (step !== undefined)
+        return fc
+          .integer({ min: Math.ceil(lo / step), max: Math.floor(hi / step) })
+          .map((k) => (k * step === 0 ? 0 : k * step))
+          .filter(inside);
+      return fc
+        .double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true })
+        .map((n) => (Object.is(n, -0) ? 0 : n))
+        .filter(inside);
+    }
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(valueArb(prop.items ?? {}, refIds), {
+        minLength: 1,
+        maxLength: Math.min(prop.maxItems ?? 3, 3),
+      });
+    case 'object': {
+      const props = (prop.properties ?? {}) as Json;
+      const required = new Set<string>(prop.required ?? []);
+      return fc.record(Object.fromEntries(Object.entries(props).map(([k, p]) => [k, valueArb(p, refIds)])), {
+        requiredKeys: Object.keys(props).filter((k) => required.has(k)),
+      });
+    }
+    default:
+      throw new Error(`valueArb: unsupported type ${JSON.stringify(prop.type)}`);
+  }
+}
+
+/** The writable properties of a schema (not readOnly), by name. */
+export const writable = (schema: Json): [string, Json][] =>
+  Object.entries<Json>(schema.properties).filter(([, p]) => !p.readOnly);
+
+/**
+ * Valid records of `schema`: every required field, each optional one present or not, `x-ordered` pairs
+ * put in order. Unique fields get distinct values through the caller's sampling (use `seed` per record).
+ */
+export function recordArbitrary(schema: Json, refIds: Record<string, number[]>): fc.Arbitrary<Json> {
+  const required = new Set<string>(schema.required ?? []);
+  const props = writable(schema);
+  return fc
+    .record(Object.fromEntries(props.map(([k, p]) => [k, valueArb(p, refIds)])), {
+      requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)),
+    })
+    .map((rec) => {
+      for (const [a, b] of (schema['x-ordered'] ?? []) as [string, string][]) {
+        if (rec[a] !== undefined && rec[b] !== undefined && String(rec[a]) > String(rec[b]))
+          [rec[a], rec[b]] = [rec[b], rec[a]];
+      }
+      return rec;
+    });
+}
+
+/** One refused body: `body` differs from a valid record only at `field`, which the 400 must name. */
+export interface InvalidCase {
+  field: string;
+  why: string;
+  body: Json;
+}
+
+/**
+ * One refused variant of the valid record `valid` per writable field that has a rule: a value of the
+ * wrong type, out of bounds, off the pattern or format, outside the enum, a reference to no record, or
+ * a required field left out.
+ */
+export function invalidCases(schema: Json, valid: Json): InvalidCase[] {
+  const out: InvalidCase[] = [];
+  const required = new Set<string>(schema.required ?? []);
+  const set = (field: string, why: string, value: unknown) =>
+    out.push({ field, why, body: { ...valid, [field]: value } });
+  for (const [name, p] of writable(schema)) {
+    const type = ([] as string[]).concat(p.type ?? 'string').find((t) => t !== 'null');
+    if (required.has(name)) {
+      const { [name]: _omitted, ...rest } = valid;
+      void _omitted;
+      out.push({ field: name, why: 'required field left out', body: rest });
+    }
+    if (p['x-references']) set(name, 'a reference to no record', 2_000_000_000);
+    else if (p.enum) set(name, 'a value outside the enum', type === 'integer' ? 77 : 'not-in-enum');
+    else if (type === 'string' && p.format) set(name, `not a ${p.format}`, 'not a valid value');
+    else if (type === 'string' && p.pattern) set(name, 'off the pattern', 'lower case!');
+    else if (type === 'string' && p.maxLength !== undefined)
+      set(name, 'longer than maxLength', 'x'.repeat(p.maxLength + 1));
+    else if (p.multipleOf !== undefined)
+      set(name, 'not a multiple of multipleOf', p.multipleOf * 3 + p.multipleOf / 2 + 0.001);
+    else if (p.exclusiveMaximum !== undefined) set(name, 'at the exclusive maximum', p.exclusiveMaximum);
+    else if (type === 'integer' || type === 'number') set(name, 'above the maximum', (p.maximum ?? 1e6) + 1);
+    else if (type === 'boolean') set(name, 'not a boolean', 'maybe');
+    else if (type === 'array') set(name, 'not an array', 'x');
+    else if (type === 'object') set(name, 'not an object', 5);
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * A copy of this repository for the tests that change it the way a developer would (tests/browser/zero-code.test.ts,
+ * tests/browser/schema-fuzz.test.ts): its tracked files (as the working tree has them) under a new
+ * directory, sharing this repository's node_modules through a symlink, and the tools to tell which files
+ * a step wrote (`fingerprints`, `changedFiles`) and to run the project's scripts there (`runIn`).
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ROOT } from './serverProcess';
+
+/** Copies the tracked files of this repository to `dest` and links its node_modules. */
+export function copyRepository(dest: string): void {
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT }).toString().split('\0').filter(Boolean);
+  for (const f of files) {
+    mkdirSync(dirname(join(dest, f)), { recursive: true });
+    try {
+      copyFileSync(join(ROOT, f), join(dest, f));
+    } catch {
+      // a tracked file deleted in the working tree
+    }
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dest, 'node_modules'));
+}
+
+/** Every file below `dir` (relative paths), node_modules and .git excluded. */
+export function listFiles(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.name === 'node_modules' || e.name === '.git') continue;
+    if (e.isDirectory()) out.push(...listFiles(dir, rel));
+    else out.push(rel);
+  }
+  return out;
+}
+
+/** `path:sha256` of every file below `dir`, to tell afterwards which files a step wrote or changed. */
+export function fingerprints(dir: string): Set<string> {
+  return new Set(
+    listFiles(dir).map(
+      (f) =>
+        `${f}:${createHash('sha256')
+          .update(readFileSync(join(dir, f)))
+          .digest('hex')}`,
+    ),
+  );
+}
+
+/** The files below `dir` that are new or changed since `before` (a `fingerprints` result). */
+export function changedFiles(dir: string, before: Set<string>): string[] {
+  return [...fingerprints(dir)].filter((fp) => !before.has(fp)).map((fp) => fp.slice(0, fp.lastIndexOf(':')));
+}
+
+/**
+ * Runs `node --import tsx <script> ...args` in `dir` (JavaScript and node_modules/ bins run as they are); resolves its
+ * output, throws an Error carrying the end of the output when it exits non-zero.
+ */
+export function runIn(dir: string, script: string, args: string[] = [], timeoutMs = 600_000): string {
+  try {
+    return execFileSync(
+      process.execPath,
+      [...(/\.[cm]?js$|^node_modules\//.test(script) ? [] : ['--import', 'tsx']), script, ...args],
+      {
+        cwd: dir,
+        stdio: 'pipe',
+        timeout: timeoutMs,
+        // A vitest run in the copy is a run of its own, not a worker of this one.
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))),
+          FORCE_COLOR: '0',
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).toString();
+  } catch (e) {
+    const err = e as { stdout?: Buffer; stderr?: Buffer; status?: number };
+    // The last lines of the output, long ones (minified sources in a stack) cut.
+    const tail = `${err.stdout ?? ''}\n${err.stderr ?? ''}`
+      .split('\n')
+      .filter((l) => l.trim() && !/^\s+at /.test(l))
+      .map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))
+      .slice(-40)
+      .join('\n');
+    throw new Error(`${script} ${args.join(' ')} exited with ${err.status} in ${dir}:\n${tail}`);
+  }
+}
