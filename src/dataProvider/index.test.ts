@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createDataProvider, endpointTable, formatEndpointRow, idParams, toQuery, withIds } from './index';
 import type { HttpClient, HttpOptions } from './httpClient';
-import { resourceSchemas } from '../../common/schemaRegistry';
+import { resourceSchemas } from '../../kernel/dialect/schemaRegistry';
 
 interface Call {
   url: string;
