@@ -5,7 +5,7 @@
  * saw first (pinned), its own Ed25519 key, and the last checkpoint it verified. On each poll it fetches
  * the latest checkpoint (`GET /baas-api/public/checkpoint`), checks the server's signature with the pinned
  * key, checks that it extends the last one through the headers of `GET /baas-api/public/consistency`
- * (common/ledger/note.ts `checkConsistency`), cosigns it (C2SP tlog-cosignature v1) and stores the
+ * (an RFC 6962 consistency proof from the log, common/ledger/tlog.ts `checkTree`), cosigns it (C2SP tlog-cosignature v1) and stores the
  * cosignature on the server (`POST /baas-api/witness/cosign`, admin: `WITNESS_TOKEN`, or `--user` with
  * `WITNESS_PASSWORD`), then saves the new state.
  *
@@ -17,8 +17,8 @@ import { createPrivateKey, createPublicKey, randomBytes, sign, type KeyObject } 
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fromHex } from '../common/ledger/hex';
+import { checkTree } from '../common/ledger/tlog';
 import {
-  checkConsistency,
   COSIGNATURE_TYPE,
   cosignatureMessage,
   fromBase64,
@@ -27,12 +27,9 @@ import {
   timeBytes,
   toBase64,
   verifyCheckpointNote,
-  type Checkpoint,
-  type LinkHeader,
 } from '../common/ledger/note';
 
 const PKCS8_ED25519_PREFIX = fromHex('302e020100300506032b657004220420');
-const STEP = 10_000;
 
 /** The state file. */
 export interface WitnessState {
@@ -180,20 +177,32 @@ export async function poll(o: Options, state: WitnessState, token: string): Prom
   const pinned = { name: server.name, publicKey: fromBase64(server.publicKey) };
   const v = await verifyCheckpointNote(cp.note, pinned);
   if (!v.ok) throw new WitnessAlert('bad-signature', v.message, { note: cp.note, key: server });
-  if (v.checkpoint.origin !== `${server.name}/${o.channel}`)
+  // The key name is the origin of the records channel's log; other channels share its prefix.
+  if (v.checkpoint.origin !== `${server.name.slice(0, server.name.lastIndexOf('/'))}/${o.channel}`)
     throw new WitnessAlert('fork', `unexpected origin "${v.checkpoint.origin}"`, { note: cp.note });
   if (state.note) {
     const old = await verifyCheckpointNote(state.note, pinned);
     if (!old.ok) throw new Error(`the state file's checkpoint does not verify: ${old.message}`);
-    const headers = await fetchHeaders(o, old.checkpoint, v.checkpoint);
-    const link = await checkConsistency(old.checkpoint, v.checkpoint, headers);
-    if (!link.ok)
-      throw new WitnessAlert(link.kind, link.message, {
+    const a = old.checkpoint;
+    const b = v.checkpoint;
+    if (b.size < a.size)
+      throw new WitnessAlert('rollback', `the log shrank from ${a.size} to ${b.size} entries`, {
         previous: state.note,
         latest: cp.note,
-        headers,
-        failure: link,
       });
+    const { proof } = await api<{ proof: string[] }>(
+      `${o.url}/baas-api/public/log/${encodeURIComponent(o.channel)}/proof/consistency?from=${a.size}&to=${b.size}`,
+    ).catch(() => ({ proof: [] as string[] }));
+    if (!checkTree(proof.map(fromBase64), b.size, fromHex(b.rootHash), a.size, fromHex(a.rootHash)))
+      throw new WitnessAlert(
+        'fork',
+        `the log of ${b.size} entries does not extend the one of ${a.size} (RFC 6962 consistency proof)`,
+        {
+          previous: state.note,
+          latest: cp.note,
+          proof,
+        },
+      );
   }
   // Cosign (tlog-cosignature v1) and store on the server.
   const priv = privateKeyOf(state.witness.seed);
@@ -214,20 +223,6 @@ export async function poll(o: Options, state: WitnessState, token: string): Prom
     }),
   });
   return { ...state, server, note: cp.note, size: v.checkpoint.size };
-}
-
-/** The headers from the old head to the new one, in steps of at most 10,000. */
-async function fetchHeaders(o: Options, from: Checkpoint, to: Checkpoint): Promise<LinkHeader[]> {
-  if (to.size <= from.size) return [];
-  const out: LinkHeader[] = [];
-  for (let start = from.size; start <= to.size; start += STEP) {
-    const end = Math.min(to.size, start + STEP - 1);
-    const d = await api<{ headers: LinkHeader[] }>(
-      `${o.url}/baas-api/public/consistency?channel=${encodeURIComponent(o.channel)}&from=${start}&to=${end}`,
-    );
-    for (const h of d.headers) if (!out.length || h.number > out[out.length - 1].number) out.push(h);
-  }
-  return out;
 }
 
 async function main(): Promise<number> {
