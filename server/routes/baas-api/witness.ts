@@ -47,11 +47,11 @@ export default async function witnessRoutes(fastify: FastifyInstance) {
       const publicKey = fromBase64(req.body.publicKey);
       const ch = await app.ledger.channel(channel);
       if (!ch) throw notFound('Channel', channel);
-      const mine = await verifyCheckpointNote(note, app.checkpoints.key);
+      const mine = await verifyCheckpointNote(note, await app.checkpoints.keyFor(ch.name));
       if (!mine.ok)
         throw invalidField('note', 'signature', `not a checkpoint signed by this server: ${mine.message}`);
       const cp = mine.checkpoint;
-      if (cp.origin !== `${app.checkpoints.key.name}/${ch.name}`)
+      if (cp.origin !== app.checkpoints.origin(ch.name))
         throw invalidField(
           'note',
           'origin',
