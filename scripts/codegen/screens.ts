@@ -185,7 +185,15 @@ export interface ProbeResult {
 }
 
 /** The URL a probe asks: `{*}` (a wildcard suffix) filled with a directory name. */
-export const probeUrl = (path: string) => path.replace('{*}', 'probe');
+/**
+ * The URL a probe asks for `path`: `{channel}` is the channel every ledger has (artchannel), a log's tile
+ * wildcard the first partial tile of level 0 (C2SP tlog-tiles; it exists once the log has an entry), any
+ * other wildcard `probe`.
+ */
+export const probeUrl = (path: string) =>
+  path
+    .replace('{channel}', 'artchannel')
+    .replace('{*}', /\/log\/[^/]+\/tile\/\{\*\}$/.test(path) ? '0/000.p/1' : 'probe');
 
 function multipartEmpty() {
   const boundary = `b${randomBytes(8).toString('hex')}`;

@@ -39,7 +39,7 @@ export function renderVerbTable(rows: string[]): string {
  * @param root the project root
  */
 export async function verbTableFiles(root: string): Promise<Record<string, string>> {
-  const { endpointTable, formatEndpointRow } = await import('../../src/dataProvider/index');
+  const { endpointTable, formatEndpointRow } = await import('../../kernel/dialect/endpointTable');
   const config = (await prettier.resolveConfig(join(root, 'package.json'))) ?? {};
   const md = renderVerbTable(endpointTable().map(formatEndpointRow));
   return { [VERB_TABLE_DOC]: await prettier.format(md, { ...config, parser: 'markdown' }) };
