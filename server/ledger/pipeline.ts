@@ -12,14 +12,17 @@
  * processes ever cut at once.
  *
  * Speed (issue 9): on SQLite the hot statements (queue, read the queue, insert block and transactions,
- * dequeue) run as better-sqlite3 prepared statements on the Kysely transaction's own connection; other
+ * dequeue) run as better-sqlite3 prepared statements (blockWriter.ts) on the Kysely transaction's own connection; other
  * databases go through Kysely with multi-row inserts. The same tables and hashes either way. As the only
  * orderer, the group commit cuts full batches in its own database transaction (`persist`), so a
  * transaction cut at once is written once, with one fsync per group instead of one per block plus one.
+ *
+ * Parts: proposal.ts (validation), blockWriter.ts (the commit path: queue rows, writing a block and its
+ * commit hooks, the SQLite prepared statements), commitWaiters.ts (callers waiting for a commit),
+ * pipelineTypes.ts (options and shared shapes). This module keeps the block cutter, the group commit,
+ * channel creation and the orderer/follower roles.
  */
-import { sql, type Kysely, type Transaction as KyselyTrx } from 'kysely';
-import type SQLite from 'better-sqlite3';
-import { sqliteHandle } from '../db/connect';
+import { sql, type Kysely } from 'kysely';
 import {
   LedgerError,
   type BlockInfo,
@@ -30,123 +33,28 @@ import {
   type Transaction,
   type TxProposal,
 } from '../../common/ledger/types';
+import { BlockWriter } from './blockWriter';
+import { CommitWaiters } from './commitWaiters';
 import type { LedgerExplorer } from './explorer';
-import { merkleRootHex } from './merkle';
 import { BLOCK_CHANNEL, PENDING_CHANNEL, type OrdererElection } from './orderer';
-import type { LedgerTables } from './tables';
-import { TreeStore } from './tree';
-import { blockHashHex, blockTimeText, newTxId, txLeafHex, txTimestamp } from './tx';
+import type {
+  BlockCommittedHook,
+  ChannelState,
+  Db,
+  EmbeddedLedgerOptions,
+  FusedCut,
+  PersistItem,
+  Waiter,
+} from './pipelineTypes';
+import { CHANNEL_NAME_RE, checkProposal } from './proposal';
+import type { TreeStore } from './tree';
+import { blockTimeText, newTxId, txTimestamp } from './tx';
 
-export interface EmbeddedLedgerOptions {
-  /** Cut a block once this many transactions are pending (Fabric BatchSize.MaxMessageCount). 1..10,000. */
-  batchSize: number;
-  /** Cut a block this many ms after the first pending transaction of a batch arrived (Fabric BatchTimeout). */
-  batchTimeoutMs: number;
-  /** Where cutter failures are reported (they are retried). */
-  logError?: (err: unknown, msg: string) => void;
-  /**
-   * Several processes on one PostgreSQL database: who cuts blocks (orderer.ts). Without it this
-   * process is always the orderer (one server per database, the SQLite case).
-   */
-  election?: OrdererElection;
-  /**
-   * With an election: how often the orderer checks the pending queue and the others check the
-   * transactions they wait for, ms (default 1,000); the notifications are the fast path.
-   */
-  followerPollMs?: number;
-}
+export { CHANNEL_NAME_RE, checkProposal } from './proposal';
+export type { BlockCommittedHook, EmbeddedLedgerOptions } from './pipelineTypes';
 
-/**
- * Called once per block after its database transaction committed, in block order, by the process that
- * cut it, before the callers waiting for the block are answered. A failure is logged; the block stays.
- * (Checkpoints are signed inside the block's transaction instead: a commit hook, server/ledger/checkpoints.ts.)
- */
-export type BlockCommittedHook = (block: BlockInfo) => Promise<void> | void;
-
-/** Limits on a proposal, so a transaction row stays small. */
-const MAX_ARGS = 32;
-const MAX_ARG_LENGTH = 4096;
-const NAME_RE = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
-/** Channel names: Fabric's rule, shortened (docs/ledger.md section 1). */
-export const CHANNEL_NAME_RE = /^[a-z][a-z0-9.-]{0,48}$/;
-const INSERT_CHUNK = 200;
 /** Transaction-level advisory lock taken while creating a channel on PostgreSQL (any constant bigint). */
 const CHANNEL_LOCK_KEY = '27710537433297509';
-
-type Db = Kysely<LedgerTables>;
-type Trx = KyselyTrx<LedgerTables>;
-
-interface ChannelState {
-  id: number;
-  name: string;
-  /** Pending transactions this process knows of. */
-  pending: number;
-  timer: NodeJS.Timeout | null;
-  cutQueued: boolean;
-}
-
-interface Waiter {
-  resolve: (tx: CommittedTx) => void;
-  reject: (err: Error) => void;
-}
-
-/** Validates a proposal. @throws LedgerError `bad-proposal` naming the field. */
-export function checkProposal(p: TxProposal): void {
-  const bad = (m: string) => {
-    throw new LedgerError('bad-proposal', m);
-  };
-  if (typeof p.chaincode !== 'string' || !NAME_RE.test(p.chaincode)) bad(`chaincode must match ${NAME_RE}`);
-  if (typeof p.function !== 'string' || !NAME_RE.test(p.function)) bad(`function must match ${NAME_RE}`);
-  if (typeof p.creator !== 'string' || p.creator.length === 0 || p.creator.length > 128)
-    bad('creator must be 1..128 characters');
-  if (!Array.isArray(p.args) || p.args.length > MAX_ARGS)
-    bad(`args must be an array of at most ${MAX_ARGS} strings`);
-  for (let i = 0; i < p.args.length; i++) {
-    const a = p.args[i];
-    if (typeof a !== 'string' || a.length > MAX_ARG_LENGTH)
-      bad(`args[${i}] must be a string of at most ${MAX_ARG_LENGTH} characters`);
-  }
-}
-
-/** Prepared statements of the SQLite fast path (run on the Kysely transaction's connection). */
-interface SqliteStatements {
-  insertPending: SQLite.Statement;
-  selectPending: SQLite.Statement;
-  lastBlock: SQLite.Statement;
-  insertBlock: SQLite.Statement;
-  insertTx: SQLite.Statement;
-  deletePending: SQLite.Statement;
-}
-
-/** A submission waiting for the group commit. */
-interface PersistItem {
-  tx: Transaction;
-  st: ChannelState;
-  resolve: (tx: Transaction) => void;
-  reject: (err: Error) => void;
-  waiter?: Waiter;
-}
-
-/** Blocks a group commit cut for one channel, and what of the group it queued instead. */
-interface FusedCut {
-  st: ChannelState;
-  blocks: { block: BlockInfo; txs: CommittedTx[] }[];
-  /** The group's transactions left for `ledger_pending`. */
-  queued: PersistItem[];
-  /** How many of the channel's transactions are pending after the commit. */
-  left: number;
-}
-
-interface PendingRow {
-  seq: number;
-  txId: string;
-  chaincode: string;
-  function: string;
-  args: string;
-  creator: string;
-  timestamp: string;
-  validationCode: number;
-}
 
 /**
  * The write pipeline: channel creation, durable submission (group commit into `ledger_pending`), the
@@ -160,12 +68,10 @@ export class WritePipeline {
   private readonly opts: EmbeddedLedgerOptions;
   private readonly byName = new Map<string, ChannelState>();
   private readonly byId = new Map<number, ChannelState>();
-  private readonly waiters = new Map<string, Waiter[]>();
-  private readonly hooks: CommitHook[] = [];
+  private readonly waiters: CommitWaiters;
+  private readonly writer: BlockWriter;
   private blockCommitted: BlockCommittedHook = () => {};
-  private readonly sqlite: SQLite.Database | undefined;
   private readonly postgres: boolean;
-  private stmts: SqliteStatements | undefined;
   private readonly election: OrdererElection | undefined;
   /** The channels' Merkle logs, appended in each block's transaction (tree.ts). */
   readonly tree: TreeStore;
@@ -190,10 +96,11 @@ export class WritePipeline {
     this.db = db as Db;
     this.opts = opts;
     this.reads = reads;
-    this.sqlite = sqliteHandle(db);
     this.postgres = db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
     this.election = opts.election;
-    this.tree = new TreeStore(db);
+    this.writer = new BlockWriter(db);
+    this.waiters = new CommitWaiters(db, reads);
+    this.tree = this.writer.tree;
   }
 
   /**
@@ -298,7 +205,7 @@ export class WritePipeline {
   private async onForeignBlock(channelId: number, number: number): Promise<void> {
     if (this.waiters.size === 0) return;
     try {
-      this.settle(await this.reads.blockTransactions(channelId, number));
+      this.waiters.settle(await this.reads.blockTransactions(channelId, number));
     } catch (err) {
       this.opts.logError?.(err, `ledger: reading block ${number} after its notification failed`);
     }
@@ -330,41 +237,10 @@ export class WritePipeline {
       }
       return;
     }
-    if (this.waiters.size === 0) return;
     try {
-      const ids = [...this.waiters.keys()];
-      const blocks = new Set<string>();
-      for (let i = 0; i < ids.length; i += 500) {
-        const rows = await this.db
-          .selectFrom('ledger_tx')
-          .select(['channelId', 'blockNumber'])
-          .where('txId', 'in', ids.slice(i, i + 500))
-          .execute();
-        for (const r of rows) blocks.add(`${r.channelId}:${r.blockNumber}`);
-      }
-      for (const b of blocks) {
-        const [c, n] = b.split(':').map(Number);
-        this.settle(await this.reads.blockTransactions(c, n));
-      }
+      await this.waiters.pollCommitted();
     } catch (err) {
       this.opts.logError?.(err, 'ledger: polling for committed transactions failed');
-    }
-  }
-
-  /** Rejects every waiting caller (the signer halted the ledger: their blocks cannot be signed). */
-  private rejectWaiters(err: Error): void {
-    const all = [...this.waiters.values()];
-    this.waiters.clear();
-    for (const list of all) for (const w of list) w.reject(err);
-  }
-
-  /** Resolves the waiters of committed transactions. */
-  private settle(txs: CommittedTx[]): void {
-    for (const tx of txs) {
-      const list = this.waiters.get(tx.txId);
-      if (!list) continue;
-      this.waiters.delete(tx.txId);
-      for (const w of list) w.resolve(tx);
     }
   }
 
@@ -375,8 +251,9 @@ export class WritePipeline {
     return st;
   }
 
+  /** Adds a commit hook, run inside each block's database transaction (blockWriter.ts). */
   onCommit(hook: CommitHook): void {
-    this.hooks.push(hook);
+    this.writer.onCommit(hook);
   }
 
   async ensureChannel(name: string): Promise<ChannelInfo> {
@@ -412,7 +289,8 @@ export class WritePipeline {
           timestamp: txTimestamp(now),
           validationCode: 0,
         };
-        genesis = (await this.writeBlock(trx, created.id, name, 0, '', [tx], blockTimeText(now))).block;
+        genesis = (await this.writer.writeBlock(trx, created.id, name, 0, '', [tx], blockTimeText(now)))
+          .block;
         this.track(created.id, name);
       });
       if (genesis) await this.runBlockCommitted(genesis);
@@ -467,30 +345,6 @@ export class WritePipeline {
     });
   }
 
-  private statements(): SqliteStatements {
-    if (this.stmts) return this.stmts;
-    const d = this.sqlite!;
-    this.stmts = {
-      insertPending: d.prepare(
-        'INSERT INTO ledger_pending ("txId", "channelId", "chaincode", "function", "args", "creator", "timestamp", "validationCode") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      selectPending: d.prepare(
-        'SELECT "seq", "txId", "chaincode", "function", "args", "creator", "timestamp", "validationCode" FROM ledger_pending WHERE "channelId" = ? ORDER BY "seq" LIMIT ?',
-      ),
-      lastBlock: d.prepare(
-        'SELECT "number", "blockHash" FROM ledger_block WHERE "channelId" = ? ORDER BY "number" DESC LIMIT 1',
-      ),
-      insertBlock: d.prepare(
-        'INSERT INTO ledger_block ("channelId", "number", "previousHash", "dataHash", "blockHash", "txCount", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      insertTx: d.prepare(
-        'INSERT INTO ledger_tx ("txId", "channelId", "blockNumber", "txIndex", "chaincode", "function", "args", "creator", "timestamp", "validationCode", "leafHash") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      deletePending: d.prepare('DELETE FROM ledger_pending WHERE "channelId" = ? AND "seq" <= ?'),
-    };
-    return this.stmts;
-  }
-
   /**
    * Group commit: every proposal submitted during one event-loop turn is stored in one database
    * transaction (one fsync), then all of them are acknowledged together.
@@ -520,13 +374,15 @@ export class WritePipeline {
         cuts = [];
         const toQueue: PersistItem[] = [];
         for (const [st, group] of groups) {
-          const cut = fuse ? await this.cutInGroup(trx, st, group) : undefined;
+          const cut = fuse
+            ? await this.writer.cutInGroup(trx, st, group, this.opts.batchSize, this.opts.batchTimeoutMs)
+            : undefined;
           if (cut) {
             cuts.push(cut);
             toQueue.push(...cut.queued);
           } else toQueue.push(...group);
         }
-        await this.insertPending(trx, toQueue);
+        await this.writer.insertPending(trx, toQueue);
         if (this.election) {
           // Tell the orderer (delivered at commit): per channel, how many were queued.
           const counts = new Map<number, number>();
@@ -555,12 +411,7 @@ export class WritePipeline {
       return;
     }
     const orderer = this.isOrderer();
-    for (const { tx, waiter } of items)
-      if (waiter) {
-        const list = this.waiters.get(tx.txId);
-        if (list) list.push(waiter);
-        else this.waiters.set(tx.txId, [waiter]);
-      }
+    for (const { tx, waiter } of items) if (waiter) this.waiters.add(tx.txId, waiter);
     const cutBy = new Map(cuts.map((c) => [c.st, c]));
     for (const [st, group] of groups) {
       const cut = cutBy.get(st);
@@ -578,135 +429,8 @@ export class WritePipeline {
     for (const cut of cuts)
       for (const b of cut.blocks) {
         await this.runBlockCommitted(b.block);
-        this.settle(b.txs);
+        this.waiters.settle(b.txs);
       }
-  }
-
-  /**
-   * Inside the group commit's database transaction: when channel `st`'s queue (stored rows, then
-   * `group`) reaches the batch size, or the batch timeout is 0, writes its blocks; answers what was cut,
-   * or undefined when the batch is not full yet.
-   */
-  private async cutInGroup(trx: Trx, st: ChannelState, group: PersistItem[]): Promise<FusedCut | undefined> {
-    const size = this.opts.batchSize;
-    const now = this.opts.batchTimeoutMs === 0;
-    if (!now && st.pending + group.length < size) return undefined;
-    // The stored rows come first (st.pending may overcount them: after a flush it is at least 1).
-    const stored = st.pending > 0 ? await this.readPending(trx, st.id, Number.MAX_SAFE_INTEGER) : [];
-    const total = stored.length + group.length;
-    const take = now ? total : total - (total % size);
-    if (take === 0) return undefined;
-    const queue: Transaction[] = stored.map((r) => this.rowTx(st, r));
-    for (const it of group) queue.push(it.tx);
-    let last = await this.lastBlock(trx, st.id);
-    const createdAt = blockTimeText();
-    const blocks: { block: BlockInfo; txs: CommittedTx[] }[] = [];
-    for (let i = 0; i < take; i += size) {
-      const number = last ? Number(last.number) + 1 : 0;
-      const b = await this.writeBlock(
-        trx,
-        st.id,
-        st.name,
-        number,
-        last?.blockHash ?? '',
-        queue.slice(i, Math.min(take, i + size)),
-        createdAt,
-      );
-      blocks.push(b);
-      last = { number, blockHash: b.block.blockHash };
-    }
-    const storedTaken = Math.min(take, stored.length);
-    if (storedTaken > 0) await this.deletePending(trx, st.id, stored[storedTaken - 1].seq);
-    return { st, blocks, queued: group.slice(take - storedTaken), left: total - take };
-  }
-
-  /** Inserts transactions into `ledger_pending` inside `trx`. */
-  private async insertPending(trx: Trx, items: PersistItem[]): Promise<void> {
-    if (items.length === 0) return;
-    if (this.sqlite) {
-      const ins = this.statements().insertPending;
-      for (const { tx, st } of items)
-        ins.run(
-          tx.txId,
-          st.id,
-          tx.chaincode,
-          tx.function,
-          JSON.stringify(tx.args),
-          tx.creator,
-          tx.timestamp,
-          tx.validationCode,
-        );
-      return;
-    }
-    for (let i = 0; i < items.length; i += INSERT_CHUNK)
-      await trx
-        .insertInto('ledger_pending')
-        .values(
-          items.slice(i, i + INSERT_CHUNK).map(({ tx, st }) => ({
-            txId: tx.txId,
-            channelId: st.id,
-            chaincode: tx.chaincode,
-            function: tx.function,
-            args: JSON.stringify(tx.args),
-            creator: tx.creator,
-            timestamp: tx.timestamp,
-            validationCode: tx.validationCode,
-          })),
-        )
-        .execute();
-  }
-
-  /** The oldest `limit` pending rows of a channel, in submission order. */
-  private async readPending(trx: Trx, channelId: number, limit: number): Promise<PendingRow[]> {
-    if (this.sqlite) return this.statements().selectPending.all(channelId, limit) as PendingRow[];
-    return trx
-      .selectFrom('ledger_pending')
-      .select(['seq', 'txId', 'chaincode', 'function', 'args', 'creator', 'timestamp', 'validationCode'])
-      .where('channelId', '=', channelId)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
-  }
-
-  /** The channel's last block (number and hash), undefined before its genesis block. */
-  private async lastBlock(
-    trx: Trx,
-    channelId: number,
-  ): Promise<{ number: number; blockHash: string } | undefined> {
-    if (this.sqlite)
-      return this.statements().lastBlock.get(channelId) as { number: number; blockHash: string } | undefined;
-    return trx
-      .selectFrom('ledger_block')
-      .select(['number', 'blockHash'])
-      .where('channelId', '=', channelId)
-      .orderBy('number', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-  }
-
-  /** Removes a channel's pending rows up to `lastSeq` (they are in a block now). */
-  private async deletePending(trx: Trx, channelId: number, lastSeq: number): Promise<void> {
-    if (this.sqlite) this.statements().deletePending.run(channelId, lastSeq);
-    else
-      await trx
-        .deleteFrom('ledger_pending')
-        .where('channelId', '=', channelId)
-        .where('seq', '<=', lastSeq)
-        .execute();
-  }
-
-  /** A stored pending row as the transaction it is. */
-  private rowTx(st: ChannelState, r: PendingRow): Transaction {
-    return {
-      txId: r.txId,
-      channel: st.name,
-      chaincode: r.chaincode,
-      function: r.function,
-      args: JSON.parse(r.args) as string[],
-      creator: r.creator,
-      timestamp: r.timestamp,
-      validationCode: r.validationCode,
-    };
   }
 
   /** After `st.pending` grew: cut at the batch size, otherwise make sure the batch timeout runs. */
@@ -716,80 +440,17 @@ export class WritePipeline {
       st.timer = setTimeout(() => this.onTimeout(st), this.opts.batchTimeoutMs);
   }
 
+  /**
+   * Waits until transaction `txId` is committed (it may be already).
+   * @throws LedgerError `timeout` after `timeoutMs`
+   */
   async waitForCommit(txId: string, timeoutMs = 30_000): Promise<CommittedTx> {
-    return new Promise<CommittedTx>((resolve, reject) => {
-      let done = false;
-      const timer = setTimeout(
-        () =>
-          finish(
-            undefined,
-            new LedgerError('timeout', `transaction ${txId} not committed within ${timeoutMs} ms`),
-          ),
-        timeoutMs,
-      );
-      const finish = (tx?: CommittedTx, err?: Error) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        this.dropWaiter(txId, waiter);
-        if (err) reject(err);
-        else resolve(tx!);
-      };
-      const waiter: Waiter = { resolve: (tx) => finish(tx), reject: (err) => finish(undefined, err) };
-      const list = this.waiters.get(txId);
-      if (list) list.push(waiter);
-      else this.waiters.set(txId, [waiter]);
-      // Already committed (before the waiter was registered)?
-      this.reads.transaction(txId).then(
-        (tx) => tx && finish(tx),
-        (err) => finish(undefined, err as Error),
-      );
-    });
+    return this.waiters.wait(txId, timeoutMs);
   }
 
-  private dropWaiter(txId: string, waiter: Waiter): void {
-    const list = this.waiters.get(txId);
-    if (!list) return;
-    const rest = list.filter((w) => w !== waiter);
-    if (rest.length) this.waiters.set(txId, rest);
-    else this.waiters.delete(txId);
-  }
-
+  /** Submits, then waits for the commit (commitWaiters.ts); the waiter is registered before the tx can be cut. */
   async submitAndWait(proposal: TxProposal, opts: SubmitWaitOptions = {}): Promise<CommittedTx> {
-    const timeoutMs = opts.timeoutMs ?? 30_000;
-    let timer: NodeJS.Timeout | undefined;
-    let txId: string | undefined;
-    const committed = new Promise<CommittedTx>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve: (tx) => {
-          clearTimeout(timer);
-          resolve(tx);
-        },
-        reject: (err) => {
-          clearTimeout(timer);
-          reject(err);
-        },
-      };
-      timer = setTimeout(() => {
-        if (txId) this.dropWaiter(txId, waiter);
-        reject(
-          new LedgerError(
-            'timeout',
-            `transaction ${txId ?? '(not yet stored)'} not committed within ${timeoutMs} ms`,
-          ),
-        );
-      }, timeoutMs);
-      this.enqueue(proposal, waiter).then(
-        (tx) => {
-          txId = tx.txId;
-          opts
-            .onStored?.(tx)
-            .catch((err: unknown) => this.opts.logError?.(err, `ledger: onStored of ${tx.txId} failed`));
-        },
-        (err) => waiter.reject(err as Error),
-      );
-    });
-    return committed;
+    return this.waiters.submitAndWait((waiter) => this.enqueue(proposal, waiter), opts, this.opts.logError);
   }
 
   private onTimeout(st: ChannelState): void {
@@ -827,7 +488,7 @@ export class WritePipeline {
       if (st.pending > 0 && !st.timer && !this.closed)
         st.timer = setTimeout(() => this.onTimeout(st), this.opts.batchTimeoutMs);
     } catch (err) {
-      if (err instanceof LedgerError && err.code === 'halted') this.rejectWaiters(err);
+      if (err instanceof LedgerError && err.code === 'halted') this.waiters.rejectAll(err);
       this.opts.logError?.(err, `ledger: cutting a block of channel ${st.name} failed; retrying in 1 s`);
       if (!this.closed && !st.timer) st.timer = setTimeout(() => this.onTimeout(st), 1000);
     }
@@ -841,20 +502,20 @@ export class WritePipeline {
       // the second one then reads the first one's block and dequeued rows.
       if (this.postgres)
         await trx.selectFrom('ledger_channel').select('id').where('id', '=', st.id).forUpdate().execute();
-      const rows = await this.readPending(trx, st.id, this.opts.batchSize);
+      const rows = await this.writer.readPending(trx, st.id, this.opts.batchSize);
       if (rows.length === 0) return;
-      const last = await this.lastBlock(trx, st.id);
+      const last = await this.writer.lastBlock(trx, st.id);
       const number = last ? Number(last.number) + 1 : 0;
-      committed = await this.writeBlock(
+      committed = await this.writer.writeBlock(
         trx,
         st.id,
         st.name,
         number,
         last?.blockHash ?? '',
-        rows.map((r) => this.rowTx(st, r)),
+        rows.map((r) => this.writer.rowTx(st, r)),
         blockTimeText(),
       );
-      await this.deletePending(trx, st.id, rows[rows.length - 1].seq);
+      await this.writer.deletePending(trx, st.id, rows[rows.length - 1].seq);
       if (this.election)
         await sql`SELECT pg_notify(${BLOCK_CHANNEL}, ${`${this.election.instance}:${st.id}:${number}`})`.execute(
           trx,
@@ -864,7 +525,7 @@ export class WritePipeline {
     const { block, txs } = committed as { block: BlockInfo; txs: CommittedTx[] };
     // The hook first: a caller answered for this block finds its checkpoint already signed.
     await this.runBlockCommitted(block);
-    this.settle(txs);
+    this.waiters.settle(txs);
     return txs.length;
   }
 
@@ -874,105 +535,6 @@ export class WritePipeline {
     } catch (err) {
       this.opts.logError?.(err, `ledger: the block-committed hook failed for block ${block.number}`);
     }
-  }
-
-  /** Inserts one block and its transactions, then runs the commit hooks, all inside `trx`. */
-  private async writeBlock(
-    trx: Trx,
-    channelId: number,
-    channel: string,
-    number: number,
-    previousHash: string,
-    txs: Transaction[],
-    createdAt: string,
-  ): Promise<{ block: BlockInfo; txs: CommittedTx[] }> {
-    const leaves = txs.map(txLeafHex);
-    const dataHash = merkleRootHex(leaves);
-    const header = { number, previousHash, dataHash };
-    const block: BlockInfo = {
-      ...header,
-      channelId,
-      channel,
-      blockHash: blockHashHex(header),
-      txCount: txs.length,
-      createdAt,
-    };
-    // Written field by field (an object spread per transaction cost more on this hot path).
-    const committed: CommittedTx[] = new Array<CommittedTx>(txs.length);
-    for (let i = 0; i < txs.length; i++) {
-      const tx = txs[i];
-      committed[i] = {
-        txId: tx.txId,
-        channel: tx.channel,
-        chaincode: tx.chaincode,
-        function: tx.function,
-        args: tx.args,
-        creator: tx.creator,
-        timestamp: tx.timestamp,
-        validationCode: tx.validationCode,
-        channelId,
-        blockNumber: number,
-        txIndex: i,
-        leafHash: leaves[i],
-        blockTime: createdAt,
-      };
-    }
-    if (this.sqlite) {
-      const s = this.statements();
-      s.insertBlock.run(channelId, number, previousHash, dataHash, block.blockHash, txs.length, createdAt);
-      for (const t of committed)
-        s.insertTx.run(
-          t.txId,
-          channelId,
-          number,
-          t.txIndex,
-          t.chaincode,
-          t.function,
-          JSON.stringify(t.args),
-          t.creator,
-          t.timestamp,
-          t.validationCode,
-          t.leafHash,
-        );
-    } else {
-      await trx
-        .insertInto('ledger_block')
-        .values({
-          channelId,
-          number,
-          previousHash,
-          dataHash,
-          blockHash: block.blockHash,
-          txCount: txs.length,
-          createdAt,
-        })
-        .execute();
-      for (let i = 0; i < committed.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('ledger_tx')
-          .values(
-            committed.slice(i, i + INSERT_CHUNK).map((t) => ({
-              txId: t.txId,
-              channelId,
-              blockNumber: number,
-              txIndex: t.txIndex,
-              chaincode: t.chaincode,
-              function: t.function,
-              args: JSON.stringify(t.args),
-              creator: t.creator,
-              timestamp: t.timestamp,
-              validationCode: t.validationCode,
-              leafHash: t.leafHash,
-            })),
-          )
-          .execute();
-      }
-    }
-    const head = await this.tree.appendBlock(trx, channelId, number, leaves);
-    block.treeSize = head.size;
-    block.treeRoot = head.rootHash;
-    for (const hook of this.hooks) await hook(block, committed, trx);
-    return { block, txs: committed };
   }
 
   /**
@@ -1020,8 +582,6 @@ export class WritePipeline {
     for (const st of this.byId.values()) this.clearTimer(st);
     await this.chain;
     await this.election?.close();
-    for (const [txId, list] of this.waiters)
-      for (const w of list) w.reject(new LedgerError('closed', `ledger closed before ${txId} was committed`));
-    this.waiters.clear();
+    this.waiters.closeAll();
   }
 }
