@@ -257,6 +257,8 @@ export function probeStatus(r: ProbeResult, platformSession = false): string {
   if (r.status === 200 && r.code === 0) return 'answers';
   // The one call answering a document of its own instead of the envelope (GET /dev-api/openapi.json).
   if (r.status === 200 && r.code === undefined && r.json) return 'answers (a JSON document, not an envelope)';
+  // The transparency log's own formats (C2SP tlog-checkpoint notes, tlog-tiles), text or binary.
+  if (r.status === 200 && !r.json) return 'answers (a C2SP document: text or binary, not JSON)';
   if (r.status === 400 && r.code === 400 && r.fields.length)
     return `answers; empty input refused naming ${[...new Set(r.fields)]
       .slice(0, 3)
