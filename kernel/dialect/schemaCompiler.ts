@@ -10,7 +10,6 @@
  * - `queryValidatorFor`: the precompiled validators of the query-string build (`coerceTypes`).
  */
 import Ajv, { _, Name, type AnySchema } from 'ajv';
-import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import { formats } from './keywordRules';
 import { ANNOTATION_KEYWORDS, META_SCHEMA_REF, RULES_IMPORT, registerKeywords } from './keywords';
 import { schemasWithVariants, withDataPolicy } from './schemaRegistry';
@@ -76,6 +75,9 @@ export function createBareAjv(opts: CompilerOptions = {}): Ajv {
   registerKeywords(ajv);
   // The schemas name their dialect (`$schema`: schemas/meta.schema.json). At run time ajv checks them as
   // the draft-07 they are; the dialect's own rules are codegen's (scripts/codegen/metaSchema.ts).
+  // (ajv's own copy of the draft-07 meta-schema: a JSON import of a package would need an import
+  // attribute the server bundle does not keep.)
+  const draft07 = ajv.getSchema('http://json-schema.org/draft-07/schema')?.schema;
   const { $id: _draftId, ...draft } = draft07 as Record<string, unknown>;
   ajv.addMetaSchema(draft, META_SCHEMA_REF);
   return ajv;
