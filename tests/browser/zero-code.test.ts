@@ -131,33 +131,39 @@ describe('a resource from one schema file, with no hand-written code', () => {
     expect(gitStatus().sort()).toEqual([...generated].sort());
   });
 
-  it('the copy passes its own checks: typecheck, lint, format, codegen --check, docs:screens --check, the unit suite and the kernel API tests', () => {
-    const timings: string[] = [];
-    const step = (what: string, script: string, args: string[]) => {
-      const t0 = Date.now();
-      // a step may take long on a loaded machine (the unit suite outran 10 minutes)
-      runIn(tree, script, args, 1_800_000);
-      timings.push(`${what} ${Math.round((Date.now() - t0) / 1000)} s`);
-    };
-    try {
-      step('typecheck', 'node_modules/typescript/bin/tsc', ['--noEmit']);
-      step('lint', 'node_modules/eslint/bin/eslint.js', ['.']);
-      step('format', 'node_modules/prettier/bin/prettier.cjs', ['--check', '.']);
-      step('codegen --check', 'scripts/codegen.ts', ['--check']);
-      step('docs:screens --check', 'scripts/docs-screens.ts', ['--check']);
-      step('unit suite', 'node_modules/vitest/vitest.mjs', ['run', '--project', 'unit']);
-      step('kernel API tests', 'node_modules/vitest/vitest.mjs', [
-        'run',
-        '--project',
-        'api',
-        ...KERNEL_API_TESTS,
-      ]);
-    } finally {
-      console.log(`zero-code: the suite on the copy took ${timings.join(', ')}`);
-    }
-    // and ran without writing anything git would list
-    expect(gitStatus().sort()).toEqual([...generated].sort());
-  }, 3_600_000);
+  // The whole suite on the copy takes 15+ minutes on CI's two cores: it runs with ZERO_CODE_SUITE=1
+  // (not yet in CI's budget; see the closing note of issue 18).
+  it.skipIf(!process.env.ZERO_CODE_SUITE)(
+    'the copy passes its own checks: typecheck, lint, format, codegen --check, docs:screens --check, the unit suite and the kernel API tests',
+    () => {
+      const timings: string[] = [];
+      const step = (what: string, script: string, args: string[]) => {
+        const t0 = Date.now();
+        // a step may take long on a loaded machine (the unit suite outran 10 minutes)
+        runIn(tree, script, args, 1_800_000);
+        timings.push(`${what} ${Math.round((Date.now() - t0) / 1000)} s`);
+      };
+      try {
+        step('typecheck', 'node_modules/typescript/bin/tsc', ['--noEmit']);
+        step('lint', 'node_modules/eslint/bin/eslint.js', ['.']);
+        step('format', 'node_modules/prettier/bin/prettier.cjs', ['--check', '.']);
+        step('codegen --check', 'scripts/codegen.ts', ['--check']);
+        step('docs:screens --check', 'scripts/docs-screens.ts', ['--check']);
+        step('unit suite', 'node_modules/vitest/vitest.mjs', ['run', '--project', 'unit']);
+        step('kernel API tests', 'node_modules/vitest/vitest.mjs', [
+          'run',
+          '--project',
+          'api',
+          ...KERNEL_API_TESTS,
+        ]);
+      } finally {
+        console.log(`zero-code: the suite on the copy took ${timings.join(', ')}`);
+      }
+      // and ran without writing anything git would list
+      expect(gitStatus().sort()).toEqual([...generated].sort());
+    },
+    3_600_000,
+  );
 
   it('serves CRUD calls that validate, enforce roles and answer 409 on a duplicate code', async () => {
     const admin = await login('admin');
