@@ -50,7 +50,6 @@ import type {
 } from 'ra-core';
 import type { ListData } from '../../common/envelope';
 import {
-  resourceSchemas,
   schemaForResource,
   type EndpointSpec,
   type ResourceSchema,
