@@ -32,6 +32,8 @@ export async function buildOpenApiDocument(): Promise<Json> {
   const app = await buildApp({
     ...loadConfig({}),
     dataDir,
+    // the signing key and the signer's state in the throw-away folder, not in ./data
+    ledgerKeyDir: dataDir,
     sqliteFile: ':memory:',
     consoleDir: join(dataDir, 'no-console'),
     seed: false,

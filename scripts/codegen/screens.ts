@@ -414,6 +414,8 @@ async function withApp<T>(fn: (app: FastifyInstance, doc: Json, login: () => Pro
   const app = await buildApp({
     ...loadConfig({}),
     dataDir,
+    // the signer's state (last signed checkpoint) beside the throw-away database, not in ./data
+    ledgerKeyDir: dataDir,
     sqliteFile: ':memory:',
     consoleDir: join(dataDir, 'no-console'),
     seed: false,
