@@ -37,7 +37,7 @@ let validator: ValidateFunction | undefined;
 function metaValidator(): ValidateFunction {
   if (!validator) {
     // verbose: each error carries its parent schema (the known keys of an unknown-key error).
-    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+    const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, verbose: true });
     addFormats(ajv, ['regex']);
     validator = ajv.compile(metaSchema);
   }
