@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
 import { startEnv, type TestEnv } from './helpers/env';
+import { httpApi } from '../support/httpApi';
 
 let env: TestEnv;
 const shots = screenshotDir();
@@ -24,15 +25,7 @@ afterAll(async () => {
 });
 
 async function api(token: string | null, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${env.baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(token ? { 'x-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await r.json()) as { code: number; msg: string; data: any };
+  return (await httpApi(env.baseUrl, token, method, path, body)).body;
 }
 
 function session(who: 'admin' | 'user', lang: 'en' | 'zh'): Promise<Page> {
