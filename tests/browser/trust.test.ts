@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
 import { startEnv, type TestEnv } from './helpers/env';
 import { httpApi } from '../support/httpApi';
@@ -33,13 +33,8 @@ async function api(token: string | null, method: string, path: string, body?: un
 }
 
 /** A page in a new context without any session, in `lang`. */
-async function anonymous(browser: Browser, lang: 'en' | 'zh', width: number): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width, height: width < 500 ? 800 : 1000 },
-    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
-  });
-  await context.addCookies([{ name: 'language', value: lang, url: env.baseUrl }]);
-  return context.newPage();
+function anonymous(lang: 'en' | 'zh', width: number): Promise<Page> {
+  return env.newPage(lang, { width, height: width < 500 ? 800 : 1000 });
 }
 
 /** Decodes the QR code of a `data:image/png;base64,...` URL. */
@@ -101,7 +96,7 @@ describe('public verification page and certificate', () => {
 
     for (const lang of ['en', 'zh'] as const) {
       for (const width of [1440, 375]) {
-        const page = await anonymous(env.browser, lang, width);
+        const page = await anonymous(lang, width);
         await page.goto(url!);
         await expect
           .poll(() => page.getByTestId('public-status').textContent(), { timeout: 30_000 })
@@ -126,7 +121,7 @@ describe('public verification page and certificate', () => {
     db.prepare('UPDATE artworks SET artWorkName = ? WHERE id = ?').run('Forged Title', artwork.id);
     db.close();
     for (const lang of ['en', 'zh'] as const) {
-      const page = await anonymous(env.browser, lang, 1440);
+      const page = await anonymous(lang, 1440);
       await page.goto(url!);
       await expect
         .poll(() => page.getByTestId('public-status').textContent(), { timeout: 30_000 })
@@ -148,7 +143,7 @@ describe('public verification page and certificate', () => {
     ).data;
     expect((await api(token, 'POST', '/artmanager/authors/blockChain', { id: author.id })).code).toBe(0);
     for (const lang of ['en', 'zh'] as const) {
-      const page = await anonymous(env.browser, lang, 1440);
+      const page = await anonymous(lang, 1440);
       await page.goto(`${env.baseUrl}/#/verify/author/${author.id}`);
       await expect
         .poll(() => page.getByTestId('public-status').locator('.MuiAlertTitle-root').textContent(), {
