@@ -50,9 +50,7 @@ const STATUS = {
 
 describe('public verification page and certificate', () => {
   it('decodes the certificate QR, opens the page without login in en and zh: verified, then not verified after tampering', async () => {
-    const token = (
-      await api(null, 'POST', '/dev-api/user/login', { username: 'admin', password: env.passwords.admin })
-    ).data.token as string;
+    const token = await env.adminToken();
     const author = (
       await api(token, 'POST', '/artmanager/authors/addAuthors', {
         authorName: 'Public Page Author',
@@ -135,9 +133,7 @@ describe('public verification page and certificate', () => {
   });
 
   it('says "Not published" for an author whose public page is off, in en and zh', async () => {
-    const token = (
-      await api(null, 'POST', '/dev-api/user/login', { username: 'admin', password: env.passwords.admin })
-    ).data.token as string;
+    const token = await env.adminToken();
     const author = (
       await api(token, 'POST', '/artmanager/authors/addAuthors', { authorName: 'Private Painter' })
     ).data;

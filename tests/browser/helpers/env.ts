@@ -47,6 +47,8 @@ export interface TestEnv {
     lang?: 'en' | 'zh',
     viewport?: { width: number; height: number },
   ): Promise<Page>;
+  /** A new admin session through the API (`/dev-api/user/login`): its token. */
+  adminToken(): Promise<string>;
   /**
    * Calls the server directly with a new admin login: GET without `body`, POST with it as JSON. Resolves
    * the HTTP status and the envelope `{code, msg, data}`.
@@ -88,6 +90,13 @@ export async function startEnv(): Promise<TestEnv> {
     },
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const adminToken = async () =>
+    (
+      await httpApi(server.url, null, 'POST', '/dev-api/user/login', {
+        username: 'admin',
+        password: passwords.admin,
+      })
+    ).body.data.token as string;
   const newPage: TestEnv['newPage'] = async (lang = 'en', viewport = { width: 1440, height: 900 }) => {
     const context = await browser.newContext({ viewport, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
     await context.addCookies([{ name: 'language', value: lang, url: server.url }]);
@@ -106,12 +115,9 @@ export async function startEnv(): Promise<TestEnv> {
       await login.login(who, passwords[who]);
       return page;
     },
+    adminToken,
     async adminApi(path, body) {
-      const login = await httpApi(server.url, null, 'POST', '/dev-api/user/login', {
-        username: 'admin',
-        password: passwords.admin,
-      });
-      return httpApi(server.url, login.body.data.token, body === undefined ? 'GET' : 'POST', path, body);
+      return httpApi(server.url, await adminToken(), body === undefined ? 'GET' : 'POST', path, body);
     },
     async stop() {
       await browser.close().catch(() => undefined);
