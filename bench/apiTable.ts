@@ -18,6 +18,33 @@ export interface LoadRow {
   cpuUs?: number;
 }
 
+/** The parts of an autocannon result a row keeps (requests per second, latency in ms, answers). */
+export interface LoadResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/**
+ * One row from an autocannon result: mean requests/s, p50 and p99 latency (ms), 2xx answers, and as
+ * `bad` every other answer, error and timeout.
+ */
+export function loadRow(kase: string, target: string, r: LoadResult, cpuUs?: number): LoadRow {
+  return {
+    case: kase,
+    target,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    ok: r['2xx'],
+    bad: r.non2xx + r.errors + r.timeouts,
+    ...(cpuUs === undefined ? {} : { cpuUs }),
+  };
+}
+
 /** Name of the floor target in the rows. */
 export const FLOOR = 'floor (node:http)';
 

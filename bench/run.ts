@@ -54,7 +54,7 @@ import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
 import { summaryLine, type ImportSummary } from '../server/import/importer';
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
-import { FLOOR, floorCalls, ourCalls, printApiTable, type LoadRow } from './apiTable';
+import { FLOOR, floorCalls, loadRow, ourCalls, printApiTable, type LoadRow } from './apiTable';
 import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';
 import { freePort } from '../tests/support/serverProcess';
 
@@ -362,16 +362,7 @@ async function main(): Promise<void> {
         const r = await load(t.url, req, duration);
         const cpu = t.pid ? cpuMs(t.pid) - cpu0 : NaN;
         await drain(...probe(t));
-        rows.push({
-          case: name,
-          target: t.name,
-          rps: r.requests.average,
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          ok: r['2xx'],
-          bad: r.non2xx + r.errors + r.timeouts,
-          cpuUs: (cpu * 1000) / Math.max(r.requests.total, 1),
-        });
+        rows.push(loadRow(name, t.name, r, (cpu * 1000) / Math.max(r.requests.total, 1)));
         process.stdout.write(`  ${name} / ${t.name}: ${Math.round(r.requests.average)} req/s\n`);
       }
 

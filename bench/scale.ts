@@ -36,7 +36,7 @@ import tateArtworkSchema from '../schemas/import/tateArtwork.schema.json' with {
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
 import { freePort, loaderArgs } from '../tests/support/serverProcess';
-import { FLOOR, floorCalls, ourCalls, type LoadRow } from './apiTable';
+import { FLOOR, floorCalls, loadRow, ourCalls, type LoadRow } from './apiTable';
 import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -158,15 +158,7 @@ async function measure(scale: number, dataDir: string, tmp: string, ids: number[
         const req = t.calls[call];
         await autocannon({ url: t.url, connections, duration: 2, requests: [req], timeout: 30 });
         const r = await autocannon({ url: t.url, connections, duration, requests: [req], timeout: 30 });
-        rows.push({
-          case: call,
-          target: t.name,
-          rps: r.requests.average,
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          ok: r['2xx'],
-          bad: r.non2xx + r.errors + r.timeouts,
-        });
+        rows.push(loadRow(call, t.name, r));
         console.log(
           `  ${scale}× ${call} / ${t.name}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms` +
             (r.non2xx + r.errors + r.timeouts ? `, ${r.non2xx + r.errors + r.timeouts} errors` : ''),

@@ -112,6 +112,26 @@ const DIGITS = /^\d+$/;
 const detail = (activeMenu: string) => ({ noAuth: true, noCache: true, activeMenu });
 
 /**
+ * A sidebar group as vue-element-admin writes one (`redirect: 'noRedirect'`, `alwaysShow: true`): its
+ * breadcrumb is plain text and it stays a group even with one visible child; its path is `/<name>` and
+ * its title is its name.
+ * `roles` absent = open to every signed-in user.
+ */
+function group(name: string, icon: string, roles: string[] | undefined, children: ShellRoute[]): ShellRoute {
+  return {
+    path: `/${name}`,
+    name,
+    redirect: 'noRedirect',
+    alwaysShow: true,
+    meta: { title: name, icon, ...(roles ? { roles } : {}) },
+    children,
+  };
+}
+
+/** A sidebar entry whose path (relative), name and title are the one word `name`; no screen of its own. */
+const entry = (name: string, icon: string): ShellRoute => ({ path: name, name, meta: { title: name, icon } });
+
+/**
  * Routes every signed-in user has (and the public ones). Order matters only for the sidebar.
  */
 export const constantRoutes: ShellRoute[] = [
@@ -153,13 +173,11 @@ export const constantRoutes: ShellRoute[] = [
  */
 export const handWrittenAsyncRoutes: ShellRoute[] = [
   // ---------------------------------------------------------------- admin: the art-works registry
-  {
-    path: '/industry',
-    name: 'industry',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'industry', icon: 'Factory', roles: ['admin'] },
-    children: [
+  group(
+    'industry',
+    'Factory',
+    ['admin'],
+    [
       {
         path: 'artwork',
         name: 'artwork',
@@ -170,10 +188,10 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         // schemas' x-resource (group "industry/artwork"): see resourceRoutes.ts.
         children: [],
       },
-      { path: 'approval', name: 'approval', meta: { title: 'approval', icon: 'FactCheck' } },
-      { path: 'entering', name: 'entering', meta: { title: 'entering', icon: 'PostAdd' } },
+      entry('approval', 'FactCheck'),
+      entry('entering', 'PostAdd'),
     ],
-  },
+  ),
   {
     path: '/medicine',
     name: 'medicine',
@@ -217,13 +235,11 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     name: 'agriculture',
     meta: { title: 'agriculture', icon: 'Agriculture', roles: ['admin'] },
   },
-  {
-    path: '/permission',
-    name: 'permission',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'permission', icon: 'Lock', roles: ['admin'] },
-    children: [
+  group(
+    'permission',
+    'Lock',
+    ['admin'],
+    [
       {
         path: 'notifications',
         name: 'permissionNotifications',
@@ -238,58 +254,42 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         screen: { page: 'roleMatrix' },
       },
     ],
-  },
-  {
-    path: '/audit',
-    name: 'audit',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'audit', icon: 'Policy', roles: ['admin'] },
-    children: [
+  ),
+  group(
+    'audit',
+    'Policy',
+    ['admin'],
+    [
       { path: 'distributed', name: 'auditDistributed', meta: { title: 'distributed', icon: 'AccountTree' } },
       // Audit > System is the auditEntries resource (x-resource group "audit"): see resourceRoutes.ts.
     ],
-  },
-  {
-    path: '/measure',
-    name: 'measure',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'measure', icon: 'Straighten', roles: ['admin'] },
-    children: [
-      { path: 'emendation', name: 'emendation', meta: { title: 'emendation', icon: 'EditNote' } },
-      { path: 'cut', name: 'cut', meta: { title: 'cut', icon: 'ContentCut' } },
-      { path: 'recover', name: 'recover', meta: { title: 'recover', icon: 'Restore' } },
-    ],
-  },
-  {
-    path: '/interflow',
-    name: 'interflow',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'interflow', icon: 'SwapHoriz', roles: ['admin'] },
-    children: [
-      { path: 'isomorphism', name: 'isomorphism', meta: { title: 'isomorphism', icon: 'Hub' } },
-      { path: 'communication', name: 'communication', meta: { title: 'communication', icon: 'Forum' } },
-      { path: 'cooperation', name: 'cooperation', meta: { title: 'cooperation', icon: 'Handshake' } },
-    ],
-  },
+  ),
+  group(
+    'measure',
+    'Straighten',
+    ['admin'],
+    [entry('emendation', 'EditNote'), entry('cut', 'ContentCut'), entry('recover', 'Restore')],
+  ),
+  group(
+    'interflow',
+    'SwapHoriz',
+    ['admin'],
+    [entry('isomorphism', 'Hub'), entry('communication', 'Forum'), entry('cooperation', 'Handshake')],
+  ),
   // ---------------------------------------------------------------- user: the blockchain service
-  {
-    path: '/baas',
-    name: 'baas',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'baas', icon: 'Link', roles: ['user'] },
-    children: [
+  group(
+    'baas',
+    'Link',
+    ['user'],
+    [
       {
         path: 'fabric',
         name: 'fabric',
         meta: { title: 'fabric', icon: 'ViewInAr' },
         screen: { page: 'BlockchainDashboard' },
       },
-      { path: 'etherUme', name: 'etherUme', meta: { title: 'etherUme', icon: 'CurrencyBitcoin' } },
-      { path: 'BeijingChain', name: 'BeijingChain', meta: { title: 'BeijingChain', icon: 'AccountBalance' } },
+      entry('etherUme', 'CurrencyBitcoin'),
+      entry('BeijingChain', 'AccountBalance'),
       {
         path: 'channel',
         name: 'channels',
@@ -343,20 +343,18 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         screen: { page: 'ChainSearch' },
       },
     ],
-  },
-  {
-    path: '/data',
-    name: 'data',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'data', icon: 'Storage', roles: ['user'] },
-    children: [
+  ),
+  group(
+    'data',
+    'Storage',
+    ['user'],
+    [
       // Pigeonhole (archivedRecords, /data/pigeonhole) and Contracts (contracts, /data/contract) are
       // resources (x-resource group "data"): see resourceRoutes.ts. The product's new-contract path is
       // the contracts resource's create form.
       { path: '/contract/new', hidden: true, redirect: '/contracts/create' },
     ],
-  },
+  ),
   { path: '/support', name: 'support', meta: { title: 'support', icon: 'SupportAgent', roles: ['user'] } },
   {
     path: '/billing',
@@ -369,33 +367,29 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
       { path: 'cycle', name: 'billingCycle', meta: { title: 'billingCycle', icon: 'EventRepeat' } },
     ],
   },
-  {
-    path: '/vessel',
-    name: 'vessel',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'vessel', icon: 'Inventory2', roles: ['user'] },
-    children: [
+  group(
+    'vessel',
+    'Inventory2',
+    ['user'],
+    [
       // Kubernetes and Docker: two entries into the containers screen, not in this version.
-      { path: 'k8s', name: 'k8s', meta: { title: 'k8s', icon: 'Sailing' } },
-      { path: 'docker', name: 'docker', meta: { title: 'docker', icon: 'DirectionsBoat' } },
+      entry('k8s', 'Sailing'),
+      entry('docker', 'DirectionsBoat'),
     ],
-  },
-  {
-    path: '/set',
-    name: 'set',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    meta: { title: 'set', icon: 'Settings', roles: ['user'] },
-    children: [
+  ),
+  group(
+    'set',
+    'Settings',
+    ['user'],
+    [
       {
         path: 'password',
         name: 'password',
         meta: { title: 'password', icon: 'Password' },
         screen: { page: 'password' },
       },
-      { path: 'qkCorrelation', name: 'qkCorrelation', meta: { title: 'qkCorrelation', icon: 'Key' } },
-      { path: 'secret', name: 'secret', meta: { title: 'secret', icon: 'VpnKey' } },
+      entry('qkCorrelation', 'Key'),
+      entry('secret', 'VpnKey'),
       {
         path: '/protect',
         name: 'protect',
@@ -403,7 +397,7 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         alwaysShow: true,
         meta: { title: 'protect', icon: 'Shield' },
         children: [
-          { path: 'consensus', name: 'consensus', meta: { title: 'consensus', icon: 'HowToVote' } },
+          entry('consensus', 'HowToVote'),
           {
             path: 'account',
             name: 'protectAccount',
@@ -412,7 +406,7 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         ],
       },
     ],
-  },
+  ),
 ];
 
 /**

@@ -21,6 +21,8 @@ export interface TestApp {
   dataDir: string;
   adminToken: string;
   userToken: string;
+  /** Logs `username` in with `password` (POST /dev-api/user/login): a new session's token. */
+  login(username: string, password: string): Promise<string>;
   /** Injects with the admin token unless `token` is given (null: no token). */
   call(opts: InjectOptions & { token?: string | null }): Promise<{ status: number; body: any }>;
   /** `GET url`, with the admin token unless `token` is given (null: no token). */
@@ -97,6 +99,7 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     dataDir,
     adminToken,
     userToken,
+    login,
     call,
     get: (url, token) => call({ method: 'GET', url, token }),
     post: (url, payload, token) =>

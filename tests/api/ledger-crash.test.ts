@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
+import { httpApi } from '../support/httpApi';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'baas-crash-'));
 const PASSWORD = 'crash-test-password';
@@ -28,16 +29,8 @@ async function startServer(): Promise<ServerProcess> {
   });
 }
 
-async function api(port: number, token: string | null, method: string, path: string, body?: unknown) {
-  const r = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: {
-      ...(token ? { 'x-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, body: (await r.json()) as any };
+function api(port: number, token: string | null, method: string, path: string, body?: unknown) {
+  return httpApi(`http://127.0.0.1:${port}`, token, method, path, body);
 }
 
 async function login(port: number) {

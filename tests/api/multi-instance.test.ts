@@ -18,6 +18,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ORDERER_LOCK_KEY } from '../../server/ledger/orderer';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
+import { httpApi as api } from '../support/httpApi';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 /** The instances' shared checkpoint signing key (a base64 Ed25519 seed, LEDGER_SIGNING_KEY). */
@@ -57,18 +58,6 @@ async function ordererPid(): Promise<number | undefined> {
   );
   const m = /^baas-ledger-(\d+)-/.exec(rows[0]?.application_name ?? '');
   return m ? Number(m[1]) : undefined;
-}
-
-async function api(base: string, token: string | null, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(token ? { 'x-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, body: (await r.json()) as any };
 }
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenHash } from '../../server/plugins/app/auth';
-import { createTestApp, USER_PASSWORD, type TestApp } from './helpers';
+import { ADMIN_PASSWORD, createTestApp, USER_PASSWORD, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -45,24 +45,14 @@ describe('/dev-api/user', () => {
   });
 
   it('revokes the token on logout: the next call answers code 2', async () => {
-    const login = await t.post(
-      '/dev-api/user/login',
-      { username: 'admin', password: 'admin-test-password' },
-      null,
-    );
-    const token = login.body.data.token;
+    const token = await t.login('admin', ADMIN_PASSWORD);
     expect((await t.post('/dev-api/user/logout', undefined, token)).body.code).toBe(0);
     const after = await t.get('/artmanager/authors/getList', token);
     expect(after.body.code).toBe(2);
   });
 
   it('switches an admin to a user-scoped token that the registry then refuses, and revokes the old one', async () => {
-    const login = await t.post(
-      '/dev-api/user/login',
-      { username: 'admin', password: 'admin-test-password' },
-      null,
-    );
-    const old = login.body.data.token;
+    const old = await t.login('admin', ADMIN_PASSWORD);
     const sw = await t.post('/dev-api/user/switchRole', { role: 'user' }, old);
     expect(sw.body).toMatchObject({ code: 0, data: { roles: ['user'] } });
     expect((await t.get('/artmanager/authors/getList', sw.body.data.token)).status).toBe(403);

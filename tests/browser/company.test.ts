@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { usccCheckCharacter } from '../../kernel/dialect/keywords';
 import { screenshotDir } from './helpers/screenshots';
 import { startEnv, type TestEnv } from './helpers/env';
@@ -15,7 +15,6 @@ import { LoginPage } from './pages/LoginPage';
 import { CompaniesPage } from './pages/CompaniesPage';
 
 let env: TestEnv;
-let context: BrowserContext;
 let page: Page;
 let companies: CompaniesPage;
 
@@ -24,31 +23,19 @@ const code = (first17: string) => first17 + usccCheckCharacter(first17);
 
 beforeAll(async () => {
   env = await startEnv();
-  context = await env.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
-  await context.addCookies([{ name: 'language', value: 'en', url: env.baseUrl }]);
-  page = await context.newPage();
+  page = await env.newPage('en');
   companies = new CompaniesPage(page, env.baseUrl);
 });
 
 afterAll(async () => {
-  await context?.close();
+  await page?.context().close();
   await env?.stop();
 });
 
 /** Calls the API directly with the admin's own token. */
 async function api(path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const login = await fetch(`${env.baseUrl}/dev-api/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: env.passwords.admin }),
-  });
-  const { data } = (await login.json()) as { data: { token: string } };
-  const r = await fetch(`${env.baseUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'X-Token': data.token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: r.status, json: await r.json() };
+  const r = await env.adminApi(path, body);
+  return { status: r.status, json: r.body };
 }
 
 describe('medicine companies console (browser)', () => {

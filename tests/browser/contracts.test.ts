@@ -24,14 +24,7 @@ afterAll(async () => {
 
 /** Calls the API as admin. */
 async function api(path: string): Promise<any> {
-  const login = await fetch(`${env.baseUrl}/dev-api/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: env.passwords.admin }),
-  });
-  const { data } = (await login.json()) as { data: { token: string } };
-  const r = await fetch(`${env.baseUrl}${path}`, { headers: { 'X-Token': data.token } });
-  return ((await r.json()) as { data: unknown }).data;
+  return (await env.adminApi(path)).body.data;
 }
 
 const TEXT = {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
 import { startEnv, type TestEnv } from './helpers/env';
+import { httpApi } from '../support/httpApi';
 
 let env: TestEnv;
 const shots = screenshotDir();
@@ -24,37 +25,35 @@ afterAll(async () => {
 });
 
 async function api(token: string | null, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${env.baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(token ? { 'x-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await r.json()) as { code: number; msg: string; data: any };
+  return (await httpApi(env.baseUrl, token, method, path, body)).body;
 }
 
 function session(who: 'admin' | 'user', lang: 'en' | 'zh'): Promise<Page> {
   return env.signIn(who, lang, { width: 1440, height: 1000 });
 }
 
+/** Signs in as admin through the API and creates an author and one painting of theirs (not on chain). */
+async function authorWithArtwork(authorName: string, artWorkName: string, texture: string) {
+  const token = await env.adminToken();
+  const author = (await api(token, 'POST', '/artmanager/authors/addAuthors', { authorName })).data;
+  const artwork = (
+    await api(token, 'POST', '/artmanager/artwork/addArtwork', {
+      artWorkName,
+      author: author.id,
+      classify: 'painting',
+      texture,
+    })
+  ).data;
+  return { token, author, artwork };
+}
+
 describe('blockchain section', () => {
   it('puts an author and their artwork on chain, finds the transaction, verifies it in the browser, opens its block', async () => {
-    const token = (
-      await api(null, 'POST', '/dev-api/user/login', { username: 'admin', password: env.passwords.admin })
-    ).data.token as string;
-    const author = (
-      await api(token, 'POST', '/artmanager/authors/addAuthors', { authorName: '链上测试作者' })
-    ).data;
-    const artwork = (
-      await api(token, 'POST', '/artmanager/artwork/addArtwork', {
-        artWorkName: '链上测试作品',
-        author: author.id,
-        classify: 'painting',
-        texture: 'ink on paper',
-      })
-    ).data;
+    const { token, author, artwork } = await authorWithArtwork(
+      '链上测试作者',
+      '链上测试作品',
+      'ink on paper',
+    );
     const refused = await api(token, 'POST', '/artmanager/artwork/blockChain', { id: artwork.id });
     expect(refused.code).toBe(409);
     expect((await api(token, 'POST', '/artmanager/authors/blockChain', { id: author.id })).code).toBe(0);
@@ -84,20 +83,11 @@ describe('blockchain section', () => {
   });
 
   it("shows an artwork's on-chain panel: verified in the browser, then changed after an edit", async () => {
-    const token = (
-      await api(null, 'POST', '/dev-api/user/login', { username: 'admin', password: env.passwords.admin })
-    ).data.token as string;
-    const author = (
-      await api(token, 'POST', '/artmanager/authors/addAuthors', { authorName: '面板测试作者' })
-    ).data;
-    const artwork = (
-      await api(token, 'POST', '/artmanager/artwork/addArtwork', {
-        artWorkName: '面板测试作品',
-        author: author.id,
-        classify: 'painting',
-        texture: 'oil on canvas',
-      })
-    ).data;
+    const { token, author, artwork } = await authorWithArtwork(
+      '面板测试作者',
+      '面板测试作品',
+      'oil on canvas',
+    );
     expect((await api(token, 'POST', '/artmanager/authors/blockChain', { id: author.id })).code).toBe(0);
     const put = await api(token, 'POST', '/artmanager/artwork/blockChain', { id: artwork.id });
     expect(put.code).toBe(0);

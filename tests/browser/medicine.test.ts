@@ -30,12 +30,7 @@ afterAll(async () => {
 
 /** A new context in `lang` and `width`, signed in as `username`. */
 async function signInAs(username: string, password: string, lang: 'en' | 'zh', width = 1440): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width, height: width === 375 ? 812 : 900 },
-    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
-  });
-  await context.addCookies([{ name: 'language', value: lang, url: env.baseUrl }]);
-  const page = await context.newPage();
+  const page = await env.newPage(lang, { width, height: width === 375 ? 812 : 900 });
   const login = new LoginPage(page, env.baseUrl);
   await login.open();
   await login.login(username, password);

@@ -33,12 +33,7 @@ async function signedIn(lang: 'en' | 'zh' = 'en', width = 1440) {
 }
 
 async function fresh(lang: 'en' | 'zh' = 'en') {
-  const context = await env.browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
-  });
-  await context.addCookies([{ name: 'language', value: lang, url: env.baseUrl }]);
-  return new SessionPage(await context.newPage(), env.baseUrl);
+  return new SessionPage(await env.newPage(lang), env.baseUrl);
 }
 
 const shot = (s: SessionPage, name: string) =>

@@ -25,12 +25,7 @@ let token = '';
 
 beforeAll(async () => {
   env = await startEnv();
-  const login = await fetch(`${env.baseUrl}/dev-api/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: env.passwords.admin }),
-  });
-  token = ((await login.json()) as { data: { token: string } }).data.token;
+  token = await env.adminToken();
 });
 
 afterAll(async () => {

@@ -8,44 +8,31 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
 import { startEnv, type TestEnv } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';
 import { ConsolePage } from './pages/ConsolePage';
 
 let env: TestEnv;
-let context: BrowserContext;
 let page: Page;
 let ui: ConsolePage;
 
 beforeAll(async () => {
   env = await startEnv();
-  context = await env.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
-  await context.addCookies([{ name: 'language', value: 'en', url: env.baseUrl }]);
-  page = await context.newPage();
+  page = await env.newPage('en');
   ui = new ConsolePage(page, env.baseUrl);
 });
 
 afterAll(async () => {
-  await context?.close();
+  await page?.context().close();
   await env?.stop();
 });
 
 /** Calls the server directly (its own admin login): the HTTP status and the envelope's `data`. */
 async function serverCall(path: string, body?: unknown): Promise<{ status: number; data?: any }> {
-  const login = await fetch(`${env.baseUrl}/dev-api/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: env.passwords.admin }),
-  });
-  const { data } = (await login.json()) as { data: { token: string } };
-  const r = await fetch(`${env.baseUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'X-Token': data.token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: r.status, data: ((await r.json()) as { data?: unknown }).data };
+  const r = await env.adminApi(path, body);
+  return { status: r.status, data: r.body.data };
 }
 
 /** Asks the server directly for an artwork: the HTTP status and record of getOne. */

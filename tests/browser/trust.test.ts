@@ -13,9 +13,10 @@ import Database from 'better-sqlite3';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
 import { startEnv, type TestEnv } from './helpers/env';
+import { httpApi } from '../support/httpApi';
 
 let env: TestEnv;
 const shots = screenshotDir();
@@ -28,25 +29,12 @@ afterAll(async () => {
 });
 
 async function api(token: string | null, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${env.baseUrl}${path}`, {
-    method,
-    headers: {
-      ...(token ? { 'x-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await r.json()) as { code: number; msg: string; data: any };
+  return (await httpApi(env.baseUrl, token, method, path, body)).body;
 }
 
 /** A page in a new context without any session, in `lang`. */
-async function anonymous(browser: Browser, lang: 'en' | 'zh', width: number): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width, height: width < 500 ? 800 : 1000 },
-    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
-  });
-  await context.addCookies([{ name: 'language', value: lang, url: env.baseUrl }]);
-  return context.newPage();
+function anonymous(lang: 'en' | 'zh', width: number): Promise<Page> {
+  return env.newPage(lang, { width, height: width < 500 ? 800 : 1000 });
 }
 
 /** Decodes the QR code of a `data:image/png;base64,...` URL. */
@@ -62,9 +50,7 @@ const STATUS = {
 
 describe('public verification page and certificate', () => {
   it('decodes the certificate QR, opens the page without login in en and zh: verified, then not verified after tampering', async () => {
-    const token = (
-      await api(null, 'POST', '/dev-api/user/login', { username: 'admin', password: env.passwords.admin })
-    ).data.token as string;
+    const token = await env.adminToken();
     const author = (
       await api(token, 'POST', '/artmanager/authors/addAuthors', {
         authorName: 'Public Page Author',
@@ -108,7 +94,7 @@ describe('public verification page and certificate', () => {
 
     for (const lang of ['en', 'zh'] as const) {
       for (const width of [1440, 375]) {
-        const page = await anonymous(env.browser, lang, width);
+        const page = await anonymous(lang, width);
         await page.goto(url!);
         await expect
           .poll(() => page.getByTestId('public-status').textContent(), { timeout: 30_000 })
@@ -133,7 +119,7 @@ describe('public verification page and certificate', () => {
     db.prepare('UPDATE artworks SET artWorkName = ? WHERE id = ?').run('Forged Title', artwork.id);
     db.close();
     for (const lang of ['en', 'zh'] as const) {
-      const page = await anonymous(env.browser, lang, 1440);
+      const page = await anonymous(lang, 1440);
       await page.goto(url!);
       await expect
         .poll(() => page.getByTestId('public-status').textContent(), { timeout: 30_000 })
@@ -147,15 +133,13 @@ describe('public verification page and certificate', () => {
   });
 
   it('says "Not published" for an author whose public page is off, in en and zh', async () => {
-    const token = (
-      await api(null, 'POST', '/dev-api/user/login', { username: 'admin', password: env.passwords.admin })
-    ).data.token as string;
+    const token = await env.adminToken();
     const author = (
       await api(token, 'POST', '/artmanager/authors/addAuthors', { authorName: 'Private Painter' })
     ).data;
     expect((await api(token, 'POST', '/artmanager/authors/blockChain', { id: author.id })).code).toBe(0);
     for (const lang of ['en', 'zh'] as const) {
-      const page = await anonymous(env.browser, lang, 1440);
+      const page = await anonymous(lang, 1440);
       await page.goto(`${env.baseUrl}/#/verify/author/${author.id}`);
       await expect
         .poll(() => page.getByTestId('public-status').locator('.MuiAlertTitle-root').textContent(), {

@@ -59,30 +59,24 @@ export function MessagePage({
   );
 }
 
-/** 401: the route exists but not for the account's roles. */
-export function Page401() {
+/** An error page for an HTTP-like `code`: test id `page-<code>`, title and body from translation keys. */
+function CodePage({ code, titleKey, bodyKey }: { code: string; titleKey: string; bodyKey: string }) {
   const translate = useTranslate();
   return (
-    <MessagePage
-      testId="page-401"
-      code="401"
-      title={translate('shell.page.unauthorizedTitle')}
-      body={translate('shell.page.unauthorizedBody')}
-    />
+    <MessagePage testId={`page-${code}`} code={code} title={translate(titleKey)} body={translate(bodyKey)} />
+  );
+}
+
+/** 401: the route exists but not for the account's roles. */
+export function Page401() {
+  return (
+    <CodePage code="401" titleKey="shell.page.unauthorizedTitle" bodyKey="shell.page.unauthorizedBody" />
   );
 }
 
 /** 404: no such page. */
 export function Page404() {
-  const translate = useTranslate();
-  return (
-    <MessagePage
-      testId="page-404"
-      code="404"
-      title={translate('shell.page.notFoundTitle')}
-      body={translate('shell.page.notFoundBody')}
-    />
-  );
+  return <CodePage code="404" titleKey="shell.page.notFoundTitle" bodyKey="shell.page.notFoundBody" />;
 }
 
 /** A section of the product whose screens are not in this version: its title and a clear notice. */

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { ROOT, startServerProcess } from '../../support/serverProcess';
+import { httpApi } from '../../support/httpApi';
 import { LoginPage } from '../pages/LoginPage';
 
 export { ROOT };
@@ -33,6 +34,11 @@ export interface TestEnv {
   passwords: { admin: string; user: string };
   dataDir: string;
   /**
+   * A new browser context in `lang` (the `language` cookie and the browser locale) without any session:
+   * its one page, blank. Close it with `page.context().close()`.
+   */
+  newPage(lang?: 'en' | 'zh', viewport?: { width: number; height: number }): Promise<Page>;
+  /**
    * A new browser context in `lang` (the `language` cookie and the browser locale), signed in as `who`:
    * its page, on the screen the login lands on. Close it with `page.context().close()`.
    */
@@ -41,6 +47,16 @@ export interface TestEnv {
     lang?: 'en' | 'zh',
     viewport?: { width: number; height: number },
   ): Promise<Page>;
+  /** A new admin session through the API (`/dev-api/user/login`): its token. */
+  adminToken(): Promise<string>;
+  /**
+   * Calls the server directly with a new admin login: GET without `body`, POST with it as JSON. Resolves
+   * the HTTP status and the envelope `{code, msg, data}`.
+   */
+  adminApi(
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: { code: number; msg: string; data: any } }>;
   stop(): Promise<void>;
 }
 
@@ -74,19 +90,34 @@ export async function startEnv(): Promise<TestEnv> {
     },
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const adminToken = async () =>
+    (
+      await httpApi(server.url, null, 'POST', '/dev-api/user/login', {
+        username: 'admin',
+        password: passwords.admin,
+      })
+    ).body.data.token as string;
+  const newPage: TestEnv['newPage'] = async (lang = 'en', viewport = { width: 1440, height: 900 }) => {
+    const context = await browser.newContext({ viewport, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+    await context.addCookies([{ name: 'language', value: lang, url: server.url }]);
+    return context.newPage();
+  };
   return {
     baseUrl: server.url,
     browser,
     passwords,
     dataDir,
+    newPage,
     async signIn(who, lang = 'en', viewport = { width: 1440, height: 900 }) {
-      const context = await browser.newContext({ viewport, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
-      await context.addCookies([{ name: 'language', value: lang, url: server.url }]);
-      const page = await context.newPage();
+      const page = await newPage(lang, viewport);
       const login = new LoginPage(page, server.url);
       await login.open();
       await login.login(who, passwords[who]);
       return page;
+    },
+    adminToken,
+    async adminApi(path, body) {
+      return httpApi(server.url, await adminToken(), body === undefined ? 'GET' : 'POST', path, body);
     },
     async stop() {
       await browser.close().catch(() => undefined);
