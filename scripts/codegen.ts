@@ -51,6 +51,7 @@ import { emitIcons } from './codegen/icons';
 import { META_SCHEMA_FILE } from './codegen/metaSchema';
 import { openApiFiles } from './codegen/openapi';
 import { emitResources, resourceRow } from './codegen/resources';
+import { differingFiles } from './codegen/staleFiles';
 import { validatorFiles } from './codegen/validators';
 import {
   diffStorage,
@@ -235,16 +236,7 @@ export async function generate(): Promise<Record<string, string>> {
 export async function staleFiles(
   read: (path: string) => string = (path) => readFileSync(join(root, path), 'utf8'),
 ): Promise<string[]> {
-  const files = await generate();
-  return Object.entries(files)
-    .filter(([path, content]) => {
-      try {
-        return read(path) !== content;
-      } catch {
-        return true;
-      }
-    })
-    .map(([path]) => path);
+  return differingFiles(await generate(), read);
 }
 
 async function main(): Promise<void> {

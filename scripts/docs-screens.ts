@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { screensFiles } from './codegen/screens';
+import { differingFiles } from './codegen/staleFiles';
 import { verbTableFiles } from './codegen/verbTable';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,16 +24,7 @@ async function docsFiles(): Promise<Record<string, string>> {
 export async function staleScreenFiles(
   read: (path: string) => string = (path) => readFileSync(join(root, path), 'utf8'),
 ): Promise<string[]> {
-  const files = await docsFiles();
-  return Object.entries(files)
-    .filter(([path, content]) => {
-      try {
-        return read(path) !== content;
-      } catch {
-        return true;
-      }
-    })
-    .map(([path]) => path);
+  return differingFiles(await docsFiles(), read);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

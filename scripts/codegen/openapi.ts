@@ -5,15 +5,15 @@
  * - `docs/api.md`: the table of calls between the markers `CALLS_BEGIN` / `CALLS_END`, made from that
  *   document; the hand-written prose around the markers is kept as it is.
  *
- * The app is built in memory (SQLite `:memory:`, no seed, a temp DATA_DIR removed afterwards) and
- * imported only when called, so codegen writes `common/generated/` before the app reads it. Both files
+ * The app is built in memory (scripts/codegen/memoryApp.ts: SQLite `:memory:`, no seed, a temp DATA_DIR
+ * removed afterwards) and imported only when called, so codegen writes `common/generated/` before the app reads it. Both files
  * are formatted with the project's prettier config, so `prettier --check` and `codegen --check` agree.
  * Throws when docs/api.md lacks the markers.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import prettier from 'prettier';
+import { withMemoryApp } from './memoryApp';
 
 type Json = Record<string, any>;
 
@@ -26,25 +26,7 @@ const GENERATED_NOTE =
 
 /** The OpenAPI document of an app built in memory (see the module doc). */
 export async function buildOpenApiDocument(): Promise<Json> {
-  const { buildApp } = await import('../../server/app');
-  const { loadConfig } = await import('../../server/config');
-  const dataDir = mkdtempSync(join(tmpdir(), 'baas-openapi-'));
-  const app = await buildApp({
-    ...loadConfig({}),
-    dataDir,
-    // the signing key and the signer's state in the throw-away folder, not in ./data
-    ledgerKeyDir: dataDir,
-    sqliteFile: ':memory:',
-    consoleDir: join(dataDir, 'no-console'),
-    seed: false,
-  });
-  try {
-    await app.ready();
-    return structuredClone(app.swagger()) as Json;
-  } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  return withMemoryApp('baas-openapi-', async (app) => structuredClone(app.swagger()) as Json);
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -17,11 +17,10 @@
  * tests/api/screens-and-calls.test.ts asks the server again for every call of the table (SQLite and PostgreSQL).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import prettier from 'prettier';
+import { withMemoryApp } from './memoryApp';
 import { operations } from './openapi';
 
 type Json = Record<string, any>;
@@ -407,37 +406,24 @@ function rolesText(op: Json): string {
 
 /** An app built in memory with the two accounts; its OpenAPI document and an admin token. */
 async function withApp<T>(fn: (app: FastifyInstance, doc: Json, login: () => Promise<string>) => Promise<T>) {
-  const { buildApp } = await import('../../server/app');
-  const { loadConfig } = await import('../../server/config');
   const { ensureAccounts } = await import('../../server/plugins/app/auth');
-  const dataDir = mkdtempSync(join(tmpdir(), 'baas-screens-'));
-  const app = await buildApp({
-    ...loadConfig({}),
-    dataDir,
-    // the signer's state (last signed checkpoint) beside the throw-away database, not in ./data
-    ledgerKeyDir: dataDir,
-    sqliteFile: ':memory:',
-    consoleDir: join(dataDir, 'no-console'),
-    seed: false,
-    loginRateLimit: 100_000,
-  });
   const password = randomBytes(12).toString('hex');
-  try {
-    await app.ready();
-    await ensureAccounts(app.db, { admin: password, user: `${password}u` }, () => {});
-    const login = async () =>
-      (
-        await app.inject({
-          method: 'POST',
-          url: '/dev-api/user/login',
-          payload: { username: 'admin', password },
-        })
-      ).json().data.token as string;
-    return await fn(app, structuredClone(app.swagger()) as Json, login);
-  } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  return withMemoryApp(
+    'baas-screens-',
+    async (app) => {
+      await ensureAccounts(app.db, { admin: password, user: `${password}u` }, () => {});
+      const login = async () =>
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/dev-api/user/login',
+            payload: { username: 'admin', password },
+          })
+        ).json().data.token as string;
+      return fn(app, structuredClone(app.swagger()) as Json, login);
+    },
+    { loginRateLimit: 100_000 },
+  );
 }
 
 /**

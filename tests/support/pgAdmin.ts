@@ -1,8 +1,10 @@
 /**
  * One statement on a PostgreSQL server over a connection of its own (CREATE DATABASE and DROP DATABASE
  * cannot run in a transaction or a pool's session): used by the API tests' per-app databases
- * (tests/api/helpers.ts) and the multi-instance benchmark (bench/multiInstance.ts).
+ * (tests/api/helpers.ts), the multi-instance benchmark (bench/multiInstance.ts) and the scratch databases of
+ * the repository copies (tests/support/kernelCopy.ts, tests/browser/schema-fuzz.test.ts).
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
@@ -17,4 +19,23 @@ export async function runPgStatement(url: string, text: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A new database `<prefix>_<12 hex digits>` on the PostgreSQL server of `admin` (a role allowed to create
+ * databases): its URL, and `drop` removing it (FORCE: ending its sessions).
+ * @throws the driver's error when CREATE DATABASE fails
+ */
+export async function createScratchDatabase(
+  admin: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await runPgStatement(admin, `CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => runPgStatement(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
 }

@@ -10,9 +10,13 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 
 import { dirname, join } from 'node:path';
 import { ROOT } from './serverProcess';
 
-/** Copies the tracked files of this repository to `dest` and links its node_modules. */
-export function copyRepository(dest: string): void {
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT }).toString().split('\0').filter(Boolean);
+/**
+ * Copies the tracked files of this repository (as the working tree has them) to `dest` and links its
+ * node_modules; with `untracked`, also the untracked files git does not ignore.
+ */
+export function copyRepository(dest: string, { untracked = false } = {}): void {
+  const listing = ['ls-files', '-z', ...(untracked ? ['--cached', '--others', '--exclude-standard'] : [])];
+  const files = execFileSync('git', listing, { cwd: ROOT }).toString().split('\0').filter(Boolean);
   for (const f of files) {
     mkdirSync(dirname(join(dest, f)), { recursive: true });
     try {
