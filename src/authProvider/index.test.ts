@@ -82,22 +82,20 @@ describe('authProvider', () => {
     await expect(createAuthProvider(client, memoryStore()).checkAuth({})).rejects.toThrow();
   });
 
-  it('checkError: envelope code 2 → logged-out flow with the session-expired message', async () => {
-    const ap = createAuthProvider(fake({}).client, memoryStore('t'));
-    await expect(
-      ap.checkError(new HttpError('token expired', 401, { code: 2, msg: 'token expired', data: null })),
-    ).rejects.toEqual({
+  it.each([
+    {
+      name: 'checkError: envelope code 2 → logged-out flow with the session-expired message',
+      error: new HttpError('token expired', 401, { code: 2, msg: 'token expired', data: null }),
       message: 'baas.auth.session_expired',
-    });
-  });
-
-  it('checkError: HTTP 401 without code 2 → logged out', async () => {
-    const ap = createAuthProvider(fake({}).client, memoryStore('t'));
-    await expect(
-      ap.checkError(new HttpError('no token', 401, { code: 401, msg: 'no token', data: null })),
-    ).rejects.toEqual({
+    },
+    {
+      name: 'checkError: HTTP 401 without code 2 → logged out',
+      error: new HttpError('no token', 401, { code: 401, msg: 'no token', data: null }),
       message: 'ra.notification.logged_out',
-    });
+    },
+  ])('$name', async ({ error, message }) => {
+    const ap = createAuthProvider(fake({}).client, memoryStore('t'));
+    await expect(ap.checkError(error)).rejects.toEqual({ message });
   });
 
   it('checkError: HTTP 403 → not authorized, but the user stays logged in', async () => {

@@ -201,36 +201,35 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     expect(r).toEqual({ data: [{ id: 1 }], total: 1 });
   });
 
-  it('getManyReference(bid): the product call GET subjects/artworkListByCurrentUserId with the id', async () => {
-    const { calls, dp } = fake(() => page([]));
-    await dp.getManyReference('artworks', {
+  it.each([
+    {
+      name: 'getManyReference(bid): the product call GET subjects/artworkListByCurrentUserId with the id',
       target: 'bid',
-      id: 3,
-      pagination: { page: 1, perPage: 5 },
-      sort: { field: 'id', order: 'ASC' },
-      filter: {},
-    });
-    expect(calls[0]).toEqual({
-      url: '/artmanager/subjects/artworkListByCurrentUserId?id=3&page=1&pageSize=5&sort=id&order=ASC',
-      method: 'GET',
-      body: undefined,
-    });
-  });
-
-  it('getManyReference on a target without its own endpoint filters the list call', async () => {
+      call: {
+        url: '/artmanager/subjects/artworkListByCurrentUserId?id=3&page=1&pageSize=5&sort=id&order=ASC',
+        method: 'GET',
+        body: undefined,
+      },
+    },
+    {
+      name: 'getManyReference on a target without its own endpoint filters the list call',
+      target: 'classify',
+      call: {
+        url: '/artmanager/artwork/searchArtworkList',
+        method: 'POST',
+        body: { page: 1, pageSize: 5, sort: 'id', order: 'ASC', classify: 3 },
+      },
+    },
+  ])('$name', async ({ target, call }) => {
     const { calls, dp } = fake(() => page([]));
     await dp.getManyReference('artworks', {
-      target: 'classify',
+      target,
       id: 3,
       pagination: { page: 1, perPage: 5 },
       sort: { field: 'id', order: 'ASC' },
       filter: {},
     });
-    expect(calls[0]).toEqual({
-      url: '/artmanager/artwork/searchArtworkList',
-      method: 'POST',
-      body: { page: 1, pageSize: 5, sort: 'id', order: 'ASC', classify: 3 },
-    });
+    expect(calls[0]).toEqual(call);
   });
 
   it('create authors: POST addAuthors with the writable fields only (readOnly and unknown fields left out)', async () => {

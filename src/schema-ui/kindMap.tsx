@@ -48,7 +48,7 @@ import {
   StepsField,
   useEnumLabel,
 } from './fields';
-import { fieldSpecs, type Kind } from '../../kernel/dialect/kinds';
+import { fieldSpecs, type FieldSpec, type Kind } from '../../kernel/dialect/kinds';
 import { FileField, FileUploadInput } from './files';
 import { JsonField, JsonInput, SchemaFromField, SchemaFromInput } from './schemaFrom';
 import { lazyComponent } from '../shell/lazy';
@@ -205,20 +205,13 @@ function NestedInputs({
   const resource = useResourceContext();
   return (
     <>
-      {fieldSpecs(schema, prop.properties ?? {}).map((f) => {
-        const { Input } = componentsFor(f.kind);
-        const source = prefix ? `${prefix}.${f.name}` : f.name;
-        return (
-          <Input
-            key={f.name}
-            source={source}
-            prop={f.prop}
-            schema={schema}
-            label={`resources.${resource}.fields.${labelPrefix}.${f.name}`}
-            validate={requiredMarkFor(prop, f.name)}
-          />
-        );
-      })}
+      {fieldSpecs(schema, prop.properties ?? {}).map((f) =>
+        kindElement('Input', f, schema, {
+          source: prefix ? `${prefix}.${f.name}` : f.name,
+          label: `resources.${resource}.fields.${labelPrefix}.${f.name}`,
+          validate: requiredMarkFor(prop, f.name),
+        }),
+      )}
     </>
   );
 }
@@ -262,19 +255,13 @@ function ObjectListField({ source, prop, schema, label }: KindProps) {
   return (
     <ArrayField source={source} label={label}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
-        {fieldSpecs(schema, prop.items?.properties ?? {}).map((f) => {
-          const { Field } = componentsFor(f.kind);
-          return (
-            <Field
-              key={f.name}
-              source={f.name}
-              prop={f.prop}
-              schema={schema}
-              label={`resources.${resource}.fields.${source}.${f.name}`}
-              inList
-            />
-          );
-        })}
+        {fieldSpecs(schema, prop.items?.properties ?? {}).map((f) =>
+          kindElement('Field', f, schema, {
+            source: f.name,
+            label: `resources.${resource}.fields.${source}.${f.name}`,
+            inList: true,
+          }),
+        )}
       </Datagrid>
     </ArrayField>
   );
@@ -465,4 +452,21 @@ export function componentsFor(kind: Kind | string): KindComponents {
   const c = (kindMap as Record<string, KindComponents>)[kind];
   if (!c) throw new Error(`No component for field kind "${kind}" in src/schema-ui/kindMap.tsx`);
   return c;
+}
+
+/**
+ * The element of field spec `f`: `component` (by default its kind's `part`, `Field` or `Input`) with the
+ * spec's source, property schema and `schema`, plus `extra` (which may set another `source`, e.g. a
+ * prefixed path); keyed by its source.
+ */
+export function kindElement(
+  part: keyof KindComponents,
+  f: FieldSpec,
+  schema: ResourceSchema,
+  extra: Partial<KindProps> = {},
+  component: ComponentType<KindProps> = componentsFor(f.kind)[part],
+) {
+  const Component = component;
+  const source = extra.source ?? f.source;
+  return <Component key={source} prop={f.prop} schema={schema} {...extra} source={source} />;
 }

@@ -50,7 +50,7 @@ import {
 } from 'react-admin';
 import { Step, StepLabel, Stepper } from '@mui/material';
 import { schemaForResource, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
-import { componentsFor, requiredMarkFor, type KindProps } from './kindMap';
+import { componentsFor, kindElement, requiredMarkFor, type KindProps } from './kindMap';
 import { getPath } from './fields';
 import { listFilters } from './filters';
 import { BulkPutOnChainButton, chainSpecOf, PutOnChainRowButton } from './chain';
@@ -132,15 +132,12 @@ function inputOf(
   overrides: SchemaOverrides | undefined,
   parent: { [keyword: string]: unknown } = schema,
 ) {
-  const Input = overrides?.inputs?.[f.source] ?? componentsFor(f.kind).Input;
-  return (
-    <Input
-      key={f.source}
-      source={f.source}
-      prop={f.prop}
-      schema={schema}
-      validate={requiredMarkFor(parent, f.name)}
-    />
+  return kindElement(
+    'Input',
+    f,
+    schema,
+    { validate: requiredMarkFor(parent, f.name) },
+    overrides?.inputs?.[f.source],
   );
 }
 
@@ -349,19 +346,34 @@ export function SchemaShow({ resource, overrides }: { resource: string; override
       sx={SHOW_LAYOUT}
     >
       <TabbedShowLayout tabs={<TabbedShowLayoutTabs variant="scrollable" scrollButtons="auto" />}>
-        {sectionsOf(schema).map((s) => (
-          <TabbedShowLayout.Tab
-            key={s.name}
-            label={sectionLabel(schema, resource, s.name)}
-            path={s.name === MAIN_SECTION ? undefined : s.name}
-          >
-            {sectionContent(s.fields, s.name, schema, overrides, 'display')}
-          </TabbedShowLayout.Tab>
-        ))}
+        {sectionTabs(TabbedShowLayout.Tab, sectionsOf(schema), schema, resource, overrides, 'display')}
         {overrides?.showTabs}
       </TabbedShowLayout>
     </Show>
   );
+}
+
+/**
+ * One `Tab` (TabbedShowLayout's or TabbedForm's) per section, labelled from the schema, at the section's
+ * path (the main section at the base path), holding its displays or inputs (`sectionContent`).
+ */
+function sectionTabs(
+  Tab: ComponentType<{ label: string; path?: string; children: ReactNode }>,
+  sections: { name: string; fields: FieldSpec[] }[],
+  schema: ResourceSchema,
+  resource: string,
+  overrides: SchemaOverrides | undefined,
+  as: 'display' | 'input',
+) {
+  return sections.map((s) => (
+    <Tab
+      key={s.name}
+      label={sectionLabel(schema, resource, s.name)}
+      path={s.name === MAIN_SECTION ? undefined : s.name}
+    >
+      {sectionContent(s.fields, s.name, schema, overrides, as)}
+    </Tab>
+  ));
 }
 
 /** A section that is exactly one object property shows that object's fields directly (each labelled). */
@@ -425,15 +437,7 @@ function SchemaForm({
       mode="onBlur"
       reValidateMode="onChange"
     >
-      {sections.map((s) => (
-        <TabbedForm.Tab
-          key={s.name}
-          label={sectionLabel(schema, resource, s.name)}
-          path={s.name === MAIN_SECTION ? undefined : s.name}
-        >
-          {sectionContent(s.fields, s.name, schema, overrides, 'input')}
-        </TabbedForm.Tab>
-      ))}
+      {sectionTabs(TabbedForm.Tab, sections, schema, resource, overrides, 'input')}
     </TabbedForm>
   );
 }

@@ -24,7 +24,7 @@ import {
 import { Link } from 'react-router';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import { schemaForResource } from '../../../kernel/dialect/schemaRegistry';
-import { componentsFor } from '../../schema-ui/kindMap';
+import { kindElement } from '../../schema-ui/kindMap';
 import { fieldSpecs } from '../../../kernel/dialect/kinds';
 
 export default function AuthorWorks() {
@@ -71,19 +71,12 @@ export default function AuthorWorks() {
               }
             >
               <Datagrid rowClick="show" bulkActionButtons={false}>
-                {columns.map((f) => {
-                  const { Field } = componentsFor(f.kind);
-                  return (
-                    <Field
-                      key={f.source}
-                      source={f.source}
-                      prop={f.prop}
-                      schema={artwork}
-                      inList
-                      sortable={f.source === 'id' || !!f.prop['x-ui']?.sortable}
-                    />
-                  );
-                })}
+                {columns.map((f) =>
+                  kindElement('Field', f, artwork, {
+                    inList: true,
+                    sortable: f.source === 'id' || !!f.prop['x-ui']?.sortable,
+                  }),
+                )}
                 <ShowButton />
               </Datagrid>
             </ReferenceManyField>

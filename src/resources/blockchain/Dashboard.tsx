@@ -29,7 +29,7 @@ import { DataTable, ListBase, Title, useGetList, useTranslate } from 'react-admi
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { baasGet, type BlockRecord, type ChannelInfo, type DashboardData, type VerifyResult } from './api';
 import { blockLink } from './Channels';
-import { HashField, Loaded, NoRows, PlainTable, useBaas, tableSx } from './common';
+import { HashField, Loaded, LoadedCard, NoRows, PlainTable, useBaas, tableSx } from './common';
 
 function StatCard({ label, value, to, sub }: { label: string; value: number; to?: string; sub?: string }) {
   const body = (
@@ -141,52 +141,45 @@ function Witnesses() {
     policy: { quorum: string; witnesses: string[] } | null;
   }>('/witnesses');
   return (
-    <Card variant="outlined" data-testid="witnesses">
-      <CardContent>
-        <Typography variant="h6" gutterBottom>
-          {translate('blockchain.witness.title')}
+    <LoadedCard testId="witnesses" title="blockchain.witness.title" query={w}>
+      {w.data?.policy && (
+        <Typography variant="body2" color="text.secondary" data-testid="witness-policy">
+          {translate('blockchain.witness.policy', {
+            quorum: w.data.policy.quorum,
+            n: w.data.policy.witnesses.length,
+          })}
         </Typography>
-        <Loaded loading={w.isPending} error={w.error}>
-          {w.data?.policy && (
-            <Typography variant="body2" color="text.secondary" data-testid="witness-policy">
-              {translate('blockchain.witness.policy', {
-                quorum: w.data.policy.quorum,
-                n: w.data.policy.witnesses.length,
-              })}
-            </Typography>
-          )}
-          {w.data && w.data.list.length === 0 ? (
-            <Typography variant="body2" color="text.secondary">
-              {translate('blockchain.witness.none')}
-            </Typography>
-          ) : (
-            <PlainTable
-              columns={[
-                'blockchain.witness.name',
-                'blockchain.field.channel',
-                'blockchain.witness.size',
-                'blockchain.witness.lag',
-                'blockchain.witness.refusals',
-                'blockchain.witness.cosignedAt',
-                'blockchain.witness.lastError',
-              ]}
-            >
-              {w.data?.list.map((r) => (
-                <tr key={`${r.witness}:${r.channel}`} data-witness={r.witness}>
-                  <td title={r.url}>{r.witness}</td>
-                  <td>{r.channel}</td>
-                  <td>{r.size}</td>
-                  <td>{r.lag}</td>
-                  <td>{r.refusals + r.errors}</td>
-                  <td>{r.cosignedAt ? r.cosignedAt.replace('T', ' ').slice(0, 19) : '—'}</td>
-                  <td style={{ whiteSpace: 'normal' }}>{r.lastError ?? '—'}</td>
-                </tr>
-              ))}
-            </PlainTable>
-          )}
-        </Loaded>
-      </CardContent>
-    </Card>
+      )}
+      {w.data && w.data.list.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {translate('blockchain.witness.none')}
+        </Typography>
+      ) : (
+        <PlainTable
+          columns={[
+            'blockchain.witness.name',
+            'blockchain.field.channel',
+            'blockchain.witness.size',
+            'blockchain.witness.lag',
+            'blockchain.witness.refusals',
+            'blockchain.witness.cosignedAt',
+            'blockchain.witness.lastError',
+          ]}
+        >
+          {w.data?.list.map((r) => (
+            <tr key={`${r.witness}:${r.channel}`} data-witness={r.witness}>
+              <td title={r.url}>{r.witness}</td>
+              <td>{r.channel}</td>
+              <td>{r.size}</td>
+              <td>{r.lag}</td>
+              <td>{r.refusals + r.errors}</td>
+              <td>{r.cosignedAt ? r.cosignedAt.replace('T', ' ').slice(0, 19) : '—'}</td>
+              <td style={{ whiteSpace: 'normal' }}>{r.lastError ?? '—'}</td>
+            </tr>
+          ))}
+        </PlainTable>
+      )}
+    </LoadedCard>
   );
 }
 
@@ -225,26 +218,19 @@ function Chains() {
     return Array.isArray(v) ? v.join(', ') : String(v);
   };
   return (
-    <Card variant="outlined" data-testid="chains">
-      <CardContent>
-        <Typography variant="h6" gutterBottom>
-          {translate('blockchain.chains.title')}
-        </Typography>
-        <Loaded loading={c.isPending} error={c.error}>
-          <PlainTable columns={CHAIN_COLUMNS.map((col) => `blockchain.chains.${col}`)}>
-            {c.data?.list.map((row) => (
-              <tr key={row.name}>
-                {CHAIN_COLUMNS.map((col) => (
-                  <td key={col} data-testid={`chain-${col}`}>
-                    {value(row, col)}
-                  </td>
-                ))}
-              </tr>
+    <LoadedCard testId="chains" title="blockchain.chains.title" query={c}>
+      <PlainTable columns={CHAIN_COLUMNS.map((col) => `blockchain.chains.${col}`)}>
+        {c.data?.list.map((row) => (
+          <tr key={row.name}>
+            {CHAIN_COLUMNS.map((col) => (
+              <td key={col} data-testid={`chain-${col}`}>
+                {value(row, col)}
+              </td>
             ))}
-          </PlainTable>
-        </Loaded>
-      </CardContent>
-    </Card>
+          </tr>
+        ))}
+      </PlainTable>
+    </LoadedCard>
   );
 }
 

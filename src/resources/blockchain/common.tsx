@@ -11,6 +11,8 @@ import { Link as RouterLink } from 'react-router-dom';
 import {
   Alert,
   Box,
+  Card,
+  CardContent,
   IconButton,
   LinearProgress,
   Link,
@@ -186,4 +188,34 @@ export function Loaded({
   if (loading) return <LinearProgress sx={{ my: 2 }} />;
   if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
   return <>{children}</>;
+}
+
+/**
+ * An outlined card titled `translate(title)` (an h6) whose body is `children` once `query` has loaded
+ * (`Loaded`: progress bar while pending, the error's message on failure); `testId` is its data-testid.
+ */
+export function LoadedCard({
+  testId,
+  title,
+  query,
+  children,
+}: {
+  testId: string;
+  title: string;
+  query: { isPending: boolean; error: unknown };
+  children: ReactNode;
+}) {
+  const translate = useTranslate();
+  return (
+    <Card variant="outlined" data-testid={testId}>
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          {translate(title)}
+        </Typography>
+        <Loaded loading={query.isPending} error={query.error}>
+          {children}
+        </Loaded>
+      </CardContent>
+    </Card>
+  );
 }
