@@ -21,6 +21,10 @@ async function login(username: string, password: string) {
   return t.post('/dev-api/user/login', { username, password }, null);
 }
 
+/** POST /dev-api/user/add of `username`, password "a long password", role `user`; `fields` add or override. */
+const postAdd = (username: string, fields: Record<string, unknown>) =>
+  t.post('/dev-api/user/add', { username, password: 'a long password', roles: ['user'], ...fields });
+
 /** Adds an account through the API; answers the record and a token of its own. */
 async function addAccount(roles: string[], password = 'correct horse 1') {
   const username = uname();
@@ -87,12 +91,7 @@ describe('GET /dev-api/user/list and detail', () => {
 describe('POST /dev-api/user/add', () => {
   it('adds an account that can log in with the password given; the answer has no password', async () => {
     const username = uname('new');
-    const res = await t.post('/dev-api/user/add', {
-      username,
-      password: 'a long password',
-      roles: ['user'],
-      name: 'New operator',
-    });
+    const res = await postAdd(username, { name: 'New operator' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ username, name: 'New operator', roles: ['user'] });
     expect(res.body.data).not.toHaveProperty('password');
@@ -122,13 +121,7 @@ describe('POST /dev-api/user/add', () => {
     [{ id: 5 }, 'id', 'false schema'],
   ])('refuses %j, naming the field', async (patch, field, keyword) => {
     const username = uname('bad');
-    const res = await t.post('/dev-api/user/add', {
-      username,
-      password: 'a long password',
-      roles: ['user'],
-      name: 'X',
-      ...patch,
-    });
+    const res = await postAdd(username, { name: 'X', ...patch });
     expect(res.status).toBe(400);
     expect(res.body.data.errors).toEqual(
       expect.arrayContaining([expect.objectContaining({ field, keyword })]),
@@ -141,12 +134,7 @@ describe('POST /dev-api/user/add', () => {
     const missing = await t.post('/dev-api/user/add', { username: uname(), roles: ['user'], name: 'X' });
     expect(missing.status).toBe(400);
     expect(missing.body.data.errors[0]).toMatchObject({ field: 'password', keyword: 'required' });
-    const taken = await t.post('/dev-api/user/add', {
-      username: 'admin',
-      password: 'a long password',
-      roles: ['user'],
-      name: 'X',
-    });
+    const taken = await postAdd('admin', { name: 'X' });
     expect(taken.status).toBe(409);
     expect(taken.body.data.errors[0]).toMatchObject({ field: 'username', keyword: 'unique' });
   });

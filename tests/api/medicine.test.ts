@@ -91,6 +91,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** POST notification/add of a sent notification (`title`, `content`) to the first company. */
+const sendNote = (title: string, content: string) =>
+  t.post(`${NOTE}/add`, { companyId: first.id, title, content, status: 'sent' });
+
 describe('the company record', () => {
   it('stores employees, product, contract, pictures and video, never answers the passwords', async () => {
     expect(first).toMatchObject({
@@ -369,12 +373,7 @@ describe('notifications (operator) and messages (company administrators)', () =>
     expect(del.status).toBe(409);
     expect(del.body.data.errors[0]).toMatchObject({ field: 'id', keyword: 'sentFrozen' });
     await t.post(`${COMPANY}/updateCompany`, { id: first.id, adminNotify: 0 });
-    const nobody = await t.post(`${NOTE}/add`, {
-      companyId: first.id,
-      title: 't',
-      content: 'c',
-      status: 'sent',
-    });
+    const nobody = await sendNote('t', 'c');
     expect(nobody.status).toBe(400);
     expect(nobody.body.data.errors[0]).toMatchObject({ field: 'status', keyword: 'recipients' });
     await t.post(`${COMPANY}/updateCompany`, { id: first.id, adminNotify: 1 });
@@ -419,12 +418,7 @@ describe('notifications (operator) and messages (company administrators)', () =>
       (await t.call({ method: 'GET', url: `${MSG}/getList${status ? `?status=${status}` : ''}`, token })).body
         .data;
     await t.post(`${COMPANY}/updateCompany`, { id: first.id, backupAdminNotify: 1 });
-    const sent = await t.post(`${NOTE}/add`, {
-      companyId: first.id,
-      title: '两位管理员都收到',
-      content: '请阅读',
-      status: 'sent',
-    });
+    const sent = await sendNote('两位管理员都收到', '请阅读');
     expect(sent.status).toBe(200);
     const both = sent.body.data;
     expect(both.recipients).toEqual(['a.one', 'b.one']);
@@ -462,12 +456,7 @@ describe('notifications (operator) and messages (company administrators)', () =>
   it('two recipients reading at the same moment are both kept', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await t.post(`${NOTE}/add`, {
-        companyId: first.id,
-        title: `同时阅读 ${i}`,
-        content: '并发',
-        status: 'sent',
-      });
+      const r = await sendNote(`同时阅读 ${i}`, '并发');
       ids.push(r.body.data.id);
     }
     await Promise.all(

@@ -13,7 +13,6 @@
  * two steps that decide what code every record's transactions run, stay with `admin`. So the account
  * that uploads code cannot on its own put it in force.
  */
-import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -82,12 +81,7 @@ export default async function chaincodeRoutes(fastify: FastifyInstance) {
     {
       onRequest: readers,
       schema: {
-        querystring: {
-          type: 'object',
-          properties: { id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
-          required: ['id'],
-          additionalProperties: false,
-        } as const,
+        querystring: idBody,
       },
     },
     async (req) => ok(await load(req.query.id)),

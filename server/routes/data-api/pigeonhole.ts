@@ -24,6 +24,7 @@ import type { Kysely } from 'kysely';
 import { Codes } from '../../../common/envelope';
 import { msg, schemaLabel } from '../../../common/messages/index';
 import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
+import { idBody } from '../../ledger/routeHelpers';
 import { nowText } from '../../db/database';
 import { actorOf, recordAudit, storedRow } from '../../db/audit';
 import { mapConstraintError, uniqueConflict } from '../../../kernel/server/dbErrors';
@@ -134,12 +135,7 @@ export default async function pigeonholeRoutes(fastify: FastifyInstance) {
     {
       onRequest,
       schema: {
-        body: {
-          type: 'object',
-          properties: { id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
-          required: ['id'],
-          additionalProperties: false,
-        } as const,
+        body: idBody,
       },
     },
     async (req) => {

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { uploadSpecAt } from '../../../../common/fileTypes';
 import { MAX_ID, schemas } from '../../../../kernel/dialect/schemaRegistry';
+import { idBody } from '../../../ledger/routeHelpers';
 import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../errors';
 import { receiveUpload } from '../../../storage/uploads';
@@ -55,12 +56,7 @@ export default async function authorRegistryRoutes(app: FastifyInstance) {
     {
       onRequest,
       schema: {
-        body: {
-          type: 'object',
-          properties: { id: { type: 'integer', minimum: 1, maximum: MAX_ID } },
-          required: ['id'],
-          additionalProperties: false,
-        },
+        body: idBody,
       },
     },
     async (req) => {

@@ -72,6 +72,11 @@ const loginBody = {
   additionalProperties: false,
 };
 
+/** The stored row of the signed-in account `id` (its session was checked, so it exists). */
+function ownAccount(db: FastifyInstance['db'], id: number) {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
 export default async function userRoutes(app: FastifyInstance) {
   // Made while the app boots, so that the first unknown-account login does not pay for it.
   await dummyPasswordHash();
@@ -113,11 +118,7 @@ export default async function userRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const me = request.account!;
-      const account = await app.db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('id', '=', me.id)
-        .executeTakeFirstOrThrow();
+      const account = await ownAccount(app.db, me.id);
       return ok({
         roles: me.roles,
         availableRoles: JSON.parse(account.roles) as string[],
@@ -154,11 +155,7 @@ export default async function userRoutes(app: FastifyInstance) {
     async (request) => {
       const { role } = request.body as { role: string };
       const me = request.account!;
-      const account = await app.db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('id', '=', me.id)
-        .executeTakeFirstOrThrow();
+      const account = await ownAccount(app.db, me.id);
       const own: string[] = JSON.parse(account.roles);
       // An admin holds every permission, so it may scope a token down to any known role.
       const allowed = own.includes('admin') ? [...new Set([...own, ...KNOWN_ROLES])] : own;
@@ -209,11 +206,7 @@ export async function accountRoutes(app: FastifyInstance) {
     async (request) => {
       const { oldPassword, newPassword } = request.body as { oldPassword: string; newPassword: string };
       const me = request.account!;
-      const row = await app.db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('id', '=', me.id)
-        .executeTakeFirstOrThrow();
+      const row = await ownAccount(app.db, me.id);
       if (!(await verifyPassword(oldPassword, row.passwordHash)))
         throw new ApiError(Codes.INVALID, 400, msg('request.fields'), {
           errors: [

@@ -18,6 +18,7 @@
  *   (kernel/hooks/companies.ts `companiesOf`), as the companies calls answer them.
  */
 import { MAX_PAGE } from '../../../../kernel/dialect/schemaRegistry';
+import { idBody } from '../../../ledger/routeHelpers';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { schemaLabel } from '../../../../common/messages/index';
@@ -59,13 +60,6 @@ const listQuery = {
     pageSize: { type: 'integer', minimum: 1, maximum: 100 },
     status: { type: 'string', enum: ['sent', 'read'] },
   },
-  additionalProperties: false,
-};
-
-const idBody = {
-  type: 'object',
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-  required: ['id'],
   additionalProperties: false,
 };
 
