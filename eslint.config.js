@@ -4,6 +4,27 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/**
+ * The `no-restricted-imports` rule forbidding, from files that `who` names, a relative import of server
+ * code (server/, kernel/server/, kernel/hooks/), plus the `extra` patterns.
+ * @param {string} who the files in the message, e.g. 'src/'
+ * @param {object[]} extra further patterns of @typescript-eslint/no-restricted-imports
+ */
+const noServerImports = (who, extra) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        {
+          regex: '^(\\.\\./)+(server|kernel/server|kernel/hooks)(/|$)',
+          message: `${who} must not import server code (server/, kernel/server/, kernel/hooks/): move the shared code to common/ or kernel/dialect/.`,
+        },
+        ...extra,
+      ],
+    },
+  ],
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -41,53 +62,29 @@ export default tseslint.config(
     // common/ and kernel/dialect/ are loaded by the console too: they import no server code either.
     files: ['src/**/*.{ts,tsx}', 'common/**/*.ts', 'kernel/dialect/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\./)+(server|kernel/server|kernel/hooks)(/|$)',
-              message:
-                'The console (src/, common/, kernel/dialect/) must not import server code (server/, kernel/server/, kernel/hooks/): move the shared code to common/ or kernel/dialect/.',
-            },
-            {
-              regex: '^(\\.\\./)*(server|hooks)(/|$)',
-              message: 'kernel/dialect/ must not import kernel/server/ or kernel/hooks/.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: noServerImports('The console (src/, common/, kernel/dialect/)', [
+      {
+        regex: '^(\\.\\./)*(server|hooks)(/|$)',
+        message: 'kernel/dialect/ must not import kernel/server/ or kernel/hooks/.',
+      },
+    ]),
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\./)+(server|kernel/server|kernel/hooks)(/|$)',
-              message:
-                'src/ must not import server code (server/, kernel/server/, kernel/hooks/): move the shared code to common/ or kernel/dialect/.',
-            },
-            {
-              group: [
-                'ajv',
-                'ajv/*',
-                'ajv-formats',
-                '**/kernel/dialect/schemaCompiler',
-                '**/kernel/dialect/validators',
-                '**/kernel/dialect/keywords',
-              ],
-              allowTypeImports: true,
-              message:
-                'The console must not load ajv: validate with formValidatorFor (kernel/dialect/schemaRegistry.ts).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: noServerImports('src/', [
+      {
+        group: [
+          'ajv',
+          'ajv/*',
+          'ajv-formats',
+          '**/kernel/dialect/schemaCompiler',
+          '**/kernel/dialect/validators',
+          '**/kernel/dialect/keywords',
+        ],
+        allowTypeImports: true,
+        message:
+          'The console must not load ajv: validate with formValidatorFor (kernel/dialect/schemaRegistry.ts).',
+      },
+    ]),
   },
 );

@@ -81,16 +81,15 @@ describe('roles are enforced by the server', () => {
 
 describe('addCompany', () => {
   it('stores a company and answers it with id, status 1 and times', async () => {
-    const r = await t.call({
-      method: 'POST',
-      url: `${BASE}/addCompany`,
-      payload: valid({
+    const r = await t.post(
+      `${BASE}/addCompany`,
+      valid({
         companyName: '  上海示例医药有限公司 ',
         creditCode: code('91310115MA1K4P7Q2'),
         contactPhone: '021-12345678-801',
         address: null,
       }),
-    });
+    );
     expect(r.status).toBe(200);
     expect(r.body.code).toBe(0);
     expect(r.body.data).toMatchObject({
@@ -285,16 +284,15 @@ describe('deleteCompany', () => {
     expect(gone.status).toBe(404);
     // The code is free again once its company is deleted; its administrators' accounts stay, and the
     // new company links them (no password: they have their own).
-    const again = await t.call({
-      method: 'POST',
-      url: `${BASE}/addCompany`,
-      payload: valid({
+    const again = await t.post(
+      `${BASE}/addCompany`,
+      valid({
         companyName: '重新登记',
         creditCode: code('91120116MA05T1U2W'),
         adminPassword: undefined,
         backupAdminPassword: undefined,
       }),
-    });
+    );
     expect(again.status).toBe(200);
   });
 

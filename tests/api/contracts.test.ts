@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIPPED_TEMPLATES } from '../../server/db/migrations/20261123T0215_contract_templates_seed';
 import { storedRow } from '../../server/db/audit';
-import { type TestApp, createTestApp } from './helpers';
+import { type TestApp, addArtwork, addAuthor, createTestApp } from './helpers';
 
 let t: TestApp;
 let supplyId: number;
@@ -284,22 +284,17 @@ describe('pigeonhole: archive and restore', () => {
   });
 
   it('round-trips an artwork taken off the registry (every column, searchable again); artworks need admin', async () => {
-    const author = (await post('/artmanager/authors/addAuthors', { authorName: '吴冠中' })).body.data.id;
-    const art = (
-      await post('/artmanager/artwork/addArtwork', {
-        artWorkName: '双燕图',
-        author,
-        classify: 'painting',
-        texture: 'Ink and colour on paper',
-        images: ['https://example.org/swallows.jpg'],
-        baseInfo: { size: '70 x 140 cm', startYear: 1981, endYear: 1981 },
-      })
-    ).body.data;
+    const author = await addAuthor(t, '吴冠中');
+    const artId = await addArtwork(t, author, '双燕图', {
+      texture: 'Ink and colour on paper',
+      images: ['https://example.org/swallows.jpg'],
+      baseInfo: { size: '70 x 140 cm', startYear: 1981, endYear: 1981 },
+    });
     const db = t.app.db as never;
-    const before = await storedRow(db, 'artworks', art.id);
-    const user = await post(`${P}/archive`, { resource: 'artworks', id: art.id }, t.userToken);
+    const before = await storedRow(db, 'artworks', artId);
+    const user = await post(`${P}/archive`, { resource: 'artworks', id: artId }, t.userToken);
     expect(user.status).toBe(403);
-    const a = await post(`${P}/archive`, { resource: 'artworks', id: art.id });
+    const a = await post(`${P}/archive`, { resource: 'artworks', id: artId });
     expect(a.status).toBe(200);
     expect((await post('/artmanager/artwork/searchArtworkList', { q: '双燕图' })).body.data.total).toBe(0);
     // The archived row is admin's to read too: role user neither lists nor reads it.
@@ -317,7 +312,7 @@ describe('pigeonhole: archive and restore', () => {
     expect((await post(`${P}/restore`, { id: a.body.data.id }, t.userToken)).status).toBe(403);
     const r = await post(`${P}/restore`, { id: a.body.data.id });
     expect(r.status).toBe(200);
-    expect(await storedRow(db, 'artworks', art.id)).toEqual(before);
+    expect(await storedRow(db, 'artworks', artId)).toEqual(before);
     expect((await post('/artmanager/artwork/searchArtworkList', { q: '双燕图' })).body.data.total).toBe(1);
   });
 
@@ -330,23 +325,18 @@ describe('pigeonhole: archive and restore', () => {
     expect((await post(`${P}/archive`, { resource: 'contracts' })).body.data.errors[0].field).toBe('id');
     expect((await post(`${P}/archive`, { resource: 'contracts', id: 1 }, null)).status).toBe(401);
     // A restore whose reference is gone: the author of an archived artwork deleted meanwhile.
-    const author = (await post('/artmanager/authors/addAuthors', { authorName: '林风眠' })).body.data.id;
-    const art = (
-      await post('/artmanager/artwork/addArtwork', {
-        artWorkName: '仕女',
-        author,
-        classify: 'painting',
-        texture: 'Ink on paper',
-        images: ['https://example.org/lady.jpg'],
-        baseInfo: { size: '66 x 66 cm', startYear: 1950, endYear: 1950 },
-      })
-    ).body.data;
-    const a = (await post(`${P}/archive`, { resource: 'artworks', id: art.id })).body.data;
+    const author = await addAuthor(t, '林风眠');
+    const artId = await addArtwork(t, author, '仕女', {
+      texture: 'Ink on paper',
+      images: ['https://example.org/lady.jpg'],
+      baseInfo: { size: '66 x 66 cm', startYear: 1950, endYear: 1950 },
+    });
+    const a = (await post(`${P}/archive`, { resource: 'artworks', id: artId })).body.data;
     expect((await post('/artmanager/authors/deleteAuthors', { id: author })).status).toBe(200);
     const r = await post(`${P}/restore`, { id: a.id }, undefined, 'zh-CN');
     expect(r.status).toBe(409);
     expect(r.body.msg).toContain('已不存在');
-    expect((await get(`${P}/detail?id=${a.id}`)).body.data.record.id).toBe(art.id);
+    expect((await get(`${P}/detail?id=${a.id}`)).body.data.record.id).toBe(artId);
   });
 });
 

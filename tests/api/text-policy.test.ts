@@ -123,16 +123,12 @@ describe('names: bidi controls, invisible-only values, NFC', () => {
   });
 
   it('normalises names inside JSON fields too (artwork baseInfo.size)', async () => {
-    const res = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/addArtwork',
-      payload: {
-        artWorkName: 'Cafe\u0301 Nfc',
-        author: authorId,
-        classify: 'x',
-        texture: 'x',
-        baseInfo: { size: '40 \u00d7 50 cm, Cafe\u0301' },
-      },
+    const res = await t.post('/artmanager/artwork/addArtwork', {
+      artWorkName: 'Cafe\u0301 Nfc',
+      author: authorId,
+      classify: 'x',
+      texture: 'x',
+      baseInfo: { size: '40 \u00d7 50 cm, Cafe\u0301' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.artWorkName).toBe('Caf\u00e9 Nfc');
@@ -160,16 +156,12 @@ describe('URLs', () => {
   });
 
   it('artwork image URLs are checked too', async () => {
-    const res = await t.call({
-      method: 'POST',
-      url: '/artmanager/artwork/addArtwork',
-      payload: {
-        artWorkName: 'Img',
-        author: authorId,
-        classify: 'x',
-        texture: 'x',
-        images: ['javascript:alert(1)'],
-      },
+    const res = await t.post('/artmanager/artwork/addArtwork', {
+      artWorkName: 'Img',
+      author: authorId,
+      classify: 'x',
+      texture: 'x',
+      images: ['javascript:alert(1)'],
     });
     expectRefused(res, 'images.0', 'x-url');
   });
