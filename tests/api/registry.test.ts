@@ -3,7 +3,14 @@
  * a refused call leaves what is stored as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GuardedCall, type TestApp, callName, createTestApp, expectAdminOnly } from './helpers';
+import {
+  type GuardedCall,
+  type TestApp,
+  addArtwork,
+  callName,
+  createTestApp,
+  expectAdminOnly,
+} from './helpers';
 
 let t: TestApp;
 let authorId: number;
@@ -293,18 +300,13 @@ describe('artworks', () => {
   });
 
   it('deletes all-or-nothing: an unknown id in the batch deletes none', async () => {
-    const w = await t.post('/artmanager/artwork/addArtwork', {
-      artWorkName: 'tmp',
-      author: authorId,
-      classify: 'painting',
-      texture: 'x',
-    });
-    const res = await t.post('/artmanager/artwork/deleteArt', { ids: [w.body.data.id, 999999] });
+    const id = await addArtwork(t, authorId, 'tmp', { texture: 'x' });
+    const res = await t.post('/artmanager/artwork/deleteArt', { ids: [id, 999999] });
     expect(res.status).toBe(404);
-    expect((await t.get(`/artmanager/artwork/ArtInfoByArtId?artId=${w.body.data.id}`)).status).toBe(200);
-    const ok = await t.post('/artmanager/artwork/deleteArt', { id: w.body.data.id });
-    expect(ok.body.data).toEqual({ ids: [w.body.data.id] });
-    expect((await t.get(`/artmanager/artwork/ArtInfoByArtId?artId=${w.body.data.id}`)).status).toBe(404);
+    expect((await t.get(`/artmanager/artwork/ArtInfoByArtId?artId=${id}`)).status).toBe(200);
+    const ok = await t.post('/artmanager/artwork/deleteArt', { id: id });
+    expect(ok.body.data).toEqual({ ids: [id] });
+    expect((await t.get(`/artmanager/artwork/ArtInfoByArtId?artId=${id}`)).status).toBe(404);
   });
 });
 

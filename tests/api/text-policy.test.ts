@@ -33,6 +33,9 @@ function expectRefused(res: { status: number; body: any }, field: string, keywor
 }
 
 const addAuthor = (payload: Record<string, unknown>) => t.post('/artmanager/authors/addAuthors', payload);
+/** POST addArtwork of an artwork of the test author in category `x`; `fields` add or override. */
+const postArtwork = (fields: Record<string, unknown>) =>
+  t.post('/artmanager/artwork/addArtwork', { author: authorId, classify: 'x', ...fields });
 const authorList = (query: string) => t.get(`/artmanager/authors/getList?${query}`);
 
 describe('NUL and other control characters', () => {
@@ -123,10 +126,8 @@ describe('names: bidi controls, invisible-only values, NFC', () => {
   });
 
   it('normalises names inside JSON fields too (artwork baseInfo.size)', async () => {
-    const res = await t.post('/artmanager/artwork/addArtwork', {
+    const res = await postArtwork({
       artWorkName: 'Cafe\u0301 Nfc',
-      author: authorId,
-      classify: 'x',
       texture: 'x',
       baseInfo: { size: '40 \u00d7 50 cm, Cafe\u0301' },
     });
@@ -156,10 +157,8 @@ describe('URLs', () => {
   });
 
   it('artwork image URLs are checked too', async () => {
-    const res = await t.post('/artmanager/artwork/addArtwork', {
+    const res = await postArtwork({
       artWorkName: 'Img',
-      author: authorId,
-      classify: 'x',
       texture: 'x',
       images: ['javascript:alert(1)'],
     });
