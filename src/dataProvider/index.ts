@@ -76,7 +76,7 @@ const endpointless: EndpointOptions = { method: 'GET', path: '' };
 
 /** The DataProvider plus the console's upload call. */
 export interface BaasDataProvider extends DataProvider {
-  /** Uploads one image (jpeg/png/webp/gif, at most 5 MB); resolves its served URL. */
+  /** Uploads one image (jpeg/png/webp/gif/bmp, at most 2 MB, UPLOAD_LIMIT_BYTES); resolves its served URL. */
   upload(
     file: File | Blob,
     target?: { resource: string; field: string },
