@@ -4,10 +4,18 @@
  * - a platform user's details open (getUerById gets the integer id, not the route's string);
  * - a refusal whose envelope has no message shows "error" (the product), not the HTTP status text;
  * - the setting `showSettings` (default on) shows the settings button; off, the navbar has none;
+ * - `/industry/groups` is a level of the route tree with a page of its own (its title, links to its
+ *   pages: authors, artworks, bid users, platform users), not the 404 page;
+ * - cancelling the unsaved-edits prompt of a tab's × or of "Close all" keeps the tab, the page and its
+ *   edits; the next navigation goes where it was asked to, not to the dashboard;
+ * - the "Add author" and "Add artwork" tabs close once saved (the new record's page takes their place);
+ * - the dashboard is a pinned tab that is not cached: back on it, it starts at the top, while a cached
+ *   list still comes back where it was left;
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpApi } from '../support/httpApi';
 import { startEnv, type TestEnv } from './helpers/env';
+import { ConsolePage } from './pages/ConsolePage';
 import { DefectsPage } from './pages/DefectsPage';
 
 let env: TestEnv;
@@ -21,8 +29,8 @@ afterAll(async () => {
 });
 
 /** A signed-in admin page in `lang` at `width` px, on the dashboard. */
-async function admin(lang: 'en' | 'zh', width = 1440) {
-  const page = await env.signIn('admin', lang, { width, height: 900 });
+async function admin(lang: 'en' | 'zh', width = 1440, height = 900) {
+  const page = await env.signIn('admin', lang, { width, height });
   const ui = new DefectsPage(page, env.baseUrl);
   await ui.waitActiveTab('/dashboard');
   return ui;
@@ -56,8 +64,10 @@ describe('console defects (browser)', () => {
         await row.waitFor();
         await row.click();
         await ui.page.waitForURL((u) => /^#\/platformUsers\/\d+\/show$/.test(u.hash));
+        await ui.page.locator('#main-content[data-route="/platformUsers/:id/show"]').waitFor();
         await ui.settle();
         await ui.main().getByText(nickname, { exact: true }).first().waitFor();
+        // Still the details page once loaded: a refused getOne sends react-admin back to the list.
         expect(await ui.shownRoute()).toBe('/platformUsers/:id/show');
         expect(ui.route()).toMatch(/^\/platformUsers\/\d+\/show$/);
       } finally {
@@ -109,6 +119,156 @@ describe('console defects (browser)', () => {
         expect(await toggle.count()).toBe(0);
         // The other settings keep their defaults: the tab strip is still shown.
         expect(await ui.page.getByTestId('tags-view').isVisible()).toBe(true);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`/industry/groups is a level of the route tree with its pages, not 404 (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        await ui.open('/industry/groups');
+        expect(ui.route()).toBe('/industry/groups');
+        expect(await ui.shownRoute()).toBe('/industry/groups');
+        const pageEl = ui.page.getByTestId('group-index');
+        await pageEl.waitFor();
+        await expect
+          .poll(() => pageEl.getByRole('heading').innerText())
+          .toBe(lang === 'en' ? 'Registry groups' : '登记分组');
+        const entries = await pageEl
+          .locator('[data-group-entry]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-group-entry')));
+        expect(entries).toEqual([
+          '/industry/authors',
+          '/industry/artWork',
+          '/industry/bidUser',
+          '/industry/users',
+        ]);
+        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+        await pageEl.locator('[data-group-entry="/industry/authors"]').click();
+        await ui.page.waitForURL((u) => u.hash === '#/industry/authors');
+        await ui.rows().first().waitFor();
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`the dashboard is pinned and not cached: back on it, it starts at the top (${lang})`, async () => {
+      const ui = await admin(lang, 1440, 500);
+      try {
+        await ui.settle();
+        /** Scrolls the window to `y` (again until the page is tall enough); resolves the position. */
+        const scrollTo = async (y: number) => {
+          const at = () =>
+            ui.page.evaluate((to) => {
+              window.scrollTo(0, to);
+              return window.scrollY;
+            }, y);
+          await expect.poll(at, { timeout: 15_000 }).toBeGreaterThan(100);
+          return ui.page.evaluate(() => window.scrollY);
+        };
+        await scrollTo(400);
+        await ui.navigate('/industry/authors');
+        await ui.rows().first().waitFor();
+        const listY = await scrollTo(300);
+        // The dashboard's tab is pinned: no close button.
+        expect(await ui.tab('/dashboard').getByTestId('tag-close').count()).toBe(0);
+        await ui.tab('/dashboard').click();
+        await ui.waitActiveTab('/dashboard');
+        await ui.settle();
+        await ui.page.waitForTimeout(300);
+        expect(await ui.page.evaluate(() => window.scrollY)).toBe(0);
+        // A cached view still comes back where it was left.
+        await ui.tab('/industry/authors').click();
+        await ui.waitActiveTab('/industry/authors');
+        await expect.poll(() => ui.page.evaluate(() => window.scrollY)).toBe(listY);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`cancelling the unsaved-edits prompt keeps the tab, on × and on Close all (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        await ui.navigate('/industry/artWork');
+        await ui.rows().first().waitFor();
+        await ui.navigate('/authors/1');
+        await ui.waitActiveTab('/authors/1');
+        const intro = ui.textbox(lang === 'en' ? /Introduction/ : /作者简介/);
+        await intro.waitFor();
+        const typed = `Edited by the test ${lang}`;
+        await intro.fill(typed);
+        const before = await ui.tabPaths();
+        expect(before).toContain('/authors/1');
+
+        // The tab's ×, then Cancel.
+        let prompt = ui.answerNextPrompt(false);
+        await ui.closeTab('/authors/1');
+        await prompt;
+        await ui.page.waitForTimeout(300);
+        expect(await ui.tabPaths()).toEqual(before);
+        expect(ui.route()).toBe('/authors/1');
+        expect(await intro.inputValue()).toBe(typed);
+
+        // Close all from the tab's menu, then Cancel.
+        prompt = ui.answerNextPrompt(false);
+        await ui.tabMenu('/authors/1', lang === 'en' ? /^Close all$/ : /^关闭所有$/);
+        await prompt;
+        await ui.page.waitForTimeout(300);
+        expect(await ui.tabPaths()).toEqual(before);
+        expect(ui.route()).toBe('/authors/1');
+        expect(await intro.inputValue()).toBe(typed);
+
+        // The next navigation (confirmed) lands where it was asked to, and closes nothing.
+        prompt = ui.answerNextPrompt(true);
+        await ui.tab('/industry/artWork').click();
+        await prompt;
+        await ui.page.waitForURL((u) => u.hash.startsWith('#/industry/artWork'));
+        await ui.waitActiveTab('/industry/artWork');
+        expect(await ui.tabPaths()).toEqual(before);
+
+        // Closing a tab with nothing unsaved still closes it at once, and goes to the last tab.
+        await ui.navigate('/authors/1');
+        await ui.waitActiveTab('/authors/1');
+        await ui.closeTab('/authors/1');
+        await ui.page.waitForURL((u) => !u.hash.startsWith('#/authors/1'));
+        expect(await ui.tabPaths()).toEqual(before.filter((p) => p !== '/authors/1'));
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`the "Add author" and "Add artwork" tabs close after saving (${lang})`, async () => {
+      const ui = await admin(lang);
+      const form = new ConsolePage(ui.page, env.baseUrl);
+      try {
+        const authorName = `Tab test author ${lang}`;
+        await ui.navigate('/authors/create');
+        await ui.waitActiveTab('/authors/create');
+        await form.input('authorName').fill(authorName);
+        await form.save();
+        await ui.page.waitForURL((u) => /^#\/authors\/\d+\/show$/.test(u.hash));
+        const authorTab = ui.route();
+        await ui.waitActiveTab(authorTab);
+        await expect.poll(() => ui.tabPaths()).not.toContain('/authors/create');
+        expect(await ui.tabPaths()).toContain(authorTab);
+
+        await ui.navigate('/artworks/create');
+        await ui.waitActiveTab('/artworks/create');
+        await form.input('artWorkName').fill(`Tab test artwork ${lang}`);
+        await form.autocomplete('author', authorName, authorName);
+        await form.autocomplete('classify', 'painting', 'painting');
+        await form.input('texture').fill('Ink on paper');
+        await form.save();
+        // Two-step add: saving step one leads to step two, a tab of the new artwork's edit page.
+        await ui.page.waitForURL((u) => /^#\/artworks\/\d+\/baseInfo$/.test(u.hash));
+        await ui.waitActiveTab(ui.route().replace(/\/baseInfo$/, ''));
+        await expect.poll(() => ui.tabPaths()).not.toContain('/artworks/create');
+        expect(await ui.tabPaths()).toContain(authorTab);
       } finally {
         await ui.page.context().close();
       }
