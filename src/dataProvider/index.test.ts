@@ -155,7 +155,7 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     ]);
   });
 
-  it('getOne platformUsers with the route\'s string id sends the integer the schema declares', async () => {
+  it("getOne platformUsers with the route's string id sends the integer the schema declares", async () => {
     const { calls, dp } = fake(() => ({ id: 1 }));
     await dp.getOne('platformUsers', { id: '1' });
     expect(calls[0].body).toEqual({ id: 1 });

@@ -9,11 +9,14 @@
  * - cancelling the unsaved-edits prompt of a tab's × or of "Close all" keeps the tab, the page and its
  *   edits; the next navigation goes where it was asked to, not to the dashboard;
  * - the "Add author" and "Add artwork" tabs close once saved (the new record's page takes their place);
+ * - an expired session opens "Confirm logout" over the operator's page, not over "Page not found";
  * - the dashboard is a pinned tab that is not cached: back on it, it starts at the top, while a cached
  *   list still comes back where it was left;
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { httpApi } from '../support/httpApi';
+import { screenshotDir } from './helpers/screenshots';
 import { startEnv, type TestEnv } from './helpers/env';
 import { ConsolePage } from './pages/ConsolePage';
 import { DefectsPage } from './pages/DefectsPage';
@@ -235,7 +238,9 @@ describe('console defects (browser)', () => {
         await ui.waitActiveTab('/authors/1');
         await ui.closeTab('/authors/1');
         await ui.page.waitForURL((u) => !u.hash.startsWith('#/authors/1'));
-        expect(await ui.tabPaths()).toEqual(before.filter((p) => p !== '/authors/1'));
+        // The address changes before React shows the new page (a transition): wait for its tab.
+        await ui.waitActiveTab('/industry/artWork');
+        await expect.poll(() => ui.tabPaths()).toEqual(before.filter((p) => p !== '/authors/1'));
       } finally {
         await ui.page.context().close();
       }
@@ -273,4 +278,45 @@ describe('console defects (browser)', () => {
         await ui.page.context().close();
       }
     });
+
+  for (const lang of LANGS)
+    it(`an expired session keeps the operator's page behind "Confirm logout" (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        await ui.navigate('/industry/authors');
+        await ui.rows().first().waitFor();
+        // The session ends on the server (as an expired token does): the next call answers code 2.
+        const token = await ui.token();
+        const out = await httpApi(env.baseUrl, token!, 'POST', '/dev-api/user/logout', {});
+        expect(out.status).toBe(200);
+        await ui.navigate('/industry/artWork');
+        const dialog = ui.loggedOutDialog();
+        await dialog.waitFor();
+        await ui.page.waitForTimeout(500);
+        expect(ui.route()).toBe('/industry/artWork');
+        expect(await ui.shownRoute()).toBe('/industry/artWork');
+        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+        // Closing the dialog leaves the operator on that page.
+        await dialog.getByRole('button', { name: lang === 'en' ? 'Close' : /关闭|Close/ }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(await ui.shownRoute()).toBe('/industry/artWork');
+        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  it('screenshots of the changed screens at 1440 and 375 px, en and zh', async () => {
+    for (const lang of LANGS)
+      for (const width of [1440, 375]) {
+        const ui = await admin(lang, width, 800);
+        try {
+          await ui.open('/industry/groups');
+          await ui.page.getByTestId('group-index').waitFor();
+          await ui.page.screenshot({ path: join(screenshotDir(), `defects-groups-${lang}-${width}.png`) });
+        } finally {
+          await ui.page.context().close();
+        }
+      }
+  });
 });
