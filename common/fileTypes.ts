@@ -2,7 +2,8 @@
  * The upload file type groups, in ONE place for the server's content check and every upload input of the
  * console. Groups and extensions are the product's (specification §9 "Upload file type groups"): image
  * (png, jpg, jpeg, bmp, gif; plus webp, accepted before), txt, excel (xls, xlsx), word (doc, docx), pdf,
- * ppt (ppt, pptx), video (mp4, m2v, mkv).
+ * ppt (ppt, pptx), video (mp4, m2v, mkv), audio (mp3, wav, wmv: the product lists Windows Media's wmv
+ * under audio).
  *
  * A file is recognised by its content (magic numbers), never by the name or type the client sent:
  * - JPEG `FF D8 FF`; PNG `89 50 4E 47 0D 0A 1A 0A`; GIF `GIF87a`/`GIF89a`; WebP `RIFF....WEBP`; BMP `BM`;
@@ -11,13 +12,16 @@
  *   is read from the name's extension when it is one of them; the container is the same);
  * - Office Open XML (xlsx, docx, pptx): a ZIP (`PK 03 04`) holding an `xl/`, `word/` or `ppt/` part;
  * - MP4 `ftyp` at byte 4; Matroska (mkv) `1A 45 DF A3`; MPEG-2 video (m2v) `00 00 01 B3` / `00 00 01 BA`;
+ * - MP3: an ID3v2 tag (`ID3`) or an MPEG audio layer III frame header (11 sync bits `FF Ex`, layer bits
+ *   `01`; ISO/IEC 11172-3 section 2.4.1.3); WAV `RIFF....WAVE`; WMV (ASF) its header object GUID
+ *   `30 26 B2 75 8E 66 CF 11 A6 D9 00 AA 00 62 CE 6C`;
  * - txt: valid UTF-8 without NUL bytes.
  * Pure: no Node or DOM API, usable by server and console.
  */
 import { deref } from '../kernel/dialect/deref';
 
 /** The names of the groups, as schemas write them in `x-upload.types`. */
-export const FILE_GROUPS = ['image', 'txt', 'excel', 'word', 'pdf', 'ppt', 'video'] as const;
+export const FILE_GROUPS = ['image', 'txt', 'excel', 'word', 'pdf', 'ppt', 'video', 'audio'] as const;
 export type FileGroup = (typeof FILE_GROUPS)[number];
 
 /** Extension → MIME type, per group (the console's `accept` attribute is built from these). */
@@ -45,6 +49,7 @@ export const FILE_TYPES: Record<FileGroup, Record<string, string>> = {
     pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   },
   video: { mp4: 'video/mp4', m2v: 'video/mpeg', mkv: 'video/x-matroska' },
+  audio: { mp3: 'audio/mpeg', wav: 'audio/wav', wmv: 'video/x-ms-wmv' },
 };
 
 /** What a file's content was recognised as. */
@@ -54,6 +59,9 @@ export interface FileKind {
   ext: string;
   mime: string;
 }
+
+/** The ASF header object's GUID (Windows Media: wmv, wma). */
+const ASF = [0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11, 0xa6, 0xd9, 0x00, 0xaa, 0x00, 0x62, 0xce, 0x6c];
 
 const CFB = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
@@ -97,6 +105,10 @@ export function detectFileKind(bytes: Uint8Array, filename = ''): FileKind | nul
   if (b.length >= 6 && /^GIF8[79]a$/.test(ascii(b, 0, 6))) return kind('image', 'gif');
   if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return kind('image', 'webp');
   if (b.length >= 26 && ascii(b, 0, 2) === 'BM') return kind('image', 'bmp');
+  if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WAVE') return kind('audio', 'wav');
+  if (startsWith(b, ASF)) return kind('audio', 'wmv');
+  if (ascii(b, 0, 3) === 'ID3' || (b.length >= 4 && b[0] === 0xff && (b[1] & 0xe6) === 0xe2))
+    return kind('audio', 'mp3');
   if (ascii(b, 0, 5) === '%PDF-') return kind('pdf', 'pdf');
   if (startsWith(b, CFB)) {
     const ext = /\.([a-z]+)$/i.exec(filename)?.[1]?.toLowerCase();

@@ -137,7 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || 'info',
     seed: env.SEED !== '0',
     consoleDir: pinned(resolve(env.CONSOLE_DIR || './dist')),
-    uploadLimitBytes: int(env.UPLOAD_LIMIT_BYTES, 5 * 1024 * 1024, 'UPLOAD_LIMIT_BYTES'),
+    uploadLimitBytes: int(env.UPLOAD_LIMIT_BYTES, 2 * 1024 * 1024, 'UPLOAD_LIMIT_BYTES'),
     ledgerBatchSize: int(env.LEDGER_BATCH_SIZE, 10, 'LEDGER_BATCH_SIZE'),
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
     ledgerSigningKey: env.LEDGER_SIGNING_KEY || undefined,

@@ -109,9 +109,12 @@ export interface ReceivedUpload {
   fields: Record<string, string>;
 }
 
+/** `words` with their indefinite article: "an image", "an mp3", "a pdf" (by the first letter's sound). */
+const withArticle = (words: string) => `${/^(?:[aeio]|m(?:p|kv|2v)|xls)/i.test(words) ? 'an' : 'a'} ${words}`;
+
 /** The message naming the allowed groups, e.g. "must be an image or pdf file (checked by content)". */
 const typeMessage = (types: string[]) =>
-  `must be ${types.length === 1 ? `a ${types[0]}` : `a ${types.slice(0, -1).join(', ')} or ${types.at(-1)}`} file (checked by content)`;
+  `must be ${withArticle(types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types.at(-1)}`)} file (checked by content)`;
 
 /**
  * Reads the multipart request `req`, checks its file against `spec` (or the signed policy it carries when

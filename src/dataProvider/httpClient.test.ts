@@ -55,6 +55,14 @@ describe('httpClient: envelope transport', () => {
     expect(err.body).toEqual(env);
   });
 
+  it('rejects a refusal without msg with "error" (the product), not the HTTP status text', async () => {
+    const { f } = fakeFetch(500, { code: 500, data: null });
+    const err = await createHttpClient({ fetch: f, token: () => 't' })('/x').catch((e) => e);
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err.message).toBe('error');
+    expect(err.status).toBe(500);
+  });
+
   it('rejects code 2 (token expired) with status 401 and body.code 2', async () => {
     const { f } = fakeFetch(401, { code: 2, msg: 'token expired', data: null });
     const err = await createHttpClient({ fetch: f, token: () => 't' })('/x').catch((e) => e);

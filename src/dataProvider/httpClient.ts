@@ -13,8 +13,9 @@
  *   message key rendered in the console's current language (common/messages `renderMessage`; the
  *   envelope's `msg` when it has no key), what react-admin's notifications show; `body` is the envelope plus
  *   `errors`: `{ [field]: serialized {message, args} }` built from `data.errors` (FieldError[]), which
- *   react-admin's forms show under each field, translated (src/i18n/validation.ts). A body that is not
- *   JSON rejects with the HTTP status text.
+ *   react-admin's forms show under each field, translated (src/i18n/validation.ts). An envelope without
+ *   any message rejects with "error" (the product's text, spec §8); a body that is not JSON rejects with
+ *   the HTTP status text (a network or HTTP failure shows its own message).
  */
 import Cookies from 'js-cookie';
 import { HttpError } from 'ra-core';
@@ -74,6 +75,9 @@ export function consoleLanguage(): Language {
   if (typeof navigator === 'undefined') return 'en';
   return languageOf([...(navigator.languages ?? []), navigator.language].filter(Boolean).join(','));
 }
+
+/** What a refusal whose envelope has no `msg` shows (the product's `Message({message: msg || 'error'})`). */
+export const REFUSAL_WITHOUT_MESSAGE = 'error';
 
 /** Requests are abandoned after 60 s (the product's axios timeout), with an HttpError saying so. */
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -135,7 +139,8 @@ export function createHttpClient(
     if (errors) body.errors = errors;
     // The catalogues and the schemas' field labels load with the first refusal (not with the login page).
     const { renderMessage } = await import('../../common/messages/index');
-    const message = renderMessage(lang, json) || json.msg || response.statusText || `HTTP ${response.status}`;
+    // A refusal without a message says "error", as the product's request interceptor does (spec §8).
+    const message = renderMessage(lang, json) || json.msg || REFUSAL_WITHOUT_MESSAGE;
     throw new HttpError(message, response.status, body);
   };
 }

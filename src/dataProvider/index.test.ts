@@ -155,6 +155,12 @@ describe('dataProvider: verb → call, derived from x-endpoints', () => {
     ]);
   });
 
+  it("getOne platformUsers with the route's string id sends the integer the schema declares", async () => {
+    const { calls, dp } = fake(() => ({ id: 1 }));
+    await dp.getOne('platformUsers', { id: '1' });
+    expect(calls[0].body).toEqual({ id: 1 });
+  });
+
   it('getMany authors: GET getList?ids=1,2,3 with page 1 and pageSize = number of ids', async () => {
     const { calls, dp } = fake(() => page([{ id: 1 }, { id: 2 }, { id: 3 }]));
     const r = await dp.getMany('authors', { ids: [1, 2, 3] });

@@ -76,7 +76,7 @@ const endpointless: EndpointOptions = { method: 'GET', path: '' };
 
 /** The DataProvider plus the console's upload call. */
 export interface BaasDataProvider extends DataProvider {
-  /** Uploads one image (jpeg/png/webp/gif, at most 5 MB); resolves its served URL. */
+  /** Uploads one image (jpeg/png/webp/gif/bmp, at most 2 MB, UPLOAD_LIMIT_BYTES); resolves its served URL. */
   upload(
     file: File | Blob,
     target?: { resource: string; field: string },
@@ -158,16 +158,32 @@ export function withIds<R>(spec: Pick<EndpointOptions, 'idFrom'>, records: R[]):
 /**
  * The parameters that carry `id` on a call: `{[spec.id]: id}`, or, with `idFrom` and no `id` name, the
  * id split at `:` into those fields ("1:42" → `{channelId: 1, number: 42}`; digits become numbers).
+ * The id is sent with the type the schema's `id` property declares: react-admin takes it from the route
+ * as a string ("1"), and a POST body is validated without coercion (`getUerById {"id":"1"}` was a 400).
  * @throws Error when the id does not have one part per `idFrom` field
  */
-export function idParams(spec: EndpointOptions, id: Identifier, resource: string): Params {
-  if (spec.id || !spec.idFrom?.length) return { [spec.id ?? 'id']: id };
+export function idParams(
+  spec: EndpointOptions,
+  id: Identifier,
+  resource: string,
+  schema?: ResourceSchema,
+): Params {
+  if (spec.id || !spec.idFrom?.length) return { [spec.id ?? 'id']: typedId(schema, id) };
   const parts = String(id).split(':');
   if (parts.length !== spec.idFrom.length)
     throw new Error(
       `${resource}: id "${id}" must be ${spec.idFrom.join(':')} (${spec.idFrom.length} parts joined with ":")`,
     );
   return Object.fromEntries(spec.idFrom.map((f, i) => [f, numericId(parts[i])]));
+}
+
+/**
+ * `id` as the schema's `id` property types it (JSON Schema `type` integer or number: a digit string
+ * becomes a number); unchanged for a string id or a schema without an `id` property.
+ */
+export function typedId(schema: ResourceSchema | undefined, id: Identifier): Identifier {
+  const type = ([] as string[]).concat(schema?.properties?.id?.type ?? []);
+  return type.includes('integer') || type.includes('number') ? numericId(id) : id;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -222,8 +238,9 @@ export function createDataProvider(
     },
 
     async getOne<R extends RaRecord>(resource: string, params: GetOneParams) {
-      const spec = endpoint(schemaForResource(resource), 'getOne');
-      const data = await call<R>(spec, idParams(spec, params.id, resource));
+      const schema = schemaForResource(resource);
+      const spec = endpoint(schema, 'getOne');
+      const data = await call<R>(spec, idParams(spec, params.id, resource, schema));
       return { data: withIds(spec, [data])[0] };
     },
 

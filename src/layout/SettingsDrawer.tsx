@@ -3,7 +3,8 @@
  * gear icon in the navbar's right menu (not the product's floating right-edge toggle, which covered the
  * EDIT links of lists, dashboard cards and the drawer's own switches: issue 12), opening a panel with the
  * theme colour (8 predefined colours) and the switches tagsView, fixedHeader and sidebarLogo. Choices
- * apply at once and persist (local storage, `src/shell/preferences.ts`).
+ * apply at once and persist (local storage, `src/shell/preferences.ts`). With the setting `showSettings`
+ * off there is no gear icon (the product renders its right panel only `v-if="showSettings"`).
  */
 import { useState } from 'react';
 import { Box, Drawer, IconButton, Stack, Switch, Tooltip, Typography } from '@mui/material';
@@ -20,7 +21,7 @@ export function SettingsDrawer() {
   const { prefs } = useShell();
   const [open, setOpen] = useState(false);
   const s = prefs.settings;
-  const toggle = (key: Exclude<keyof ShellSettings, 'theme'>) => (
+  const toggle = (key: Exclude<keyof ShellSettings, 'theme' | 'showSettings'>) => (
     <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ py: 0.5 }}>
       <Typography
         component="label"
@@ -37,6 +38,7 @@ export function SettingsDrawer() {
       />
     </Stack>
   );
+  if (!s.showSettings) return null;
   return (
     <>
       <Tooltip title={translate('shell.settings.open')}>

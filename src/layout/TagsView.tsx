@@ -10,6 +10,7 @@ import { Box, Paper } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
 import { afterClose, tagPathOf, tagsReducer, type VisitedView } from '../shell/tagsView';
+import { useCloseAfterLeaving } from './closeAfterLeaving';
 import { useShell } from './ShellContext';
 import { SHELL } from './theme';
 import { recordTagText, routeTitle } from './routeTitle';
@@ -44,22 +45,25 @@ export function TagsView() {
   const tagText = (v: VisitedView) =>
     v.record ? recordTagText(translate, v.record) : routeTitle(translate, v.title);
 
+  // Closing the shown tab leaves its page: the tabs close only once the navigation has happened, so
+  // cancelling the unsaved-edits prompt (react-admin's `warnWhenUnsavedChanges` blocks the navigation)
+  // keeps the tab, and nothing is left pending for a later navigation.
+  const closeAfterLeaving = useCloseAfterLeaving(dispatchTags);
   const close = (view: VisitedView) => {
     if (view.affix) return;
     const next = tagsReducer(tags, { type: 'close', path: view.path });
-    dispatchTags({ type: 'close', path: view.path });
     const to = afterClose(next, view.path, current);
-    if (to) navigate(to);
+    if (to) closeAfterLeaving(to, { type: 'close', path: view.path });
+    else dispatchTags({ type: 'close', path: view.path });
   };
   const closeOthers = (view: VisitedView) => {
-    dispatchTags({ type: 'closeOthers', path: view.path });
-    if (!isActive(view)) navigate(view.fullPath);
+    if (isActive(view)) dispatchTags({ type: 'closeOthers', path: view.path });
+    else closeAfterLeaving(view.fullPath, { type: 'closeOthers', path: view.path });
   };
   const closeAll = (view: VisitedView) => {
     const next = tagsReducer(tags, { type: 'closeAll' });
-    dispatchTags({ type: 'closeAll' });
-    if (next.visited.some((v) => v.path === current)) return;
-    navigate(afterClose(next, view.path, view.path) ?? '/');
+    if (next.visited.some((v) => v.path === current)) dispatchTags({ type: 'closeAll' });
+    else closeAfterLeaving(afterClose(next, view.path, view.path) ?? '/', { type: 'closeAll' });
   };
   const refresh = (view: VisitedView) => {
     dispatchTags({ type: 'uncache', name: view.name });

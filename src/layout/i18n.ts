@@ -39,6 +39,7 @@ const en = {
       userDetails: 'User details',
       approval: 'Approval',
       entering: 'Data entry',
+      groups: 'Registry groups',
       medicine: 'Medicine',
       companies: 'Companies',
       addCompany: 'Add company',
@@ -155,6 +156,7 @@ const en = {
       notAvailableTitle: 'Not available yet',
       notAvailableBody:
         'The "%{title}" section is part of the product, but its screens are not available in this version yet.',
+      groupBody: 'The pages of "%{title}":',
       backHome: 'Back to dashboard',
       goBack: 'Go back',
       notFoundTitle: 'Page not found',
@@ -300,6 +302,7 @@ const zh: Shape<typeof en> = {
       userDetails: '用户详情',
       approval: '审批',
       entering: '数据录入',
+      groups: '登记分组',
       medicine: '医药应用',
       companies: '企业管理',
       addCompany: '添加企业',
@@ -409,6 +412,7 @@ const zh: Shape<typeof en> = {
     page: {
       notAvailableTitle: '暂未开放',
       notAvailableBody: '“%{title}”是产品的一部分，但本版本中还没有它的页面。',
+      groupBody: '“%{title}”的页面：',
       backHome: '返回首页',
       goBack: '返回',
       notFoundTitle: '页面不存在',

@@ -47,6 +47,7 @@ const Profile = lazyComponent(() => import('./pages/Profile').then((m) => m.Prof
 const SwitchRoles = lazyComponent(() => import('./pages/SwitchRoles').then((m) => m.SwitchRoles));
 const RoleMatrix = lazyComponent(() => import('./pages/RoleMatrix').then((m) => m.RoleMatrix));
 const ChangePassword = lazyComponent(() => import('./pages/ChangePassword').then((m) => m.ChangePassword));
+const GroupIndex = lazyComponent(() => import('./pages/GroupIndex').then((m) => m.GroupIndex));
 const Messages = lazyComponent(() => import('../resources/medicine/Messages').then((m) => m.Messages));
 const Tracking = lazyComponent(() => import('../resources/medicine/Tracking').then((m) => m.Tracking));
 const SentNotifications = lazyComponent(() =>
@@ -65,6 +66,7 @@ const PAGES: Record<ShellPage, ComponentType | null> = {
   messages: Messages,
   tracking: Tracking,
   sentNotifications: SentNotifications,
+  groupIndex: GroupIndex,
   authRedirect: null,
 };
 

@@ -46,6 +46,7 @@ import {
   useRecordContext,
   useResourceContext,
   useTranslate,
+  type RedirectionSideEffect,
   type ListProps,
 } from 'react-admin';
 import { Step, StepLabel, Stepper } from '@mui/material';
@@ -60,6 +61,7 @@ import { capabilities } from './capabilities';
 import { ArchiveButton } from './archive';
 import { generatedResources } from '../generated/resources';
 import { isFinal } from '../../kernel/dialect/frozen';
+import { useCreateSuccess } from './createSuccess';
 
 export interface SchemaOverrides {
   /** Display components by source. */
@@ -496,15 +498,18 @@ export function SchemaCreate({ resource, overrides }: { resource: string; overri
       .filter(([, p]) => p.default !== undefined && !p.readOnly)
       .map(([k, p]) => [k, p.default]),
   );
+  const redirect: RedirectionSideEffect =
+    twoStep && stepTwo
+      ? (_r?: string, id?: unknown) =>
+          `${createPath({ resource, id: id as string, type: 'edit' }).slice(basename.length)}/${stepTwo.name}`
+      : 'show';
+  // Saved: notified, redirected, and the add page's tab closed (createSuccess.ts).
+  const onSuccess = useCreateSuccess(resource, redirect);
   return (
     <Create
       resource={resource}
-      redirect={
-        twoStep && stepTwo
-          ? (_r?: string, id?: unknown) =>
-              `${createPath({ resource, id: id as string, type: 'edit' }).slice(basename.length)}/${stepTwo.name}`
-          : 'show'
-      }
+      redirect={redirect}
+      mutationOptions={{ onSuccess }}
       mutationMode="pessimistic"
     >
       {twoStep && <TwoStepHeader active={0} />}

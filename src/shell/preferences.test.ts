@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, parseSettings, parseSize, THEME_COLORS } from './preferences';
+import { DEFAULT_SETTINGS, parseSettings, parseSize, showSettingsDefault, THEME_COLORS } from './preferences';
 import { addErrorLog, clearErrorLogs, getErrorLogs, MAX_ENTRIES } from './errorLog';
 
 describe('settings parsing', () => {
@@ -9,8 +9,16 @@ describe('settings parsing', () => {
       tagsView: true,
       fixedHeader: true,
       sidebarLogo: true,
+      showSettings: true,
     });
     expect(THEME_COLORS).toHaveLength(8);
+  });
+  it('models showSettings: on by default (spec §9), off when stored or built off', () => {
+    expect(parseSettings('{"showSettings":false}')).toEqual({ ...DEFAULT_SETTINGS, showSettings: false });
+    expect(showSettingsDefault(undefined)).toBe(true);
+    expect(showSettingsDefault('true')).toBe(true);
+    expect(showSettingsDefault('false')).toBe(false);
+    expect(showSettingsDefault('0')).toBe(false);
   });
   it('keeps valid stored values and repairs damaged ones one by one', () => {
     expect(parseSettings('{"theme":"#11A983","tagsView":false}')).toEqual({

@@ -1,6 +1,6 @@
 /**
  * The shell's persisted preferences, with the product's storage places:
- * - settings drawer (theme colour, tagsView, fixedHeader, sidebarLogo): per account, local storage
+ * - settings (theme colour, tagsView, fixedHeader, sidebarLogo, showSettings): per account, local storage
  *   `shell-settings:<account>` (`setPreferencesAccount`, called by the layout once the user info is
  *   known); with no account (login page, after logout) the defaults, so one account's choices never carry
  *   over to the next account in the same browser;
@@ -34,6 +34,18 @@ export interface ShellSettings {
   tagsView: boolean;
   fixedHeader: boolean;
   sidebarLogo: boolean;
+  /**
+   * Whether the navbar shows the settings button (vue-element-admin `settings.js` `showSettings`, which
+   * renders the right panel only when on). Not a switch of the drawer (turning it off there would hide the
+   * way back): its default is the build's `VITE_SHOW_SETTINGS` (`false` or `0`: off; default on, spec §9),
+   * and an account's stored settings may carry it.
+   */
+  showSettings: boolean;
+}
+
+/** The build's default of `showSettings` (`VITE_SHOW_SETTINGS`; on unless `false` or `0`). */
+export function showSettingsDefault(raw: string | undefined): boolean {
+  return !/^(false|0|off|no)$/i.test((raw ?? '').trim());
 }
 
 export const DEFAULT_SETTINGS: ShellSettings = {
@@ -41,6 +53,7 @@ export const DEFAULT_SETTINGS: ShellSettings = {
   tagsView: true,
   fixedHeader: true,
   sidebarLogo: true,
+  showSettings: showSettingsDefault(import.meta.env?.VITE_SHOW_SETTINGS as string | undefined),
 };
 
 const SETTINGS_KEY = 'shell-settings';
@@ -72,6 +85,7 @@ export function parseSettings(raw: string | null): ShellSettings {
     tagsView: bool('tagsView') as boolean,
     fixedHeader: bool('fixedHeader') as boolean,
     sidebarLogo: bool('sidebarLogo') as boolean,
+    showSettings: bool('showSettings') as boolean,
   };
 }
 

@@ -70,7 +70,8 @@ export type ShellPage =
   | 'password'
   | 'messages'
   | 'tracking'
-  | 'sentNotifications';
+  | 'sentNotifications'
+  | 'groupIndex';
 
 /** The ledger section's screens, exported by `src/resources/blockchain/index.tsx`. */
 export type LedgerScreen =
@@ -147,7 +148,8 @@ export const constantRoutes: ShellRoute[] = [
       {
         path: 'dashboard',
         name: 'dashboard',
-        meta: { title: 'dashboard', icon: 'Dashboard', affix: true },
+        // Pinned and not cached (spec §2): coming back to it starts at the top.
+        meta: { title: 'dashboard', icon: 'Dashboard', affix: true, noCache: true },
         screen: { page: 'dashboard' },
       },
     ],
@@ -187,6 +189,15 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
         // The registry's resources (authors, artworks, bid users, platform users) come from their
         // schemas' x-resource (group "industry/artwork"): see resourceRoutes.ts.
         children: [],
+      },
+      // The product's level "groups" (spec §2: Industry → groups → authors, artWork, bidUser, users):
+      // a page of its own listing that level's pages (the Art registry menu group), not in the sidebar.
+      {
+        path: 'groups',
+        name: 'groups',
+        hidden: true,
+        meta: { title: 'groups', activeMenu: '/industry/artwork' },
+        screen: { page: 'groupIndex' },
       },
       entry('approval', 'FactCheck'),
       entry('entering', 'PostAdd'),

@@ -56,6 +56,14 @@ export type TagsAction =
   /** Name the record shown by the view at `path` (once the page has loaded it). */
   | { type: 'record'; path: string; record: TagRecord };
 
+/**
+ * The history state of a navigation that closes tabs once it has happened (`tagsAction`), read by the tab
+ * strip (src/layout/closeAfterLeaving.ts): a tab's × on the page shown, "Close all", a saved add page.
+ */
+export interface TagsNavigationState {
+  tagsAction?: TagsAction;
+}
+
 /** The record shown by a detail page's view. */
 export interface TagRecord {
   resource: string;

@@ -5,7 +5,7 @@
  * - `?resource=<name>&field=<dotted path>`: the limits of that schema property's `x-upload` (e.g.
  *   `resource=artworks&field=images`: an image of at most 2 MB), stored under `<resource>/<field>/`;
  * - a signed policy (`policy` + `signature` fields from `POST /artmanager/oss/sign`): its limits and dir;
- * - neither: an image of at most UPLOAD_LIMIT_BYTES (default 5 MB), stored at the root (as before).
+ * - neither: an image of at most UPLOAD_LIMIT_BYTES (default 2 MB, the product's limit), stored at the root (as before).
  */
 import type { FastifyInstance } from 'fastify';
 import { uploadSpecAt, type UploadSpec } from '../../../../common/fileTypes';

@@ -1,0 +1,322 @@
+/**
+ * The console defects and last partial rows of issue 21, each as an operator meets it, in en and zh,
+ * on the real server with the Tate seed:
+ * - a platform user's details open (getUerById gets the integer id, not the route's string);
+ * - a refusal whose envelope has no message shows "error" (the product), not the HTTP status text;
+ * - the setting `showSettings` (default on) shows the settings button; off, the navbar has none;
+ * - `/industry/groups` is a level of the route tree with a page of its own (its title, links to its
+ *   pages: authors, artworks, bid users, platform users), not the 404 page;
+ * - cancelling the unsaved-edits prompt of a tab's × or of "Close all" keeps the tab, the page and its
+ *   edits; the next navigation goes where it was asked to, not to the dashboard;
+ * - the "Add author" and "Add artwork" tabs close once saved (the new record's page takes their place);
+ * - an expired session opens "Confirm logout" over the operator's page, not over "Page not found";
+ * - the dashboard is a pinned tab that is not cached: back on it, it starts at the top, while a cached
+ *   list still comes back where it was left;
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { httpApi } from '../support/httpApi';
+import { screenshotDir } from './helpers/screenshots';
+import { startEnv, type TestEnv } from './helpers/env';
+import { ConsolePage } from './pages/ConsolePage';
+import { DefectsPage } from './pages/DefectsPage';
+
+let env: TestEnv;
+
+beforeAll(async () => {
+  env = await startEnv();
+}, 180_000);
+
+afterAll(async () => {
+  await env?.stop();
+});
+
+/** A signed-in admin page in `lang` at `width` px, on the dashboard. */
+async function admin(lang: 'en' | 'zh', width = 1440, height = 900) {
+  const page = await env.signIn('admin', lang, { width, height });
+  const ui = new DefectsPage(page, env.baseUrl);
+  await ui.waitActiveTab('/dashboard');
+  return ui;
+}
+
+const LANGS = ['en', 'zh'] as const;
+
+/**
+ * A platform user, as the mini-program makes one: a bid user added by the admin, then its first
+ * sign-in (`/app-api/user/login`, the initial password being the phone number). Resolves its nickname.
+ */
+async function platformUser(phone: string, nickname: string): Promise<string> {
+  const added = await env.adminApi('/artmanager/subjects/insertUser', { phone, nickname });
+  expect(added.status, JSON.stringify(added.body)).toBe(200);
+  const login = await httpApi(env.baseUrl, null, 'POST', '/app-api/user/login', {
+    account: phone,
+    password: phone,
+  });
+  expect(login.status, JSON.stringify(login.body)).toBe(200);
+  return nickname;
+}
+
+describe('console defects (browser)', () => {
+  for (const lang of LANGS)
+    it(`a platform user's details open from the list (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        const nickname = await platformUser(lang === 'en' ? '13800000001' : '13800000002', `Bidder ${lang}`);
+        await ui.open('/industry/users');
+        const row = ui.rows().filter({ hasText: nickname }).first();
+        await row.waitFor();
+        await row.click();
+        await ui.page.waitForURL((u) => /^#\/platformUsers\/\d+\/show$/.test(u.hash));
+        await ui.page.locator('#main-content[data-route="/platformUsers/:id/show"]').waitFor();
+        await ui.settle();
+        await ui.main().getByText(nickname, { exact: true }).first().waitFor();
+        // Still the details page once loaded: a refused getOne sends react-admin back to the list.
+        expect(await ui.shownRoute()).toBe('/platformUsers/:id/show');
+        expect(ui.route()).toMatch(/^\/platformUsers\/\d+\/show$/);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`a refusal without a message shows "error", not the HTTP status text (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        // The server refuses the list with an envelope that carries no msg (HTTP 500).
+        await ui.page.route('**/artmanager/authors/getList**', (route) =>
+          route.fulfill({ status: 500, contentType: 'application/json', body: '{"code":500,"data":null}' }),
+        );
+        await ui.open('/industry/authors');
+        const shown = ui.notifications().filter({ hasText: /error/i }).first();
+        await shown.waitFor();
+        expect((await shown.innerText()).trim()).toBe('error');
+        expect(await ui.notifications().allInnerTexts()).not.toContainEqual(
+          expect.stringMatching(/Internal Server Error|HTTP 500/),
+        );
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`showSettings: on by default shows the settings button, off hides it (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        const toggle = ui.page.getByTestId('settings-toggle');
+        await toggle.waitFor();
+        await ui.openSettings();
+        await ui.page.keyboard.press('Escape');
+        // The account's stored settings say off (as `changeSetting({key: 'showSettings'})` would).
+        const account = (await ui.page.evaluate(async () => {
+          const token = decodeURIComponent(document.cookie.match(/Admin-Token=([^;]+)/)?.[1] ?? '');
+          const r = await fetch('/dev-api/user/info', { headers: { 'X-Token': token } });
+          return ((await r.json()) as { data: { account: string } }).data.account;
+        })) as string;
+        await ui.page.evaluate(
+          (key) => localStorage.setItem(key, JSON.stringify({ showSettings: false })),
+          `shell-settings:${account}`,
+        );
+        await ui.page.reload();
+        await ui.waitActiveTab('/dashboard');
+        await ui.page.getByTestId('lang-select').waitFor();
+        expect(await toggle.count()).toBe(0);
+        // The other settings keep their defaults: the tab strip is still shown.
+        expect(await ui.page.getByTestId('tags-view').isVisible()).toBe(true);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`/industry/groups is a level of the route tree with its pages, not 404 (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        await ui.open('/industry/groups');
+        expect(ui.route()).toBe('/industry/groups');
+        expect(await ui.shownRoute()).toBe('/industry/groups');
+        const pageEl = ui.page.getByTestId('group-index');
+        await pageEl.waitFor();
+        await expect
+          .poll(() => pageEl.getByRole('heading').innerText())
+          .toBe(lang === 'en' ? 'Registry groups' : '登记分组');
+        const entries = await pageEl
+          .locator('[data-group-entry]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-group-entry')));
+        expect(entries).toEqual([
+          '/industry/authors',
+          '/industry/artWork',
+          '/industry/bidUser',
+          '/industry/users',
+        ]);
+        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+        await pageEl.locator('[data-group-entry="/industry/authors"]').click();
+        await ui.page.waitForURL((u) => u.hash === '#/industry/authors');
+        await ui.rows().first().waitFor();
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`the dashboard is pinned and not cached: back on it, it starts at the top (${lang})`, async () => {
+      const ui = await admin(lang, 1440, 500);
+      try {
+        await ui.settle();
+        /** Scrolls the window to `y` (again until the page is tall enough); resolves the position. */
+        const scrollTo = async (y: number) => {
+          const at = () =>
+            ui.page.evaluate((to) => {
+              window.scrollTo(0, to);
+              return window.scrollY;
+            }, y);
+          await expect.poll(at, { timeout: 15_000 }).toBeGreaterThan(100);
+          return ui.page.evaluate(() => window.scrollY);
+        };
+        await scrollTo(400);
+        await ui.navigate('/industry/authors');
+        await ui.rows().first().waitFor();
+        const listY = await scrollTo(300);
+        // The dashboard's tab is pinned: no close button.
+        expect(await ui.tab('/dashboard').getByTestId('tag-close').count()).toBe(0);
+        await ui.tab('/dashboard').click();
+        await ui.waitActiveTab('/dashboard');
+        await ui.settle();
+        await ui.page.waitForTimeout(300);
+        expect(await ui.page.evaluate(() => window.scrollY)).toBe(0);
+        // A cached view still comes back where it was left.
+        await ui.tab('/industry/authors').click();
+        await ui.waitActiveTab('/industry/authors');
+        await expect.poll(() => ui.page.evaluate(() => window.scrollY)).toBe(listY);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`cancelling the unsaved-edits prompt keeps the tab, on × and on Close all (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        await ui.navigate('/industry/artWork');
+        await ui.rows().first().waitFor();
+        await ui.navigate('/authors/1');
+        await ui.waitActiveTab('/authors/1');
+        const intro = ui.textbox(lang === 'en' ? /Introduction/ : /作者简介/);
+        await intro.waitFor();
+        const typed = `Edited by the test ${lang}`;
+        await intro.fill(typed);
+        const before = await ui.tabPaths();
+        expect(before).toContain('/authors/1');
+
+        // The tab's ×, then Cancel.
+        let prompt = ui.answerNextPrompt(false);
+        await ui.closeTab('/authors/1');
+        await prompt;
+        await ui.page.waitForTimeout(300);
+        expect(await ui.tabPaths()).toEqual(before);
+        expect(ui.route()).toBe('/authors/1');
+        expect(await intro.inputValue()).toBe(typed);
+
+        // Close all from the tab's menu, then Cancel.
+        prompt = ui.answerNextPrompt(false);
+        await ui.tabMenu('/authors/1', lang === 'en' ? /^Close all$/ : /^关闭所有$/);
+        await prompt;
+        await ui.page.waitForTimeout(300);
+        expect(await ui.tabPaths()).toEqual(before);
+        expect(ui.route()).toBe('/authors/1');
+        expect(await intro.inputValue()).toBe(typed);
+
+        // The next navigation (confirmed) lands where it was asked to, and closes nothing.
+        prompt = ui.answerNextPrompt(true);
+        await ui.tab('/industry/artWork').click();
+        await prompt;
+        await ui.page.waitForURL((u) => u.hash.startsWith('#/industry/artWork'));
+        await ui.waitActiveTab('/industry/artWork');
+        expect(await ui.tabPaths()).toEqual(before);
+
+        // Closing a tab with nothing unsaved still closes it at once, and goes to the last tab.
+        await ui.navigate('/authors/1');
+        await ui.waitActiveTab('/authors/1');
+        await ui.closeTab('/authors/1');
+        await ui.page.waitForURL((u) => !u.hash.startsWith('#/authors/1'));
+        // The address changes before React shows the new page (a transition): wait for its tab.
+        await ui.waitActiveTab('/industry/artWork');
+        await expect.poll(() => ui.tabPaths()).toEqual(before.filter((p) => p !== '/authors/1'));
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`the "Add author" and "Add artwork" tabs close after saving (${lang})`, async () => {
+      const ui = await admin(lang);
+      const form = new ConsolePage(ui.page, env.baseUrl);
+      try {
+        const authorName = `Tab test author ${lang}`;
+        await ui.navigate('/authors/create');
+        await ui.waitActiveTab('/authors/create');
+        await form.input('authorName').fill(authorName);
+        await form.save();
+        await ui.page.waitForURL((u) => /^#\/authors\/\d+\/show$/.test(u.hash));
+        const authorTab = ui.route();
+        await ui.waitActiveTab(authorTab);
+        await expect.poll(() => ui.tabPaths()).not.toContain('/authors/create');
+        expect(await ui.tabPaths()).toContain(authorTab);
+
+        await ui.navigate('/artworks/create');
+        await ui.waitActiveTab('/artworks/create');
+        await form.input('artWorkName').fill(`Tab test artwork ${lang}`);
+        await form.autocomplete('author', authorName, authorName);
+        await form.autocomplete('classify', 'painting', 'painting');
+        await form.input('texture').fill('Ink on paper');
+        await form.save();
+        // Two-step add: saving step one leads to step two, a tab of the new artwork's edit page.
+        await ui.page.waitForURL((u) => /^#\/artworks\/\d+\/baseInfo$/.test(u.hash));
+        await ui.waitActiveTab(ui.route().replace(/\/baseInfo$/, ''));
+        await expect.poll(() => ui.tabPaths()).not.toContain('/artworks/create');
+        expect(await ui.tabPaths()).toContain(authorTab);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`an expired session keeps the operator's page behind "Confirm logout" (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        await ui.navigate('/industry/authors');
+        await ui.rows().first().waitFor();
+        // The session ends on the server (as an expired token does): the next call answers code 2.
+        const token = await ui.token();
+        const out = await httpApi(env.baseUrl, token!, 'POST', '/dev-api/user/logout', {});
+        expect(out.status).toBe(200);
+        await ui.navigate('/industry/artWork');
+        const dialog = ui.loggedOutDialog();
+        await dialog.waitFor();
+        await ui.page.waitForTimeout(500);
+        expect(ui.route()).toBe('/industry/artWork');
+        expect(await ui.shownRoute()).toBe('/industry/artWork');
+        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+        // Closing the dialog leaves the operator on that page.
+        await dialog.getByRole('button', { name: lang === 'en' ? 'Close' : /关闭|Close/ }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(await ui.shownRoute()).toBe('/industry/artWork');
+        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  it('screenshots of the changed screens at 1440 and 375 px, en and zh', async () => {
+    for (const lang of LANGS)
+      for (const width of [1440, 375]) {
+        const ui = await admin(lang, width, 800);
+        try {
+          await ui.open('/industry/groups');
+          await ui.page.getByTestId('group-index').waitFor();
+          await ui.page.screenshot({ path: join(screenshotDir(), `defects-groups-${lang}-${width}.png`) });
+        } finally {
+          await ui.page.context().close();
+        }
+      }
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Page object for the console defects of issue 21 (tests/browser/defects.test.ts): the shell's tab
+ * strip (ShellPage) plus waiting for a page to settle, a list's rows, typing in a form's text box by its
+ * label, answering the browser's unsaved-edits prompt (`window.confirm`), the notifications shown, and
+ * the settings drawer's switches.
+ */
+import type { Dialog, Locator } from 'playwright-core';
+import { ShellPage } from './ShellPage';
+
+export class DefectsPage extends ShellPage {
+  /** Full page load of a route, then `settle`. */
+  async open(route: string): Promise<void> {
+    await this.goto(route);
+    await this.settle();
+  }
+
+  /** Waits until the page shows its content and nothing in it is loading. */
+  async settle(): Promise<void> {
+    await this.page.locator('#main-content').waitFor();
+    await this.page
+      .waitForFunction(
+        () =>
+          !document.querySelector(
+            '#main-content .MuiLinearProgress-root, #main-content .MuiSkeleton-root, #main-content .MuiCircularProgress-root',
+          ),
+        undefined,
+        { timeout: 8000 },
+      )
+      .catch(() => undefined);
+  }
+
+  /** The route pattern the shell shows (`/platformUsers/:id/show`), from `#main-content[data-route]`. */
+  async shownRoute(): Promise<string> {
+    return (await this.page.locator('#main-content').getAttribute('data-route')) ?? '';
+  }
+
+  /** The list's data rows. */
+  rows(): Locator {
+    return this.page.locator('#main-content table tbody tr');
+  }
+
+  /** The main area. */
+  main(): Locator {
+    return this.page.locator('#main-content');
+  }
+
+  /** A text box of the page by its label. */
+  textbox(label: RegExp | string): Locator {
+    return this.main().getByRole('textbox', { name: label }).first();
+  }
+
+  /**
+   * Answers the next browser prompt (`window.confirm` of unsaved edits) with `accept`; resolves the
+   * prompt's text once it was shown.
+   */
+  answerNextPrompt(accept: boolean): Promise<string> {
+    return new Promise((resolve) => {
+      this.page.once('dialog', (d: Dialog) => {
+        const text = d.message();
+        void (accept ? d.accept() : d.dismiss()).then(() => resolve(text));
+      });
+    });
+  }
+
+  /** react-admin's notifications (snackbars) shown now. */
+  notifications(): Locator {
+    return this.page.locator('.MuiSnackbar-root');
+  }
+}
