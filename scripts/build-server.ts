@@ -6,8 +6,9 @@
  * - `server/dist/import.mjs`: the import command (scripts/import.ts, `npm run import`);
  * - `server/dist/prepareWorker.mjs`: the import's worker thread (server/import/prepare.ts starts it when
  *   it sits beside the running bundle);
- * - `server/dist/backup.mjs`, `restore.mjs`, `admin.mjs`: the operator's commands (`npm run backup`,
- *   `restore`, `admin`; scripts/backup.ts, restore.ts, admin.ts);
+ * - `server/dist/backup.mjs`, `restore.mjs`, `admin.mjs`, `uploads-migrate.mjs`: the operator's commands
+ *   (`npm run backup`, `restore`, `admin`, `uploads:migrate`; scripts/backup.ts, restore.ts, admin.ts,
+ *   uploads-migrate.ts);
  * - `server/dist/generated/verifyWorker.mjs`: the ledger verification's worker, where verify.ts looks for
  *   it (`./generated/verifyWorker.mjs` beside the module).
  *
@@ -36,6 +37,7 @@ export const SERVER_ENTRIES = [
   { in: 'scripts/backup.ts', out: 'backup' },
   { in: 'scripts/restore.ts', out: 'restore' },
   { in: 'scripts/admin.ts', out: 'admin' },
+  { in: 'scripts/uploads-migrate.ts', out: 'uploads-migrate' },
 ];
 
 /**

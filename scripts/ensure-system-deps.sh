@@ -3,7 +3,8 @@
 # /usr/bin/chromium; `npx playwright install` cannot work here) and fonts-noto-cjk (Chinese text).
 # postgresql (the API tests run a second time against PostgreSQL, see postgres-test-db.sh); golang-go
 # and golang-golang-x-mod-dev (tests/api/tlog-interop.test.ts checks the ledger with Go's reference
-# golang.org/x/mod/sumdb/note and sumdb/tlog, in GOPATH mode under /usr/share/gocode).
+# golang.org/x/mod/sumdb/note and sumdb/tlog, in GOPATH mode under /usr/share/gocode); nginx (the proxy
+# in front of several instances, scripts/nginx-proxy.sh; tests/api/proxy.test.ts runs it unprivileged).
 # Needs root (or sudo) and Debian's package archive; does nothing when both are present.
 set -euo pipefail
 need=()
@@ -13,6 +14,7 @@ fc-list 2>/dev/null | grep -i 'Noto Sans CJK' >/dev/null || need+=(fonts-noto-cj
 command -v pg_lsclusters >/dev/null && [ -n "$(pg_lsclusters --no-header 2>/dev/null)" ] || need+=(postgresql)
 command -v go >/dev/null || need+=(golang-go)
 [ -d /usr/share/gocode/src/golang.org/x/mod/sumdb/tlog ] || need+=(golang-golang-x-mod-dev)
+[ -x /usr/sbin/nginx ] || need+=(nginx)
 [ ${#need[@]} -eq 0 ] && exit 0
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs several server processes on one PostgreSQL database (docs/ledger.md section 10), each the
 # production bundle as `npm start` runs it:
-#   DATABASE_URL=postgres://user:pass@host:5432/db bash scripts/multi-instance.sh [count] [first-port]
+#   DATABASE_URL=postgres://user:pass@host:5432/db bash scripts/multi-instance.sh [--proxy] [count] [first-port]
 # Defaults: 3 instances on ports 8081, 8082, 8083, each with its own DATA_DIR (uploads) under
 # ./data/instance-N. They start one after the other (the first migrates the database and creates the
 # accounts), then share everything through PostgreSQL: sessions (any instance accepts any token), the
 # registry and the ledger, whose blocks are cut by the one instance holding the orderer advisory lock.
-# Put a reverse proxy in front (nginx `upstream` / HAProxy `backend` over the ports) or spread the
-# clients yourself. Ctrl-C (or SIGTERM) stops all of them; kill one with `kill -9 <pid>` to watch
+# With --proxy (listening on PROXY_PORT, default 8080), nginx runs in front of them (scripts/nginx-proxy.sh: failover,
+# X-Forwarded-*, X-Request-Id; its config and logs in data/proxy/), and the instances trust it
+# (TRUST_PROXY=127.0.0.1). Uploads and rate limits are shared through PostgreSQL (README "Several
+# instances"). Without it, put your own proxy in front or spread the clients yourself. Ctrl-C (or SIGTERM) stops all of them; kill one with `kill -9 <pid>` to watch
 # another take over the orderer role (the log says which instance holds it).
 # Other variables (ADMIN_PASSWORD, LEDGER_BATCH_SIZE, ...) are passed through; see README.md.
 set -euo pipefail
@@ -21,8 +23,20 @@ if [ -z "${LEDGER_SIGNING_KEY:-}" ]; then
   LEDGER_SIGNING_KEY=$(cat data/multi-instance-signing-key)
 fi
 export LEDGER_SIGNING_KEY
-count=${1:-3}
-first=${2:-8081}
+proxy=""
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --proxy)
+      proxy=${PROXY_PORT:-8080}
+      shift
+      ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+count=${args[0]:-3}
+first=${args[1]:-8081}
+[ -n "$proxy" ] && export TRUST_PROXY=${TRUST_PROXY:-127.0.0.1}
 pids=()
 stop() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -43,5 +57,12 @@ for i in $(seq 0 $((count - 1))); do
   done
   echo "instance $i: http://127.0.0.1:$port/ (pid ${pids[-1]})"
 done
+if [ -n "$proxy" ]; then
+  ports=()
+  for i in $(seq 0 $((count - 1))); do ports+=($((first + i))); done
+  bash scripts/nginx-proxy.sh data/proxy "$proxy" "${ports[@]}" &
+  pids+=($!)
+  echo "proxy: http://127.0.0.1:$proxy/ (nginx, pid ${pids[-1]})"
+fi
 echo "the orderer logs 'process <pid> is now the orderer'; in PostgreSQL its connection is application_name baas-ledger-<pid>-..."
 wait

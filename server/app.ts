@@ -87,10 +87,11 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
 
   await app.register(requestLog);
   await app.register(helmet);
-  await app.register(rateLimit);
   await app.register(validation);
   await app.register(envelope);
   await app.register(db);
+  // After the database: on PostgreSQL the limiter counts there, shared by every instance.
+  await app.register(rateLimit);
   await app.register(auth);
   await app.register(ledger);
   await app.register(witnesses);

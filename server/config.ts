@@ -28,10 +28,14 @@
  * - `METRICS_TOKEN` (default unset): `GET /metrics` on the API's port with `Authorization: Bearer <token>`;
  *   `METRICS_PORT` (default unset) / `METRICS_HOST` (default 127.0.0.1): a listener of its own serving
  *   `GET /metrics` without a token (server/plugins/app/metrics.ts);
- * - `REQUEST_LOG` (default 1): one info line per request (0 to switch off; server/plugins/app/requestLog.ts).
+ * - `REQUEST_LOG` (default 1): one info line per request (0 to switch off; server/plugins/app/requestLog.ts);
+ * - `UPLOAD_STORE` (default `pg` on PostgreSQL, `disk` on SQLite) and the `S3_*` variables of the S3
+ *   store: where uploads are kept (server/storage/storeConfig.ts).
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { S3StoreOptions } from './storage/s3Store';
+import { s3Options, storeKind, type StoreKind } from './storage/storeConfig';
 
 export interface AppConfig {
   port: number;
@@ -88,6 +92,10 @@ export interface AppConfig {
   metricsHost: string;
   /** `REQUEST_LOG` (default true): one info line per request. */
   requestLog: boolean;
+  /** `UPLOAD_STORE`: where uploads are kept; undefined: `pg` on PostgreSQL, `disk` on SQLite. */
+  uploadStore?: StoreKind;
+  /** The S3 store's settings (`S3_*`), when `UPLOAD_STORE=s3`. */
+  s3?: S3StoreOptions;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -157,5 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsPort: env.METRICS_PORT ? int(env.METRICS_PORT, 0, 'METRICS_PORT') : undefined,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     requestLog: env.REQUEST_LOG !== '0',
+    uploadStore: storeKind(env),
+    s3: storeKind(env) === 's3' ? s3Options(env) : undefined,
   };
 }

@@ -37,8 +37,8 @@ export type CachedImage =
 export interface ImageCacheOptions {
   /** `<DATA_DIR>/image-cache` */
   dir: string;
-  /** `<DATA_DIR>/uploads`, for thumbnails of uploaded pictures. */
-  uploadsDir: string;
+  /** Reads an uploaded picture by its BlobStore key (the app's store), for thumbnails of uploads. */
+  readUpload: (key: string) => Promise<Buffer | undefined>;
   /** Allowed hosts, lower case, `host` or `host:port`. */
   hosts: string[];
   maxBytes: number;
@@ -98,8 +98,11 @@ export class ImageCache {
 
   private async original(source: string): Promise<CachedImage> {
     if (/^\/uploads\/[\w-]+\.(jpg|png|gif|webp)$/.test(source)) {
-      const file = join(this.opts.uploadsDir, source.slice('/uploads/'.length));
-      return this.readStored(file).then((r) => r ?? { placeholder: 'not-found' });
+      const key = source.slice('/uploads/'.length);
+      const bytes = await this.opts.readUpload(key).catch(() => undefined);
+      const kind = bytes && cachedKind(bytes);
+      if (!bytes || !kind) return { placeholder: 'not-found' };
+      return { bytes, contentType: CONTENT_TYPES[kind], file: join('uploads', key) };
     }
     let url: URL;
     try {

@@ -8,8 +8,10 @@
  *   mode: writers are not blocked). Absent on PostgreSQL (pg_dump, README "Run in production");
  * - `ledger-signing-key.pem` and `upload-secret` when DATA_DIR holds them (not when they come from
  *   LEDGER_SIGNING_KEY / UPLOAD_SECRET: keep those with the environment);
- * - `uploads/`: the uploaded files, copied after the database snapshot, so every file the snapshot
- *   names is there (files are content-addressed and written once);
+ * - `uploads/`: the uploaded files of the disk store, copied after the database snapshot, so every file
+ *   the snapshot names is there (files are content-addressed and written once). The PostgreSQL store
+ *   keeps uploads in the database's `upload_blob` table, so pg_dump carries them; an S3 bucket is backed
+ *   up by the bucket's own means (versioning, replication): neither is in `uploads/`;
  * - `manifest.json`, written last: `{format: 1, createdAt, database, files: [{path, bytes, sha256}]}`,
  *   SHA-256 in hex of every file above. A backup without it is incomplete.
  *

@@ -155,6 +155,8 @@ describe('witness on another process and port', () => {
       }),
     ]);
     expect(list.policy).toEqual({ quorum: 'both', witnesses: ['witness.test/w1', 'witness.test/absent'] });
+    // The metric says the same: no entry behind.
+    expect(await t.app.metrics.text()).toContain('baas_ledger_witness_lag{witness="witness.test/w1"} 0\n');
 
     // The policy wants both witnesses; only one cosigned the latest checkpoint: the page's verdict is
     // "Not verified" (quorum), whatever the record's own steps say.
@@ -239,5 +241,9 @@ describe('witness on another process and port', () => {
       await fork.call({ method: 'GET', url: '/baas-api/public/checkpoint?channel=artchannel', token: null })
     ).body.data;
     expect(await verifiedCosigners(forkCp.note, [wk])).toEqual([]);
+    // The refused log is behind by its whole tree: the witness cosigned nothing of it.
+    expect(await fork.app.metrics.text()).toContain(
+      `baas_ledger_witness_lag{witness="witness.test/w1"} ${forkCp.size}\n`,
+    );
   });
 });

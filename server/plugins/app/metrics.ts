@@ -15,7 +15,8 @@
  *   `baas_ledger_pending_transactions` (submitted, not yet in a block), `baas_ledger_orderer` (1 when
  *   this process cuts blocks), read from the ledger at each scrape;
  * - `baas_ledger_witness_lag{witness}`: how many entries a witness's latest cosigned checkpoint is behind
- *   the tree size; set by the witness code through `app.metrics.witnessLag` (absent until it does);
+ *   the latest signed checkpoint (the largest over the channels), read from `ledger_witness_status` and
+ *   `ledger_checkpoint` at each scrape (absent while no witness is configured);
  * - `baas_import_progress_ratio{phase}` (bytes read / total) and `baas_import_rows{phase,outcome}`
  *   (read, imported, rejected, skipped) of the import running in this process (the first-start seed);
  * - `baas_login_failures_total{route,status_code}`: refused sign-ins (4xx of a `/login` call: bad
@@ -24,6 +25,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Codes } from '../../../common/envelope';
 import { languageOf, msg, renderMessage } from '../../../common/messages/index';
@@ -126,6 +128,17 @@ export default fp(
       help: "Entries between the tree size and a witness's latest cosigned checkpoint",
       labelNames: ['witness'],
       registers: [registry],
+      // At each scrape, from the shared tables (any instance answers alike): per witness, the largest
+      // gap over the channels between the latest signed checkpoint's size and the size it cosigned.
+      async collect() {
+        const { rows } = await sql<{ witness: string; lag: number | string }>`
+          SELECT s.witness, MAX(c.size - s."cosignedSize") AS lag
+          FROM ledger_witness_status s
+          JOIN (SELECT "channelId", MAX(size) AS size FROM ledger_checkpoint GROUP BY "channelId") c
+            ON c."channelId" = s."channelId"
+          GROUP BY s.witness`.execute(app.db);
+        for (const r of rows) this.set({ witness: r.witness }, Math.max(0, Number(r.lag)));
+      },
     });
     const importRatio = new Gauge({
       name: 'baas_import_progress_ratio',

@@ -1,12 +1,13 @@
 /**
- * The storage plugin: decorates `app.storage`, the BlobStore of uploaded files (server/storage/blobStore.ts;
- * today the local disk under `<DATA_DIR>/uploads`), and `app.uploadSecret`, the key of signed upload
+ * The storage plugin: decorates `app.storage`, the BlobStore of uploaded files (server/storage/blobStore.ts:
+ * the local disk under `<DATA_DIR>/uploads`, the database's `upload_blob` table or an S3 bucket, as
+ * `UPLOAD_STORE` says; server/storage/storeConfig.ts), and `app.uploadSecret`, the key of signed upload
  * policies (server/storage/uploads.ts).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { join } from 'node:path';
-import { LocalDiskStore, type BlobStore } from '../../storage/blobStore';
+import type { BlobStore } from '../../storage/blobStore';
+import { defaultKind, openStore } from '../../storage/storeConfig';
 import { uploadSecret } from '../../storage/uploads';
 
 declare module 'fastify' {
@@ -19,6 +20,7 @@ declare module 'fastify' {
 }
 
 export default fp(async function storage(app: FastifyInstance) {
-  app.decorate('storage', new LocalDiskStore(join(app.config.dataDir, 'uploads')));
+  const kind = app.config.uploadStore ?? defaultKind(app.dialect);
+  app.decorate('storage', openStore(kind, { dataDir: app.config.dataDir, db: app.db, s3: app.config.s3 }));
   app.decorate('uploadSecret', uploadSecret(app.config.dataDir));
 });

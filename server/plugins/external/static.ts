@@ -1,5 +1,6 @@
 /**
- * @fastify/static: uploads under `/uploads/` and, when built (`dist/`), the console at `/` with a
+ * @fastify/static: uploads under `/uploads/` (the disk store; a shared store is served by
+ * server/plugins/app/storedUploads.ts) and, when built (`dist/`), the console at `/` with a
  * single-page-app fallback (any unknown GET outside the API answers index.html). API paths that match no
  * route answer the 404 envelope.
  *
@@ -16,6 +17,7 @@ import fastifyStatic from '@fastify/static';
 import { languageOf, msg, renderMessage } from '../../../common/messages/index';
 import { Codes } from '../../../common/envelope';
 import { apiPrefixes } from '../../../kernel/dialect/schemaRegistry';
+import { storedUploads } from '../app/storedUploads';
 
 /** Cache-Control of the console's content-hashed assets (one year, never revalidated). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -26,14 +28,16 @@ export const NO_CACHE = 'no-cache';
 const API_PREFIXES = apiPrefixes();
 
 export default fp(async (app) => {
-  const uploads = join(app.config.dataDir, 'uploads');
-  mkdirSync(uploads, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: uploads,
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
-  });
+  if (app.storage.kind === 'disk') {
+    const uploads = join(app.config.dataDir, 'uploads');
+    mkdirSync(uploads, { recursive: true });
+    await app.register(fastifyStatic, {
+      root: uploads,
+      prefix: '/uploads/',
+      decorateReply: false,
+      index: false,
+    });
+  } else await storedUploads(app);
   const consoleBuilt = existsSync(join(app.config.consoleDir, 'index.html'));
   if (consoleBuilt)
     await app.register(fastifyStatic, {

@@ -16,7 +16,7 @@ export default async function imageCacheRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   const cache = new ImageCache({
     dir: join(app.config.dataDir, 'image-cache'),
-    uploadsDir: join(app.config.dataDir, 'uploads'),
+    readUpload: async (key) => (await app.storage.get(key))?.bytes,
     hosts: app.config.imageCacheHosts,
     maxBytes: app.config.imageCacheMaxBytes,
   });
