@@ -17,6 +17,7 @@
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 30), BENCH_MULTI_PUTS (calls
  * per put-on-chain run, default 6000; 0 skips put on chain).
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,10 +139,14 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
     // The same files into a SQLite DATA_DIR, for the SQLite column.
     const sqliteDir = join(scratch, 'sqlite');
     mkdirSync(sqliteDir);
-    const lite = connect({ dataDir: sqliteDir }).db;
-    await migrateToLatest(lite);
-    await importTate(lite, { artistsFile: files.artistsFile, artworksFile: files.artworksFile });
-    await lite.destroy();
+    await ensureBuilt({ serverOnly: true });
+    // As `npm run import` does it (the bundled command: its writer and worker threads).
+    const { DATABASE_URL: _url, ...importEnv } = process.env;
+    execFileSync(
+      process.execPath,
+      [join(root, 'server/dist/import.mjs'), files.artworksFile, '--artists', files.artistsFile],
+      { cwd: root, env: { ...importEnv, DATA_DIR: sqliteDir }, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
 
     // As `npm start` runs it: the production bundle, with its environment.
     await ensureBuilt({ serverOnly: true });
