@@ -1,22 +1,25 @@
 /**
- * One instance against three on one PostgreSQL (issue 10 item 5), printed, never asserted:
- * `npx tsx bench/multiInstance.ts`, or through `npm run bench` (bench/run.ts calls `run()`).
+ * One instance against three on one PostgreSQL (issue 10 item 5), beside one instance on SQLite with the
+ * same data (issue 20 item 6), printed, never asserted: `npm run bench:pg` (this section alone), or
+ * through `npm run bench` (bench/run.ts calls `run()`).
  *
  * Needs a PostgreSQL role allowed to create databases: `BENCH_DATABASE_URL`, else `TEST_DATABASE_URL`
  * (`bash scripts/postgres-test-db.sh` prints one; this bench itself needs no root). Without either it
  * prints how to enable it and returns. It creates a scratch database, imports the Tate data into it
  * (the full file when present, else the shipped sample), starts three server processes on it
  * (scripts/multi-instance.sh does the same by hand), and loads:
- * - list (`searchArtworkList` page 1 of 20) and search (a rotating word), with autocannon: against one
- *   instance with C connections, and against the three with C/3 each at the same time (the bench client
- *   spreads the load; no proxy needed);
+ * - list (`searchArtworkList` page 1 of 20), search (a rotating word) and detail (a random artwork), with
+ *   autocannon: against one SQLite instance (the same files imported into a SQLite DATA_DIR), one
+ *   PostgreSQL instance with C connections, and the three with C/3 each at the same time (the bench
+ *   client spreads the load; no proxy needed); each after a 2 s warm-up;
  * - put on chain (`POST /artmanager/authors/blockChain`, distinct authors, 64 concurrent callers, batch
  *   size 100): all to one instance, then spread over the three (two of them follow the elected orderer).
  * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 30), BENCH_MULTI_PUTS (calls
- * per put-on-chain run, default 6000).
+ * per put-on-chain run, default 6000; 0 skips put on chain).
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,16 +50,19 @@ function tateFiles(): { artistsFile: string; artworksFile: string; label: string
 
 /** Runs autocannon against each of `urls` at once (`connections` split evenly); summed req/s, worst p99. */
 async function spread(urls: string[], request: RequestSpec, connections: number, duration: number) {
-  const runs = await Promise.all(
-    urls.map((url) =>
-      autocannon({
-        url,
-        connections: Math.max(1, Math.round(connections / urls.length)),
-        duration,
-        requests: [request],
-      }),
-    ),
-  );
+  const each = (seconds: number) =>
+    Promise.all(
+      urls.map((url) =>
+        autocannon({
+          url,
+          connections: Math.max(1, Math.round(connections / urls.length)),
+          duration: seconds,
+          requests: [request],
+        }),
+      ),
+    );
+  await each(2); // warm-up: statement plans, caches, list totals
+  const runs = await each(duration);
   return {
     rps: runs.reduce((n, r) => n + r.requests.average, 0),
     p99: Math.max(...runs.map((r) => r.latency.p99)),
@@ -123,10 +129,23 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
       artistsFile: files.artistsFile,
       artworksFile: files.artworksFile,
     });
-    const ids = await insertBenchAuthors(db, 2 * nPuts, 1000);
+    const pgSeconds = (performance.now() - t0) / 1000;
+    const artworkIds = (await db.selectFrom('artworks').select('id').limit(5000).execute()).map((r) => r.id);
+    const ids = nPuts > 0 ? await insertBenchAuthors(db, 2 * nPuts, 1000) : [];
     await db.destroy();
     console.log(
-      `PostgreSQL database ${name}: ${files.label} imported (${summary.artworks.read} artworks) in ${((performance.now() - t0) / 1000).toFixed(1)} s, plus ${ids.length} authors to put on chain`,
+      `PostgreSQL database ${name}: ${files.label} imported (${summary.artworks.read} artworks) in ${pgSeconds.toFixed(1)} s, plus ${ids.length} authors to put on chain`,
+    );
+    // The same files into a SQLite DATA_DIR, for the SQLite column.
+    const sqliteDir = join(scratch, 'sqlite');
+    mkdirSync(sqliteDir);
+    await ensureBuilt({ serverOnly: true });
+    // As `npm run import` does it (the bundled command: its writer and worker threads).
+    const { DATABASE_URL: _url, ...importEnv } = process.env;
+    execFileSync(
+      process.execPath,
+      [join(root, 'server/dist/import.mjs'), files.artworksFile, '--artists', files.artistsFile],
+      { cwd: root, env: { ...importEnv, DATA_DIR: sqliteDir }, stdio: ['ignore', 'ignore', 'inherit'] },
     );
 
     // As `npm start` runs it: the production bundle, with its environment.
@@ -148,38 +167,59 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
           entry: SERVER_BUNDLE,
         }),
       );
-    const urls = servers.map((s) => s.url);
+    const { DATABASE_URL: _pg, ...liteEnv } = env;
+    const sqliteServer = await startServerProcess({ dataDir: sqliteDir, env: liteEnv, entry: SERVER_BUNDLE });
+    servers.push(sqliteServer);
+    const urls = servers.slice(0, 3).map((s) => s.url);
     const token = await adminToken(urls[0], PASSWORD, 'server', 10);
-    const { list, search } = ourCalls(token, WORDS, ids);
-    const calls: Record<string, RequestSpec> = { list, search };
+    const liteToken = await adminToken(sqliteServer.url, PASSWORD, 'SQLite server', 10);
+    const calls = ourCalls(token, WORDS, artworkIds);
+    const liteCalls = ourCalls(liteToken, WORDS, artworkIds);
     const rows: string[][] = [];
-    for (const [call, spec] of Object.entries(calls)) {
-      const one = await spread(urls.slice(0, 1), spec, connections, duration);
-      const three = await spread(urls, spec, connections, duration);
+    const figure = (r: { rps: number; p99: number }) => `${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms`;
+    for (const call of ['list', 'search', 'detail']) {
+      const lite1 = await spread([sqliteServer.url], liteCalls[call], connections, duration);
+      const one = await spread(urls.slice(0, 1), calls[call], connections, duration);
+      const three = await spread(urls, calls[call], connections, duration);
       rows.push([
         `${call} (${connections} connections, ${duration} s)`,
-        `${one.rps.toFixed(0)} req/s, p99 ${one.p99} ms`,
-        `${three.rps.toFixed(0)} req/s, p99 ${three.p99} ms`,
+        figure(lite1),
+        figure(one),
+        figure(three),
+        `${Math.round((100 * one.rps) / lite1.rps)}%`,
         `${(three.rps / one.rps).toFixed(2)}×`,
-        String(one.bad + three.bad),
+        String(lite1.bad + one.bad + three.bad),
       ]);
     }
-    const oneP = await puts(urls.slice(0, 1), token, ids.slice(0, nPuts), 64);
-    const threeP = await puts(urls, token, ids.slice(nPuts), 64);
-    rows.push([
-      `put on chain (64 callers, batch 100, ${nPuts} calls)`,
-      `${oneP.tps.toFixed(0)} tx/s, p99 ${oneP.p99.toFixed(0)} ms`,
-      `${threeP.tps.toFixed(0)} tx/s, p99 ${threeP.p99.toFixed(0)} ms`,
-      `${(threeP.tps / oneP.tps).toFixed(2)}×`,
-      String(oneP.errors + threeP.errors),
-    ]);
-    const head = ['call', 'one instance', 'three instances', 'ratio', 'errors'];
+    if (nPuts > 0) {
+      const oneP = await puts(urls.slice(0, 1), token, ids.slice(0, nPuts), 64);
+      const threeP = await puts(urls, token, ids.slice(nPuts), 64);
+      rows.push([
+        `put on chain (64 callers, batch 100, ${nPuts} calls)`,
+        '—',
+        `${oneP.tps.toFixed(0)} tx/s, p99 ${oneP.p99.toFixed(0)} ms`,
+        `${threeP.tps.toFixed(0)} tx/s, p99 ${threeP.p99.toFixed(0)} ms`,
+        '—',
+        `${(threeP.tps / oneP.tps).toFixed(2)}×`,
+        String(oneP.errors + threeP.errors),
+      ]);
+    }
+    const head = [
+      'call',
+      'SQLite, one',
+      'PostgreSQL, one',
+      'PostgreSQL, three',
+      'PG one / SQLite',
+      'three / one',
+      'errors',
+    ];
     const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)) + 2);
     console.log(head.map((h, i) => h.padEnd(w[i])).join(''));
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i])).join(''));
     console.log(
       '(three instances: the bench client sends a third of the connections / callers to each; one PostgreSQL; ' +
-        'the elected orderer cuts every block. On a 2-core machine the three processes share the same two cores.)',
+        'the elected orderer cuts every block. On a 2-core machine the three processes share the same two cores.' +
+        ' SQLite: one instance on the same files imported into its own DATA_DIR.)',
     );
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

@@ -16,8 +16,9 @@
  *    and the CPU time each server spent per answered request (/proc/<pid>/stat, every thread): on a
  *    shared machine, where req/s follow the other loads, that ratio is the steadier one.
  * 5. Calls `run(context)` of bench/ledger.ts when that module exists (the ledger's own benchmark).
- * 6. bench/multiInstance.ts: list, search and put on chain against one and three server processes on one
- *    PostgreSQL (needs BENCH_DATABASE_URL or TEST_DATABASE_URL; BENCH_MULTI=0 skips it).
+ * 6. bench/multiInstance.ts: list, search, detail and put on chain against one and three server processes
+ *    on one PostgreSQL, beside one SQLite instance on the same data (needs BENCH_DATABASE_URL or
+ *    TEST_DATABASE_URL; BENCH_MULTI=0 skips it; `npm run bench:pg` runs this section alone).
  *
  * With `BENCH_BASELINE=<git revision>` (e.g. the commit before a refactoring), the same run also checks
  * that revision out (`git worktree add --detach` in the temp dir, sharing this node_modules), imports the

@@ -6,8 +6,8 @@
  * - `list(db, query, extra?)`: one page and the total (remembered per distinct query until the database
  *   changes, countCache.ts; never a full count on every page). `query` is a validated `<id>.listQuery` /
  *   `.listBody` (page, pageSize, q, sort, order, ids, filters); `extra` adds equality filters
- *   (getManyReference). `q` matches the search columns (model.search) with LIKE/ILIKE; on SQLite a text of
- *   3 or more characters uses the FTS5 trigram table `<table>_fts` when the schema declares the index.
+ *   (getManyReference). `q` matches the search fields (model.search) through the declared index: FTS5
+ *   trigram on SQLite, `<table>_search` and pg_trgm on PostgreSQL, else LIKE/ILIKE (freeText.ts).
  * - `getOne(db, id)`: the record, or 404 "<Label> <id> does not exist".
  * - `create(db, body)` / `update(db, {id, ...patch})`: one transaction each; an update changes exactly the
  *   fields named. Checks, in order: (update) the record exists (404), cross-field rules (`x-ordered`,
@@ -24,7 +24,7 @@
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
  */
 import { msg, schemaLabel } from '../../common/messages/index';
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { formatErrors, schemas } from '../dialect/schemaRegistry';
 import { validatorFor } from '../dialect/validators';
@@ -36,16 +36,8 @@ import { recordAudit, storedRow, type WriteActor } from '../../server/db/audit';
 import { CountCache } from './countCache';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
-import {
-  direction,
-  filterTarget,
-  filtersOf,
-  likePattern,
-  paging,
-  parseIds,
-  textMatch,
-  type ListQuery,
-} from './listQuery';
+import { direction, filterTarget, filtersOf, paging, parseIds, type ListQuery } from './listQuery';
+import { countMatches, freeText, pageCondition, textMode, textParams } from './freeText';
 import type { ResourceModel } from './model';
 import { columnValues, filterValue, nfcPlainText, recordBuilder, type RecordOut } from './records';
 
@@ -175,58 +167,6 @@ export class Repository<R extends object = RecordOut> {
     return filterValue(this.model, this.filterOn(name)[0], value);
   }
 
-  /** The `q` condition (see the module doc). */
-  private freeText(db: Db, text: string): Expression<SqlBool> {
-    const { table, search } = this.model;
-    if (this.dialect === 'sqlite' && search.index === 'trigram' && [...text].length >= 3) {
-      const phrase = `"${text.replace(/"/g, '""')}"`;
-      const fts = `${table}_fts`;
-      return sql<SqlBool>`${sql.ref(this.col('id'))} in (select rowid from ${sql.table(fts)} where ${sql.table(fts)} match ${phrase})`;
-    }
-    const parts: Expression<SqlBool>[] = [];
-    if (search.columns.length)
-      parts.push(
-        textMatch(
-          search.columns.map((c) => this.col(c)),
-          text,
-          this.dialect,
-        ),
-      );
-    const byReference = new Map<string, { table: string; fields: string[] }>();
-    for (const r of search.references) {
-      const entry = byReference.get(r.column) ?? { table: r.table, fields: [] };
-      entry.fields.push(r.field);
-      byReference.set(r.column, entry);
-    }
-    for (const [column, { table: target, fields }] of byReference) {
-      const ids = db
-        .selectFrom(target)
-        .select(`${target}.id`)
-        .where(
-          textMatch(
-            fields.map((f) => `${target}.${f}`),
-            text,
-            this.dialect,
-          ),
-        );
-      parts.push(sql<SqlBool>`${sql.ref(this.col(column))} in (${ids})`);
-    }
-    if (!parts.length) return sql<SqlBool>`1 = 0`;
-    return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
-  }
-
-  /** Whether `q` uses the FTS5 trigram table (SQLite, a declared index, 3 characters or more). */
-  private usesFts(text: string): boolean {
-    return this.dialect === 'sqlite' && this.model.search.index === 'trigram' && [...text].length >= 3;
-  }
-
-  /** The parameters {@link freeText} binds, in the order it binds them. */
-  private textParams(text: string): unknown[] {
-    if (this.usesFts(text)) return [`"${text.replace(/"/g, '""')}"`];
-    const { columns, references } = this.model.search;
-    return Array(columns.length + references.length).fill(likePattern(text));
-  }
-
   /**
    * The SQL of a list query's page and count by the query's shape (which filters, how many ids, text
    * or not and how it is matched, sort, order): built and compiled by Kysely once per shape, then bound
@@ -253,19 +193,14 @@ export class Repository<R extends object = RecordOut> {
     const order = direction(query.order);
     // Free text alone in id order: the FTS5 table pages by rowid (= id) itself, stopping after the page,
     // instead of listing every match first (about twice as fast for a common word, issue 10).
-    const ftsPage = !!text && this.usesFts(text) && !ids && !names.length && sort === 'id';
+    const mode = text ? textMode(this.model, this.dialect, text) : null;
+    const ftsPage = !!mode && mode !== 'like' && !ids && !names.length && sort === 'id';
     const where = [
       ...(ids ? (ids.length ? ids : [-1]) : []),
-      ...(text ? this.textParams(text) : []),
+      ...(text ? textParams(this.model, this.dialect, text) : []),
       ...names.map((n) => this.filterParam(n, filters[n])),
     ];
-    const shape = JSON.stringify([
-      ids?.length ?? null,
-      text ? (this.usesFts(text) ? 'fts' : 'like') : null,
-      names,
-      sort,
-      order,
-    ]);
+    const shape = JSON.stringify([ids?.length ?? null, mode, names, sort, order]);
     let compiled = this.listSql.get(shape);
     if (compiled === undefined) {
       const built = this.buildList(db, { ids, text, filters, names, sort, order, ftsPage, limit, offset });
@@ -312,21 +247,17 @@ export class Repository<R extends object = RecordOut> {
   ) {
     let where = db.selectFrom(this.model.table);
     if (q.ids) where = where.where(this.col('id'), 'in', q.ids.length ? q.ids : [-1]);
-    if (q.text && !q.ftsPage) where = where.where(this.freeText(db, q.text));
+    if (q.text && !q.ftsPage) where = where.where(freeText(db, this.model, this.dialect, q.text));
     for (const n of q.names) {
       const [column, op] = this.filterOn(n);
       where = where.where(this.col(column), op, this.filterParam(n, q.filters[n]));
     }
     const count = where.select((eb) => eb.fn.countAll<number>().as('total'));
     let page = where;
-    if (q.text && q.ftsPage) {
-      const fts = sql.table(`${this.model.table}_fts`);
-      const phrase = this.textParams(q.text)[0];
-      const dir = sql.raw(q.order);
+    if (q.text && q.ftsPage)
       page = page.where(
-        sql<SqlBool>`${sql.ref(this.col('id'))} in (select rowid from ${fts} where ${fts} match ${phrase} order by rowid ${dir} limit ${q.limit} offset ${q.offset})`,
+        pageCondition(this.model, this.dialect, q.text, { order: q.order, limit: q.limit, offset: q.offset }),
       );
-    }
     for (const d of this.model.display) {
       const alias = this.alias.get(d.name)!;
       page = page.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));
@@ -339,13 +270,7 @@ export class Repository<R extends object = RecordOut> {
     const paged = q.ftsPage ? ordered : ordered.limit(q.limit).offset(q.offset);
     return {
       page: paged.compile(),
-      count: q.ftsPage
-        ? db
-            .selectFrom(this.model.table)
-            .where(this.freeText(db, q.text!))
-            .select((eb) => eb.fn.countAll<number>().as('total'))
-            .compile()
-        : count.compile(),
+      count: q.ftsPage ? countMatches(db, this.model, this.dialect, q.text!) : count.compile(),
     };
   }
 

@@ -19,6 +19,7 @@
  */
 import type { ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { resourceModels, type ColumnModel, type ResourceModel } from '../../kernel/server/model';
+import { pgSearchBuild, pgSearchDrop } from '../../kernel/server/searchIndex';
 
 type ResourceSchemaLike = Record<string, any>;
 
@@ -26,6 +27,11 @@ export interface SearchSnapshot {
   index: 'trigram';
   columns: { name: string; nullable: boolean }[];
   references: { column: string; table: string; field: string }[];
+  /**
+   * PostgreSQL: `'doc'`, the `<table>_search` table (kernel/server/searchIndex.ts); absent in the first
+   * snapshots, whose migrations made one pg_trgm index per field instead.
+   */
+  pg?: 'doc';
 }
 
 export interface TableSnapshot {
@@ -52,6 +58,7 @@ export function storageSnapshot(models: Iterable<ResourceModel>): StorageSnapsho
         index: 'trigram',
         columns: m.search.columns.map((name) => ({ name, nullable: !m.columns[name]?.notNull })),
         references: m.search.references,
+        pg: 'doc',
       };
     tables[m.table] = t;
   }
@@ -190,7 +197,7 @@ function ftsDrop(table: string, s: SearchSnapshot): string[] {
 
 /** PostgreSQL pg_trgm indexes of a search: `[table, column]` pairs. */
 function trgmIndexes(table: string, s: SearchSnapshot | undefined): [string, string][] {
-  if (!s) return [];
+  if (!s || s.pg === 'doc') return [];
   return [
     ...s.columns.map((c) => [table, c.name] as [string, string]),
     ...s.references.map((r) => [r.table, r.field] as [string, string]),
@@ -198,6 +205,52 @@ function trgmIndexes(table: string, s: SearchSnapshot | undefined): [string, str
 }
 
 const trgmName = ([table, column]: [string, string]) => `${table}_${column}_trgm`;
+
+/** The fields a search covers, without the PostgreSQL layout (what both databases index). */
+const fieldsOf = (s: SearchSnapshot | undefined) => s && { columns: s.columns, references: s.references };
+
+/**
+ * The statements of a free-text index change, both ways, on each database: SQLite rebuilds its FTS5
+ * table only when the fields change; PostgreSQL drops the per-field pg_trgm indexes of the first
+ * snapshots (under their quoted name and the lower-case name the hand-written migration gave them) and
+ * (re)builds `<table>_search` (kernel/server/searchIndex.ts) when the fields or the layout change.
+ */
+function searchStatements(table: string, before?: SearchSnapshot, after?: SearchSnapshot) {
+  const fieldsChanged = !same(fieldsOf(before), fieldsOf(after));
+  const liteUp = fieldsChanged
+    ? [...(before ? ftsDrop(table, before) : []), ...(after ? ftsBuild(table, after) : [])]
+    : [];
+  const liteDown = fieldsChanged
+    ? [...(after ? ftsDrop(table, after) : []), ...(before ? ftsBuild(table, before) : [])]
+    : [];
+  const trgmUp = (from?: SearchSnapshot, to?: SearchSnapshot) => {
+    const old = trgmIndexes(table, from).map(trgmName);
+    const next = trgmIndexes(table, to);
+    const names = next.map(trgmName);
+    return [
+      ...(next.length ? ['CREATE EXTENSION IF NOT EXISTS pg_trgm'] : []),
+      ...old
+        .filter((n) => !names.includes(n))
+        .flatMap((n) => [...new Set([n, n.toLowerCase()])].map((x) => `DROP INDEX IF EXISTS ${q(x)}`)),
+      ...next
+        .filter((x) => !old.includes(trgmName(x)))
+        .map((x) => `CREATE INDEX ${q(trgmName(x))} ON ${q(x[0])} USING gin (${q(x[1])} gin_trgm_ops)`),
+    ];
+  };
+  const docUp = (from?: SearchSnapshot, to?: SearchSnapshot) => {
+    if (same(from?.pg === 'doc' && fieldsOf(from), to?.pg === 'doc' && fieldsOf(to))) return [];
+    return [
+      ...(from?.pg === 'doc' ? pgSearchDrop(table, from) : []),
+      ...(to?.pg === 'doc' ? pgSearchBuild(table, to) : []),
+    ];
+  };
+  return {
+    pgUp: [...trgmUp(before, after), ...docUp(before, after)],
+    pgDown: [...docUp(after, before), ...trgmUp(after, before)],
+    liteUp,
+    liteDown,
+  };
+}
 
 /** A one-line summary of the steps (for the migration's doc comment and codegen's output). */
 export function describeSteps(steps: Step[]): string[] {
@@ -213,7 +266,6 @@ export function describeSteps(steps: Step[]): string[] {
 export function migrationSource(name: string, steps: Step[]): string {
   const up: string[] = [];
   const down: string[] = [];
-  const sqlite = (statements: string[]) => statements.map((st) => `    await sql.raw(${q(st)}).execute(db);`);
   for (const s of steps) {
     if (s.kind === 'addTable') {
       up.push(
@@ -242,39 +294,13 @@ export function migrationSource(name: string, steps: Step[]): string {
       );
       down.unshift(`  await db.schema.dropIndex(${q(s.name)}).ifExists().execute();`);
     } else {
-      const oldTrgm = new Set(trgmIndexes(s.table, s.before).map(trgmName));
-      const newTrgm = trgmIndexes(s.table, s.after);
-      const pgUp = [
-        ...(newTrgm.length
-          ? [`    await sql.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm').execute(db);`]
-          : []),
-        ...[...oldTrgm]
-          .filter((n) => !newTrgm.some((x) => trgmName(x) === n))
-          .map((n) => `    await sql.raw(${q(`DROP INDEX IF EXISTS ${q(n)}`)}).execute(db);`),
-        ...newTrgm
-          .filter((x) => !oldTrgm.has(trgmName(x)))
-          .map(
-            (x) =>
-              `    await sql.raw(${q(`CREATE INDEX ${q(trgmName(x))} ON ${q(x[0])} USING gin (${q(x[1])} gin_trgm_ops)`)}).execute(db);`,
-          ),
-      ];
-      const liteUp = [
-        ...(s.before ? ftsDrop(s.table, s.before) : []),
-        ...(s.after ? ftsBuild(s.table, s.after) : []),
-      ];
-      up.push(
-        `  if (pg) {\n${pgUp.join('\n') || '    // nothing to do on PostgreSQL'}\n  } else {\n${sqlite(liteUp).join('\n')}\n  }`,
-      );
-      const liteDown = [
-        ...(s.after ? ftsDrop(s.table, s.after) : []),
-        ...(s.before ? ftsBuild(s.table, s.before) : []),
-      ];
-      const pgDown = newTrgm
-        .filter((x) => !oldTrgm.has(trgmName(x)))
-        .map((x) => `    await sql.raw(${q(`DROP INDEX IF EXISTS ${q(trgmName(x))}`)}).execute(db);`);
-      down.unshift(
-        `  if (pg) {\n${pgDown.join('\n') || '    // nothing to undo on PostgreSQL'}\n  } else {\n${sqlite(liteDown).join('\n')}\n  }`,
-      );
+      const { pgUp, pgDown, liteUp, liteDown } = searchStatements(s.table, s.before, s.after);
+      const run = (statements: string[]) =>
+        statements.map((st) => `    await sql.raw(${q(st)}).execute(db);`);
+      const branch = (pg: string[], lite: string[]) =>
+        `  if (pg) {\n${run(pg).join('\n') || '    // nothing to do on PostgreSQL'}\n  } else {\n${run(lite).join('\n') || '    // nothing to do on SQLite'}\n  }`;
+      up.push(branch(pgUp, liteUp));
+      down.unshift(branch(pgDown, liteDown));
     }
   }
   const body = [...up, ...down].join('\n');

@@ -21,6 +21,7 @@ import {
 } from '../../scripts/codegen/storage';
 import { resourceModels } from '../../kernel/server/model';
 import { Repository } from '../../kernel/server/repository';
+import { searchTable } from '../../kernel/server/searchIndex';
 import { ApiError } from '../../server/errors';
 import { introspect } from '../support/introspect';
 import { createTestApp, type TestApp } from './helpers';
@@ -40,7 +41,13 @@ afterAll(() => t?.close());
 
 /** What a live database holds for the snapshot's tables, in the snapshot's shape (search compared apart). */
 async function liveMatches(expected: StorageSnapshot) {
-  const live = await introspect(t.app.db, t.app.dialect, Object.keys(expected.tables));
+  const docTables = Object.entries(expected.tables)
+    .filter(([, spec]) => spec.search?.pg === 'doc')
+    .map(([table]) => searchTable(table));
+  const live = await introspect(t.app.db, t.app.dialect, [
+    ...Object.keys(expected.tables),
+    ...(t.app.dialect === 'postgres' ? docTables : []),
+  ]);
   for (const [table, spec] of Object.entries(expected.tables)) {
     expect(live.tables[table].columns, table).toEqual(spec.columns);
     expect(live.tables[table].indexes, table).toEqual(spec.indexes);
@@ -49,12 +56,16 @@ async function liveMatches(expected: StorageSnapshot) {
       : undefined;
     if (t.app.dialect === 'sqlite') expect(live.tables[table].fts, table).toEqual(searchNames);
     else {
-      const want = spec.search
-        ? [
-            ...spec.search.columns.map((c) => [table, c.name]),
-            ...spec.search.references.map((r) => [r.table, r.field]),
-          ]
-        : [];
+      // PostgreSQL: one trigram index on `<table>_search.doc` (kernel/server/searchIndex.ts), or in the
+      // first snapshots one per field.
+      const want = spec.search?.pg
+        ? [[searchTable(table), 'doc']]
+        : spec.search
+          ? [
+              ...spec.search.columns.map((c) => [table, c.name]),
+              ...spec.search.references.map((r) => [r.table, r.field]),
+            ]
+          : [];
       for (const pair of want) expect(live.trgm, table).toContainEqual(pair);
     }
   }

@@ -1,0 +1,132 @@
+/**
+ * The free-text `q` of a list call: which rows match (case-insensitive substring of any one of the
+ * model's search fields, `%`, `_` and `\` literal), the same rows on SQLite and on PostgreSQL, through
+ * the index the schema declares (`x-storage.search.index: "trigram"`):
+ * - `fts`: SQLite, 3 characters or more: the FTS5 trigram table `<table>_fts` (phrase match; SQLite
+ *   docs, "The Experimental Trigram Tokenizer").
+ * - `doc`: PostgreSQL: `<table>_search.doc LIKE lower(pattern)` over the pg_trgm GIN index
+ *   (searchIndex.ts explains why this equals one ILIKE per field).
+ * - `like`: otherwise (no index, SQLite under 3 characters, a `q` holding U+001F on PostgreSQL): one
+ *   LIKE (SQLite) / ILIKE (PostgreSQL) per field, referenced fields through a subquery.
+ * Used by the generic repository (repository.ts), whose list SQL is compiled once per shape: every
+ * function here binds its parameters in the order {@link textParams} gives.
+ */
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { likePattern, textMatch } from './listQuery';
+import type { ResourceModel } from './model';
+import { SEARCH_SEPARATOR, searchTable } from './searchIndex';
+
+type Dialect = 'sqlite' | 'postgres';
+
+/** How `text` is matched (see the module doc). */
+export function textMode(model: ResourceModel, dialect: Dialect, text: string): 'fts' | 'doc' | 'like' {
+  if (model.search.index !== 'trigram') return 'like';
+  if (dialect === 'sqlite') return [...text].length >= 3 ? 'fts' : 'like';
+  return text.includes(SEARCH_SEPARATOR) ? 'like' : 'doc';
+}
+
+/** The parameters the conditions below bind, in their order. */
+export function textParams(model: ResourceModel, dialect: Dialect, text: string): unknown[] {
+  const mode = textMode(model, dialect, text);
+  if (mode === 'fts') return [`"${text.replace(/"/g, '""')}"`];
+  if (mode === 'doc') return [likePattern(text)];
+  const { columns, references } = model.search;
+  return Array(columns.length + references.length).fill(likePattern(text));
+}
+
+/**
+ * The ids matching `text` from the index table, as a subquery (fts / doc modes only), optionally one
+ * page of them in id order. On PostgreSQL the matching ids are a MATERIALIZED CTE, so that the
+ * planner reads them through the trigram index instead of walking the primary key with the filter.
+ */
+function matchingIds(
+  model: ResourceModel,
+  dialect: Dialect,
+  text: string,
+  page?: { order: 'asc' | 'desc'; limit: number; offset: number },
+) {
+  const [param] = textParams(model, dialect, text);
+  const tail = page
+    ? sql` order by 1 ${sql.raw(page.order)} limit ${page.limit} offset ${page.offset}`
+    : sql``;
+  if (dialect === 'sqlite') {
+    const fts = sql.table(`${model.table}_fts`);
+    return sql`select rowid from ${fts} where ${fts} match ${param}${tail}`;
+  }
+  const st = sql.table(searchTable(model.table));
+  return sql`with m as materialized (select id from ${st} where doc like lower(${param}) escape '\\') select id from m${tail}`;
+}
+
+/** The `q` condition on `model.table` rows (see the module doc). */
+export function freeText(
+  db: Kysely<any>,
+  model: ResourceModel,
+  dialect: Dialect,
+  text: string,
+): Expression<SqlBool> {
+  const { table, search } = model;
+  const id = sql.ref(`${table}.id`);
+  if (textMode(model, dialect, text) !== 'like')
+    return sql<SqlBool>`${id} in (${matchingIds(model, dialect, text)})`;
+  const parts: Expression<SqlBool>[] = [];
+  if (search.columns.length)
+    parts.push(
+      textMatch(
+        search.columns.map((c) => `${table}.${c}`),
+        text,
+        dialect,
+      ),
+    );
+  const byReference = new Map<string, { table: string; fields: string[] }>();
+  for (const r of search.references) {
+    const entry = byReference.get(r.column) ?? { table: r.table, fields: [] };
+    entry.fields.push(r.field);
+    byReference.set(r.column, entry);
+  }
+  for (const [column, { table: target, fields }] of byReference) {
+    const ids = db
+      .selectFrom(target)
+      .select(`${target}.id`)
+      .where(
+        textMatch(
+          fields.map((f) => `${target}.${f}`),
+          text,
+          dialect,
+        ),
+      );
+    parts.push(sql<SqlBool>`${sql.ref(`${table}.${column}`)} in (${ids})`);
+  }
+  if (!parts.length) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
+}
+
+/**
+ * `q` alone in id order (fts / doc modes): the index pages the ids itself, stopping after the page
+ * (SQLite) or sorting only the matching ids (PostgreSQL), instead of listing every match first.
+ */
+export function pageCondition(
+  model: ResourceModel,
+  dialect: Dialect,
+  text: string,
+  page: { order: 'asc' | 'desc'; limit: number; offset: number },
+): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`${model.table}.id`)} in (${matchingIds(model, dialect, text, page)})`;
+}
+
+/**
+ * The total of `q` alone (fts / doc modes), compiled: counted on the index table itself, which holds
+ * one row per record.
+ */
+export function countMatches(db: Kysely<any>, model: ResourceModel, dialect: Dialect, text: string) {
+  if (dialect === 'sqlite')
+    return db
+      .selectFrom(model.table)
+      .where(freeText(db, model, dialect, text))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .compile();
+  const [param] = textParams(model, dialect, text);
+  const st = sql.table(searchTable(model.table));
+  return sql<{
+    total: number;
+  }>`select count(*) as total from ${st} where doc like lower(${param}) escape '\\'`.compile(db);
+}

@@ -1,0 +1,100 @@
+/**
+ * The PostgreSQL free-text index of a resource whose schema declares `x-storage.search.index: "trigram"`
+ * (the SQLite side is the FTS5 trigram table `<table>_fts`, scripts/codegen/storage.ts). Written by the
+ * storage codegen into migrations, read by the repository's `q` (freeText.ts).
+ *
+ * `<table>_search(id, doc)`: one row per record, `doc` = the lower-cased search fields of the record
+ * (its own columns, then the referenced fields, e.g. the author's name), joined by U+001F (unit
+ * separator), with a pg_trgm GIN index on `doc` (PostgreSQL docs, "pg_trgm": the index serves LIKE
+ * '%…%'). Kept in step by triggers: a write to the record's search fields or references, a delete, and
+ * a change of a referenced field (authors.authorName) rewrite the rows concerned, in the same transaction.
+ *
+ * Why this matches SQLite's `q` (substring of any one search field, case-insensitive): `lower(doc) LIKE
+ * lower('%q%')` is PostgreSQL's own definition of ILIKE on a multi-byte database (like.c: "In the
+ * multi-byte case we don't have much choice" but to lower both), and a `q` without U+001F can only match
+ * inside one field of `doc`; a `q` holding U+001F falls back to one ILIKE per field (freeText.ts).
+ * A narrow table of ready lower-cased text keeps the recheck of the trigram candidates cheap (no
+ * concatenation nor lower() per candidate row).
+ */
+
+/** Separator of the fields in `doc` (U+001F, unit separator). */
+export const SEARCH_SEPARATOR = '\u001f';
+
+/** The PostgreSQL free-text table of `table`. */
+export const searchTable = (table: string): string => `${table}_search`;
+
+/** What the index covers: own columns, and fields of referenced records (`column` → `table.field`). */
+export interface SearchFields {
+  columns: { name: string; nullable: boolean }[];
+  references: { column: string; table: string; field: string }[];
+}
+
+const q = (id: string) => JSON.stringify(id);
+
+/** The SQL of `doc` for the row `a` (an alias or NEW). */
+function docOf(a: string, s: SearchFields): string {
+  const parts = [
+    ...s.columns.map((c) => `${a}.${q(c.name)}`),
+    ...s.references.map(
+      (r) => `(select ${q(r.field)} from ${q(r.table)} where ${q(r.table)}.id = ${a}.${q(r.column)})`,
+    ),
+  ];
+  // concat_ws skips NULLs: a missing field matches nothing, as SQLite's coalesce(…, '').
+  return `lower(concat_ws(chr(31), ${parts.join(', ')}))`;
+}
+
+/** Referenced tables and the columns pointing at each. */
+function referencedTables(s: SearchFields): Map<string, { columns: string[]; fields: string[] }> {
+  const out = new Map<string, { columns: string[]; fields: string[] }>();
+  for (const r of s.references) {
+    const e = out.get(r.table) ?? { columns: [], fields: [] };
+    if (!e.columns.includes(r.column)) e.columns.push(r.column);
+    if (!e.fields.includes(r.field)) e.fields.push(r.field);
+    out.set(r.table, e);
+  }
+  return out;
+}
+
+/** SQL statements (PostgreSQL) that build `<table>_search`, fill it, index it and keep it (see the module doc). */
+export function pgSearchBuild(table: string, s: SearchFields): string[] {
+  const st = searchTable(table);
+  const fn = `${st}_write`;
+  const watched = [...s.columns.map((c) => c.name), ...new Set(s.references.map((r) => r.column))];
+  const out = [
+    'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+    `CREATE TABLE ${q(st)} (id integer PRIMARY KEY, doc text NOT NULL)`,
+    `INSERT INTO ${q(st)} (id, doc) SELECT a.id, ${docOf('a', s)} FROM ${q(table)} a`,
+    `CREATE INDEX ${q(`${st}_doc`)} ON ${q(st)} USING gin (doc gin_trgm_ops)`,
+    `CREATE FUNCTION ${q(fn)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+       IF TG_OP = 'DELETE' THEN DELETE FROM ${q(st)} WHERE id = OLD.id; RETURN NULL; END IF;
+       INSERT INTO ${q(st)} (id, doc) VALUES (NEW.id, ${docOf('NEW', s)})
+         ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc;
+       RETURN NULL; END $$`,
+    `CREATE TRIGGER ${q(fn)} AFTER INSERT OR DELETE OR UPDATE OF ${watched.map(q).join(', ')} ON ${q(table)} FOR EACH ROW EXECUTE FUNCTION ${q(fn)}()`,
+  ];
+  for (const [ref, { columns, fields }] of referencedTables(s)) {
+    const rf = `${st}_${ref}`;
+    const pointing = columns.map((c) => `a.${q(c)} = NEW.id`).join(' OR ');
+    out.push(
+      `CREATE FUNCTION ${q(rf)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+         UPDATE ${q(st)} s SET doc = ${docOf('a', s)} FROM ${q(table)} a WHERE a.id = s.id AND (${pointing});
+         RETURN NULL; END $$`,
+      `CREATE TRIGGER ${q(rf)} AFTER UPDATE OF ${fields.map(q).join(', ')} ON ${q(ref)} FOR EACH ROW EXECUTE FUNCTION ${q(rf)}()`,
+    );
+  }
+  return out;
+}
+
+/** SQL statements (PostgreSQL) that drop what {@link pgSearchBuild} made. */
+export function pgSearchDrop(table: string, s: SearchFields): string[] {
+  const st = searchTable(table);
+  return [
+    `DROP TRIGGER IF EXISTS ${q(`${st}_write`)} ON ${q(table)}`,
+    `DROP FUNCTION IF EXISTS ${q(`${st}_write`)}()`,
+    ...[...referencedTables(s).keys()].flatMap((ref) => [
+      `DROP TRIGGER IF EXISTS ${q(`${st}_${ref}`)} ON ${q(ref)}`,
+      `DROP FUNCTION IF EXISTS ${q(`${st}_${ref}`)}()`,
+    ]),
+    `DROP TABLE IF EXISTS ${q(st)}`,
+  ];
+}
