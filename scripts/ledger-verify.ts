@@ -5,7 +5,8 @@
  * root, DER block hash and previous-hash link; the signed checkpoints against the recomputed heads (the
  * key: `--key <name+id+base64>` as `GET /baas-api/public/key` answers `vkey`, else the server's key from
  * LEDGER_SIGNING_KEY or DATA_DIR); and every author and artwork against the ledger. Prints "verified ..."
- * or the first failure and every registry problem. Then the witnesses (docs/ledger.md section 11.4,
+ * or the first failure and every registry problem, and the records edited through the API since their put
+ * on chain (each with the audited write that explains it; not a failure). Then the witnesses (docs/ledger.md section 11.4,
  * server/ledger/witnessCheck.ts): per channel "witnessed by k of n" for the latest cosigned checkpoint,
  * counted under the policy (`--policy <tlog-policy file>`, else LEDGER_WITNESS_POLICY) or over the
  * configured witnesses (LEDGER_WITNESSES); with a policy, a channel short of its quorum is "Not verified".
@@ -18,6 +19,7 @@ import { loadConfig } from '../server/config';
 import { auditLedger, type VerifyKey } from '../server/ledger/audit';
 import { KEY_FILE, loadSigningKey } from '../server/ledger/checkpoints';
 import { parseVerifierKey } from '../common/ledger/note';
+import type { EditedRecord } from '../common/ledger/audit';
 import { createRepositories } from '../kernel/server/resources';
 import { resourceHooks } from '../kernel/hooks/index';
 import { parsePolicy, type Policy } from '../common/ledger/policy';
@@ -26,6 +28,14 @@ import { parseWitnessList, withPolicyWitnesses } from '../server/ledger/witnessP
 
 const USAGE =
   'usage: npm run ledger:verify [-- --channel <name>] [--key <verifier key>] [--all-signatures] [--policy <tlog-policy file>]   (DATA_DIR / DATABASE_URL select the database)';
+
+/** Prints the records edited since their put on chain (not failures), the first 20 in full. */
+function printEdited(edited: EditedRecord[]): void {
+  if (edited.length === 0) return;
+  console.log(`edited since put on chain (audited writes, not tampering): ${edited.length}`);
+  for (const e of edited.slice(0, 20)) console.log(`  ${e.message}`);
+  if (edited.length > 20) console.log(`  ... and ${edited.length - 20} more`);
+}
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -94,6 +104,7 @@ async function main(): Promise<number> {
     const ms = Math.round(performance.now() - started);
     if (result.ok) {
       console.log(`${result.message} (${ms} ms)`);
+      printEdited(result.registry.edited);
       let short = false;
       for (const w of await witnessSummary(
         db,
@@ -114,6 +125,7 @@ async function main(): Promise<number> {
       `  checked before the failure: ${result.chain.blocks} blocks, ${result.chain.transactions} transactions`,
     );
     for (const p of result.registry.problems) console.error(`  registry: ${p.message}`);
+    printEdited(result.registry.edited);
     return 1;
   } catch (err) {
     console.error(`ledger:verify failed: ${(err as Error).message}`);

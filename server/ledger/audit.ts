@@ -19,7 +19,9 @@ import { parseCheckpoint, splitNote, verifyCheckpointNote } from '../../common/l
 import { arrayHashReader, storedHashesForRecordHash, treeHash, type Hash } from '../../common/ledger/tlog';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import type { Database } from '../db/database';
+import { explainEdit } from './editAudit';
 import { RECORD_CHAINCODE, recordDigest, recordOfTx } from './records';
+import { verifyLedger } from './verify';
 import type { LedgerTables } from './tables';
 
 /**
@@ -31,7 +33,6 @@ export type RecordRepositories = Record<
   'authors' | 'artworks',
   { getOne(db: Kysely<any>, id: number): Promise<object> }
 >;
-import { verifyLedger } from './verify';
 
 /** The public key checkpoints are verified with. */
 export interface VerifyKey {
@@ -286,10 +287,14 @@ export async function auditCheckpoints(
   return out;
 }
 
-/** Checks every author and artwork against the ledger's latest put transaction of it. */
+/**
+ * Checks every author and artwork against the ledger's latest put transaction of it. A record whose
+ * current digest differs from it is `edited` when its stored row is the row after its latest audited
+ * write (editAudit.ts), a `digest` problem otherwise.
+ */
 export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositories): Promise<RegistryAudit> {
   const { latest, owner } = await recordTxIndex(db);
-  const out: RegistryAudit = { checked: 0, onChain: 0, problems: [] };
+  const out: RegistryAudit = { checked: 0, onChain: 0, edited: [], problems: [] };
   for (const kind of ['author', 'artwork'] as RecordKind[]) {
     const rows = await (db as Kysely<any>)
       .selectFrom(TABLE[kind])
@@ -358,8 +363,16 @@ export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositor
         );
       const record = await repos[TABLE[kind]].getOne(db, id);
       const digest = recordDigest(kind, { ...record, id });
-      if (digest !== l.digest)
-        problem('digest', digest, l.digest, `changed since it was put on chain (version ${l.version})`);
+      if (digest === l.digest) continue;
+      const edited = await explainEdit(db, kind, id, digest, l);
+      if (edited) out.edited.push(edited);
+      else
+        problem(
+          'digest',
+          digest,
+          l.digest,
+          `changed since it was put on chain (version ${l.version}), and its stored row matches no audited write`,
+        );
     }
   }
   return out;
@@ -417,7 +430,11 @@ export async function auditLedger(
     };
   return {
     ...chain,
-    message: `${chain.message}; ${checkpoints.checked} checkpoints (${checkpoints.signatures} signatures); ${registry.checked} records (${registry.onChain} on chain) match the ledger`,
+    message: `${chain.message}; ${checkpoints.checked} checkpoints (${checkpoints.signatures} signatures); ${registry.checked} records (${registry.onChain} on chain) match the ledger${
+      registry.edited.length
+        ? `; ${registry.edited.length} edited since put on chain, each by an audited write`
+        : ''
+    }`,
     ...extra,
   };
 }
