@@ -39,6 +39,11 @@ export interface VerifyKey {
   name: string;
   publicKey: Uint8Array;
   fingerprint: string;
+  /**
+   * The keys it replaced, oldest first (key rotation, docs/ledger.md section 10): checkpoints before the
+   * first transition are signed by `previous[0]`, each transition checkpoint by a key and the next one.
+   */
+  previous?: Uint8Array[];
 }
 
 /** The latest put transaction of a record in the ledger, and how many versions it has. */
@@ -222,6 +227,8 @@ export async function auditCheckpoints(
       .orderBy('size')
       .execute();
     const blockOf = (n: number) => trees.find((t) => Number(t.size) >= n)?.blockNumber ?? -1;
+    const chain = key ? [...(key.previous ?? []), key.publicKey] : [];
+    let inEffect = 0;
     for (const [i, cp] of cps.entries()) {
       let parsed;
       try {
@@ -261,13 +268,27 @@ export async function auditCheckpoints(
           `the signed checkpoint of ${parsed.size} entries names another root than the log recomputed from the transactions`,
         );
       out.checked++;
+      // Key rotation: a checkpoint signed by the key in effect and the next one moves to the next key.
+      if (
+        key &&
+        chain.length > 1 &&
+        inEffect < chain.length - 1 &&
+        splitNote(cp.note).signatures.length > 1
+      ) {
+        const both = await Promise.all(
+          [chain[inEffect], chain[inEffect + 1]].map((publicKey) =>
+            verifyCheckpointNote(cp.note, { name: parsed.origin, publicKey }),
+          ),
+        );
+        if (both[0].ok && both[1].ok) inEffect++;
+      }
       if (key && (opts.allSignatures || i === cps.length - 1)) {
-        const v = await verifyCheckpointNote(cp.note, { name: parsed.origin, publicKey: key.publicKey });
+        const v = await verifyCheckpointNote(cp.note, { name: parsed.origin, publicKey: chain[inEffect] });
         if (!v.ok)
           return fail(
             'signature',
             blockOf(parsed.size),
-            `a valid signature of ${parsed.origin}`,
+            `a valid signature of ${parsed.origin}${inEffect < chain.length - 1 ? ` by key ${inEffect + 1} of the ${chain.length} of its rotation (no transition checkpoint signed by it and the next yet)` : ''}`,
             v.reason,
             v.message,
           );

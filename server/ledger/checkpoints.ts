@@ -19,6 +19,8 @@ import {
   formatCheckpoint,
   noteKeyId,
   signatureLine,
+  splitNote,
+  addSignatureLines,
   verifierKey,
   verifyCheckpointNote,
 } from '../../common/ledger/note';
@@ -172,6 +174,9 @@ export class CheckpointSigner {
       prefix: string;
       /** Where the last signed checkpoints are kept; undefined: memory only (tests). */
       stateFile?: string;
+      /** The key being rotated out (`LEDGER_PREVIOUS_SIGNING_KEY`): see `rotate`. */
+      previousKey?: KeyObject;
+      logRotation?: (origin: string, size: number) => void;
       logError?: (err: unknown, msg: string) => void;
       logAlarm?: (alarm: LedgerAlarm) => void;
     },
@@ -325,13 +330,54 @@ export class CheckpointSigner {
     note: string,
   ): Promise<{ size: number; rootHash: string } | undefined> {
     try {
-      const key = await this.keyFor(channel);
-      const v = await verifyCheckpointNote(note, key);
-      if (!v.ok || v.checkpoint.origin !== this.origin(channel)) return undefined;
-      return { size: v.checkpoint.size, rootHash: v.checkpoint.rootHash };
+      for (const key of [await this.keyFor(channel), await this.previousKeyFor(channel)]) {
+        if (!key) continue;
+        const v = await verifyCheckpointNote(note, key);
+        if (v.ok && v.checkpoint.origin === this.origin(channel))
+          return { size: v.checkpoint.size, rootHash: v.checkpoint.rootHash };
+      }
+      return undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /** The key being rotated out, as named for a channel's log, or undefined. */
+  private async previousKeyFor(channel: string): Promise<SigningKey | undefined> {
+    const k = this.opts.previousKey;
+    return k && describeKey(this.origin(channel), k, 'env LEDGER_PREVIOUS_SIGNING_KEY');
+  }
+
+  /**
+   * Key rotation (docs/ledger.md section 10): when the channel's latest stored checkpoint is signed by
+   * the previous key and not by the current one, the current key signs the same body and its signature
+   * line is added after the previous key's: the transition checkpoint, signed by both, from which a
+   * verifier that trusts the old key learns the new one. The body (size, root, time) is unchanged, so
+   * nothing new is claimed; the row and the last-signed state take the note with both signatures.
+   */
+  private async rotate(channelId: number, channel: string): Promise<void> {
+    const previous = await this.previousKeyFor(channel);
+    const latest = previous && (await latestCheckpoint(this.db, channelId));
+    if (!previous || !latest) return;
+    const key = await this.keyFor(channel);
+    if ((await verifyCheckpointNote(latest.note, key)).ok) return;
+    const old = await verifyCheckpointNote(latest.note, previous);
+    if (!old.ok || old.checkpoint.origin !== this.origin(channel)) return;
+    const { body } = splitNote(latest.note);
+    const line = (await signNote(key, body)).slice(body.length + 1);
+    const note = addSignatureLines(latest.note, [line]);
+    await this.ldb
+      .updateTable('ledger_checkpoint')
+      .set({ note })
+      .where('channelId', '=', channelId)
+      .where('size', '=', latest.size)
+      .execute();
+    const origin = this.origin(channel);
+    if (!this.state[origin] || this.state[origin].size <= latest.size) {
+      this.state[origin] = { size: Number(latest.size), rootHash: latest.rootHash, note };
+      this.saveState();
+    }
+    this.opts.logRotation?.(origin, Number(latest.size));
   }
 
   /**
@@ -346,6 +392,7 @@ export class CheckpointSigner {
       .orderBy('id')
       .execute();
     for (const ch of channels) {
+      await this.rotate(ch.id, ch.name);
       const candidates: { size: number; rootHash: string }[] = [];
       const fromFile = this.state[this.origin(ch.name)];
       if (fromFile) {
