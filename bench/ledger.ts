@@ -15,9 +15,13 @@
  *    (autocannon).
  * 4. Put-on-chain over HTTP (POST /artmanager/authors/blockChain, distinct authors, each answer after its
  *    block is committed): one call at a time, and concurrent, for two block-cutting settings.
+ * 5. The transparency log (issue 19 item 10, bench/tlog.ts): inclusion and consistency proof time on a
+ *    log of 10^6 entries, and the bytes a witness catching up from half of it receives.
  * The anchors (published figures of other systems, different hardware and with consensus and network)
  * are printed beside ours. Environment: BENCH_LEDGER_TX (default 100000), BENCH_LEDGER_PARTS (comma
- * list of inproc, verify, blocks, http; default all).
+ * list of inproc, verify, blocks, http, tlog; default all), BENCH_TLOG_ENTRIES (default 1000000).
+ * Alone: `npm run bench -- --ledger` (this file only; with BENCH_LEDGER_PARTS=inproc,tlog the issue 19
+ * figures alone) or `npx tsx bench/ledger.ts`.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -37,6 +41,7 @@ import { CheckpointSigner, describeKey } from '../server/ledger/checkpoints';
 import type { LedgerTables } from '../server/ledger/tables';
 import type { Kysely } from 'kysely';
 import { insertBenchAuthors, runIfMain } from './benchServer';
+import { runTlog } from './tlog';
 
 const PASSWORD = 'bench-ledger-password';
 
@@ -207,10 +212,10 @@ async function inProcess(dir: string, n: number, batchSize: number, sign: boolea
 
 const fmt = (x: number) => Math.round(x).toLocaleString('en');
 
-/** Which parts run: BENCH_LEDGER_PARTS (comma list of inproc, verify, blocks, http); all by default. */
+/** Which parts run: BENCH_LEDGER_PARTS (comma list of inproc, verify, blocks, http, tlog); all by default. */
 function parts(): Set<string> {
   const v = process.env.BENCH_LEDGER_PARTS;
-  return new Set((v ? v.split(',') : ['inproc', 'verify', 'blocks', 'http']).map((p) => p.trim()));
+  return new Set((v ? v.split(',') : ['inproc', 'verify', 'blocks', 'http', 'tlog']).map((p) => p.trim()));
 }
 
 /** Runs every part and prints the figures. `ctx.tmpDir` (from bench/run.ts) holds the scratch data. */
@@ -346,6 +351,8 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
       }
       out('  goal: 3,000 tx/s with 64 concurrent callers at batch size 100');
     }
+    // 5. the transparency log: proofs on 10^6 entries, a witness catching up (bench/tlog.ts)
+    if (want.has('tlog')) await runTlog(scratch, out);
     out('anchors (not comparable setups, printed for scale):');
     for (const a of ANCHORS) out(`  - ${a}`);
   } finally {

@@ -424,8 +424,14 @@ process.once('SIGINT', () => {
   process.exit(130);
 });
 
-// `npm run bench -- --scale N`: the scale bench instead (bench/scale.ts).
-(process.argv.includes('--scale') ? import('./scale').then((m) => m.main(process.argv)) : main()).then(
+// `npm run bench -- --scale N`: the scale bench instead (bench/scale.ts); `npm run bench -- --ledger`:
+// the ledger's section alone (bench/ledger.ts; BENCH_LEDGER_PARTS chooses its parts).
+(process.argv.includes('--scale')
+  ? import('./scale').then((m) => m.main(process.argv))
+  : process.argv.includes('--ledger')
+    ? import('./ledger').then((m) => m.run())
+    : main()
+).then(
   () => process.exit(0),
   (e: unknown) => {
     console.error(e);

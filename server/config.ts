@@ -57,6 +57,12 @@ export interface AppConfig {
   ledgerBatchTimeoutMs: number;
   /** `LEDGER_SIGNING_KEY`: PEM or base64 seed; undefined = the key file in dataDir. */
   ledgerSigningKey?: string;
+  /**
+   * `LEDGER_PREVIOUS_SIGNING_KEY`: the key being rotated out (PEM or base64 seed); set for the first
+   * start with a new `LEDGER_SIGNING_KEY`, the signer then adds the new key's signature to each channel's
+   * latest checkpoint signed by this one (the transition checkpoint; docs/ledger.md section 10).
+   */
+  ledgerPreviousSigningKey?: string;
   /** `LEDGER_KEY_NAME`: the chain's display name on the dashboard (default `baas-admin`). */
   ledgerKeyName: string;
   /** `LEDGER_WITNESSES`: the witnesses to push checkpoints to (server/ledger/witnessPush.ts). */
@@ -149,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ledgerBatchSize: int(env.LEDGER_BATCH_SIZE, 10, 'LEDGER_BATCH_SIZE'),
     ledgerBatchTimeoutMs: int(env.LEDGER_BATCH_TIMEOUT_MS, 200, 'LEDGER_BATCH_TIMEOUT_MS'),
     ledgerSigningKey: env.LEDGER_SIGNING_KEY || undefined,
+    ledgerPreviousSigningKey: env.LEDGER_PREVIOUS_SIGNING_KEY || undefined,
     ledgerKeyName: env.LEDGER_KEY_NAME || 'baas-admin',
     ledgerWitnesses: env.LEDGER_WITNESSES || undefined,
     ledgerWitnessPolicy: env.LEDGER_WITNESS_POLICY || undefined,

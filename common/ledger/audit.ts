@@ -47,12 +47,35 @@ export interface CheckpointAudit {
   };
 }
 
+/**
+ * An on-chain record edited through the API after its latest put on chain (docs/ledger.md section 6):
+ * its current digest differs from its latest transaction's, and its stored row is exactly the row after
+ * its latest audited write (audit_log `after`, SHA-256 of the row's canonical JSON). Not a failure.
+ */
+export interface EditedRecord {
+  kind: RecordKind;
+  recordId: number;
+  /** The latest version on chain and its transaction. */
+  version: number;
+  txId: string;
+  blockNumber: number;
+  /** The digest on chain (of that version) and the record's current digest. */
+  chainDigest: string;
+  digest: string;
+  /** The audited write that explains the change: the latest edit of the record (audit_log row). */
+  audit: { id: number; time: string; account: string; call: string };
+  message: string;
+}
+
 /** The registry part of the answer. */
 export interface RegistryAudit {
   /** Records checked (every author and artwork). */
   checked: number;
   /** Records on chain (a put transaction in the ledger). */
   onChain: number;
+  /** On-chain records changed since their put by an audited API write: reported, not a failure. */
+  edited: EditedRecord[];
+  /** Records whose stored state matches no logged transaction and no audited write: failures. */
   problems: RegistryProblem[];
 }
 

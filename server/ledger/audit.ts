@@ -19,7 +19,9 @@ import { parseCheckpoint, splitNote, verifyCheckpointNote } from '../../common/l
 import { arrayHashReader, storedHashesForRecordHash, treeHash, type Hash } from '../../common/ledger/tlog';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import type { Database } from '../db/database';
+import { explainEdit } from './editAudit';
 import { RECORD_CHAINCODE, recordDigest, recordOfTx } from './records';
+import { verifyLedger } from './verify';
 import type { LedgerTables } from './tables';
 
 /**
@@ -31,13 +33,17 @@ export type RecordRepositories = Record<
   'authors' | 'artworks',
   { getOne(db: Kysely<any>, id: number): Promise<object> }
 >;
-import { verifyLedger } from './verify';
 
 /** The public key checkpoints are verified with. */
 export interface VerifyKey {
   name: string;
   publicKey: Uint8Array;
   fingerprint: string;
+  /**
+   * The keys it replaced, oldest first (key rotation, docs/ledger.md section 10): checkpoints before the
+   * first transition are signed by `previous[0]`, each transition checkpoint by a key and the next one.
+   */
+  previous?: Uint8Array[];
 }
 
 /** The latest put transaction of a record in the ledger, and how many versions it has. */
@@ -221,6 +227,8 @@ export async function auditCheckpoints(
       .orderBy('size')
       .execute();
     const blockOf = (n: number) => trees.find((t) => Number(t.size) >= n)?.blockNumber ?? -1;
+    const chain = key ? [...(key.previous ?? []), key.publicKey] : [];
+    let inEffect = 0;
     for (const [i, cp] of cps.entries()) {
       let parsed;
       try {
@@ -260,13 +268,27 @@ export async function auditCheckpoints(
           `the signed checkpoint of ${parsed.size} entries names another root than the log recomputed from the transactions`,
         );
       out.checked++;
+      // Key rotation: a checkpoint signed by the key in effect and the next one moves to the next key.
+      if (
+        key &&
+        chain.length > 1 &&
+        inEffect < chain.length - 1 &&
+        splitNote(cp.note).signatures.length > 1
+      ) {
+        const both = await Promise.all(
+          [chain[inEffect], chain[inEffect + 1]].map((publicKey) =>
+            verifyCheckpointNote(cp.note, { name: parsed.origin, publicKey }),
+          ),
+        );
+        if (both[0].ok && both[1].ok) inEffect++;
+      }
       if (key && (opts.allSignatures || i === cps.length - 1)) {
-        const v = await verifyCheckpointNote(cp.note, { name: parsed.origin, publicKey: key.publicKey });
+        const v = await verifyCheckpointNote(cp.note, { name: parsed.origin, publicKey: chain[inEffect] });
         if (!v.ok)
           return fail(
             'signature',
             blockOf(parsed.size),
-            `a valid signature of ${parsed.origin}`,
+            `a valid signature of ${parsed.origin}${inEffect < chain.length - 1 ? ` by key ${inEffect + 1} of the ${chain.length} of its rotation (no transition checkpoint signed by it and the next yet)` : ''}`,
             v.reason,
             v.message,
           );
@@ -286,10 +308,14 @@ export async function auditCheckpoints(
   return out;
 }
 
-/** Checks every author and artwork against the ledger's latest put transaction of it. */
+/**
+ * Checks every author and artwork against the ledger's latest put transaction of it. A record whose
+ * current digest differs from it is `edited` when its stored row is the row after its latest audited
+ * write (editAudit.ts), a `digest` problem otherwise.
+ */
 export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositories): Promise<RegistryAudit> {
   const { latest, owner } = await recordTxIndex(db);
-  const out: RegistryAudit = { checked: 0, onChain: 0, problems: [] };
+  const out: RegistryAudit = { checked: 0, onChain: 0, edited: [], problems: [] };
   for (const kind of ['author', 'artwork'] as RecordKind[]) {
     const rows = await (db as Kysely<any>)
       .selectFrom(TABLE[kind])
@@ -358,8 +384,16 @@ export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositor
         );
       const record = await repos[TABLE[kind]].getOne(db, id);
       const digest = recordDigest(kind, { ...record, id });
-      if (digest !== l.digest)
-        problem('digest', digest, l.digest, `changed since it was put on chain (version ${l.version})`);
+      if (digest === l.digest) continue;
+      const edited = await explainEdit(db, kind, id, digest, l);
+      if (edited) out.edited.push(edited);
+      else
+        problem(
+          'digest',
+          digest,
+          l.digest,
+          `changed since it was put on chain (version ${l.version}), and its stored row matches no audited write`,
+        );
     }
   }
   return out;
@@ -417,7 +451,11 @@ export async function auditLedger(
     };
   return {
     ...chain,
-    message: `${chain.message}; ${checkpoints.checked} checkpoints (${checkpoints.signatures} signatures); ${registry.checked} records (${registry.onChain} on chain) match the ledger`,
+    message: `${chain.message}; ${checkpoints.checked} checkpoints (${checkpoints.signatures} signatures); ${registry.checked} records (${registry.onChain} on chain) match the ledger${
+      registry.edited.length
+        ? `; ${registry.edited.length} edited since put on chain, each by an audited write`
+        : ''
+    }`,
     ...extra,
   };
 }

@@ -8,15 +8,8 @@
  * The key: `LEDGER_SIGNING_KEY` (a PKCS#8 PEM private key, or the standard base64 of a 32-byte Ed25519
  * seed), else `<DATA_DIR>/ledger-signing-key.pem`, created (mode 0600) at first start.
  */
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  sign,
-  type KeyObject,
-} from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { compiledSql } from '../db/connect';
@@ -24,14 +17,16 @@ import { fromHex, toHex } from '../../common/ledger/hex';
 import {
   checkKeyName,
   formatCheckpoint,
-  fromBase64,
   noteKeyId,
   signatureLine,
+  splitNote,
+  addSignatureLines,
   verifierKey,
   verifyCheckpointNote,
 } from '../../common/ledger/note';
 import { checkTree } from '../../common/ledger/tlog';
 import { LedgerError, type CommitHook } from '../../common/ledger/types';
+import { ed25519KeyFile, ed25519PrivateKey, ed25519PublicKey } from './ed25519Key';
 import { originOf, storeOrigin } from './origin';
 import type { LedgerTables } from './tables';
 import type { TreeStore } from './tree';
@@ -58,39 +53,11 @@ export interface SigningKey {
   source: string;
 }
 
-/** PKCS#8 DER prefix of an Ed25519 private key (RFC 8410), followed by the 32-byte seed. */
-const PKCS8_ED25519_PREFIX = fromHex('302e020100300506032b657004220420');
-
-/** A private key from `LEDGER_SIGNING_KEY` text. @throws Error naming the variable when unusable. */
-function privateKeyFromEnv(text: string): KeyObject {
-  const t = text.trim().replace(/\\n/g, '\n');
-  let key: KeyObject;
-  try {
-    if (t.startsWith('-----BEGIN')) key = createPrivateKey(t);
-    else {
-      const seed = fromBase64(t);
-      if (seed.length !== 32) throw new Error('a seed is 32 bytes');
-      key = createPrivateKey({
-        key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
-        format: 'der',
-        type: 'pkcs8',
-      });
-    }
-  } catch (err) {
-    throw new Error(
-      `LEDGER_SIGNING_KEY must be a PKCS#8 PEM Ed25519 private key or the base64 of a 32-byte seed: ${(err as Error).message}`,
-    );
-  }
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error('LEDGER_SIGNING_KEY must be an Ed25519 key');
-  return key;
-}
-
 /** Public forms of a private key. */
 export async function describeKey(name: string, privateKey: KeyObject, source: string): Promise<SigningKey> {
   checkKeyName(name);
   const pub = createPublicKey(privateKey);
-  const jwk = pub.export({ format: 'jwk' });
-  const publicKey = new Uint8Array(Buffer.from(jwk.x!, 'base64url'));
+  const publicKey = ed25519PublicKey(privateKey);
   const der = pub.export({ format: 'der', type: 'spki' });
   return {
     name,
@@ -113,17 +80,14 @@ export async function loadSigningKey(opts: {
   envKey?: string;
   name: string;
 }): Promise<SigningKey> {
-  if (opts.envKey) return describeKey(opts.name, privateKeyFromEnv(opts.envKey), 'env LEDGER_SIGNING_KEY');
+  if (opts.envKey)
+    return describeKey(
+      opts.name,
+      ed25519PrivateKey(opts.envKey, 'LEDGER_SIGNING_KEY'),
+      'env LEDGER_SIGNING_KEY',
+    );
   const file = join(opts.dataDir, KEY_FILE);
-  if (!existsSync(file)) {
-    mkdirSync(opts.dataDir, { recursive: true });
-    const { privateKey } = generateKeyPairSync('ed25519');
-    writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
-    chmodSync(file, 0o600);
-  }
-  const key = createPrivateKey(readFileSync(file, 'utf8'));
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${file} is not an Ed25519 private key`);
-  return describeKey(opts.name, key, file);
+  return describeKey(opts.name, ed25519KeyFile(file), file);
 }
 
 /** ISO-8601 UTC with milliseconds. */
@@ -210,6 +174,9 @@ export class CheckpointSigner {
       prefix: string;
       /** Where the last signed checkpoints are kept; undefined: memory only (tests). */
       stateFile?: string;
+      /** The key being rotated out (`LEDGER_PREVIOUS_SIGNING_KEY`): see `rotate`. */
+      previousKey?: KeyObject;
+      logRotation?: (origin: string, size: number) => void;
       logError?: (err: unknown, msg: string) => void;
       logAlarm?: (alarm: LedgerAlarm) => void;
     },
@@ -363,13 +330,54 @@ export class CheckpointSigner {
     note: string,
   ): Promise<{ size: number; rootHash: string } | undefined> {
     try {
-      const key = await this.keyFor(channel);
-      const v = await verifyCheckpointNote(note, key);
-      if (!v.ok || v.checkpoint.origin !== this.origin(channel)) return undefined;
-      return { size: v.checkpoint.size, rootHash: v.checkpoint.rootHash };
+      for (const key of [await this.keyFor(channel), await this.previousKeyFor(channel)]) {
+        if (!key) continue;
+        const v = await verifyCheckpointNote(note, key);
+        if (v.ok && v.checkpoint.origin === this.origin(channel))
+          return { size: v.checkpoint.size, rootHash: v.checkpoint.rootHash };
+      }
+      return undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /** The key being rotated out, as named for a channel's log, or undefined. */
+  private async previousKeyFor(channel: string): Promise<SigningKey | undefined> {
+    const k = this.opts.previousKey;
+    return k && describeKey(this.origin(channel), k, 'env LEDGER_PREVIOUS_SIGNING_KEY');
+  }
+
+  /**
+   * Key rotation (docs/ledger.md section 10): when the channel's latest stored checkpoint is signed by
+   * the previous key and not by the current one, the current key signs the same body and its signature
+   * line is added after the previous key's: the transition checkpoint, signed by both, from which a
+   * verifier that trusts the old key learns the new one. The body (size, root, time) is unchanged, so
+   * nothing new is claimed; the row and the last-signed state take the note with both signatures.
+   */
+  private async rotate(channelId: number, channel: string): Promise<void> {
+    const previous = await this.previousKeyFor(channel);
+    const latest = previous && (await latestCheckpoint(this.db, channelId));
+    if (!previous || !latest) return;
+    const key = await this.keyFor(channel);
+    if ((await verifyCheckpointNote(latest.note, key)).ok) return;
+    const old = await verifyCheckpointNote(latest.note, previous);
+    if (!old.ok || old.checkpoint.origin !== this.origin(channel)) return;
+    const { body } = splitNote(latest.note);
+    const line = (await signNote(key, body)).slice(body.length + 1);
+    const note = addSignatureLines(latest.note, [line]);
+    await this.ldb
+      .updateTable('ledger_checkpoint')
+      .set({ note })
+      .where('channelId', '=', channelId)
+      .where('size', '=', latest.size)
+      .execute();
+    const origin = this.origin(channel);
+    if (!this.state[origin] || this.state[origin].size <= latest.size) {
+      this.state[origin] = { size: Number(latest.size), rootHash: latest.rootHash, note };
+      this.saveState();
+    }
+    this.opts.logRotation?.(origin, Number(latest.size));
   }
 
   /**
@@ -384,6 +392,7 @@ export class CheckpointSigner {
       .orderBy('id')
       .execute();
     for (const ch of channels) {
+      await this.rotate(ch.id, ch.name);
       const candidates: { size: number; rootHash: string }[] = [];
       const fromFile = this.state[this.origin(ch.name)];
       if (fromFile) {

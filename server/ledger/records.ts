@@ -23,7 +23,8 @@ export type { RecordKind };
 const FUNCTION: Record<RecordKind, string> = { author: 'putAuthor', artwork: 'putArtwork' };
 const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };
 /** The API call that submits a record's put-on-chain transaction (the audit row's `call`). */
-const CALL: Record<RecordKind, string> = {
+/** The audit_log `call` of the commit hook that marks a record on chain (its put-on-chain call). */
+export const PUT_CALL: Record<RecordKind, string> = {
   author: 'POST /artmanager/authors/blockChain',
   artwork: 'POST /artmanager/artwork/blockChain',
 };
@@ -128,7 +129,7 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
       accounts.set(p.tx.creator, account?.id ?? null);
     }
     audits.push({
-      actor: { accountId: accounts.get(p.tx.creator) ?? null, account: p.tx.creator, call: CALL[p.kind] },
+      actor: { accountId: accounts.get(p.tx.creator) ?? null, account: p.tx.creator, call: PUT_CALL[p.kind] },
       resource: TABLE[p.kind],
       recordId: p.id,
       before,

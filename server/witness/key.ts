@@ -5,23 +5,19 @@
  * followed by the checkpoint body. The key comes from `seed` (standard base64 of a 32-byte seed, or a
  * PKCS#8 PEM Ed25519 private key), else from `file`, created (mode 0600) at first start.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { fromHex } from '../../common/ledger/hex';
+import { sign, type KeyObject } from 'node:crypto';
 import {
   checkKeyName,
   COSIGNATURE_TYPE,
   cosignatureMessage,
-  fromBase64,
   noteKeyId,
   signatureLine,
   timeBytes,
 } from '../../common/ledger/note';
 import { cosignerVkey } from '../../common/ledger/witness';
+import { ed25519KeyFile, ed25519PrivateKey, ed25519PublicKey } from '../ledger/ed25519Key';
 
-/** PKCS#8 DER prefix of an Ed25519 private key (RFC 8410), followed by the 32-byte seed. */
-const PKCS8_ED25519_PREFIX = fromHex('302e020100300506032b657004220420');
+export { ed25519PrivateKey };
 
 /** A cosigner key. */
 export interface CosignerKey {
@@ -35,36 +31,10 @@ export interface CosignerKey {
   source: string;
 }
 
-/** An Ed25519 private key from a base64 seed or PKCS#8 PEM text. @throws Error naming `what`. */
-export function ed25519PrivateKey(text: string, what: string): KeyObject {
-  const t = text.trim().replace(/\\n/g, '\n');
-  let key: KeyObject;
-  try {
-    if (t.startsWith('-----BEGIN')) key = createPrivateKey(t);
-    else {
-      const seed = fromBase64(t);
-      if (seed.length !== 32) throw new Error('a seed is 32 bytes');
-      key = createPrivateKey({
-        key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
-        format: 'der',
-        type: 'pkcs8',
-      });
-    }
-  } catch (err) {
-    throw new Error(
-      `${what} must be a PKCS#8 PEM Ed25519 private key or the base64 of a 32-byte seed: ${(err as Error).message}`,
-    );
-  }
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${what} must be an Ed25519 key`);
-  return key;
-}
-
 /** The cosigner key of `name` from a private key. */
 export async function cosignerKey(name: string, privateKey: KeyObject, source: string): Promise<CosignerKey> {
   checkKeyName(name);
-  const publicKey = new Uint8Array(
-    Buffer.from(createPublicKey(privateKey).export({ format: 'jwk' }).x!, 'base64url'),
-  );
+  const publicKey = ed25519PublicKey(privateKey);
   return {
     name,
     privateKey,
@@ -83,16 +53,7 @@ export async function loadCosignerKey(opts: {
 }): Promise<CosignerKey> {
   if (opts.seed)
     return cosignerKey(opts.name, ed25519PrivateKey(opts.seed, 'WITNESS_KEY'), 'env WITNESS_KEY');
-  if (!existsSync(opts.file)) {
-    mkdirSync(dirname(opts.file), { recursive: true });
-    const { privateKey } = generateKeyPairSync('ed25519');
-    writeFileSync(opts.file, privateKey.export({ format: 'pem', type: 'pkcs8' }), {
-      mode: 0o600,
-      flag: 'wx',
-    });
-    chmodSync(opts.file, 0o600);
-  }
-  return cosignerKey(opts.name, ed25519PrivateKey(readFileSync(opts.file, 'utf8'), opts.file), opts.file);
+  return cosignerKey(opts.name, ed25519KeyFile(opts.file), opts.file);
 }
 
 /** The cosignature line (ending in `\n`) of `key` on a checkpoint body at `time` (Unix seconds, > 0). */

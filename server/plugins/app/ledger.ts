@@ -15,6 +15,7 @@ import { createEmbeddedLedger } from '../../ledger/embedded';
 import { PgOrdererElection } from '../../ledger/orderer';
 import { join } from 'node:path';
 import { CheckpointSigner, loadSigningKey, SIGNED_STATE_FILE } from '../../ledger/checkpoints';
+import { ed25519PrivateKey } from '../../ledger/ed25519Key';
 import { originOf, resolveOriginPrefix } from '../../ledger/origin';
 import { markRecordsOnChain, RECORD_CHANNEL } from '../../ledger/records';
 import type { Ledger } from '../../../common/ledger/types';
@@ -51,6 +52,13 @@ export default fp(
     });
     const signer = new CheckpointSigner(app.db, key, ledger.writes.tree, {
       prefix,
+      previousKey: app.config.ledgerPreviousSigningKey
+        ? ed25519PrivateKey(app.config.ledgerPreviousSigningKey, 'LEDGER_PREVIOUS_SIGNING_KEY')
+        : undefined,
+      logRotation: (origin, size) =>
+        app.log.warn(
+          `ledger key rotation: the checkpoint of ${size} entries of ${origin} now carries the new key's signature beside the previous key's (the transition checkpoint); publish the new vkey ${key.vkey}`,
+        ),
       stateFile: join(app.config.ledgerKeyDir, SIGNED_STATE_FILE),
       logError: (err, msg) => app.log.error({ err }, msg),
       logAlarm: (alarm) =>

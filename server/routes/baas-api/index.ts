@@ -22,6 +22,7 @@ import proofFileRoutes from './proofFile';
 import logRoutes from './log';
 import chainsRoutes from './chains';
 import { auditLedger } from '../../ledger/audit';
+import { ed25519PublicKey } from '../../ledger/ed25519Key';
 
 const TIME = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$';
 
@@ -213,7 +214,8 @@ export default async function baasApiRoutes(fastify: FastifyInstance) {
       const { channel } = req.query;
       if (channel && !(await ledger.channel(channel)))
         throw apiError(Codes.NOT_FOUND, 404, 'ledger.channelNotFound', { id: channel });
-      const k = app.checkpoints.key;
+      const { key, opts } = app.checkpoints;
+      const k = { ...key, previous: opts.previousKey ? [ed25519PublicKey(opts.previousKey)] : undefined };
       return ok(await auditLedger(app.db, app.resources, k, { channel }));
     },
   );

@@ -1,9 +1,10 @@
 // Command cosigned checks a cosigned checkpoint with Go's reference signed-note package
 // (golang.org/x/mod/sumdb/note): the log's Ed25519 signature (note.NewVerifier of the log's vkey) and the
 // Ed25519 cosignatures of C2SP tlog-cosignature v1 (a note.Verifier of signature type 0x04, written here,
-// since x/mod knows only type 0x01). Every given key must have verified.
+// since x/mod knows only type 0x01). A further Ed25519 key (type 0x01) is checked with note.NewVerifier: the
+// two log keys of a key rotation's transition checkpoint. Every given key must have verified.
 //
-//	GO111MODULE=off GOPATH=/usr/share/gocode go run main.go <note file> <log vkey> [<witness vkey>...]
+//	GO111MODULE=off GOPATH=/usr/share/gocode go run main.go <note file> <log vkey> [<witness or log vkey>...]
 //
 // Prints "verified <name>..." and exits 0, or prints the error and exits 1.
 package main
@@ -57,6 +58,16 @@ func parseCosigner(vkey string) (note.Verifier, error) {
 	return cosigner{parts[0], id, ed25519.PublicKey(raw[1:])}, nil
 }
 
+// isEd25519NoteKey reports whether vkey is a signed-note Ed25519 key (algorithm byte 0x01).
+func isEd25519NoteKey(vkey string) bool {
+	parts := strings.SplitN(vkey, "+", 3)
+	if len(parts) != 3 {
+		return false
+	}
+	raw, err := base64.StdEncoding.DecodeString(parts[2])
+	return err == nil && len(raw) == 33 && raw[0] == 0x01
+}
+
 func main() {
 	if len(os.Args) < 3 {
 		fmt.Fprintln(os.Stderr, "usage: cosigned <note file> <log vkey> [<witness vkey>...]")
@@ -74,7 +85,14 @@ func main() {
 	}
 	verifiers := []note.Verifier{logV}
 	for _, v := range os.Args[3:] {
-		c, err := parseCosigner(v)
+		var c note.Verifier
+		var err error
+		if isEd25519NoteKey(v) {
+			// An Ed25519 note key (type 0x01): a second log key, as on a key rotation's transition checkpoint.
+			c, err = note.NewVerifier(v)
+		} else {
+			c, err = parseCosigner(v)
+		}
 		if err != nil {
 			fmt.Println(err)
 			os.Exit(1)

@@ -1,0 +1,166 @@
+/**
+ * Issue 19 item 9, "edits are not tampering" (docs/ledger.md section 6): `GET /baas-api/verify` and
+ * `npm run ledger:verify` report a record edited through the API after its put on chain, with the count
+ * and the audited write that explains it, and still verify (exit 0); a record changed in the database
+ * directly (its stored row matches no audited write) is a failure (exit 1). SQLite, or PostgreSQL with
+ * TEST_DATABASE_URL.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers';
+
+const run = promisify(execFile);
+let t: TestApp;
+afterEach(async () => t?.close());
+
+/** An app with two authors and an artwork, all put on chain. */
+async function setup() {
+  t = await createTestApp({ ledgerBatchSize: 1, ledgerBatchTimeoutMs: 0 });
+  const author = async (name: string) => {
+    const r = await t.post('/artmanager/authors/addAuthors', {
+      authorName: name,
+      introduction: `About ${name}`,
+    });
+    expect(r.status).toBe(200);
+    return r.body.data.id as number;
+  };
+  const put = async (kind: 'authors' | 'artwork', id: number) => {
+    const r = await t.post(`/artmanager/${kind}/blockChain`, { id });
+    expect(r.status).toBe(200);
+    return r.body.data as { txId: string; blockNumber: number; digest: string; version: number };
+  };
+  const a = await author('Edith Edited');
+  const b = await author('Tobias Tampered');
+  const art = await t.post('/artmanager/artwork/addArtwork', {
+    artWorkName: 'Edited Work',
+    author: a,
+    classify: 'painting',
+    texture: 'oil on canvas',
+  });
+  const w = art.body.data.id as number;
+  return {
+    a,
+    b,
+    w,
+    putA: await put('authors', a),
+    putB: await put('authors', b),
+    putW: await put('artwork', w),
+    put,
+  };
+}
+
+async function verifyCall() {
+  const r = await t.get('/baas-api/verify');
+  expect(r.status).toBe(200);
+  return r.body.data;
+}
+
+/** Runs `npm run ledger:verify` on the test's database; answers exit code and output. */
+async function verifyScript(): Promise<{ code: number; out: string }> {
+  const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '' };
+  try {
+    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/ledger-verify.ts'], { env });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+describe('ledger:verify: edits are not tampering', () => {
+  it('records edited through the API after their put on chain: counted with their audited writes, verified, exit 0', async () => {
+    const s = await setup();
+    expect((await verifyCall()).registry.edited).toEqual([]);
+    expect(
+      (await t.post('/artmanager/authors/updateInfo', { id: s.a, introduction: 'Edited later' })).status,
+    ).toBe(200);
+    const editW = await t.post('/artmanager/artwork/baseInfo', { id: s.w, possessor: 'A new owner' });
+    expect(editW.status).toBe(200);
+
+    const v = await verifyCall();
+    expect(v.ok, v.message).toBe(true);
+    expect(v.registry.problems).toEqual([]);
+    expect(v.message).toContain('2 edited since put on chain, each by an audited write');
+    expect(v.registry.edited).toHaveLength(2);
+    expect(v.registry.edited).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'author',
+          recordId: s.a,
+          version: 1,
+          txId: s.putA.txId,
+          chainDigest: s.putA.digest,
+          audit: expect.objectContaining({ account: 'admin', call: 'POST /artmanager/authors/updateInfo' }),
+        }),
+        expect.objectContaining({
+          kind: 'artwork',
+          recordId: s.w,
+          txId: s.putW.txId,
+          chainDigest: s.putW.digest,
+        }),
+      ]),
+    );
+    const [ea] = v.registry.edited.filter((e: { kind: string }) => e.kind === 'author');
+    expect(ea.digest).not.toBe(s.putA.digest);
+    // The explaining write is a row of the audit trail (Audit > System).
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('id', '=', ea.audit.id)
+      .executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ resource: 'authors', recordId: String(s.a), account: 'admin' });
+
+    const script = await verifyScript();
+    expect(script.code, script.out).toBe(0);
+    expect(script.out).toContain('edited since put on chain (audited writes, not tampering): 2');
+    expect(script.out).toContain(
+      `author ${s.a}: edited since it was put on chain (version 1), by audited write #${ea.audit.id}`,
+    );
+
+    // Put on chain again: a new version, nothing edited any more.
+    expect((await s.put('authors', s.a)).version).toBe(2);
+    const after = await verifyCall();
+    expect(after.ok).toBe(true);
+    expect(after.registry.edited.map((e: { recordId: number }) => e.recordId)).toEqual([s.w]);
+  });
+
+  it('a record changed in the database directly, with or without an earlier API edit: a failure, exit 1', async () => {
+    const s = await setup();
+    await t.app.db.updateTable('authors').set({ authorName: 'Forged Name' }).where('id', '=', s.b).execute();
+    const v = await verifyCall();
+    expect(v).toMatchObject({
+      ok: false,
+      kind: 'author',
+      recordId: s.b,
+      field: 'digest',
+      found: s.putB.digest,
+    });
+    expect(v.registry.edited).toEqual([]);
+    const script = await verifyScript();
+    expect(script.code).toBe(1);
+    expect(script.out).toContain(
+      `author ${s.b}: changed since it was put on chain (version 1), and its stored row matches no audited write`,
+    );
+
+    // An API edit, then a change behind the API's back: the stored row is no longer the audited one.
+    await t.app.db
+      .updateTable('authors')
+      .set({ authorName: 'Tobias Tampered' })
+      .where('id', '=', s.b)
+      .execute();
+    expect((await t.post('/artmanager/authors/updateInfo', { id: s.a, introduction: 'Edited' })).status).toBe(
+      200,
+    );
+    expect((await verifyCall()).ok).toBe(true);
+    await t.app.db
+      .updateTable('authors')
+      .set({ introduction: 'Edited behind the API' })
+      .where('id', '=', s.a)
+      .execute();
+    const v2 = await verifyCall();
+    expect(v2).toMatchObject({ ok: false, kind: 'author', recordId: s.a, field: 'digest' });
+    expect(v2.registry.edited).toEqual([]);
+    expect((await verifyScript()).code).toBe(1);
+  });
+});
