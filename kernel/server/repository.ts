@@ -25,15 +25,14 @@
  */
 import { msg, schemaLabel } from '../../common/messages/index';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { Codes, type FieldError } from '../../common/envelope';
-import { formatErrors, schemas } from '../dialect/schemaRegistry';
-import { validatorFor } from '../dialect/validators';
+import { Codes } from '../../common/envelope';
 import { isFinal } from '../dialect/frozen';
 import { readQuery } from '../../server/db/connect';
 import { nowText } from '../../server/db/database';
 import { ApiError, conflict, invalidField, notFound } from '../../server/errors';
 import { recordAudit, storedRow, type WriteActor } from '../../server/db/audit';
 import { CountCache } from './countCache';
+import { checkMerged } from './crossField';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
 import {
@@ -97,9 +96,6 @@ export interface ResourceHooks {
 /** List query shapes whose SQL a repository keeps (oldest dropped first). */
 const MAX_LIST_SHAPES = 500;
 
-/** Rules relating two fields: a partial update is re-checked on the merged record for these. */
-const CROSS_FIELD = new Set(['x-ordered', 'x-distinct']);
-
 export class Repository<R extends object = RecordOut> {
   private readonly alias = new Map<string, string>();
   /** Totals of list queries (countCache.ts); cleared after each write of this repository. */
@@ -158,7 +154,7 @@ export class Repository<R extends object = RecordOut> {
   }
 
   /** A stored row as the API record. */
-  private toRecord(row: Record<string, unknown>): RecordOut {
+  toRecord(row: Record<string, unknown>): RecordOut {
     return (this.recordOf ??= recordBuilder(this.model))(row);
   }
 
@@ -349,6 +345,20 @@ export class Repository<R extends object = RecordOut> {
     };
   }
 
+  /**
+   * Whole records matching a list query's ids, `q` and filters (plus `extra`), unordered and unpaged: the
+   * select a streaming read (kernel/server/exportRoutes.ts) orders and walks by keyset itself.
+   */
+  matching(db: Db, query: ListQuery, extra: Record<string, unknown> = {}) {
+    const [ids, text] = [parseIds(query.ids), query.q?.trim()];
+    let qb = this.records(db);
+    if (ids) qb = qb.where(this.col('id'), 'in', ids.length ? ids : [-1]);
+    if (text) qb = qb.where(this.freeText(db, text));
+    for (const [n, v] of Object.entries({ ...filtersOf(query), ...extra }))
+      qb = qb.where(this.col(this.filterOn(n)[0]), this.filterOn(n)[1], this.filterParam(n, v));
+    return qb;
+  }
+
   /** The SQL of getOne, compiled once (the dialect of a repository never changes). */
   private getOneSql?: string;
 
@@ -395,46 +405,6 @@ export class Repository<R extends object = RecordOut> {
       if (holder)
         throw uniqueConflict(field, v, `${label.toLowerCase()} ${holder.id} ("${String(holder.rep)}")`);
     }
-  }
-
-  /** Cross-field rules on the merged record (stored writable fields + patch), reported on a patched field. */
-  private checkMerged(current: RecordOut, patch: Record<string, unknown>): void {
-    const schema = schemas[this.model.schemaId];
-    const merged: Record<string, unknown> = {};
-    for (const [name, p] of Object.entries(schema.properties))
-      if (!p.readOnly && current[name] !== undefined) merged[name] = current[name];
-    Object.assign(merged, structuredClone(patch));
-    const validate = validatorFor(`${this.model.schemaId}.create`);
-    if (validate(merged)) return;
-    const errors: FieldError[] = [];
-    for (const e of formatErrors(validate.errors)) {
-      if (!CROSS_FIELD.has(e.keyword)) continue;
-      const params = e.params as { first?: string; second?: string };
-      // Both rules are reported at the pair's second field (`<object>.b`); the pair's object is its parent.
-      let field = e.field;
-      if (!(field.split('.')[0] in patch)) {
-        // The rule relates two fields; report it on the one this call changes (a top-level pair's first).
-        if (params.first && !field.includes('.') && params.first in patch) field = params.first;
-        else continue;
-      }
-      const other = field === params.first ? params.second : params.first;
-      const message =
-        field === e.field
-          ? e.message
-          : e.keyword === 'x-distinct'
-            ? `${field}: must differ from ${other}`
-            : `${field}: must not be after ${other}`;
-      errors.push({ ...e, field, message });
-    }
-    if (errors.length)
-      throw new ApiError(
-        Codes.INVALID,
-        400,
-        msg('request.invalid', { part: 'body', schema: this.model.schemaId }),
-        {
-          errors,
-        },
-      );
   }
 
   private referenceFields(): string[] {
@@ -489,7 +459,7 @@ export class Repository<R extends object = RecordOut> {
         if (frozen && isFinal(frozen.when, current))
           throw invalidField(Object.keys(patch)[0] ?? 'id', frozen.keyword, frozen.message);
         const before = actor && (await storedRow(trx, this.model.table, id));
-        this.checkMerged(current, patch);
+        checkMerged(this.model, current, patch);
         await this.checkReferences(trx, values);
         await checkSchemaFrom(trx, this.model, this.schemaFrom, values, current);
         const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => current[k] !== v));
