@@ -17,6 +17,7 @@
  * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`), or is final (`x-frozen`,
  *   409 naming `id`; an update of a final record is 400 naming the body's first field).
+ * Each write is one transaction, or joins the caller's when `db` is one (an import's batch).
  * With a `WriteActor` (the API's calls pass one), create/update/deleteMany add one audit row per record
  * written, in the write's own transaction (server/db/audit.ts): a refused write leaves none.
  * Plain-text strings (`x-plainText`) are stored NFC-normalised (at any depth, {@link nfcPlainText}); the
@@ -92,6 +93,10 @@ export interface ResourceHooks {
    */
   readScope?(roles: readonly string[], filters: Record<string, unknown>): Record<string, unknown>;
 }
+
+/** Runs `work` in a new transaction, or in `db` itself when it already is one (a batch of writes: import). */
+const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
 
 /** List query shapes whose SQL a repository keeps (oldest dropped first). */
 const MAX_LIST_SHAPES = 500;
@@ -422,7 +427,7 @@ export class Repository<R extends object = RecordOut> {
     const body = record as Record<string, unknown>;
     const values = this.valuesOf(body);
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await inTransaction(db, async (trx) => {
         await this.checkReferences(trx, values);
         await checkSchemaFrom(trx, this.model, this.schemaFrom, values);
         await this.checkUnique(trx, values);
@@ -453,7 +458,7 @@ export class Repository<R extends object = RecordOut> {
     const { id, ...patch } = body as Record<string, unknown> & { id: number };
     const values = this.valuesOf(patch);
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await inTransaction(db, async (trx) => {
         const current = await this.getRecord(trx, id);
         const frozen = this.model.schema['x-frozen'];
         if (frozen && isFinal(frozen.when, current))
@@ -495,7 +500,7 @@ export class Repository<R extends object = RecordOut> {
   async deleteMany(db: Db, ids: number[], actor?: WriteActor): Promise<{ ids: number[] }> {
     const { table, representation, label, name } = this.model;
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await inTransaction(db, async (trx) => {
         const rows = await trx
           .selectFrom(table)
           .select(['id', `${representation} as rep`])
