@@ -59,6 +59,7 @@ import { capabilities } from './capabilities';
 import { ArchiveButton } from './archive';
 import { generatedResources } from '../generated/resources';
 import { ExportMenu } from './exportMenu';
+import { ImportButton } from './importDialog';
 import { isFinal } from '../../kernel/dialect/frozen';
 
 export interface SchemaOverrides {
@@ -165,7 +166,7 @@ function BulkDeleteWithConfirm() {
   );
 }
 
-/** The list's toolbar: the filter button (the `x-ui.filter: true` fields not always shown), create, export (exportMenu.tsx). */
+/** The list's toolbar: the filter button (the `x-ui.filter: true` fields not always shown), create, import (importDialog.tsx), export (exportMenu.tsx). */
 function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: boolean }) {
   // Under 600 px react-admin shows CreateButton as a floating button and the toolbar would be an empty
   // band above the search box: no toolbar there.
@@ -175,6 +176,7 @@ function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: 
     <TopToolbar>
       {canFilter && <FilterButton />}
       {canCreate && <CreateButton />}
+      {canCreate && <ImportButton />}
       <ExportMenu />
     </TopToolbar>
   );
