@@ -423,8 +423,13 @@ process.once('SIGINT', () => {
   process.exit(130);
 });
 
-// `npm run bench -- --scale N`: the scale bench instead (bench/scale.ts).
-(process.argv.includes('--scale') ? import('./scale').then((m) => m.main(process.argv)) : main()).then(
+// `npm run bench -- --scale N`: the scale bench instead (bench/scale.ts); `--transfer`: export and import (bench/transfer.ts).
+(process.argv.includes('--scale')
+  ? import('./scale').then((m) => m.main(process.argv))
+  : process.argv.includes('--transfer')
+    ? import('./transfer').then((m) => m.main())
+    : main()
+).then(
   () => process.exit(0),
   (e: unknown) => {
     console.error(e);
