@@ -37,6 +37,7 @@ import imageCacheRoutes from './routes/image-cache/index';
 import pigeonholeRoutes from './routes/data-api/pigeonhole';
 import messageRoutes from './routes/medicine-api/message/index';
 import companyTrackingRoutes from './routes/medicine-api/company/tracking';
+import importRoutes from './routes/dev-api/import/index';
 import platformUserRoutes from './routes/app-api/user/index';
 
 declare module 'fastify' {
@@ -123,5 +124,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(companyTrackingRoutes, { prefix: '/medicine-api/company' });
   // The platform users' (mini-program) sign-in and sessions: their login count and last login.
   await app.register(platformUserRoutes, { prefix: '/app-api/user' });
+  // The console's import of CSV, XLSX and JSON files into any resource (server/import/jobs.ts).
+  await app.register(importRoutes, { prefix: '/dev-api/import' });
   return app;
 }

@@ -17,6 +17,7 @@
  * - `deleteMany(db, ids)`: all-or-nothing; 404 naming the missing ids; 409 while a record is still
  *   referenced by a restricting reference (`x-references.onDelete: "restrict"`), or is final (`x-frozen`,
  *   409 naming `id`; an update of a final record is 400 naming the body's first field).
+ * Each write is one transaction, or joins the caller's when `db` is one (an import's batch).
  * With a `WriteActor` (the API's calls pass one), create/update/deleteMany add one audit row per record
  * written, in the write's own transaction (server/db/audit.ts): a refused write leaves none.
  * Plain-text strings (`x-plainText`) are stored NFC-normalised (at any depth, {@link nfcPlainText}); the
@@ -24,7 +25,7 @@
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
  */
 import { msg, schemaLabel } from '../../common/messages/index';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { formatErrors, schemas } from '../dialect/schemaRegistry';
 import { validatorFor } from '../dialect/validators';
@@ -34,6 +35,7 @@ import { nowText } from '../../server/db/database';
 import { ApiError, conflict, invalidField, notFound } from '../../server/errors';
 import { recordAudit, storedRow, type WriteActor } from '../../server/db/audit';
 import { CountCache } from './countCache';
+import { checkMerged } from './crossField';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
 import { direction, filterTarget, filtersOf, paging, parseIds, type ListQuery } from './listQuery';
@@ -86,11 +88,12 @@ export interface ResourceHooks {
   readScope?(roles: readonly string[], filters: Record<string, unknown>): Record<string, unknown>;
 }
 
+/** Runs `work` in a new transaction, or in `db` itself when it already is one (a batch of writes: import). */
+const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
+
 /** List query shapes whose SQL a repository keeps (oldest dropped first). */
 const MAX_LIST_SHAPES = 500;
-
-/** Rules relating two fields: a partial update is re-checked on the merged record for these. */
-const CROSS_FIELD = new Set(['x-ordered', 'x-distinct']);
 
 export class Repository<R extends object = RecordOut> {
   private readonly alias = new Map<string, string>();
@@ -150,7 +153,7 @@ export class Repository<R extends object = RecordOut> {
   }
 
   /** A stored row as the API record. */
-  private toRecord(row: Record<string, unknown>): RecordOut {
+  toRecord(row: Record<string, unknown>): RecordOut {
     return (this.recordOf ??= recordBuilder(this.model))(row);
   }
 
@@ -274,6 +277,20 @@ export class Repository<R extends object = RecordOut> {
     };
   }
 
+  /**
+   * Whole records matching a list query's ids, `q` and filters (plus `extra`), unordered and unpaged: the
+   * select a streaming read (kernel/server/exportRoutes.ts) orders and walks by keyset itself.
+   */
+  matching(db: Db, query: ListQuery, extra: Record<string, unknown> = {}) {
+    const [ids, text] = [parseIds(query.ids), query.q?.trim()];
+    let qb = this.records(db);
+    if (ids) qb = qb.where(this.col('id'), 'in', ids.length ? ids : [-1]);
+    if (text) qb = qb.where(this.freeText(db, text));
+    for (const [n, v] of Object.entries({ ...filtersOf(query), ...extra }))
+      qb = qb.where(this.col(this.filterOn(n)[0]), this.filterOn(n)[1], this.filterParam(n, v));
+    return qb;
+  }
+
   /** The SQL of getOne, compiled once (the dialect of a repository never changes). */
   private getOneSql?: string;
 
@@ -322,46 +339,6 @@ export class Repository<R extends object = RecordOut> {
     }
   }
 
-  /** Cross-field rules on the merged record (stored writable fields + patch), reported on a patched field. */
-  private checkMerged(current: RecordOut, patch: Record<string, unknown>): void {
-    const schema = schemas[this.model.schemaId];
-    const merged: Record<string, unknown> = {};
-    for (const [name, p] of Object.entries(schema.properties))
-      if (!p.readOnly && current[name] !== undefined) merged[name] = current[name];
-    Object.assign(merged, structuredClone(patch));
-    const validate = validatorFor(`${this.model.schemaId}.create`);
-    if (validate(merged)) return;
-    const errors: FieldError[] = [];
-    for (const e of formatErrors(validate.errors)) {
-      if (!CROSS_FIELD.has(e.keyword)) continue;
-      const params = e.params as { first?: string; second?: string };
-      // Both rules are reported at the pair's second field (`<object>.b`); the pair's object is its parent.
-      let field = e.field;
-      if (!(field.split('.')[0] in patch)) {
-        // The rule relates two fields; report it on the one this call changes (a top-level pair's first).
-        if (params.first && !field.includes('.') && params.first in patch) field = params.first;
-        else continue;
-      }
-      const other = field === params.first ? params.second : params.first;
-      const message =
-        field === e.field
-          ? e.message
-          : e.keyword === 'x-distinct'
-            ? `${field}: must differ from ${other}`
-            : `${field}: must not be after ${other}`;
-      errors.push({ ...e, field, message });
-    }
-    if (errors.length)
-      throw new ApiError(
-        Codes.INVALID,
-        400,
-        msg('request.invalid', { part: 'body', schema: this.model.schemaId }),
-        {
-          errors,
-        },
-      );
-  }
-
   private referenceFields(): string[] {
     return this.model.references.filter((r) => r.foreignKey).map((r) => r.field);
   }
@@ -377,7 +354,7 @@ export class Repository<R extends object = RecordOut> {
     const body = record as Record<string, unknown>;
     const values = this.valuesOf(body);
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await inTransaction(db, async (trx) => {
         await this.checkReferences(trx, values);
         await checkSchemaFrom(trx, this.model, this.schemaFrom, values);
         await this.checkUnique(trx, values);
@@ -408,13 +385,13 @@ export class Repository<R extends object = RecordOut> {
     const { id, ...patch } = body as Record<string, unknown> & { id: number };
     const values = this.valuesOf(patch);
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await inTransaction(db, async (trx) => {
         const current = await this.getRecord(trx, id);
         const frozen = this.model.schema['x-frozen'];
         if (frozen && isFinal(frozen.when, current))
           throw invalidField(Object.keys(patch)[0] ?? 'id', frozen.keyword, frozen.message);
         const before = actor && (await storedRow(trx, this.model.table, id));
-        this.checkMerged(current, patch);
+        checkMerged(this.model, current, patch);
         await this.checkReferences(trx, values);
         await checkSchemaFrom(trx, this.model, this.schemaFrom, values, current);
         const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => current[k] !== v));
@@ -450,7 +427,7 @@ export class Repository<R extends object = RecordOut> {
   async deleteMany(db: Db, ids: number[], actor?: WriteActor): Promise<{ ids: number[] }> {
     const { table, representation, label, name } = this.model;
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await inTransaction(db, async (trx) => {
         const rows = await trx
           .selectFrom(table)
           .select(['id', `${representation} as rep`])

@@ -10,6 +10,8 @@
  *   query/body, the delete body; getManyReference takes the target's id plus the list query;
  * - a response schema (the envelope around the record or `{list, total}`), serialized by
  *   fast-json-stringify: the schema's properties (not `writeOnly` ones) plus its display fields, nothing else;
+ * - beside the getList call, `GET <its path>/export` streaming every matching record as CSV or XLSX
+ *   (exportRoutes.ts);
  * - writes (create, update, delete) audited in their transaction, with the signed-in account and the call
  *   (server/db/audit.ts).
  * Also decorates `app.resources`: the repository of each resource by name, for hand-written routes
@@ -31,6 +33,7 @@ import { schemaLabel } from '../../common/messages/index';
 import { actorOf } from '../../server/db/audit';
 import { deref } from '../dialect/deref';
 import { filtersOf, type ListQuery } from './listQuery';
+import { registerExport } from './exportRoutes';
 import { resourceModels, type ResourceModel } from './model';
 import { Repository, type ResourceHooks } from './repository';
 import type { ResourceRecords } from '../../server/db/generated/tables';
@@ -198,6 +201,8 @@ function registerResource<R extends object>(
           return ok(await repo.list(db, query, scopeOf(req, query)));
         },
       });
+      if (verbs.has('getList') && path === endpoints.getList?.path)
+        registerExport(app, schema, repo, path, gate, scopeOf);
     } else if (names.length === 1 && names[0].startsWith('ref:')) {
       const target = names[0].slice(4);
       const spec = verbs.get(names[0])!;

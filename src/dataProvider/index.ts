@@ -105,7 +105,8 @@ export function toQuery(params: Params): string {
   return s ? `?${s}` : '';
 }
 
-function listParams(
+/** The list parameters of a getList call (page, pageSize, sort, order, filters) as the server reads them. */
+export function listParams(
   p: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>,
   spec: EndpointOptions = { method: 'GET', path: '' },
 ): Params {

@@ -26,7 +26,6 @@ import {
   DeleteButton,
   Edit,
   EditButton,
-  ExportButton,
   FilterButton,
   List,
   ListButton,
@@ -60,6 +59,8 @@ import { schemaValidator } from './validate';
 import { capabilities } from './capabilities';
 import { ArchiveButton } from './archive';
 import { generatedResources } from '../generated/resources';
+import { ExportMenu } from './exportMenu';
+import { ImportButton } from './importDialog';
 import { isFinal } from '../../kernel/dialect/frozen';
 import { useCreateSuccess } from './createSuccess';
 
@@ -164,7 +165,7 @@ function BulkDeleteWithConfirm() {
   );
 }
 
-/** The list's toolbar: the filter button (the `x-ui.filter: true` fields not always shown), create, export. */
+/** The list's toolbar: the filter button (the `x-ui.filter: true` fields not always shown), create, import (importDialog.tsx), export (exportMenu.tsx). */
 function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: boolean }) {
   // Under 600 px react-admin shows CreateButton as a floating button and the toolbar would be an empty
   // band above the search box: no toolbar there.
@@ -174,7 +175,8 @@ function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: 
     <TopToolbar>
       {canFilter && <FilterButton />}
       {canCreate && <CreateButton />}
-      <ExportButton maxResults={1000} />
+      {canCreate && <ImportButton />}
+      <ExportMenu />
     </TopToolbar>
   );
 }

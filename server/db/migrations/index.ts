@@ -27,6 +27,7 @@ import * as m20261126T0200_ledger_witness_push from './20261126T0200_ledger_witn
 import * as m20261126T0400_upload_blob from './20261126T0400_upload_blob';
 import * as m20261126T0401_rate_limit from './20261126T0401_rate_limit';
 import * as m20261126T0500_storage_artworks from './20261126T0500_storage_artworks';
+import * as m20261126T0600_import_jobs from './20261126T0600_import_jobs';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T0400_upload_blob': m20261126T0400_upload_blob,
   '20261126T0401_rate_limit': m20261126T0401_rate_limit,
   '20261126T0500_storage_artworks': m20261126T0500_storage_artworks,
+  '20261126T0600_import_jobs': m20261126T0600_import_jobs,
 };

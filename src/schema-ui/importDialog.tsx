@@ -1,0 +1,271 @@
+/**
+ * The list's Import button, for every generated list whose resource has a create call: upload a CSV, XLSX
+ * or JSON file; the server's dry run (server/import/jobs.ts, `/dev-api/import/*`) shows the counts of new,
+ * changed, unchanged and rejected rows, a sample of the changes and the first rejects (row, field, reason
+ * in the console's language), with the whole reject report to download; then Import writes the rows in
+ * batches (one `commit` call each) with progress. The job lives on the server: after a reload the dialog
+ * offers to continue the unfinished job. The server enforces the admin role.
+ */
+import { useEffect, useState } from 'react';
+import { useNotify, useRefresh, useResourceContext, useTranslate } from 'react-admin';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import UploadIcon from '@mui/icons-material/Publish';
+import { consoleLanguage, getToken, httpClient } from '../dataProvider/httpClient';
+import { toQuery } from '../dataProvider';
+
+/** A job as the server answers it (server/import/jobs.ts `JobSummary`). */
+interface Job {
+  id: string;
+  fileName: string;
+  status: 'ready' | 'committing' | 'done' | 'discarded';
+  total: number;
+  counts: { new: number; changed: number; unchanged: number; rejected: number };
+  committed: number;
+  toWrite: number;
+  sample: { row: number; action: string; before: unknown; after: unknown }[];
+  rejects: { row: number; field: string; reason: string }[];
+}
+
+const BASE = '/dev-api/import';
+
+async function call<T>(path: string, body?: unknown): Promise<T> {
+  const init =
+    body === undefined
+      ? { method: 'GET' as const }
+      : { method: 'POST' as const, body: body instanceof FormData ? body : JSON.stringify(body) };
+  return (await httpClient<T>(`${BASE}${path}`, init)).json.data;
+}
+
+/** Saves the job's reject report (CSV in the console's language). */
+async function downloadRejects(id: string) {
+  const headers: Record<string, string> = { 'Accept-Language': consoleLanguage() };
+  const token = getToken();
+  if (token) headers['X-Token'] = token;
+  const blob = await (await fetch(`${BASE}/rejects${toQuery({ id })}`, { headers })).blob();
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `rejects-${id}.csv`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+const brief = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v).slice(0, 120));
+
+/** The Import button and dialog of the current list. */
+export function ImportButton() {
+  const resource = useResourceContext()!;
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [open, setOpen] = useState(false);
+  const [job, setJob] = useState<Job | null>(null);
+  const [resume, setResume] = useState<Job | null>(null);
+  const [busy, setBusy] = useState<'checking' | 'committing' | null>(null);
+  const name = translate(`resources.${resource}.name`, { smart_count: 2 });
+
+  useEffect(() => {
+    if (!open) return;
+    call<Job[]>(`/jobs${toQuery({ resource })}`)
+      .then((jobs) => setResume(jobs[0] ?? null))
+      .catch(() => setResume(null));
+  }, [open, resource]);
+
+  const pick = async (file: File) => {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    setBusy('checking');
+    try {
+      setJob(await call<Job>(`/dryRun${toQuery({ resource })}`, form));
+      setResume(null);
+    } catch (e) {
+      notify((e as Error).message, { type: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const commit = async (start: Job) => {
+    setBusy('committing');
+    let current = start;
+    try {
+      while (current.status !== 'done') {
+        current = await call<Job>('/commit', { id: current.id });
+        setJob(current);
+      }
+      notify('baas.transfer.import_done', { type: 'success', messageArgs: current.counts });
+      refresh();
+    } catch (e) {
+      notify((e as Error).message, { type: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const close = () => {
+    setOpen(false);
+    setJob(null);
+  };
+  const progress = job && job.toWrite ? (100 * Math.min(job.committed, job.toWrite)) / job.toWrite : 0;
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<UploadIcon />}
+        onClick={() => setOpen(true)}
+        data-testid="import-button"
+      >
+        {translate('baas.transfer.import')}
+      </Button>
+      <Dialog
+        open={open}
+        onClose={busy ? undefined : close}
+        fullWidth
+        maxWidth="md"
+        data-testid="import-dialog"
+      >
+        <DialogTitle>{translate('baas.transfer.import_title', { name })}</DialogTitle>
+        <DialogContent>
+          {resume && !job && (
+            <Alert
+              severity="info"
+              sx={{ mb: 2 }}
+              action={
+                <>
+                  <Button onClick={() => setJob(resume)} data-testid="import-resume">
+                    {translate('ra.action.confirm')}
+                  </Button>
+                  <Button
+                    onClick={() => void call('/discard', { id: resume.id }).then(() => setResume(null))}
+                  >
+                    {translate('baas.transfer.import_discard')}
+                  </Button>
+                </>
+              }
+            >
+              {translate('baas.transfer.import_resume', {
+                file: resume.fileName,
+                done: resume.committed,
+                total: resume.toWrite,
+              })}
+            </Alert>
+          )}
+          {!job && (
+            <Button component="label" variant="outlined" disabled={!!busy}>
+              {translate('baas.transfer.import_pick')}
+              <input
+                hidden
+                type="file"
+                accept=".csv,.xlsx,.json,text/csv,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                data-testid="import-file"
+                onChange={(e) => e.target.files?.[0] && void pick(e.target.files[0])}
+              />
+            </Button>
+          )}
+          {busy === 'checking' && (
+            <>
+              <Typography sx={{ mt: 2 }}>{translate('baas.transfer.import_checking')}</Typography>
+              <LinearProgress />
+            </>
+          )}
+          {job && (
+            <>
+              <Typography data-testid="import-counts" sx={{ mb: 1 }}>
+                {translate('baas.transfer.import_counts', { ...job.counts, total: job.total })}
+              </Typography>
+              {(busy === 'committing' || job.status !== 'ready') && (
+                <>
+                  <LinearProgress variant="determinate" value={progress} />
+                  <Typography variant="body2" data-testid="import-progress">
+                    {translate('baas.transfer.import_committing', {
+                      done: Math.min(job.committed, job.toWrite),
+                      total: job.toWrite,
+                    })}
+                  </Typography>
+                </>
+              )}
+              {job.sample.length > 0 && (
+                <>
+                  <Typography variant="subtitle2" sx={{ mt: 2 }}>
+                    {translate('baas.transfer.import_sample')}
+                  </Typography>
+                  <Table size="small" data-testid="import-sample">
+                    <TableBody>
+                      {job.sample.map((s) => (
+                        <TableRow key={s.row}>
+                          <TableCell>{s.row}</TableCell>
+                          <TableCell>{s.action}</TableCell>
+                          <TableCell sx={{ wordBreak: 'break-all' }}>{brief(s.before)}</TableCell>
+                          <TableCell sx={{ wordBreak: 'break-all' }}>{brief(s.after)}</TableCell>
+                        </TableRow>
+                      ))}
+                    </TableBody>
+                  </Table>
+                </>
+              )}
+              {job.rejects.length > 0 && (
+                <>
+                  <Table size="small" sx={{ mt: 2 }} data-testid="import-rejects">
+                    <TableHead>
+                      <TableRow>
+                        <TableCell>{translate('baas.transfer.row')}</TableCell>
+                        <TableCell>{translate('baas.transfer.field')}</TableCell>
+                        <TableCell>{translate('baas.transfer.reason')}</TableCell>
+                      </TableRow>
+                    </TableHead>
+                    <TableBody>
+                      {job.rejects.map((r, i) => (
+                        <TableRow key={i}>
+                          <TableCell>{r.row}</TableCell>
+                          <TableCell>{r.field}</TableCell>
+                          <TableCell>{r.reason}</TableCell>
+                        </TableRow>
+                      ))}
+                    </TableBody>
+                  </Table>
+                  <Button
+                    sx={{ mt: 1 }}
+                    onClick={() => void downloadRejects(job.id)}
+                    data-testid="import-report"
+                  >
+                    {translate('baas.transfer.import_rejects')}
+                  </Button>
+                </>
+              )}
+            </>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close} disabled={!!busy}>
+            {translate('baas.transfer.close')}
+          </Button>
+          {job && job.status !== 'done' && (
+            <Button
+              variant="contained"
+              disabled={!!busy || job.toWrite === 0}
+              onClick={() => void commit(job)}
+              data-testid="import-commit"
+            >
+              {job.toWrite === 0
+                ? translate('baas.transfer.import_nothing')
+                : translate('baas.transfer.import_commit', { smart_count: job.toWrite - job.committed })}
+            </Button>
+          )}
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
