@@ -38,6 +38,7 @@ import pigeonholeRoutes from './routes/data-api/pigeonhole';
 import messageRoutes from './routes/medicine-api/message/index';
 import companyTrackingRoutes from './routes/medicine-api/company/tracking';
 import platformUserRoutes from './routes/app-api/user/index';
+import historyRoutes from './routes/dev-api/history/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -122,5 +123,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(companyTrackingRoutes, { prefix: '/medicine-api/company' });
   // The platform users' (mini-program) sign-in and sessions: their login count and last login.
   await app.register(platformUserRoutes, { prefix: '/app-api/user' });
+  // Record history and revert of every stored resource, from the audit trail (issue 21 item 3).
+  await app.register(historyRoutes, { prefix: '/dev-api/history' });
   return app;
 }

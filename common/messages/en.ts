@@ -164,5 +164,7 @@ export const fieldMessagesEn = {
   companyAdmin: 'The account "%{username}" is already an administrator of company %{companyId}',
   recipients: 'The company has no enabled administrator who receives notifications',
   sentFrozen: 'A sent notification cannot be changed',
+  revision: 'Is a revision of another record (%{resource} %{recordId})',
+  revisionValues: 'This revision cannot be restored: it is a delete, or older than the recorded values',
   readByRecipient: 'Only a recipient marks a notification read (Medicine > Messages)',
 };

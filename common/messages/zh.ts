@@ -129,5 +129,7 @@ export const fieldMessagesZh: typeof fieldMessagesEn = {
   companyAdmin: '账号“%{username}”已是企业 %{companyId} 的管理员',
   recipients: '该企业没有启用且接收通知的管理员',
   sentFrozen: '已发送的通知不能修改',
+  revision: '是另一条记录（%{resource} %{recordId}）的版本',
+  revisionValues: '此版本无法恢复：它是一次删除，或早于记录字段值的版本',
   readByRecipient: '只有接收人可以将通知标为已读（医药 > 消息）',
 };

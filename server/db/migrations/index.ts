@@ -24,6 +24,7 @@ import * as m20261123T0538_storage_notifications from './20261123T0538_storage_n
 import * as m20261123T0540_notification_reads from './20261123T0540_notification_reads';
 import * as m20261126T0100_ledger_tlog from './20261126T0100_ledger_tlog';
 import * as m20261126T0200_ledger_witness_push from './20261126T0200_ledger_witness_push';
+import * as m20261126T0700_storage_audit_log from './20261126T0700_storage_audit_log';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T0540_notification_reads': m20261123T0540_notification_reads,
   '20261126T0100_ledger_tlog': m20261126T0100_ledger_tlog,
   '20261126T0200_ledger_witness_push': m20261126T0200_ledger_witness_push,
+  '20261126T0700_storage_audit_log': m20261126T0700_storage_audit_log,
 };
