@@ -39,6 +39,7 @@ import messageRoutes from './routes/medicine-api/message/index';
 import companyTrackingRoutes from './routes/medicine-api/company/tracking';
 import platformUserRoutes from './routes/app-api/user/index';
 import historyRoutes from './routes/dev-api/history/index';
+import viewRoutes from './routes/dev-api/views/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -125,5 +126,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(platformUserRoutes, { prefix: '/app-api/user' });
   // Record history and revert of every stored resource, from the audit trail (issue 21 item 3).
   await app.register(historyRoutes, { prefix: '/dev-api/history' });
+  // Saved views of lists, per account, and each list's last view (issue 21 item 4).
+  await app.register(viewRoutes, { prefix: '/dev-api/views' });
   return app;
 }

@@ -55,6 +55,7 @@ export const serverMessagesEn = {
   'auth.accountDisabled': 'This company administrator account is disabled (its company record says so)',
   'auth.mustChangePassword': 'Change the initial password first (POST /app-api/user/password)',
   // Records (the schema kernel)
+  'views.ownerOnly': 'Only the account that saved this view can change or delete it',
   'record.notFound': '%{label} %{id} does not exist',
   'record.deleteReferenced':
     'Cannot delete %{records}: refused while the %{label} has %{referrerResources}; delete or reassign their %{referrerResources} first',

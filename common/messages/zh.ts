@@ -38,6 +38,7 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'auth.accountLacksRole': '您的账号没有角色“%{role}”',
   'auth.accountDisabled': '该企业管理员账号已停用（依企业记录）',
   'auth.mustChangePassword': '请先修改初始密码（POST /app-api/user/password）',
+  'views.ownerOnly': '只有保存此视图的账号可以修改或删除它',
   'record.notFound': '%{label} %{id} 不存在',
   'record.deleteReferenced':
     '无法删除 %{records}：该%{label}仍有%{referrerResources}；请先删除或重新分配其%{referrerResources}',

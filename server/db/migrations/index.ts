@@ -25,6 +25,7 @@ import * as m20261123T0540_notification_reads from './20261123T0540_notification
 import * as m20261126T0100_ledger_tlog from './20261126T0100_ledger_tlog';
 import * as m20261126T0200_ledger_witness_push from './20261126T0200_ledger_witness_push';
 import * as m20261126T0700_storage_audit_log from './20261126T0700_storage_audit_log';
+import * as m20261126T0701_saved_views from './20261126T0701_saved_views';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T0100_ledger_tlog': m20261126T0100_ledger_tlog,
   '20261126T0200_ledger_witness_push': m20261126T0200_ledger_witness_push,
   '20261126T0700_storage_audit_log': m20261126T0700_storage_audit_log,
+  '20261126T0701_saved_views': m20261126T0701_saved_views,
 };
