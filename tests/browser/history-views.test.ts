@@ -27,15 +27,15 @@ const TEXT = {
   en: {
     name: 'Artwork name',
     revert: /^Confirm$/,
-    views: /Views/,
+    views: /^Views$/,
     save: /Save current view/,
     saveButton: /^Save$/,
-    columns: /Columns/,
+    columns: /^Columns$/,
   },
   zh: {
     name: '作品名称',
     revert: /确认|确定/,
-    views: /视图/,
+    views: /^视图$/,
     save: /保存当前视图/,
     saveButton: /^保存$/,
     columns: /列/,

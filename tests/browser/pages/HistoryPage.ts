@@ -45,7 +45,7 @@ export class HistoryPage extends BasePage {
   /** Hides the column `label` with the column chooser. */
   async hideColumn(button: RegExp, label: string): Promise<void> {
     await this.page.getByRole('button', { name: button }).click();
-    await this.page.getByRole('menu').getByText(label, { exact: true }).click();
+    await this.page.locator('.MuiPopover-paper').getByText(label, { exact: true }).click();
     await this.page.keyboard.press('Escape');
   }
 
