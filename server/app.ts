@@ -39,6 +39,8 @@ import messageRoutes from './routes/medicine-api/message/index';
 import companyTrackingRoutes from './routes/medicine-api/company/tracking';
 import importRoutes from './routes/dev-api/import/index';
 import platformUserRoutes from './routes/app-api/user/index';
+import historyRoutes from './routes/dev-api/history/index';
+import viewRoutes from './routes/dev-api/views/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -126,5 +128,9 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(platformUserRoutes, { prefix: '/app-api/user' });
   // The console's import of CSV, XLSX and JSON files into any resource (server/import/jobs.ts).
   await app.register(importRoutes, { prefix: '/dev-api/import' });
+  // Record history and revert of every stored resource, from the audit trail (issue 21 item 3).
+  await app.register(historyRoutes, { prefix: '/dev-api/history' });
+  // Saved views of lists, per account, and each list's last view (issue 21 item 4).
+  await app.register(viewRoutes, { prefix: '/dev-api/views' });
   return app;
 }

@@ -5204,7 +5204,7 @@ return errors === 0;
 }
 
 export const auditEntry = validate62;
-const schema103 = {"$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+const schema103 = {"$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"},"state":{"type":["object","null"],"readOnly":true}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
@@ -5524,14 +5524,27 @@ errors++;
 }
 }
 }
-}
-else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.state !== undefined){
+let data11 = data.state;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+const err25 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema103.properties.state.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
 else {
 vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
 }
 errors++;
 }

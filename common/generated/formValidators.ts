@@ -5355,7 +5355,7 @@ return errors === 0;
 }
 
 export const auditEntry_create = validate18;
-const schema43 = {"$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false},"required":[],"additionalProperties":false};
+const schema43 = {"$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":[],"additionalProperties":false};
 
 function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.create" */;
@@ -5474,9 +5474,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.state !== undefined){
+const err11 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5485,12 +5484,23 @@ vErrors.push(err11);
 }
 errors++;
 }
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
 validate18.errors = vErrors;
 return errors === 0;
 }
 
 export const auditEntry_update = validate19;
-const schema44 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
+const schema44 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":["id"],"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
@@ -5644,14 +5654,24 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.state !== undefined){
+const err14 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }

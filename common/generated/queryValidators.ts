@@ -15355,7 +15355,7 @@ return errors === 0;
 }
 
 export const auditEntry = validate30;
-const schema67 = {"$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
+const schema67 = {"$id":"auditEntry","type":"object","properties":{"id":{"type":"integer","readOnly":true,"x-finite":true},"time":{"type":"string","readOnly":true,"x-text":"line"},"account":{"type":"string","readOnly":true,"x-text":"line"},"accountId":{"type":["integer","null"],"readOnly":true,"x-finite":true},"call":{"type":"string","readOnly":true,"x-text":"line"},"resource":{"type":"string","readOnly":true,"x-text":"line"},"recordId":{"type":"string","readOnly":true,"x-text":"line"},"changed":{"type":"array","readOnly":true,"items":{"type":"string","x-text":"line"},"default":[]},"before":{"type":["string","null"],"readOnly":true,"x-text":"line"},"after":{"type":["string","null"],"readOnly":true,"x-text":"line"},"state":{"type":["object","null"],"readOnly":true}},"required":["time","account","call","resource","recordId"],"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry" */;
@@ -15882,9 +15882,16 @@ errors++;
 }
 }
 }
+if(data.state !== undefined){
+let data11 = data.state;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+let coerced10 = undefined;
+if(!(coerced10 !== undefined)){
+if(data11 === "" || data11 === 0 || data11 === false){
+coerced10 = null;
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err27 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: schema67.properties.state.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15893,12 +15900,32 @@ vErrors.push(err27);
 }
 errors++;
 }
+}
+if(coerced10 !== undefined){
+data11 = coerced10;
+if(data !== undefined){
+data["state"] = coerced10;
+}
+}
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
 validate30.errors = vErrors;
 return errors === 0;
 }
 
 export const auditEntry_create = validate31;
-const schema68 = {"$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false},"required":[],"additionalProperties":false};
+const schema68 = {"$id":"auditEntry.create","type":"object","properties":{"id":false,"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":[],"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.create" */;
@@ -16017,9 +16044,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.state !== undefined){
+const err11 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16028,12 +16054,23 @@ vErrors.push(err11);
 }
 errors++;
 }
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
 validate31.errors = vErrors;
 return errors === 0;
 }
 
 export const auditEntry_update = validate32;
-const schema69 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false},"required":["id"],"additionalProperties":false};
+const schema69 = {"$id":"auditEntry.update","type":"object","properties":{"id":{"type":"integer","minimum":1,"maximum":2147483647,"x-finite":true},"time":false,"account":false,"accountId":false,"call":false,"resource":false,"recordId":false,"changed":false,"before":false,"after":false,"state":false},"required":["id"],"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="auditEntry.update" */;
@@ -16214,14 +16251,24 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.state !== undefined){
+const err15 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }

@@ -163,6 +163,10 @@ export interface AuditEntry {
    * SHA-256 (hex) of the stored row after the write, in canonical JSON; null after a delete.
    */
   after?: string | null;
+  /**
+   * The record as stored after the write (its schema's properties, write-only ones left out, JSON columns as stored text), for the record's history and revert (kernel/server/history.ts); null after a delete, and for entries written before this column existed (their history shows which fields changed, not the values).
+   */
+  state?: {} | null;
 }
 
 /**

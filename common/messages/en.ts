@@ -55,6 +55,7 @@ export const serverMessagesEn = {
   'auth.accountDisabled': 'This company administrator account is disabled (its company record says so)',
   'auth.mustChangePassword': 'Change the initial password first (POST /app-api/user/password)',
   // Records (the schema kernel)
+  'views.ownerOnly': 'Only the account that saved this view can change or delete it',
   'record.notFound': '%{label} %{id} does not exist',
   'record.deleteReferenced':
     'Cannot delete %{records}: refused while the %{label} has %{referrerResources}; delete or reassign their %{referrerResources} first',
@@ -164,5 +165,7 @@ export const fieldMessagesEn = {
   companyAdmin: 'The account "%{username}" is already an administrator of company %{companyId}',
   recipients: 'The company has no enabled administrator who receives notifications',
   sentFrozen: 'A sent notification cannot be changed',
+  revision: 'Is a revision of another record (%{resource} %{recordId})',
+  revisionValues: 'This revision cannot be restored: it is a delete, or older than the recorded values',
   readByRecipient: 'Only a recipient marks a notification read (Medicine > Messages)',
 };

@@ -38,6 +38,7 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'auth.accountLacksRole': '您的账号没有角色“%{role}”',
   'auth.accountDisabled': '该企业管理员账号已停用（依企业记录）',
   'auth.mustChangePassword': '请先修改初始密码（POST /app-api/user/password）',
+  'views.ownerOnly': '只有保存此视图的账号可以修改或删除它',
   'record.notFound': '%{label} %{id} 不存在',
   'record.deleteReferenced':
     '无法删除 %{records}：该%{label}仍有%{referrerResources}；请先删除或重新分配其%{referrerResources}',
@@ -129,5 +130,7 @@ export const fieldMessagesZh: typeof fieldMessagesEn = {
   companyAdmin: '账号“%{username}”已是企业 %{companyId} 的管理员',
   recipients: '该企业没有启用且接收通知的管理员',
   sentFrozen: '已发送的通知不能修改',
+  revision: '是另一条记录（%{resource} %{recordId}）的版本',
+  revisionValues: '此版本无法恢复：它是一次删除，或早于记录字段值的版本',
   readByRecipient: '只有接收人可以将通知标为已读（医药 > 消息）',
 };

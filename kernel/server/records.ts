@@ -104,3 +104,12 @@ export function columnValues(model: ResourceModel, body: Record<string, unknown>
 export function filterValue(model: ResourceModel, field: string, value: unknown): unknown {
   return model.booleans.includes(field) ? booleanColumn(value) : value;
 }
+
+/**
+ * The columns an audit entry keeps as a record's values (its `state`, server/db/audit.ts): the schema's
+ * stored properties, write-only ones (a password) left out.
+ */
+export function stateColumnsOf(model: ResourceModel): string[] {
+  const props = model.schema.properties;
+  return Object.keys(model.columns).filter((c) => c in props && !props[c].writeOnly);
+}

@@ -19,7 +19,7 @@
  *   409 naming `id`; an update of a final record is 400 naming the body's first field).
  * Each write is one transaction, or joins the caller's when `db` is one (an import's batch).
  * With a `WriteActor` (the API's calls pass one), create/update/deleteMany add one audit row per record
- * written, in the write's own transaction (server/db/audit.ts): a refused write leaves none.
+ * written, in the write's own transaction (server/db/audit.ts), with its values: a refused write leaves none.
  * Plain-text strings (`x-plainText`) are stored NFC-normalised (at any depth, {@link nfcPlainText}); the
  * top-level ones also trimmed, and a nullable one left empty as null.
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
@@ -41,8 +41,8 @@ import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaF
 import { direction, filterTarget, filtersOf, paging, parseIds, type ListQuery } from './listQuery';
 import { countMatches, freeText, pageCondition, textMode, textParams } from './freeText';
 import type { ResourceModel } from './model';
-import { columnValues, filterValue, nfcPlainText, recordBuilder, type RecordOut } from './records';
-
+import { columnValues, filterValue, nfcPlainText, recordBuilder, stateColumnsOf as stateOf } from './records';
+import type { RecordOut } from './records';
 // The kernel names tables at run time (from the schemas); Kysely's typed table names do not apply here.
 type Db = Kysely<any>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -370,6 +370,7 @@ export class Repository<R extends object = RecordOut> {
             resource: this.model.name,
             recordId: Number(id),
             after: await storedRow(trx, this.model.table, Number(id)),
+            stateColumns: stateOf(this.model),
           });
         return this.getOne(trx, Number(id));
       });
@@ -413,6 +414,7 @@ export class Repository<R extends object = RecordOut> {
             recordId: id,
             before,
             after: await storedRow(trx, this.model.table, id),
+            stateColumns: stateOf(this.model),
           });
         return this.getOne(trx, id);
       });

@@ -6,7 +6,9 @@
  * (`POST /dev-api/user/add`), the resource name, the record's id, and the SHA-256 (hex) of the stored row
  * before and after the write (null before a create and after a delete), and what changed: the names of
  * the columns whose value differs before and after an update (`changed`, JSON text; empty for a create or
- * a delete).
+ * a delete), and (since migration 20261126T0700) the record's values after the write (`state`, JSON text:
+ * the columns the writer names, the schema's properties without write-only ones; null after a delete and
+ * for older entries) from which kernel/server/history.ts builds a record's revisions and their diffs.
  * The digest covers the row as stored, every column (an account's password hash included, so a password
  * change shows), in canonical JSON (common/ledger/canonical.ts, RFC 8785): an auditor can recompute it
  * from the table.
@@ -81,6 +83,8 @@ export async function recordAudit(
     recordId: number | string;
     before?: Record<string, unknown> | null;
     after?: Record<string, unknown> | null;
+    /** The columns of `after` to keep as the entry's `state` (none: no state recorded). */
+    stateColumns?: readonly string[];
   },
 ): Promise<void> {
   await db
@@ -95,6 +99,19 @@ export async function recordAudit(
       before: digestOf(entry.before),
       after: digestOf(entry.after),
       changed: JSON.stringify(changedColumns(entry.before, entry.after)),
+      state: stateText(entry.after, entry.stateColumns),
     })
     .execute();
+}
+
+/**
+ * The audit entry's `state`: JSON text of the `columns` of a stored row (those it has), or null without a
+ * row or columns.
+ */
+export function stateText(
+  row: Record<string, unknown> | undefined | null,
+  columns: readonly string[] | undefined,
+): string | null {
+  if (!row || !columns) return null;
+  return JSON.stringify(Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]])));
 }

@@ -10,9 +10,11 @@ import type { Database } from '../db/database';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { digestFields, type RecordKind } from '../../common/ledger/recordFields';
 import { sha256Hex } from './tx';
-import { AUDIT_TABLE, digestOf, storedRow, type WriteActor } from '../db/audit';
+import { AUDIT_TABLE, changedColumns, digestOf, stateText, storedRow, type WriteActor } from '../db/audit';
 import { nowText } from '../db/database';
 import type { CommitHook, CommittedTx, Ledger } from '../../common/ledger/types';
+
+type Json = Record<string, unknown>;
 
 /** The channel records are put on. */
 export const RECORD_CHANNEL = 'artchannel';
@@ -151,6 +153,9 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
           recordId: String(a.recordId),
           before: digestOf(a.before as Record<string, unknown> | undefined),
           after: digestOf(a.after as Record<string, unknown> | undefined),
+          changed: JSON.stringify(changedColumns(a.before as Json | undefined, a.after as Json | undefined)),
+          // The whole row: authors and artworks have no write-only property (their history, kernel/server/history.ts).
+          state: a.after ? stateText(a.after as Json, Object.keys(a.after)) : null,
         })),
       )
       .execute();

@@ -143,6 +143,7 @@ export const generatedMessagesEn = {
       changed: 'Changed fields',
       before: 'Digest before',
       after: 'Digest after',
+      state: 'Stored values',
     },
     enums: {},
     sections: {},

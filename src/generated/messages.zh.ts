@@ -143,6 +143,7 @@ export const generatedMessagesZh = {
       changed: '变更字段',
       before: '变更前摘要',
       after: '变更后摘要',
+      state: '写入后的值',
     },
     enums: {},
     sections: {},

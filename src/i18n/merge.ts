@@ -42,7 +42,12 @@ export function flattenMessages(tree: object, prefix = ''): Record<string, strin
  * registry screens (`src/resources/registry/i18n.ts`).
  */
 const contributions = import.meta.glob<{ en?: object; zh?: object }>(
-  ['../layout/i18n.ts', '../resources/blockchain/i18n.ts', '../resources/registry/i18n.ts'],
+  [
+    '../layout/i18n.ts',
+    '../resources/blockchain/i18n.ts',
+    '../resources/registry/i18n.ts',
+    '../schema-ui/i18n.ts',
+  ],
   {
     eager: true,
   },

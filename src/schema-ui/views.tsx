@@ -22,7 +22,7 @@ import {
   Create,
   CreateButton,
   Pagination,
-  Datagrid,
+  DatagridConfigurable,
   DeleteButton,
   Edit,
   EditButton,
@@ -58,6 +58,8 @@ import { fieldSpecs, MAIN_SECTION, sectionsOf, type FieldSpec } from '../../kern
 import { schemaValidator } from './validate';
 import { capabilities } from './capabilities';
 import { ArchiveButton } from './archive';
+import { HistoryTab } from './history';
+import { ColumnsButton, LastViewSync, SavedViewsButton } from './savedViews';
 import { generatedResources } from '../generated/resources';
 import { ExportMenu } from './exportMenu';
 import { ImportButton } from './importDialog';
@@ -170,13 +172,22 @@ function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: 
   // Under 600 px react-admin shows CreateButton as a floating button and the toolbar would be an empty
   // band above the search box: no toolbar there.
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  if (small) return canCreate ? <CreateButton /> : null;
+  if (small)
+    return (
+      <>
+        <LastViewSync />
+        {canCreate && <CreateButton />}
+      </>
+    );
   return (
     <TopToolbar>
+      <LastViewSync />
       {canFilter && <FilterButton />}
       {canCreate && <CreateButton />}
       {canCreate && <ImportButton />}
       <ExportMenu />
+      <SavedViewsButton />
+      <ColumnsButton />
     </TopToolbar>
   );
 }
@@ -280,7 +291,7 @@ export function SchemaList({
           rowClick={can.show ? 'show' : false}
         />
       ) : (
-        <Datagrid
+        <DatagridConfigurable
           rowClick={can.show ? 'show' : false}
           bulkActionButtons={
             chain || bulkDelete ? <BulkActions chain={chain} canDelete={bulkDelete} /> : false
@@ -292,7 +303,7 @@ export function SchemaList({
           {can.edit && <EditButton />}
           {schema['x-archive'] === true && <ArchiveButton />}
           {overrides?.rowActions}
-        </Datagrid>
+        </DatagridConfigurable>
       )}
     </List>
   );
@@ -352,6 +363,11 @@ export function SchemaShow({ resource, overrides }: { resource: string; override
       <TabbedShowLayout tabs={<TabbedShowLayoutTabs variant="scrollable" scrollButtons="auto" />}>
         {sectionTabs(TabbedShowLayout.Tab, sectionsOf(schema), schema, resource, overrides, 'display')}
         {overrides?.showTabs}
+        {schema['x-storage'] && (
+          <TabbedShowLayout.Tab label="schemaUi.history.tab" path="history">
+            <HistoryTab />
+          </TabbedShowLayout.Tab>
+        )}
       </TabbedShowLayout>
     </Show>
   );

@@ -88,6 +88,7 @@ export interface AuditLogTable {
   changed: JsonText;
   before: string | null;
   after: string | null;
+  state: string | null;
 }
 
 /** Table `authors` of the authors resource (schemas/author.schema.json). */

@@ -28,6 +28,8 @@ import * as m20261126T0400_upload_blob from './20261126T0400_upload_blob';
 import * as m20261126T0401_rate_limit from './20261126T0401_rate_limit';
 import * as m20261126T0500_storage_artworks from './20261126T0500_storage_artworks';
 import * as m20261126T0600_import_jobs from './20261126T0600_import_jobs';
+import * as m20261126T0700_storage_audit_log from './20261126T0700_storage_audit_log';
+import * as m20261126T0701_saved_views from './20261126T0701_saved_views';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -54,4 +56,6 @@ export const migrations: Record<string, Migration> = {
   '20261126T0401_rate_limit': m20261126T0401_rate_limit,
   '20261126T0500_storage_artworks': m20261126T0500_storage_artworks,
   '20261126T0600_import_jobs': m20261126T0600_import_jobs,
+  '20261126T0700_storage_audit_log': m20261126T0700_storage_audit_log,
+  '20261126T0701_saved_views': m20261126T0701_saved_views,
 };
