@@ -25,10 +25,8 @@
  * Times are UTC text `YYYY-MM-DD HH:mm:ss` (`x-storage.timestamps`).
  */
 import { msg, schemaLabel } from '../../common/messages/index';
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { Codes, type FieldError } from '../../common/envelope';
-import { formatErrors, schemas } from '../dialect/schemaRegistry';
-import { validatorFor } from '../dialect/validators';
+import { sql, type Kysely } from 'kysely';
+import { Codes } from '../../common/envelope';
 import { isFinal } from '../dialect/frozen';
 import { readQuery } from '../../server/db/connect';
 import { nowText } from '../../server/db/database';
@@ -285,7 +283,7 @@ export class Repository<R extends object = RecordOut> {
     const [ids, text] = [parseIds(query.ids), query.q?.trim()];
     let qb = this.records(db);
     if (ids) qb = qb.where(this.col('id'), 'in', ids.length ? ids : [-1]);
-    if (text) qb = qb.where(this.freeText(db, text));
+    if (text) qb = qb.where(freeText(db, this.model, this.dialect, text));
     for (const [n, v] of Object.entries({ ...filtersOf(query), ...extra }))
       qb = qb.where(this.col(this.filterOn(n)[0]), this.filterOn(n)[1], this.filterParam(n, v));
     return qb;
