@@ -7,6 +7,7 @@
  * (kernel/server/resources.ts) and the storage codegen (scripts/codegen/storage.ts).
  */
 import { resourceSchemas, type PropertySchema, type ResourceSchema } from '../dialect/schemaRegistry';
+import { typeNameOf } from '../dialect/typeName';
 
 /** SQL column types the kernel uses (portable between SQLite and PostgreSQL). */
 export type ColumnType = 'integer' | 'text' | 'real';
@@ -232,7 +233,7 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
     name: schema['x-resource']!.name,
     schemaId: schema.$id,
     schema,
-    typeName: String(schema.title ?? schema.$id),
+    typeName: typeNameOf(schema),
     label: en,
     table: storage.table,
     representation: schema['x-resource']?.recordRepresentation ?? 'id',
