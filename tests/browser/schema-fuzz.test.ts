@@ -16,17 +16,16 @@
  * runs more. The closing log line gives the number of schemas and of failing checks.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import type { Envelope } from '../../common/envelope';
 import fc from 'fast-check';
-import pg from 'pg';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changedFiles, copyRepository, fingerprints, runIn } from '../support/repoCopy';
+import { changedFiles, copyRepository, fingerprints, runIn, scratchPostgres } from '../support/repoCopy';
 import { recordArbitrary, writable } from '../support/recordArbitraries';
 import { sampleSchemas } from '../support/schemaArbitraries';
 import { call, checkResourceApi, type ApiTarget } from '../support/schemaFuzzApi';
@@ -71,27 +70,9 @@ function postgresUrl(): string | undefined {
   }
 }
 
-/** A new database on the PostgreSQL server of `admin` and a function dropping it. */
-async function createDatabase(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `baas_fuzz_${randomBytes(6).toString('hex')}`;
-  const run = async (text: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 /** Starts the copy's server on `db`, signs the admin in and creates an author to reference. */
 async function startBackend(db: 'sqlite' | 'postgres', consoleDir: string): Promise<Backend> {
-  const pgDb = db === 'postgres' ? await createDatabase(pgUrl!) : undefined;
+  const pgDb = db === 'postgres' ? await scratchPostgres(pgUrl) : undefined;
   const server = await startServerProcess({
     root: tree,
     dataDir: join(work, `data-${db}`),
@@ -102,7 +83,7 @@ async function startBackend(db: 'sqlite' | 'postgres', consoleDir: string): Prom
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ username: 'admin', password: passwords.ADMIN_PASSWORD }),
   });
-  const target = { url: server.url, token: ((await login.json()) as Json).data.token as string };
+  const target = { url: server.url, token: ((await login.json()) as Envelope<{ token: string }>).data.token };
   const author = await call(target, 'POST', '/artmanager/authors/addAuthors', { authorName: 'Fuzz, Author' });
   if (author.status !== 200) throw new Error(`cannot create an author: ${JSON.stringify(author.body)}`);
   return { server, target, refIds: { authors: [author.body.data.id] }, drop: pgDb?.drop };

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
+import { httpApi } from '../support/httpApi';
 import { changedFiles, copyRepository, fingerprints, runIn } from '../support/repoCopy';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
@@ -69,17 +70,9 @@ const gitStatus = () =>
     .map((l) => l.slice(3))
     .filter((f) => !added.includes(f));
 
-async function api(method: 'GET' | 'POST', path: string, body?: unknown, token?: string | null) {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: {
-      ...(token ? { 'X-Token': token } : {}),
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } };
-}
+/** One JSON call to the copy's server (tests/support/httpApi.ts), as `token` when given. */
+const api = (method: 'GET' | 'POST', path: string, body?: unknown, token?: string | null) =>
+  httpApi(server.url, token ?? null, method, path, body);
 
 async function login(who: 'admin' | 'user'): Promise<string> {
   const r = await api('POST', '/dev-api/user/login', { username: who, password: passwords[who] });
