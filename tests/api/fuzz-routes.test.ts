@@ -137,9 +137,9 @@ describe(`every registered route, hostile input (${DB})`, () => {
   });
 
   // Item 8: every GET route validates its query string with the kernel's rules (server/routes/*: a route
-  // without parameters declares NO_QUERY, kernel/server/validation.ts). Left out: the operators' probes
-  // and the OpenAPI document of @fastify/swagger.
-  const UNCHECKED_QUERY = ['/healthz', '/readyz', '/dev-api/openapi.json'];
+  // without parameters declares NO_QUERY, kernel/server/validation.ts). Left out: the operators' probes,
+  // the OpenAPI document of @fastify/swagger and the stored files (@fastify/static: no handler of ours).
+  const UNCHECKED_QUERY = ['/healthz', '/readyz', '/dev-api/openapi.json', '/uploads/*'];
 
   it('every GET route declares its query string and refuses an unknown parameter naming it', async () => {
     const gets = t.app.routeTable.filter(
@@ -150,7 +150,8 @@ describe(`every registered route, hostile input (${DB})`, () => {
     for (const r of gets) {
       const url = `${fill(r.url, '1')}?zzUnknown=1`;
       const res = await send('GET', url);
-      if (res.statusCode === 403) continue;
+      // a call for other callers (the mini-program's, other roles) is refused before its query is read
+      if (res.statusCode === 401 || res.statusCode === 403) continue;
       const fields = (res.json().data?.errors ?? []).map((e: { field: string }) => e.field);
       if (res.statusCode !== 400 || !fields.includes('zzUnknown'))
         wrong.push(`GET ${url} -> ${res.statusCode} ${res.body.slice(0, 160)}`);
