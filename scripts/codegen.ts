@@ -39,6 +39,7 @@ import {
   withDataPolicy,
   type ResourceSchema,
 } from '../kernel/dialect/schemaRegistry';
+import { typeNameOf } from '../kernel/dialect/typeName';
 import { modelOf } from '../kernel/server/model';
 import {
   dialectErrors,
@@ -129,7 +130,9 @@ function plain(schema: Json): Json {
 async function types(list: { schema: Json }[]): Promise<string> {
   const parts: string[] = [];
   for (const { schema } of list) {
-    const ts = await compile(plain(schema), schema.title ?? schema.$id, {
+    // the title is a human label: the type is named by typeNameOf (an identifier derived from it)
+    const name = typeNameOf(schema);
+    const ts = await compile({ ...plain(schema), title: name }, name, {
       bannerComment: '',
       additionalProperties: false,
       format: false,

@@ -137,14 +137,25 @@ export function keywordText(
   return interpolate(entry, args, lang);
 }
 
+/** The keywords whose params name two fields (`first`, `second`). */
+const TWO_FIELD_RULES = new Set(['x-ordered', 'x-distinct']);
+
 /**
- * One `data.errors` entry in `lang`: English keeps the server's own `message` (it names the field and
- * says more than the keyword text); other languages say "<label>：<keyword text>".
+ * One `data.errors` entry in `lang`, naming the field by its label (x-i18n) like the console's forms:
+ * English keeps the server's own `message` (it says more than the keyword text) with its leading
+ * "<field>: " replaced by "<label>: "; other languages say "<label>：<keyword text>".
  */
 export function fieldErrorText(lang: Language, e: FieldError, schemaId?: string): string {
-  if (lang === 'en') return e.message;
   // A two-field rule is reported at its second field: the pair lives in that field's object.
   const pair = { base: e.field.split('.').slice(0, -1).join('.'), schemaId };
+  if (lang === 'en') {
+    const label = e.label?.en ?? fieldLabel('en', e.field, schemaId);
+    const prefix = `${e.field || 'body'}: `;
+    // a two-field rule's message names its fields by key: the catalogue's text names them by label
+    if (TWO_FIELD_RULES.has(e.keyword))
+      return `${label}: ${keywordText(lang, e.keyword, e.params, e.message, pair)}`;
+    return e.message.startsWith(prefix) ? `${label}: ${e.message.slice(prefix.length)}` : e.message;
+  }
   return `${e.label?.[lang] ?? fieldLabel(lang, e.field, schemaId)}：${keywordText(lang, e.keyword, e.params, e.message, pair)}`;
 }
 

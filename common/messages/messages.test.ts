@@ -150,7 +150,7 @@ describe('renderMessage', () => {
       },
     };
     expect(renderMessage('en', env)).toBe(
-      'Invalid body: artWorkName: must be at most 60 wide; author: is required',
+      'Invalid body: Artwork name: must be at most 60 wide; Author: is required',
     );
     expect(renderMessage('zh', env)).toBe(
       '请求体无效：作品名称：最多 30 个汉字（60 个字符），当前为 62 个字符；作者：必填',

@@ -7,6 +7,7 @@
  * (kernel/server/resources.ts) and the storage codegen (scripts/codegen/storage.ts).
  */
 import { resourceSchemas, type PropertySchema, type ResourceSchema } from '../dialect/schemaRegistry';
+import { typeNameOf } from '../dialect/typeName';
 
 /** SQL column types the kernel uses (portable between SQLite and PostgreSQL). */
 export type ColumnType = 'integer' | 'text' | 'real';
@@ -75,7 +76,8 @@ export interface ResourceModel {
   stored: string[];
   /**
    * Stored properties holding JSON text, with the value for an absent one (`null` for a nullable one:
-   * an absent or null value is stored as SQL NULL and answered as null).
+   * an absent or null value is stored as SQL NULL and answered as null; `null` too for an optional one
+   * without a default, which is also in `optional`: answered absent).
    */
   json: Record<string, '[]' | '{}' | null>;
   /** Stored boolean properties: an integer column (0/1 on SQLite and PostgreSQL), JSON true/false in the API. */
@@ -164,10 +166,17 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
     const isNullable = typesOf(p).includes('null');
     const col: ColumnModel = { type: columnType(p), notNull: !isNullable };
     if (isJson(p)) {
-      // A nullable object or array is a nullable column (null round-trips); any other one holds '{}' or
-      // '[]' when absent (the shape the hand-written migrations gave the product's JSON columns).
-      json[name] = isNullable ? null : typesOf(p).includes('array') ? '[]' : '{}';
+      // A nullable object or array is a nullable column (null round-trips). An optional one without a
+      // `default`, written by the API, is like any other optional property: SQL NULL when absent, left out
+      // of the record (docs/api.md "Types"). Any other one (required, a `default`, or read-only: written
+      // by the kernel or a hook) holds '{}' or '[]' when absent (the hand-written migrations' shape).
+      const absent = !isNullable && !required.has(name) && p.default === undefined && !p.readOnly;
+      json[name] = isNullable || absent ? null : typesOf(p).includes('array') ? '[]' : '{}';
       if (json[name] !== null) col.default = json[name];
+      if (absent) {
+        col.notNull = false;
+        optional.push(name);
+      }
     } else {
       const d = sqlDefault(p);
       if (d !== undefined) col.default = d;
@@ -232,7 +241,7 @@ export function modelOf(schema: ResourceSchema, all: ResourceSchema[] = resource
     name: schema['x-resource']!.name,
     schemaId: schema.$id,
     schema,
-    typeName: String(schema.title ?? schema.$id),
+    typeName: typeNameOf(schema),
     label: en,
     table: storage.table,
     representation: schema['x-resource']?.recordRepresentation ?? 'id',

@@ -60,8 +60,12 @@ export function recordBuilder(model: ResourceModel): (row: Record<string, unknow
   const booleans = new Set(model.booleans);
   const optional = new Set(model.optional);
   const value = (n: string) => {
-    if (model.json[n] !== undefined) return `parse(${at(n)}, ${JSON.stringify(model.json[n])})`;
-    const v = booleans.has(n) ? `bool(${at(n)})` : at(n);
+    const v =
+      model.json[n] !== undefined
+        ? `parse(${at(n)}, ${JSON.stringify(model.json[n])})`
+        : booleans.has(n)
+          ? `bool(${at(n)})`
+          : at(n);
     // `undefined` leaves the key out of the JSON answer (not `delete`: the record keeps one shape).
     return optional.has(n) ? `${v} ?? undefined` : v;
   };

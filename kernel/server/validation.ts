@@ -28,6 +28,13 @@ export function registryIdOf(schema: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The query string of a call that takes no parameter: any parameter is refused (400 naming it), as the
+ * kernel's list calls refuse unknown ones. Every hand-written GET route declares its query string, this
+ * one when it has none (docs/api.md).
+ */
+export const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const;
+
 /** The run-time compilers of ad-hoc route schemas: bodies (no coercion) and query strings (coercion). */
 export interface RouteCompilers {
   body: Ajv;

@@ -182,6 +182,11 @@ const CASES: [string, (s: Json) => void, string][] = [
     `${FILE}#/x-resource/name: resource name "artworks" is already used by schemas/artwork.schema.json#/x-resource/name`,
   ],
   [
+    "a title naming another schema's record type (titles are labels: spaces are fine, the type name is derived)",
+    (s) => (s.title = 'art category'),
+    `${FILE}#/title: type name (from the title) "ArtCategory" is already used by schemas/artCategory.schema.json#/title`,
+  ],
+  [
     "another schema's table",
     (s) => (s['x-storage'].table = 'artworks'),
     `${FILE}#/x-storage/table: table "artworks" is already used by schemas/artwork.schema.json#/x-storage/table`,

@@ -58,7 +58,7 @@ export function errorText(e: unknown): string {
   const err = e instanceof Error ? e : new Error(String(e));
   const frame = (err.stack ?? '')
     .split('\n')
-    .map((l) => /\(?((?:scripts|common|server|src|kernel)\/[^():]+:\d+)/.exec(l)?.[1])
+    .map((l) => /(?<![\w-])((?:scripts|common|server|src|kernel)\/[^():]+:\d+)/.exec(l)?.[1])
     .find(Boolean);
   return `${err.name === 'Error' ? '' : `${err.name}: `}${err.message.split('\n')[0]}${frame ? ` (at ${frame})` : ''}`;
 }

@@ -22,6 +22,7 @@
  * Each failure is a {@link DialectError} (file, JSON pointer, reason). A rule that throws on a shape it did
  * not expect is reported the same way at the schema's root, never thrown.
  */
+import { typeNameOf } from '../../kernel/dialect/typeName';
 import { pointer, type DialectError } from './metaSchema';
 
 type Json = Record<string, any>;
@@ -162,7 +163,8 @@ class Checker {
     for (const f of this.files) {
       const s = f.schema;
       const x = s['x-resource'];
-      claim(f, 'title', s.title, '/title');
+      // the record's TypeScript type is named after the title (kernel/dialect/typeName.ts)
+      claim(f, 'type name (from the title)', typeNameOf(s), s.title === undefined ? '/$id' : '/title');
       claim(f, 'resource name', x?.name, '/x-resource/name');
       if (isObj(x) && typeof x.name === 'string') {
         const group = typeof x.group === 'string' ? `/${x.group}` : '';

@@ -400,6 +400,27 @@ export const migrationStamp = (d = new Date()) => d.toISOString().slice(0, 16).r
 /** A migration's file name without `.ts`: `YYYYMMDDTHHMM_words`. */
 export const MIGRATION_NAME = /^\d{8}T\d{4}_[A-Za-z0-9_]+$/;
 
+/** The longest migration name `migrationName` gives (far below a file name's 255 bytes, with `.ts`). */
+export const MIGRATION_NAME_MAX = 80;
+
+/**
+ * A storage migration's name: `<stamp>_storage_<tables joined by _>`, or, when that would be longer than
+ * `MIGRATION_NAME_MAX` characters (many tables: the ENAMETOOLONG schema fuzzing found), the first
+ * tables that fit and `_and_<n>_more`. Matches `MIGRATION_NAME`.
+ */
+export function migrationName(stamp: string, tables: string[]): string {
+  const unique = [...new Set(tables)];
+  const full = `${stamp}_storage_${unique.join('_')}`;
+  if (full.length <= MIGRATION_NAME_MAX) return full;
+  let name = `${stamp}_storage`;
+  for (const [i, t] of unique.entries()) {
+    const tail = `_and_${unique.length - i - 1}_more`;
+    if (`${name}_${t}${tail}`.length > MIGRATION_NAME_MAX) return `${name}_and_${unique.length - i}_more`;
+    name = `${name}_${t}`;
+  }
+  return name;
+}
+
 /**
  * The source of migrations/index.ts (a generated file): the migrations `known` (the files of the folder,
  * or when not given the names listed in `indexSource`), plus `added` when given, in name order.
@@ -479,8 +500,10 @@ export async function storageFiles(opts: {
     out[SNAPSHOT_PATH] = snapshotText;
     return out;
   }
-  const tables = [...new Set(steps.map((s) => s.table))].join('_');
-  const name = `${migrationStamp(opts.now)}_storage_${tables}`;
+  const name = migrationName(
+    migrationStamp(opts.now),
+    steps.map((s) => s.table),
+  );
   out[`server/db/migrations/${name}.ts`] = await opts.format(migrationSource(name, steps));
   out[MIGRATIONS_INDEX] = await opts.format(
     migrationsIndexSource(opts.read(MIGRATIONS_INDEX) ?? '', opts.banner, name, opts.migrations),

@@ -7,7 +7,8 @@
  *   kernel/dialect/schemaRegistry.ts);
  * - for POST/PUT: a malformed JSON body and a truncated multipart body (no closing boundary); the two
  *   upload calls (`POST /artmanager/upload`, `POST /baas-api/chaincode/upload`) answer 400 naming it;
- * - a 64 KiB header (Node's parser: 431 in the envelope, field "").
+ * - a 64 KiB header (Node's parser: 431 in the envelope, field "");
+ * - an unknown query parameter on every GET route: 400 naming it (each declares its query string).
  * Asserted: no 5xx over all of them, the refusals above in the envelope, en and zh. Runs on SQLite, and on
  * PostgreSQL when TEST_DATABASE_URL is set.
  */
@@ -133,6 +134,29 @@ describe(`every registered route, hostile input (${DB})`, () => {
         }
     expect(wrong).toEqual([]);
     expect(fiveXX).toEqual([]);
+  });
+
+  // Item 8: every GET route validates its query string with the kernel's rules (server/routes/*: a route
+  // without parameters declares NO_QUERY, kernel/server/validation.ts). Left out: the operators' probes,
+  // the OpenAPI document of @fastify/swagger and the stored files (@fastify/static: no handler of ours).
+  const UNCHECKED_QUERY = ['/healthz', '/readyz', '/dev-api/openapi.json', '/uploads/*'];
+
+  it('every GET route declares its query string and refuses an unknown parameter naming it', async () => {
+    const gets = t.app.routeTable.filter(
+      (r) => ([] as string[]).concat(r.method).includes('GET') && !UNCHECKED_QUERY.includes(r.url),
+    );
+    expect(gets.filter((r) => !r.schema?.querystring).map((r) => r.url)).toEqual([]);
+    const wrong: string[] = [];
+    for (const r of gets) {
+      const url = `${fill(r.url, '1')}?zzUnknown=1`;
+      const res = await send('GET', url);
+      // a call for other callers (the mini-program's, other roles) is refused before its query is read
+      if (res.statusCode === 401 || res.statusCode === 403) continue;
+      const fields = (res.json().data?.errors ?? []).map((e: { field: string }) => e.field);
+      if (res.statusCode !== 400 || !fields.includes('zzUnknown'))
+        wrong.push(`GET ${url} -> ${res.statusCode} ${res.body.slice(0, 160)}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('hostile URL parameters and bodies: no 5xx on any route', async () => {

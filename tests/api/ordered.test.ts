@@ -41,7 +41,7 @@ describe('x-ordered', () => {
         params: { first: 'startYear', second: 'endYear' },
       }),
     ]);
-    expect(en.body.msg).toContain('baseInfo.endYear: startYear must not be after endYear');
+    expect(en.body.msg).toBe('Invalid body: End year: Start year must not be after End year');
     const z = await t.call({ method: 'POST', url: '/artmanager/artwork/addArtwork', payload, headers: zh });
     expect(z.status).toBe(400);
     expect(z.body.data.errors.map((e: { field: string }) => e.field)).toEqual(['baseInfo.endYear']);

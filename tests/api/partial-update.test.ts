@@ -3,6 +3,8 @@
  * declares `create`, `update` and `getOne`: a record is created with a non-default value in every
  * writable field (values generated from the schema, tests/support/arbitraries.ts); then, field after
  * field, an update naming only that field is sent, and every other field read back must be unchanged.
+ * In particular, a field with a schema `default` that holds another value keeps it through an update of
+ * any other field (the default is the create's, never the update's).
  * Runs on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set (scripts/test-all.sh).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,8 +154,56 @@ describe.each(updatable.map((s) => [s['x-resource']!.name, s] as const))(
         before = after;
       }
     });
+
+    // The update variant has no `default` (kernel/dialect/schemaRegistry.ts): ajv's useDefaults would
+    // otherwise put the default of every field the update leaves out over its stored value.
+    it.skipIf(defaulted(s).length === 0)(
+      'an update of one field never puts a default back over a stored value',
+      async () => {
+        const endpoints = s['x-endpoints']!;
+        const refs = await referenceIds(t, s);
+        const rules = RULED[s['x-resource']!.name] ?? {};
+        const fields = writable(s).filter((f) => !rules.fixed?.includes(f));
+        // a third record's values (distinct from the first test's two for unique fields), never a default
+        const value = (f: string, which: number) => {
+          try {
+            return validValues(s, f, 4, refs)[2 + which];
+          } catch {
+            return validValues(s, f, 2, refs)[which]; // a field with few values (a switch)
+          }
+        };
+        const record = Object.fromEntries(fields.map((f) => [f, value(f, 0)]));
+        const created = await send(t, endpoints.create!, record);
+        expect(created.body.code, JSON.stringify(created.body)).toBe(0);
+        const id = created.body.data.id as number;
+        const stored = await getOne(t, s, id);
+        const kept = defaulted(s).filter((d) => fields.includes(d));
+        for (const d of kept)
+          expect(stored[d], `${d} stored, not its default`).not.toEqual(s.properties[d].default);
+        // the defaulted fields last: each one updated may take its default value
+        for (const f of [...fields.filter((k) => !kept.includes(k)), ...kept]) {
+          if (rules.createOnly?.includes(f)) continue;
+          const partner = rules.coupled?.[f];
+          const res = await send(t, endpoints.update!, {
+            id,
+            [f]: value(f, 1),
+            ...(partner ? { [partner]: value(partner, 1) } : {}),
+          });
+          expect(res.body.code, `update ${f}: ${JSON.stringify(res.body)}`).toBe(0);
+          const after = await getOne(t, s, id);
+          for (const d of kept.filter((k) => k !== f && k !== partner))
+            expect(after[d], `${d} after an update of ${f}`).toEqual(stored[d]);
+          if (kept.includes(f)) stored[f] = after[f];
+        }
+      },
+    );
   },
 );
+
+/** The writable top-level properties of `s` with a schema `default`. */
+function defaulted(s: ResourceSchema): string[] {
+  return writable(s).filter((f) => s.properties[f].default !== undefined && !s.properties[f].writeOnly);
+}
 
 it('covers the resources that can be edited', () => {
   expect(updatable.map((s) => s['x-resource']!.name).sort()).toEqual([

@@ -164,7 +164,7 @@ describe('POST /artmanager/artwork/addPicture and deletePicture', () => {
       { bytes: png(), filename: '10.png' },
     );
     expect(tenth.status).toBe(400);
-    expect(tenth.body.msg).toBe('images: at most 9 images; remove one first');
+    expect(tenth.body.msg).toBe('Images: at most 9 images; remove one first');
     expect(tenth.body.data.errors[0]).toMatchObject({
       field: 'images',
       keyword: 'maxItems',

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyWithSchemas } from '../support/kernelCopy';
+import type { Envelope } from '../../common/envelope';
+import { httpApi } from '../support/httpApi';
+import { copyWithSchemas } from '../support/repoCopy';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
 import { ConsolePage } from './pages/ConsolePage';
@@ -23,14 +25,9 @@ let server: ServerProcess;
 let browser: Browser;
 let token: string;
 
-async function api(path: string, body: unknown) {
-  const res = await fetch(server.url + path, {
-    method: 'POST',
-    headers: { 'X-Token': token, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as { code: number; data: any };
-}
+/** A POST as the admin; its envelope (tests/support/httpApi.ts). */
+const api = async (path: string, body: unknown) =>
+  (await httpApi(server.url, token, 'POST', path, body)).body;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'baas-every-type-ui-'));
@@ -50,7 +47,7 @@ beforeAll(async () => {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
   });
-  token = ((await login.json()) as { data: { token: string } }).data.token;
+  token = ((await login.json()) as Envelope<{ token: string }>).data.token;
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 });
 

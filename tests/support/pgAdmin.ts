@@ -2,7 +2,7 @@
  * One statement on a PostgreSQL server over a connection of its own (CREATE DATABASE and DROP DATABASE
  * cannot run in a transaction or a pool's session): used by the API tests' per-app databases
  * (tests/api/helpers.ts), the multi-instance benchmark (bench/multiInstance.ts) and the scratch databases of
- * the repository copies (tests/support/kernelCopy.ts, tests/browser/schema-fuzz.test.ts).
+ * the repository copies (tests/support/repoCopy.ts `scratchPostgres`).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';

@@ -1,22 +1,26 @@
 /**
  * A copy of this repository for the tests that change it the way a developer would (tests/browser/zero-code.test.ts,
- * tests/browser/schema-fuzz.test.ts): its tracked files (as the working tree has them) under a new
- * directory, sharing this repository's node_modules through a symlink, and the tools to tell which files
- * a step wrote (`fingerprints`, `changedFiles`) and to run the project's scripts there (`runIn`).
+ * tests/browser/schema-fuzz.test.ts, tests/api/every-type.test.ts, tests/browser/every-type.test.ts): its
+ * tracked and untracked, not ignored, files (as the working tree has them) under a new directory, sharing
+ * this repository's node_modules through a symlink; the tools to tell which files a step wrote
+ * (`fingerprints`, `changedFiles`) and to run the project's scripts there (`runIn`); `copyWithSchemas` (a
+ * copy with extra schemas, codegen run) and `scratchPostgres` (a PostgreSQL database of its own).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createScratchDatabase } from './pgAdmin';
 import { ROOT } from './serverProcess';
 
-/**
- * Copies the tracked files of this repository (as the working tree has them) to `dest` and links its
- * node_modules; with `untracked`, also the untracked files git does not ignore.
- */
-export function copyRepository(dest: string, { untracked = false } = {}): void {
-  const listing = ['ls-files', '-z', ...(untracked ? ['--cached', '--others', '--exclude-standard'] : [])];
-  const files = execFileSync('git', listing, { cwd: ROOT }).toString().split('\0').filter(Boolean);
+/** Copies the tracked and untracked, not ignored, files of this repository to `dest` and links its node_modules. */
+export function copyRepository(dest: string): void {
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+  })
+    .toString()
+    .split('\0')
+    .filter(Boolean);
   for (const f of files) {
     mkdirSync(dirname(join(dest, f)), { recursive: true });
     try {
@@ -26,6 +30,29 @@ export function copyRepository(dest: string, { untracked = false } = {}): void {
     }
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dest, 'node_modules'));
+}
+
+/**
+ * Copies this repository to `dest` (`copyRepository`), adds `schemas` (`{ from: absolute path, to: path
+ * relative to the copy }`) and runs codegen there.
+ * @throws with the end of codegen's output when it fails
+ */
+export function copyWithSchemas(dest: string, schemas: { from: string; to: string }[]): void {
+  copyRepository(dest);
+  for (const s of schemas) copyFileSync(s.from, join(dest, s.to));
+  runIn(dest, 'scripts/codegen.ts');
+}
+
+/**
+ * A new PostgreSQL database on the server of `admin` (default `TEST_DATABASE_URL`; a role allowed to
+ * create databases), or undefined when that names no PostgreSQL server (the tests then run on SQLite).
+ * `drop` removes it (FORCE: ending its sessions).
+ */
+export async function scratchPostgres(
+  admin = process.env.TEST_DATABASE_URL,
+): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  if (!admin || !/^postgres(ql)?:\/\//.test(admin)) return undefined;
+  return createScratchDatabase(admin, 'baas_copy');
 }
 
 /** Every file below `dir` (relative paths), node_modules and .git excluded. */

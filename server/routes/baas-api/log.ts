@@ -26,6 +26,7 @@ import { latestCheckpoint } from '../../ledger/checkpoints';
 import { cosignedNote } from '../../ledger/witnessPush';
 import { ok } from '../../plugins/app/envelope';
 import { invalidField, notFound } from '../../errors';
+import { NO_QUERY } from '../../../kernel/server/validation';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const channelParams = {
@@ -56,6 +57,7 @@ export default async function logRoutes(fastify: FastifyInstance) {
       schema: {
         summary: 'The latest signed checkpoint (C2SP tlog-checkpoint as a signed note), text/plain',
         params: channelParams,
+        querystring: NO_QUERY,
         response: { 200: { type: 'string' } },
       },
     },
@@ -77,6 +79,7 @@ export default async function logRoutes(fastify: FastifyInstance) {
         summary:
           "The log's origin, signed size and alarm (a stored history that does not extend the last signed checkpoint)",
         params: channelParams,
+        querystring: NO_QUERY,
       },
     },
     async (req) => {
@@ -109,6 +112,7 @@ export default async function logRoutes(fastify: FastifyInstance) {
           },
           required: ['channel', '*'],
         } as const,
+        querystring: NO_QUERY,
       },
     },
     async (req, reply: FastifyReply) => {

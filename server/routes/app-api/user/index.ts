@@ -35,6 +35,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugin
 import { PLATFORM_TOKEN_SCHEME } from '../../../plugins/external/swagger';
 // The console accounts' password-change body (8 to 256 characters, schemas/account.schema.json).
 import { passwordBody } from '../../dev-api/user/index';
+import { NO_QUERY } from '../../../../kernel/server/validation';
 
 const loginBody = {
   type: 'object',
@@ -181,7 +182,10 @@ export default async function platformUserRoutes(app: FastifyInstance) {
 
   app.get(
     '/info',
-    { onRequest: signedIn, schema: { security, summary: 'The signed-in platform user' } },
+    {
+      onRequest: signedIn,
+      schema: { security, summary: 'The signed-in platform user', querystring: NO_QUERY },
+    },
     async (request) => {
       const me = session(request);
       if (await mustChange(me)) throw apiError(Codes.FORBIDDEN, 403, 'auth.mustChangePassword');

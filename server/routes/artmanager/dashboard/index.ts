@@ -21,6 +21,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ok } from '../../../plugins/app/envelope';
+import { NO_QUERY } from '../../../../kernel/server/validation';
 
 export interface OnChainDay {
   day: string;
@@ -51,7 +52,8 @@ export function onChainProgress(
 }
 
 export default async function dashboardRoutes(app: FastifyInstance) {
-  app.get('/stats', { onRequest: app.requireRoles(['admin']) }, async () => {
+  const options = { onRequest: app.requireRoles(['admin']), schema: { querystring: NO_QUERY } };
+  app.get('/stats', options, async () => {
     const db = app.db;
     const pg = app.dialect === 'postgres';
     const count = async (table: 'authors' | 'artworks', onChain: boolean) => {

@@ -18,6 +18,7 @@ import { invalidField } from '../../../errors';
 import { isValidKey } from '../../../storage/blobStore';
 import { MAX_UPLOAD_BYTES, signPolicy } from '../../../storage/uploads';
 import { uploadTarget } from '../upload/index';
+import { NO_QUERY } from '../../../../kernel/server/validation';
 
 interface SignBody {
   resource?: string;
@@ -78,6 +79,10 @@ export default async function ossRoutes(app: FastifyInstance) {
     const entries = await app.storage.list(prefix);
     return ok({ list: entries, total: entries.length });
   };
-  app.get('/dir', { onRequest }, async () => list(''));
-  app.get<{ Params: { '*': string } }>('/dir/*', { onRequest }, async (req) => list(req.params['*']));
+  app.get('/dir', { onRequest, schema: { querystring: NO_QUERY } }, async () => list(''));
+  app.get<{ Params: { '*': string } }>(
+    '/dir/*',
+    { onRequest, schema: { querystring: NO_QUERY } },
+    async (req) => list(req.params['*']),
+  );
 }

@@ -32,6 +32,7 @@ import { ensureAnotherAdmin } from '../../../../kernel/hooks/accounts';
 import { companyAccountDisabled } from '../../../../kernel/hooks/companies';
 import { TOKEN_SCHEME } from '../../../plugins/external/swagger';
 import { msg } from '../../../../common/messages/index';
+import { NO_QUERY } from '../../../../kernel/server/validation';
 
 /** Roles the product knows: the accounts schema's `roles` enum (admin, and the blockchain section's `user`). */
 export const KNOWN_ROLES: string[] = schemas.account.properties.roles.items!.enum as string[];
@@ -240,7 +241,7 @@ export async function accountRoutes(app: FastifyInstance) {
   );
 
   let matrix: RoleCalls[] | undefined;
-  app.get('/roles', { onRequest: guard }, async () => {
+  app.get('/roles', { onRequest: guard, schema: { querystring: NO_QUERY } }, async () => {
     matrix ??= roleMatrix(
       app.swagger() as unknown as {
         paths: Record<string, Record<string, { summary?: string; security?: Record<string, string[]>[] }>>;

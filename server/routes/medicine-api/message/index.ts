@@ -28,6 +28,7 @@ import { likePattern, paging } from '../../../../kernel/server/listQuery';
 import { ok } from '../../../plugins/app/envelope';
 import { notFound } from '../../../errors';
 import { COMPANY_ROLE, companiesOf } from '../../../../kernel/hooks/companies';
+import { NO_QUERY } from '../../../../kernel/server/validation';
 
 /**
  * The caller's inbox: sent notifications whose recipients name `username` (JSON text holds `"username"`),
@@ -100,7 +101,7 @@ export default async function messageRoutes(app: FastifyInstance) {
 
   app.get(
     '/unreadCount',
-    { onRequest: guard, schema: { summary: 'Messages: the caller’s unread count' } },
+    { onRequest: guard, schema: { summary: 'Messages: the caller’s unread count', querystring: NO_QUERY } },
     async (request) => {
       const { count } = await inbox(app.db, me(request))
         .where('r.account', 'is', null)
@@ -166,7 +167,7 @@ export default async function messageRoutes(app: FastifyInstance) {
 
   app.get(
     '/company',
-    { onRequest: guard, schema: { summary: 'Messages: the caller’s companies' } },
+    { onRequest: guard, schema: { summary: 'Messages: the caller’s companies', querystring: NO_QUERY } },
     async (request) => {
       const ids = (await companiesOf(app.db, me(request))).map((c) => c.id);
       const list = ids.length
