@@ -126,7 +126,7 @@ export async function buildApp(config: AppConfig, opts: FastifyServerOptions = {
   await app.register(companyTrackingRoutes, { prefix: '/medicine-api/company' });
   // The platform users' (mini-program) sign-in and sessions: their login count and last login.
   await app.register(platformUserRoutes, { prefix: '/app-api/user' });
-  // The console's import of CSV, XLSX and JSON files into any resource (server/import/jobs.ts).
+  // The console's import of CSV, XLSX and JSON files into any resource (kernel/server/importJobs.ts).
   await app.register(importRoutes, { prefix: '/dev-api/import' });
   // Record history and revert of every stored resource, from the audit trail (issue 21 item 3).
   await app.register(historyRoutes, { prefix: '/dev-api/history' });

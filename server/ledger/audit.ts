@@ -19,7 +19,9 @@ import { parseCheckpoint, splitNote, verifyCheckpointNote } from '../../common/l
 import { arrayHashReader, storedHashesForRecordHash, treeHash, type Hash } from '../../common/ledger/tlog';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import type { Database } from '../db/database';
-import { explainEdit } from './editAudit';
+import { explainEdit, type LatestRecordTx } from './editAudit';
+
+export type { LatestRecordTx };
 import { RECORD_CHAINCODE, recordDigest, recordOfTx } from './records';
 import { verifyLedger } from './verify';
 import type { LedgerTables } from './tables';
@@ -44,15 +46,6 @@ export interface VerifyKey {
    * first transition are signed by `previous[0]`, each transition checkpoint by a key and the next one.
    */
   previous?: Uint8Array[];
-}
-
-/** The latest put transaction of a record in the ledger, and how many versions it has. */
-export interface LatestRecordTx {
-  txId: string;
-  version: number;
-  digest: string;
-  blockNumber: number;
-  versions: number;
 }
 
 const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };

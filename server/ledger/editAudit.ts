@@ -12,8 +12,16 @@ import type { Kysely } from 'kysely';
 import type { EditedRecord } from '../../common/ledger/audit';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import { AUDIT_TABLE, digestOf, storedRow } from '../db/audit';
-import type { LatestRecordTx } from './audit';
 import { PUT_CALL } from './records';
+
+/** The latest put transaction of a record in the ledger, and how many versions it has. */
+export interface LatestRecordTx {
+  txId: string;
+  version: number;
+  digest: string;
+  blockNumber: number;
+  versions: number;
+}
 
 /** The table and audit_log `resource` of each record kind. */
 const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };

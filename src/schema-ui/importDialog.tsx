@@ -1,6 +1,6 @@
 /**
  * The list's Import button, for every generated list whose resource has a create call: upload a CSV, XLSX
- * or JSON file; the server's dry run (server/import/jobs.ts, `/dev-api/import/*`) shows the counts of new,
+ * or JSON file; the server's dry run (kernel/server/importJobs.ts, `/dev-api/import/*`) shows the counts of new,
  * changed, unchanged and rejected rows, a sample of the changes and the first rejects (row, field, reason
  * in the console's language), with the whole reject report to download; then Import writes the rows in
  * batches (one `commit` call each) with progress. The job lives on the server: after a reload the dialog
@@ -27,7 +27,7 @@ import UploadIcon from '@mui/icons-material/Publish';
 import { consoleLanguage, getToken, httpClient } from '../dataProvider/httpClient';
 import { toQuery } from '../dataProvider';
 
-/** A job as the server answers it (server/import/jobs.ts `JobSummary`). */
+/** A job as the server answers it (kernel/server/importJobs.ts `JobSummary`). */
 interface Job {
   id: string;
   fileName: string;

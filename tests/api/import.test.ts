@@ -1,5 +1,5 @@
 /**
- * The console's import (server/import/jobs.ts, /dev-api/import/*), on SQLite and, with TEST_DATABASE_URL,
+ * The console's import (kernel/server/importJobs.ts, /dev-api/import/*), on SQLite and, with TEST_DATABASE_URL,
  * on PostgreSQL: a spreadsheet of 5 good and 3 bad artworks; the dry run counts them and writes nothing;
  * the reject report names row, field and reason in English and Chinese; the commit writes the 5 (audited);
  * a second import of the same file changes nothing; an exported file imports back unchanged; other roles

@@ -1,5 +1,5 @@
 /**
- * Import jobs of the console's import (server/import/jobs.ts): a file's rows after the dry run, kept on the
+ * Import jobs of the console's import (kernel/server/importJobs.ts): a file's rows after the dry run, kept on the
  * server so the commit can run in batches, resume after a browser reload and report rejects.
  * - `import_jobs`: one per uploaded file: resource, file name, who uploaded it, status
  *   (`ready` → `committing` → `done`, or `discarded`), row counts (JSON `{new, changed, unchanged,

@@ -1,5 +1,5 @@
 /**
- * The console's import calls (admin only; server/import/jobs.ts does the work), under `/dev-api/import`:
+ * The console's import calls (admin only; kernel/server/importJobs.ts does the work), under `/dev-api/import`:
  * - `POST /dryRun?resource=` multipart (part `file`: CSV, XLSX or JSON) → the job's summary: counts of new,
  *   changed, unchanged and rejected rows, a sample diff, the first rejects; nothing written yet;
  * - `GET /jobs?resource=` → the unfinished jobs of a resource (the console offers to continue one);
@@ -23,7 +23,7 @@ import {
   repositoryOf,
   summary,
   unfinished,
-} from '../../../import/jobs';
+} from '../../../../kernel/server/importJobs';
 import { csvStream } from '../../../../kernel/server/exportRoutes';
 import type { Repository } from '../../../../kernel/server/repository';
 

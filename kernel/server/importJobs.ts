@@ -19,14 +19,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FieldError } from '../../common/envelope';
 import { fieldErrorText, fieldLabel, type Language } from '../../common/messages/index';
-import { formatErrors, schemaForResource } from '../../kernel/dialect/schemaRegistry';
-import { validatorFor } from '../../kernel/dialect/validators';
-import type { Repository } from '../../kernel/server/repository';
-import { columnFor, tableColumns, valueOf } from '../../kernel/server/tableColumns';
-import { nowText } from '../db/database';
-import type { WriteActor } from '../db/audit';
-import { ApiError, invalidField, notFound } from '../errors';
-import { formatOf, readTable } from './table';
+import { formatErrors, schemaForResource } from '../dialect/schemaRegistry';
+import { validatorFor } from '../dialect/validators';
+import type { Repository } from './repository';
+import { columnFor, tableColumns, valueOf } from './tableColumns';
+import { nowText } from '../../server/db/database';
+import type { WriteActor } from '../../server/db/audit';
+import { ApiError, invalidField, notFound } from '../../server/errors';
+import { formatOf, readTable } from '../../server/import/table';
 
 /** Rows written per commit step (one transaction). */
 export const BATCH = 500;
