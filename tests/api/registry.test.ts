@@ -127,7 +127,7 @@ describe('authors', () => {
         params: { limit: 60, width: 62 },
       }),
     ]);
-    expect(bad.body.msg).toContain('authorName');
+    expect(bad.body.msg).toContain('Author name:');
   });
 
   it('refuses a read-only field, a wrong type and markup on create', async () => {
