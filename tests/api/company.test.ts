@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usccCheckCharacter } from '../../kernel/dialect/keywords';
+import { fieldLabel } from '../../common/messages/index';
 import { type GuardedCall, type TestApp, callName, createTestApp, expectAdminOnly } from './helpers';
 
 let t: TestApp;
@@ -135,7 +136,7 @@ describe('addCompany', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(400);
     expect(r.body.data.errors).toEqual([expect.objectContaining({ field, keyword })]);
-    expect(r.body.msg).toContain(field);
+    expect(r.body.msg).toContain(`${fieldLabel('en', field, 'company')}:`);
     expect(await stored()).toEqual(before);
   });
 
@@ -156,7 +157,7 @@ describe('addCompany', () => {
     const r = await t.post(`${BASE}/addCompany`, valid({ companyName: '另一家公司' }));
     expect(r.status).toBe(409);
     expect(r.body.code).toBe(409);
-    expect(r.body.msg).toMatch(/creditCode/);
+    expect(r.body.msg).toContain(`${fieldLabel('en', 'creditCode', 'company')}:`);
     expect(r.body.data.errors).toEqual([expect.objectContaining({ field: 'creditCode', keyword: 'unique' })]);
     expect(await stored()).toEqual(before);
   });
