@@ -12,7 +12,7 @@
  */
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Box,
   Button,
@@ -158,8 +158,11 @@ export function HistoryTab() {
   const record = useRecordContext<{ id: number }>();
   const id = record?.id;
   const canRevert = !!schemaForResource(resource)['x-endpoints']?.update;
+  // Keyed by the record's id only, keeping the shown revisions while they refetch: a revert (or any
+  // refresh) reloads the record, and a key holding the record would blank the tab until the new list came.
   const { data, error } = useQuery({
-    queryKey: ['history', resource, id, record],
+    queryKey: ['history', resource, id],
+    placeholderData: keepPreviousData,
     queryFn: async () =>
       (await httpClient<{ list: Revision[] }>(`/dev-api/history/revisions${toQuery({ resource, id })}`)).json
         .data.list,

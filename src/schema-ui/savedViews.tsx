@@ -10,7 +10,7 @@
  *   server (`POST /dev-api/views/last`, a second after the last change) and, on the list's first showing in
  *   a session, restores it (`GET /dev-api/views/last`), so that signing out and in again brings it back.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Button as MuiButton,
   Checkbox,
@@ -87,23 +87,68 @@ export function ColumnsButton() {
 /** Lists whose last view was restored, by session (`<token>:<resource>`): once per list and sign-in. */
 const restored = new Set<string>();
 
-/** Saves the list's view as the account's last, and restores it on the list's first showing (module doc). */
+/**
+ * Restored views the list has not shown yet, by session key: the settings (`settingsText`) and when they
+ * were applied (ms). Until the list shows them (its filter reaches the address a moment later) it is
+ * not saved, or the state from before the restore would overwrite the restored view on the server.
+ * A restore not shown within `PENDING_MS` (the operator changed the list first) no longer holds saves.
+ */
+const pending = new Map<string, { text: string; at: number }>();
+const PENDING_MS = 3000;
+
+/** A view's settings as text with sorted object keys, to compare views however their keys were ordered. */
+function settingsText(v: ViewSettings): string {
+  const sorted = (x: unknown): unknown =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, sorted((x as Record<string, unknown>)[k])]),
+        )
+      : x;
+  return JSON.stringify(sorted({ filter: v.filter ?? {}, sort: v.sort, columns: v.columns ?? null }));
+}
+
+/** Whether the address bar (hash route `#/path?filter=…`) carries a list filter. */
+function filterInAddress(): boolean {
+  const hash = window.location.hash;
+  const q = hash.indexOf('?');
+  return q >= 0 && new URLSearchParams(hash.slice(q + 1)).has('filter');
+}
+
+/**
+ * Saves the list's view as the account's last, and restores it on the list's first showing (module doc).
+ * A list opened with a filter in its address (a link, the return after signing in) shows that filter: the
+ * address wins over the last view. `ready` is state, not a ref: the save below must run again once the
+ * restore has settled, or a view that does not change after it (a list opened with its filter in the
+ * address, no last view on the server yet) would never be saved.
+ */
 export function LastViewSync() {
   const { resource, current, apply } = useViewSettings();
-  const text = JSON.stringify(current);
+  const text = settingsText(current);
   const key = `${getToken() ?? ''}:${resource}`;
-  const ready = useRef(restored.has(key));
+  const [ready, setReady] = useState(() => restored.has(key));
   useEffect(() => {
-    if (ready.current) return;
+    if (restored.has(key)) {
+      setReady(true);
+      return;
+    }
+    setReady(false);
     let live = true;
-    viewsGet<ViewSettings | null>('/last', resource)
+    (filterInAddress() ? Promise.resolve(null) : viewsGet<ViewSettings | null>('/last', resource))
       .then((last) => {
-        if (live && last) apply(last);
+        if (!live || !last) return;
+        pending.set(key, {
+          text: settingsText({ ...last, sort: last.sort ?? current.sort }),
+          at: Date.now(),
+        });
+        apply(last);
       })
       .catch(() => undefined)
       .finally(() => {
+        if (!live) return;
         restored.add(key);
-        ready.current = true;
+        setReady(true);
       });
     return () => {
       live = false;
@@ -111,12 +156,20 @@ export function LastViewSync() {
     // Once per list and sign-in (`apply` is a new function on every render).
   }, [key]);
   useEffect(() => {
-    if (!ready.current) return;
+    if (!ready) return;
+    const restoring = pending.get(key);
+    if (restoring && Date.now() - restoring.at < PENDING_MS) {
+      // The restored view is what the server holds: nothing to save once the list shows it.
+      if (restoring.text === text) pending.delete(key);
+      return;
+    }
+    pending.delete(key);
     const timer = setTimeout(() => {
-      viewsPost('/last', { resource, ...(JSON.parse(text) as ViewSettings) }).catch(() => undefined);
+      viewsPost('/last', { resource, ...current }).catch(() => undefined);
     }, 1000);
     return () => clearTimeout(timer);
-  }, [resource, text]);
+    // `current` is `text` as an object (a new object on every render).
+  }, [key, resource, text, ready]);
   return null;
 }
 

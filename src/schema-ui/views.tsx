@@ -169,13 +169,15 @@ function BulkDeleteWithConfirm() {
 
 /** The list's toolbar: the filter button (the `x-ui.filter: true` fields not always shown), create, import (importDialog.tsx), export (exportMenu.tsx). */
 function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: boolean }) {
-  // Under 600 px react-admin shows CreateButton as a floating button and the toolbar would be an empty
-  // band above the search box: no toolbar there.
+  // Under 600 px react-admin shows CreateButton as a floating button and the toolbar would be a nearly
+  // empty band above the search box: no toolbar there, only the saved views menu beside the search.
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   if (small)
     return (
       <>
         <LastViewSync />
+        {/* Saved views on phones too; no column chooser: rows are cards there, not columns. */}
+        <SavedViewsButton />
         {canCreate && <CreateButton />}
       </>
     );

@@ -65,6 +65,18 @@ describe('resource routes from the schemas', () => {
     expect(admin('/artworks/1335/show/noSuchTab')).toEqual({ kind: 'redirect', to: '/404' });
   });
 
+  it("opens the History tab of a stored resource's show page, one tab strip entry per record", () => {
+    const h = admin('/artworks/1335/show/history');
+    if (h.kind !== 'allow') throw new Error(`/artworks/1335/show/history: ${h.kind}`);
+    expect(h.match.route.screen).toMatchObject({ resource: 'artworks', view: 'show' });
+    expect(tagPathOf(h.match, '/artworks/1335/show/history')).toBe('/artworks/1335/show');
+    // A resource without x-storage (read from the chain) has no History tab.
+    const unstored = generatedResources.find(
+      (r) => !r.hidden && r.verbs.includes('getOne') && !schemas[r.schemaId]['x-storage'],
+    );
+    if (unstored) expect(admin(`/${unstored.name}/1/show/history`)).toEqual({ kind: 'redirect', to: '/404' });
+  });
+
   it('keeps the product URLs: lists, details, own child routes and react-admin list aliases', () => {
     expect(admin('/industry/artWork')).toMatchObject({ kind: 'allow' });
     expect(admin('/authors/7/works')).toMatchObject({ kind: 'allow' });

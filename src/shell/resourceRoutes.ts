@@ -4,7 +4,8 @@
  *
  * For a resource `r` (not `hidden`) with base `/<name>` (react-admin's own paths):
  * - the list at the product path `r.path` (a menu entry, `meta.roles` = `r.roles`);
- * - show `/<name>/:id/show` and its tabs `/<name>/:id/show/<section>` (when `getOne` exists);
+ * - show `/<name>/:id/show` and its tabs `/<name>/:id/show/<section>` (when `getOne` exists), and
+ *   `/<name>/:id/show/history`, the History tab, when the schema declares `x-storage`;
  * - create `/<name>/create` and `/<name>/create/<section>` (when `create` exists);
  * - edit `/<name>/:id` and `/<name>/:id/<section>` (when `update` exists); tab paths are the schema's
  *   `x-ui.section`s, as react-admin's `TabbedShowLayout` and `TabbedForm` put them in the address
@@ -63,7 +64,10 @@ export function resourceRoutes(r: GeneratedResource): ShellRoute[] {
         screen: { resource: r.name, view },
       });
   };
-  if (has('getOne')) page('show', `${base}/:id/show`, r.tabs.show, true);
+  // The show page of a stored resource also has the History tab (src/schema-ui/views.tsx `SchemaShow`).
+  const stored = !!schemas[r.schemaId]?.['x-storage'];
+  if (has('getOne'))
+    page('show', `${base}/:id/show`, stored ? [...r.tabs.show, 'history'] : r.tabs.show, true);
   // A two-step add (`x-resource.twoStep`) creates with the main section only: no create tabs.
   const twoStep = !!schemas[r.schemaId]?.['x-resource']?.twoStep;
   if (has('create')) page('create', `${base}/create`, twoStep ? [] : r.tabs.form);

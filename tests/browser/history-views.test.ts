@@ -80,16 +80,26 @@ describe.each(['en', 'zh'] as const)('history and views (%s)', (lang) => {
       await ui.saveView(t.views, t.save, `Turner ${lang}`, t.saveButton);
       // The last view reaches the server a second after the change.
       await expect
-        .poll(() => ui.api('GET', '/dev-api/views/last?resource=artworks'))
+        .poll(() => ui.api('GET', '/dev-api/views/last?resource=artworks'), { timeout: 15_000 })
         .toMatchObject({
           filter: { q: 'Turner' },
         });
       await session.logout();
+      await page.waitForURL((u) => u.hash.includes('login'));
+      // Nothing in the browser remembers the list (its stored params, the last route, the login's
+      // redirect back to it): only the server can bring the view back. The language choice stays.
+      await page.evaluate(() => {
+        for (const k of Object.keys(localStorage)) if (!k.includes('locale')) localStorage.removeItem(k);
+        sessionStorage.clear();
+      });
+      await ui.goto('/login');
+      await page.waitForURL((u) => u.hash === '#/login');
       await new LoginPage(page, env.baseUrl).login('admin', env.passwords.admin);
       await page.waitForURL((u) => !u.hash.includes('login'));
-      await page.evaluate(() => localStorage.clear());
+      expect(ui.route()).not.toContain('Turner');
       await ui.goto('/artworks');
-      await expect.poll(() => ui.route()).toContain('Turner');
+      // The list asks the server for its last view on its first showing after signing in.
+      await expect.poll(() => ui.route(), { timeout: 15_000 }).toContain('Turner');
       expect(await ui.viewNames(t.views)).toContain(`Turner ${lang}`);
     } finally {
       await page.context().close();
