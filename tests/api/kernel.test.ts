@@ -185,7 +185,9 @@ describe('refusals the repository checks itself', () => {
       .create(t.app.db, { ...body, companyName: '第二家' })
       .catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(409);
-    expect(err.message).toBe(`Unified Social Credit Code: is already used by company ${first.id} ("唯一公司")`);
+    expect(err.message).toBe(
+      `Unified Social Credit Code: is already used by company ${first.id} ("唯一公司")`,
+    );
   });
 
   it('deleting an author with works: 409, nothing deleted', async () => {
