@@ -45,25 +45,26 @@ export function TagsView() {
   const tagText = (v: VisitedView) =>
     v.record ? recordTagText(translate, v.record) : routeTitle(translate, v.title);
 
-  // Closing the shown tab leaves its page: the tabs close only once the navigation has happened, so
-  // cancelling the unsaved-edits prompt (react-admin's `warnWhenUnsavedChanges` blocks the navigation)
-  // keeps the tab, and nothing is left pending for a later navigation.
-  const closeAfterLeaving = useCloseAfterLeaving(dispatchTags);
+  // A saved add page closes its tab once the navigation has happened (createSuccess.ts); the tab strip's
+  // own × and Close all close at once (closing them only after the page is left broke the strip's order,
+  // issue 21: still open).
+  useCloseAfterLeaving(dispatchTags);
   const close = (view: VisitedView) => {
     if (view.affix) return;
     const next = tagsReducer(tags, { type: 'close', path: view.path });
+    dispatchTags({ type: 'close', path: view.path });
     const to = afterClose(next, view.path, current);
-    if (to) closeAfterLeaving(to, { type: 'close', path: view.path });
-    else dispatchTags({ type: 'close', path: view.path });
+    if (to) navigate(to);
   };
   const closeOthers = (view: VisitedView) => {
-    if (isActive(view)) dispatchTags({ type: 'closeOthers', path: view.path });
-    else closeAfterLeaving(view.fullPath, { type: 'closeOthers', path: view.path });
+    dispatchTags({ type: 'closeOthers', path: view.path });
+    if (!isActive(view)) navigate(view.fullPath);
   };
   const closeAll = (view: VisitedView) => {
     const next = tagsReducer(tags, { type: 'closeAll' });
-    if (next.visited.some((v) => v.path === current)) dispatchTags({ type: 'closeAll' });
-    else closeAfterLeaving(afterClose(next, view.path, view.path) ?? '/', { type: 'closeAll' });
+    dispatchTags({ type: 'closeAll' });
+    if (next.visited.some((v) => v.path === current)) return;
+    navigate(afterClose(next, view.path, view.path) ?? '/');
   };
   const refresh = (view: VisitedView) => {
     dispatchTags({ type: 'uncache', name: view.name });

@@ -201,7 +201,7 @@ describe('a resource from one schema file, with no hand-written code', () => {
 
     const dup = await api('POST', '/artmanager/notice/addNotice', { ...notice, title: 'Again' }, admin);
     expect(dup.status).toBe(409);
-    expect(dup.body.msg).toMatch(/code/);
+    expect(dup.body.msg).toMatch(/\bcode:/i);
 
     const bad = await api(
       'POST',
