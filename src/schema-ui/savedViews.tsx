@@ -135,9 +135,12 @@ export function LastViewSync() {
     }
     setReady(false);
     let live = true;
+    // A cached list stays mounted when the operator moves on: apply the last view only while its page is
+    // still the one shown, or setFilters would navigate back to it.
+    const page = window.location.hash.split('?')[0];
     (filterInAddress() ? Promise.resolve(null) : viewsGet<ViewSettings | null>('/last', resource))
       .then((last) => {
-        if (!live || !last) return;
+        if (!live || !last || window.location.hash.split('?')[0] !== page) return;
         pending.set(key, {
           text: settingsText({ ...last, sort: last.sort ?? current.sort }),
           at: Date.now(),
