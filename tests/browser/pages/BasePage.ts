@@ -17,6 +17,24 @@ export class BasePage {
     await this.page.goto(`${this.baseUrl}/#${route}`);
   }
 
+  /**
+   * Waits until the shell shows a page (`#main-content`) and nothing in it is loading (progress bars,
+   * skeletons, spinners), at most 8 s for the loading to end.
+   */
+  async waitLoaded(): Promise<void> {
+    await this.page.locator('#main-content').waitFor();
+    await this.page
+      .waitForFunction(
+        () =>
+          !document.querySelector(
+            '#main-content .MuiLinearProgress-root, #main-content .MuiSkeleton-root, #main-content .MuiCircularProgress-root',
+          ),
+        undefined,
+        { timeout: 8000 },
+      )
+      .catch(() => undefined);
+  }
+
   /** The hash route with its query, without `#`, as in the address bar. */
   route(): string {
     return new URL(this.page.url()).hash.slice(1);

@@ -16,17 +16,7 @@ export class DefectsPage extends ShellPage {
 
   /** Waits until the page shows its content and nothing in it is loading. */
   async settle(): Promise<void> {
-    await this.page.locator('#main-content').waitFor();
-    await this.page
-      .waitForFunction(
-        () =>
-          !document.querySelector(
-            '#main-content .MuiLinearProgress-root, #main-content .MuiSkeleton-root, #main-content .MuiCircularProgress-root',
-          ),
-        undefined,
-        { timeout: 8000 },
-      )
-      .catch(() => undefined);
+    await this.waitLoaded();
   }
 
   /** The route pattern the shell shows (`/platformUsers/:id/show`), from `#main-content[data-route]`. */

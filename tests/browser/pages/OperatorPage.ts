@@ -37,17 +37,7 @@ export class OperatorPage extends BasePage {
 
   /** Waits until the shell shows a page and nothing in it is loading (progress bars, skeletons). */
   async settle(): Promise<void> {
-    await this.page.locator('#main-content').waitFor();
-    await this.page
-      .waitForFunction(
-        () =>
-          !document.querySelector(
-            '#main-content .MuiLinearProgress-root, #main-content .MuiSkeleton-root, #main-content .MuiCircularProgress-root',
-          ),
-        undefined,
-        { timeout: 8000 },
-      )
-      .catch(() => undefined);
+    await this.waitLoaded();
     await this.page.waitForTimeout(300);
   }
 
