@@ -1,9 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createDataProvider, endpointTable, formatEndpointRow, idParams, toQuery, withIds } from './index';
+import {
+  createDataProvider,
+  endpointTable,
+  formatEndpointRow,
+  idParams,
+  toQuery,
+  withIds,
+  writableFields,
+} from './index';
 import type { HttpClient, HttpOptions } from './httpClient';
-import { resourceSchemas } from '../../kernel/dialect/schemaRegistry';
+import { resourceSchemas, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 
 interface Call {
   url: string;
@@ -463,5 +471,64 @@ describe('dataProvider: x-endpoints options sort: false and idFrom (the ledger r
     expect(idParams(spec, '2:0', 'blocks')).toEqual({ channelId: 2, number: 0 });
     expect(idParams({ ...spec, id: 'key' }, 'a:b', 'x')).toEqual({ key: 'a:b' });
     expect(idParams({ method: 'GET', path: '/x' }, 5, 'x')).toEqual({ id: 5 });
+  });
+});
+
+describe('writableFields: what a create/update sends', () => {
+  /** An object array whose items have an optional, non-nullable integer (found by the schema fuzzer). */
+  const loan = {
+    $id: 'loan',
+    type: 'object',
+    properties: {
+      id: { type: 'integer', readOnly: true },
+      title: { type: 'string' },
+      note: { type: ['string', 'null'] },
+      venues: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            place: { type: 'string' },
+            days: { type: 'integer' },
+            memo: { type: ['string', 'null'] },
+          },
+          required: ['place'],
+        },
+      },
+      address: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+  } as unknown as ResourceSchema;
+
+  it('drops the nulls react-admin gives for absent item and nested properties the schema does not allow', () => {
+    const form = {
+      id: 3,
+      title: 'T',
+      note: null,
+      venues: [
+        { place: 'A', days: 4, memo: null },
+        { place: 'B', days: null },
+      ],
+      address: { city: null },
+    };
+    expect(writableFields(loan, form)).toEqual({
+      title: 'T',
+      note: null,
+      venues: [{ place: 'A', days: 4, memo: null }, { place: 'B' }],
+      address: {},
+    });
+  });
+
+  it('an untouched object array equals the stored one once prepared, so update leaves it out', () => {
+    const stored = { id: 3, title: 'T', venues: [{ place: 'A', days: 4 }, { place: 'B' }] };
+    const form = {
+      ...stored,
+      title: 'T edited',
+      venues: [
+        { place: 'A', days: 4 },
+        { place: 'B', days: null },
+      ],
+    };
+    const sent = writableFields(loan, form);
+    expect(sent.venues).toEqual(stored.venues);
   });
 });

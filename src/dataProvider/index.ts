@@ -55,6 +55,8 @@ import {
   type ResourceSchema,
   type Verb,
 } from '../../kernel/dialect/schemaRegistry';
+import { deref } from '../../kernel/dialect/deref';
+import { prepareValue } from '../../kernel/dialect/formValues';
 import { httpClient as defaultHttpClient, type HttpClient } from './httpClient';
 export { endpointTable, formatEndpointRow, type EndpointRow } from '../../kernel/dialect/endpointTable';
 
@@ -126,13 +128,19 @@ export function listParams(
   return out;
 }
 
-/** The record's fields a create/update may send: schema properties that are not `readOnly`. */
+/**
+ * The record's fields a create/update may send: schema properties that are not `readOnly`. Inside a
+ * nested object or an array's items, a `null` the property does not allow is dropped
+ * (kernel/dialect/formValues.ts): react-admin gives `null` for an item's input the record lacks, and an
+ * array left untouched must compare equal to the stored one (the fuzzer's `fzCrateAudit5`: an optional
+ * integer in an object array made every edit a 400).
+ */
 export function writableFields(schema: ResourceSchema, data: Params): Params {
   const out: Params = {};
   for (const [k, v] of Object.entries(data)) {
     const prop = schema.properties[k];
     if (!prop || prop.readOnly || v === undefined) continue;
-    out[k] = v;
+    out[k] = v !== null && typeof v === 'object' ? prepareValue(schema, deref(schema, prop), v) : v;
   }
   return out;
 }

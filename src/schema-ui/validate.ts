@@ -6,63 +6,23 @@
  * nested like the form values (`{ baseInfo: { size: … } }`), so react-admin shows it under the field in
  * the current language.
  *
- * Before validating, the values are prepared as the dataProvider will send them: readOnly and unknown
- * fields left out, and `null` (react-admin's value for an emptied input) dropped where the property does
- * not allow null, so an emptied required field reads "Required" rather than "must be string".
+ * Before validating, the values are prepared as the dataProvider will send them
+ * (kernel/dialect/formValues.ts): readOnly and unknown fields left out, and `null` (react-admin's value for
+ * an emptied input) dropped where the property does not allow null, so an emptied required field reads
+ * "Required" rather than "must be string".
  */
 import type { FieldError } from '../../common/envelope';
 import { formatErrors, type PropertySchema, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { formValidatorFor } from '../../kernel/dialect/formValidator';
 import { messageFor, type RaMessage } from '../i18n/validation';
 import { deref } from '../../kernel/dialect/kinds';
+import { prepareValues } from '../../kernel/dialect/formValues';
 import { loadedSchema, paramFieldErrors } from './schemaFrom';
 import { i18nProvider } from '../i18n';
 
 type Values = Record<string, unknown>;
 
-function allowsNull(prop: PropertySchema): boolean {
-  const types = ([] as string[]).concat(prop.type ?? []);
-  return types.includes('null') || (Array.isArray(prop.enum) && prop.enum.includes(null));
-}
-
-function prepareObject(
-  schema: ResourceSchema,
-  props: Record<string, PropertySchema>,
-  values: Values,
-  top: boolean,
-): Values {
-  const out: Values = {};
-  for (const [k, v] of Object.entries(values ?? {})) {
-    const raw = props[k];
-    if (!raw || v === undefined) continue;
-    const prop = deref(schema, raw);
-    if (top && prop.readOnly) continue;
-    if (v === null && !allowsNull(prop)) continue;
-    out[k] = prepareValue(schema, prop, v);
-  }
-  return out;
-}
-
-function prepareValue(schema: ResourceSchema, prop: PropertySchema, v: unknown): unknown {
-  if (v && typeof v === 'object' && !Array.isArray(v) && prop.properties)
-    return prepareObject(schema, prop.properties, v as Values, false);
-  if (Array.isArray(v) && prop.items) {
-    const items = deref(schema, prop.items);
-    return v.map((item) =>
-      item && typeof item === 'object' && items.properties
-        ? prepareObject(schema, items.properties, item as Values, false)
-        : item,
-    );
-  }
-  return v;
-}
-
-/** The values as they will be validated and sent: writable, known fields; disallowed nulls dropped. */
-export function prepareValues(schema: ResourceSchema, values: Values, mode: 'create' | 'update'): Values {
-  const out = prepareObject(schema, schema.properties, structuredClone(values ?? {}), true);
-  if (mode === 'update' && values?.id !== undefined) out.id = values.id;
-  return out;
-}
+export { prepareValues };
 
 /** The label of a dotted field of `schema` in `locale` (its `x-i18n`), or the field key itself. */
 export function fieldLabel(schema: ResourceSchema, dotted: string, locale: string): string {
