@@ -1,6 +1,6 @@
 /**
  * A copy of this repository for the tests that change it the way a developer would (tests/browser/zero-code.test.ts,
- * tests/browser/schema-fuzz.test.ts, tests/api/every-type.test.ts, tests/browser/every-type.test.ts): its
+ * tests/browser/schema-fuzz.test.ts, tests/api/every-type.test.ts): its
  * tracked and untracked, not ignored, files (as the working tree has them) under a new directory, sharing
  * this repository's node_modules through a symlink; the tools to tell which files a step wrote
  * (`fingerprints`, `changedFiles`) and to run the project's scripts there (`runIn`); `copyWithSchemas` (a
