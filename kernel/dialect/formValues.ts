@@ -20,10 +20,11 @@ export function allowsNull(prop: PropertySchema): boolean {
 
 function prepareObject(
   schema: ResourceSchema,
-  props: Record<string, PropertySchema>,
+  parent: { properties?: Record<string, PropertySchema>; required?: unknown },
   values: Values,
   top: boolean,
 ): Values {
+  const props = parent.properties ?? {};
   const out: Values = {};
   for (const [k, v] of Object.entries(values ?? {})) {
     const raw = props[k];
@@ -31,23 +32,36 @@ function prepareObject(
     const prop = deref(schema, raw);
     if (top && prop.readOnly) continue;
     if (v === null && !allowsNull(prop)) continue;
-    out[k] = prepareValue(schema, prop, v);
+    const value = prepareValue(schema, prop, v);
+    if (value !== undefined) out[k] = value;
+    else if (requires(parent, k)) out[k] = {};
   }
   return out;
 }
 
+/** Whether the object schema `parent` lists `name` in its `required`. */
+export function requires(parent: { required?: unknown }, name: string): boolean {
+  return Array.isArray(parent.required) && parent.required.includes(name);
+}
+
 /**
  * `v`, a value of `prop`, with the disallowed nulls and unknown keys of its nested objects and array
- * items dropped (recursively); a scalar is returned as it is.
+ * items dropped (recursively); a scalar is returned as it is. A nested object left empty whose schema
+ * has `required` properties is `undefined` (absent): react-admin renders the inputs of an optional object
+ * the record lacks and gives it `{}`, which its `required` would refuse (the fuzzer's `fzTourGrant6`).
+ * The caller keeps it (as `{}`) where its own parent requires it, so the error names the inner fields.
  */
 export function prepareValue(schema: ResourceSchema, prop: PropertySchema, v: unknown): unknown {
-  if (v && typeof v === 'object' && !Array.isArray(v) && prop.properties)
-    return prepareObject(schema, prop.properties, v as Values, false);
+  if (v && typeof v === 'object' && !Array.isArray(v) && prop.properties) {
+    const out = prepareObject(schema, prop, v as Values, false);
+    const required = Array.isArray(prop.required) && prop.required.length > 0;
+    return required && Object.keys(out).length === 0 ? undefined : out;
+  }
   if (Array.isArray(v) && prop.items) {
     const items = deref(schema, prop.items);
     return v.map((item) =>
       item && typeof item === 'object' && items.properties
-        ? prepareObject(schema, items.properties, item as Values, false)
+        ? prepareObject(schema, items, item as Values, false)
         : item,
     );
   }
@@ -59,7 +73,7 @@ export function prepareValue(schema: ResourceSchema, prop: PropertySchema, v: un
  * fields, disallowed nulls dropped at every level; `id` kept on update.
  */
 export function prepareValues(schema: ResourceSchema, values: Values, mode: 'create' | 'update'): Values {
-  const out = prepareObject(schema, schema.properties, structuredClone(values ?? {}), true);
+  const out = prepareObject(schema, schema, structuredClone(values ?? {}), true);
   if (mode === 'update' && values?.id !== undefined) out.id = values.id;
   return out;
 }

@@ -496,7 +496,18 @@ describe('writableFields: what a create/update sends', () => {
         },
       },
       address: { type: 'object', properties: { city: { type: 'string' } } },
+      survey: {
+        type: 'object',
+        properties: { insurer: { type: 'string' }, value: { type: 'number' } },
+        required: ['insurer'],
+      },
+      policy: {
+        type: 'object',
+        properties: { number: { type: 'string' } },
+        required: ['number'],
+      },
     },
+    required: ['title', 'policy'],
   } as unknown as ResourceSchema;
 
   it('drops the nulls react-admin gives for absent item and nested properties the schema does not allow', () => {
@@ -515,6 +526,15 @@ describe('writableFields: what a create/update sends', () => {
       note: null,
       venues: [{ place: 'A', days: 4, memo: null }, { place: 'B' }],
       address: {},
+    });
+  });
+
+  it('an optional object left empty is absent where its required would refuse {}; a required one stays', () => {
+    const form = { title: 'T', survey: { insurer: null, value: null }, policy: { number: null } };
+    expect(writableFields(loan, form)).toEqual({ title: 'T', policy: {} });
+    expect(writableFields(loan, { title: 'T', survey: { insurer: 'I', value: null } })).toEqual({
+      title: 'T',
+      survey: { insurer: 'I' },
     });
   });
 

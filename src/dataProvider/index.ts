@@ -56,7 +56,7 @@ import {
   type Verb,
 } from '../../kernel/dialect/schemaRegistry';
 import { deref } from '../../kernel/dialect/deref';
-import { prepareValue } from '../../kernel/dialect/formValues';
+import { prepareValue, requires } from '../../kernel/dialect/formValues';
 import { httpClient as defaultHttpClient, type HttpClient } from './httpClient';
 export { endpointTable, formatEndpointRow, type EndpointRow } from '../../kernel/dialect/endpointTable';
 
@@ -133,14 +133,17 @@ export function listParams(
  * nested object or an array's items, a `null` the property does not allow is dropped
  * (kernel/dialect/formValues.ts): react-admin gives `null` for an item's input the record lacks, and an
  * array left untouched must compare equal to the stored one (the fuzzer's `fzCrateAudit5`: an optional
- * integer in an object array made every edit a 400).
+ * integer in an object array made every edit a 400). An optional object left empty whose schema has
+ * `required` properties is left out (`fzTourGrant6`: the edit form of a record without it could not save).
  */
 export function writableFields(schema: ResourceSchema, data: Params): Params {
   const out: Params = {};
   for (const [k, v] of Object.entries(data)) {
     const prop = schema.properties[k];
     if (!prop || prop.readOnly || v === undefined) continue;
-    out[k] = v !== null && typeof v === 'object' ? prepareValue(schema, deref(schema, prop), v) : v;
+    const value = v !== null && typeof v === 'object' ? prepareValue(schema, deref(schema, prop), v) : v;
+    if (value !== undefined) out[k] = value;
+    else if (requires(schema, k)) out[k] = {};
   }
   return out;
 }
