@@ -9,6 +9,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Database } from '../server/db/database';
+import { connect } from '../server/db/connect';
+import { migrateToLatest } from '../server/db/migrator';
+import { importTate } from '../server/import/importer';
+import { ensureBuilt } from '../scripts/build';
 
 /**
  * The environment of a benchmarked server: `process.env` plus DATA_DIR, PORT on 127.0.0.1, the admin
@@ -126,4 +130,20 @@ export async function insertBenchAuthors(db: Kysely<Database>, n: number, batch:
     ids.push(...rows.map((r) => r.id));
   }
   return ids;
+}
+
+/**
+ * Builds the server bundle, opens a fresh SQLite database under `dataDir`, migrates it and imports the
+ * Tate files into it (`importTate`, its JSON-lines report to `reportFile`): the start of the benches
+ * that measure a registry of the Tate's size. The caller destroys `db`.
+ */
+export async function importedTateDb(
+  dataDir: string,
+  files: { artworksFile: string; artistsFile: string },
+  reportFile: string,
+) {
+  await ensureBuilt({ serverOnly: true });
+  const { db } = connect({ dataDir });
+  await migrateToLatest(db);
+  return { db, summary: await importTate(db, { ...files, reportFile }) };
 }

@@ -28,16 +28,13 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { displayWidth } from '../common/displayWidth';
-import { connect } from '../server/db/connect';
-import { migrateToLatest } from '../server/db/migrator';
 import { importTate, summaryLine, type ImportSummary } from '../server/import/importer';
 import { readRows } from '../server/import/readRows';
 import tateArtworkSchema from '../schemas/import/tateArtwork.schema.json' with { type: 'json' };
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
-import { ensureBuilt } from '../scripts/build';
 import { freePort, loaderArgs } from '../tests/support/serverProcess';
 import { FLOOR, floorCalls, loadRow, ourCalls, type LoadRow } from './apiTable';
-import { adminToken, benchServerEnv, waitFor, tateFiles } from './benchServer';
+import { adminToken, benchServerEnv, importedTateDb, waitFor, tateFiles } from './benchServer';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tateDir = resolve(process.env.TATE_DIR || join(root, '../shared/data/tate'));
@@ -190,14 +187,11 @@ export async function main(argv: string[]): Promise<void> {
     `bench --scale ${max}: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; temp dir ${tmp}`,
   );
   try {
-    await ensureBuilt({ serverOnly: true });
-    const { db } = connect({ dataDir });
-    await migrateToLatest(db);
-    const first = await importTate(db, {
-      artistsFile,
-      artworksFile,
-      reportFile: join(tmp, 'import-1x.jsonl'),
-    });
+    const { db, summary: first } = await importedTateDb(
+      dataDir,
+      { artistsFile, artworksFile },
+      join(tmp, 'import-1x.jsonl'),
+    );
     console.log('\nimports (the same pipeline and validation as npm run import):');
     printImport('1× (the Tate file)', first);
     // The source rows the registry accepted, in file order: the material of every copy.

@@ -18,13 +18,9 @@ import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
-import { connect } from '../server/db/connect';
-import { migrateToLatest } from '../server/db/migrator';
-import { importTate } from '../server/import/importer';
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
-import { ensureBuilt } from '../scripts/build';
 import { freePort } from '../tests/support/serverProcess';
-import { adminToken, benchServerEnv, runIfMain, tateFiles } from './benchServer';
+import { adminToken, benchServerEnv, importedTateDb, runIfMain, tateFiles } from './benchServer';
 
 const tateDir = resolve(process.env.TATE_DIR ?? '../shared/data/tate');
 
@@ -48,14 +44,11 @@ export async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'baas-transfer-'));
   const dataDir = join(tmp, 'data');
   try {
-    await ensureBuilt({ serverOnly: true });
-    const { db } = connect({ dataDir });
-    await migrateToLatest(db);
-    const imported = await importTate(db, {
-      artistsFile,
-      artworksFile,
-      reportFile: join(tmp, 'report.jsonl'),
-    });
+    const { db, summary: imported } = await importedTateDb(
+      dataDir,
+      { artistsFile, artworksFile },
+      join(tmp, 'report.jsonl'),
+    );
     const authors = (await db.selectFrom('authors').select('id').limit(50).execute()).map((r) =>
       Number(r.id),
     );

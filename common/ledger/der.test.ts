@@ -18,26 +18,32 @@ function blockHashHex(h: { number: number; previousHash: string; dataHash: strin
 }
 
 describe('DER block header (Fabric asn1Header)', () => {
-  it('encodes INTEGER minimally with a sign byte', () => {
-    expect(toHex(derInteger(0))).toBe('020100');
-    expect(toHex(derInteger(1))).toBe('020101');
-    expect(toHex(derInteger(127))).toBe('02017f');
-    expect(toHex(derInteger(128))).toBe('02020080');
-    expect(toHex(derInteger(255))).toBe('020200ff');
-    expect(toHex(derInteger(256))).toBe('02020100');
-    expect(toHex(derInteger(65536))).toBe('0203010000');
-    expect(toHex(derInteger(2 ** 40))).toBe('02060100' + '00000000');
-    expect(() => derInteger(-1)).toThrow(/non-negative/);
-    expect(() => derInteger(1.5)).toThrow(/non-negative/);
+  it.each([
+    [0, '020100'],
+    [1, '020101'],
+    [127, '02017f'],
+    [128, '02020080'],
+    [255, '020200ff'],
+    [256, '02020100'],
+    [65536, '0203010000'],
+    [2 ** 40, '02060100' + '00000000'],
+  ])('encodes INTEGER %d minimally with a sign byte', (n, der) => {
+    expect(toHex(derInteger(n))).toBe(der);
   });
 
-  it('encodes lengths in short and long form', () => {
-    expect(toHex(derLength(0))).toBe('00');
-    expect(toHex(derLength(127))).toBe('7f');
-    expect(toHex(derLength(128))).toBe('8180');
-    expect(toHex(derLength(255))).toBe('81ff');
-    expect(toHex(derLength(256))).toBe('820100');
-    expect(toHex(derLength(70000))).toBe('83011170');
+  it.each([-1, 1.5])('refuses INTEGER %d', (n) => {
+    expect(() => derInteger(n)).toThrow(/non-negative/);
+  });
+
+  it.each([
+    [0, '00'],
+    [127, '7f'],
+    [128, '8180'],
+    [255, '81ff'],
+    [256, '820100'],
+    [70000, '83011170'],
+  ])('encodes length %d in short or long form', (n, der) => {
+    expect(toHex(derLength(n))).toBe(der);
   });
 
   const vectors: { name: string; number: number; previousHash: string; der: string; hash: string }[] = [

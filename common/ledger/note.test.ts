@@ -4,13 +4,14 @@
  * (common/ledger/note.ts, verification), so the document, the signer and the verifier cannot drift apart.
  * Also: parsing errors, a changed body, consistency (fork, rollback, gap).
  */
-import { createHash, createPrivateKey, sign } from 'node:crypto';
+import { createHash, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeKey, signNote } from '../../server/ledger/checkpoints';
+import { ed25519SeedKey } from '../../server/ledger/ed25519Key';
 import { blockHashHex } from '../../server/ledger/tx';
-import { fromHex, toHex } from './hex';
+import { toHex } from './hex';
 import {
   checkConsistency,
   COSIGNATURE_TYPE,
@@ -34,15 +35,8 @@ const noteLines = notes.split('\n');
 const signedNote = `${noteLines.slice(0, 6).join('\n')}\n`;
 const cosignedNote = notes;
 
-const keyOf = (first: number) =>
-  createPrivateKey({
-    key: Buffer.concat([
-      fromHex('302e020100300506032b657004220420'),
-      Uint8Array.from({ length: 32 }, (_, i) => first + i),
-    ]),
-    format: 'der',
-    type: 'pkcs8',
-  });
+/** The test key whose seed is the 32 bytes first, first + 1, …, first + 31. */
+const keyOf = (first: number) => ed25519SeedKey(Uint8Array.from({ length: 32 }, (_, i) => first + i));
 
 describe('docs/ledger.md section 10 test vectors', () => {
   it('the key, its ID, verifier key and fingerprint', async () => {

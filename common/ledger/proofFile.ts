@@ -138,23 +138,18 @@ export async function verifyProofFile(text: string, log: Vkey, policy?: Policy):
     included = false;
     why = (err as Error).message;
   }
+  const checked = { checkpoint, index: p.index, entry, quorum };
   if (!included)
     return {
       ok: false,
-      checkpoint,
-      index: p.index,
-      entry,
-      quorum,
+      ...checked,
       message: `inclusion proof of index ${p.index} in tree ${checkpoint.size}: ${why}`,
     };
   if (quorum && !quorum.ok)
     return {
       ok: false,
-      checkpoint,
-      index: p.index,
-      entry,
-      quorum,
+      ...checked,
       message: `the policy's quorum is not met: witnessed by ${quorum.cosigned} of ${quorum.witnesses}`,
     };
-  return { ok: true, checkpoint, index: p.index, entry, quorum };
+  return { ok: true, ...checked };
 }

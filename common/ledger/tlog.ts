@@ -253,13 +253,28 @@ export function recordProofIndexes(t: number, n: number): number[] {
  * Go's `tlog.ProveRecord`; the proof has at most ⌈log2 t⌉ hashes.
  */
 export function proveRecord(t: number, n: number, r: HashReader): Hash[] {
+  return prove('ProveRecord', t, n, r, recordProofIndexes, leafProof);
+}
+
+/**
+ * A proof between sizes t and n: reads the stored hashes `indexesOf` names, then `build` assembles them
+ * (both walk the same tree in the same order, as Go's tlog). `name` is Go's function, for the errors.
+ */
+function prove(
+  name: string,
+  t: number,
+  n: number,
+  r: HashReader,
+  indexesOf: (t: number, n: number) => number[],
+  build: (lo: number, hi: number, n: number, hashes: Hash[], at: number) => [Hash[], number],
+): Hash[] {
   checkInt('t', t);
   checkInt('n', n);
-  const indexes = recordProofIndexes(t, n);
+  const indexes = indexesOf(t, n);
   if (indexes.length === 0) return [];
   const hashes = readExactly(r, indexes);
-  const [p, at] = leafProof(0, t, n, hashes, 0);
-  if (at !== hashes.length) throw new TlogError('bad index math in ProveRecord');
+  const [p, at] = build(0, t, n, hashes, 0);
+  if (at !== hashes.length) throw new TlogError(`bad index math in ${name}`);
   return p;
 }
 
@@ -333,14 +348,7 @@ export function treeProofIndexes(t: number, n: number): number[] {
  * (1 ≤ n ≤ t). Go's `tlog.ProveTree`; at most 2⌈log2 t⌉ hashes.
  */
 export function proveTree(t: number, n: number, r: HashReader): Hash[] {
-  checkInt('t', t);
-  checkInt('n', n);
-  const indexes = treeProofIndexes(t, n);
-  if (indexes.length === 0) return [];
-  const hashes = readExactly(r, indexes);
-  const [p, at] = treeProof(0, t, n, hashes, 0);
-  if (at !== hashes.length) throw new TlogError('bad index math in ProveTree');
-  return p;
+  return prove('ProveTree', t, n, r, treeProofIndexes, treeProof);
 }
 
 function runTreeProof(

@@ -222,3 +222,25 @@ export class LedgerError extends Error {
     this.name = 'LedgerError';
   }
 }
+
+/** One hit of the explorer's search (GET /baas-api/search). */
+export interface SearchHit {
+  type: 'block' | 'transaction';
+  channelId: number;
+  channel: string;
+  number: number;
+  txId?: string;
+  blockHash?: string;
+}
+
+/** Answer of a put-on-chain call (the record's transaction on the records' channel). */
+export interface PutOnChainResult {
+  txId: string;
+  channel: string;
+  blockNumber: number;
+  blockTime: string;
+  version: number;
+  digest: string;
+  /** True when the record was unchanged and the existing transaction is answered (nothing written). */
+  repeated: boolean;
+}

@@ -5,15 +5,15 @@
  * stated time (server/witness/key.ts), which our witness also accepts and Web Crypto verifies, and the
  * proof file of entry 5, which verifies offline with a policy requiring that witness.
  */
-import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeKey, signNote } from '../../server/ledger/checkpoints';
+import { ed25519SeedKey } from '../../server/ledger/ed25519Key';
 import { buildWitnessApp } from '../../server/witness/app';
 import { cosign, cosignerKey } from '../../server/witness/key';
 import { WitnessStore } from '../../server/witness/store';
-import { fromHex, toHex } from './hex';
+import { toHex } from './hex';
 import { formatCheckpoint, splitNote } from './note';
 import { parsePolicy } from './policy';
 import { formatProofFile, verifyProofFile } from './proofFile';
@@ -28,15 +28,8 @@ const block = doc.slice(
 const [table, request, line, proofFile] = [...block.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]);
 const value = (label: string) => new RegExp(`^${label}\\s+(\\S+)$`, 'm').exec(table)![1];
 
-const keyOf = (first: number) =>
-  createPrivateKey({
-    key: Buffer.concat([
-      fromHex('302e020100300506032b657004220420'),
-      Uint8Array.from({ length: 32 }, (_, i) => first + i),
-    ]),
-    format: 'der',
-    type: 'pkcs8',
-  });
+/** The test key whose seed is the 32 bytes first, first + 1, …, first + 31. */
+const keyOf = (first: number) => ed25519SeedKey(Uint8Array.from({ length: 32 }, (_, i) => first + i));
 
 async function vectors() {
   const log = await describeKey('registry.example/artchannel', keyOf(0), 'vector');

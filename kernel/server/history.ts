@@ -17,11 +17,12 @@
  *   values 400 (`revisionValues`); values the schema now refuses 400 naming the field; a unique or
  *   reference rule the restored values would break 409 (keyword `unique` / `reference`), nothing written.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { Codes, type FieldError } from '../../common/envelope';
 import { msg } from '../../common/messages/index';
 import { canonicalJson } from '../../common/ledger/canonical';
 import { AUDIT_TABLE, type WriteActor } from '../../server/db/audit';
+import type { Database } from '../../server/db/database';
 import { ApiError, invalidField, notFound } from '../../server/errors';
 import { buildVariant, formatErrors } from '../dialect/schemaRegistry';
 import { validatorFor } from '../dialect/validators';
@@ -56,19 +57,8 @@ export interface Revision {
   txId: string | null;
 }
 
-interface AuditRow {
-  id: number;
-  time: string;
-  account: string;
-  accountId: number | null;
-  call: string;
-  resource: string;
-  recordId: string;
-  before: string | null;
-  after: string | null;
-  changed: string | null;
-  state: string | null;
-}
+/** A stored audit row (table `audit_log`). */
+type AuditRow = Selectable<Database['audit_log']>;
 
 /** The call of a put-on-chain commit ends so (server/ledger/records.ts `CALL`). */
 const CHAIN_CALL = /\/blockChain$/;

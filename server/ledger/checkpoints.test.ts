@@ -1,29 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../db/migrator';
+import type { Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
 import { CheckpointSigner, describeKey } from './checkpoints';
-import { createEmbeddedLedger, type EmbeddedLedger } from './embedded';
-import { sha256Hex } from './tx';
+import { ledgerTestState, memoryLedger, proposal } from './testLedger';
 
-let ledger: EmbeddedLedger | undefined;
-let db: Kysely<any> | undefined;
-
-afterEach(async () => {
-  await ledger?.close(1000);
-  await db?.destroy();
-  ledger = undefined;
-  db = undefined;
-});
-
-const proposal = (i: number) => ({
-  channel: 'artchannel',
-  chaincode: 'artregistry',
-  function: 'putAuthor',
-  args: [String(i), '1', sha256Hex(`r${i}`)],
-  creator: 'admin',
-});
+const state = ledgerTestState(1000);
 
 /** A signer that cannot sign the checkpoint of size `failAt` (a signing or storage failure). */
 class FailingSigner extends CheckpointSigner {
@@ -35,11 +16,13 @@ class FailingSigner extends CheckpointSigner {
 }
 
 async function open(batchSize: number) {
-  db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-  await migrateToLatest(db);
   const { privateKey } = generateKeyPairSync('ed25519');
   const errors: string[] = [];
-  ledger = createEmbeddedLedger(db, { batchSize, batchTimeoutMs: 5, logError: (_e, m) => errors.push(m) });
+  const { db, ledger } = await memoryLedger(state, {
+    batchSize,
+    batchTimeoutMs: 5,
+    logError: (_e, m) => errors.push(m),
+  });
   const signer = new FailingSigner(
     db,
     await describeKey('test.local/artchannel', privateKey, 'test'),

@@ -12,21 +12,23 @@ import { fromBase64 } from '../../common/ledger/note';
 /** PKCS#8 DER prefix of an Ed25519 private key (RFC 8410), followed by the 32-byte seed. */
 const PKCS8_ED25519_PREFIX = fromHex('302e020100300506032b657004220420');
 
+/** The Ed25519 private key of a 32-byte seed (RFC 8032 section 5.1.5), as PKCS#8 DER (RFC 8410). */
+export function ed25519SeedKey(seed: Uint8Array): KeyObject {
+  if (seed.length !== 32) throw new Error('a seed is 32 bytes');
+  return createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+}
+
 /** An Ed25519 private key from a base64 seed or PKCS#8 PEM text. @throws Error naming `what`. */
 export function ed25519PrivateKey(text: string, what: string): KeyObject {
   const t = text.trim().replace(/\\n/g, '\n');
   let key: KeyObject;
   try {
     if (t.startsWith('-----BEGIN')) key = createPrivateKey(t);
-    else {
-      const seed = fromBase64(t);
-      if (seed.length !== 32) throw new Error('a seed is 32 bytes');
-      key = createPrivateKey({
-        key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
-        format: 'der',
-        type: 'pkcs8',
-      });
-    }
+    else key = ed25519SeedKey(fromBase64(t));
   } catch (err) {
     throw new Error(
       `${what} must be a PKCS#8 PEM Ed25519 private key or the base64 of a 32-byte seed: ${(err as Error).message}`,

@@ -19,6 +19,7 @@ import type {
   TxProof,
   TxQuery,
   VerifyResult,
+  SearchHit,
 } from '../../common/ledger/types';
 import { LIFECYCLE_CHAINCODE } from './chaincode';
 import { merkleProof } from './merkle';
@@ -329,15 +330,7 @@ export class LedgerExplorer {
 /** 64 hex characters: a block hash or a transaction id. */
 export const HEX64 = '^[0-9a-fA-F]{64}$';
 
-/** One hit of the explorer's search. */
-export interface SearchHit {
-  type: 'block' | 'transaction';
-  channelId: number;
-  channel: string;
-  number: number;
-  txId?: string;
-  blockHash?: string;
-}
+export type { SearchHit };
 
 /**
  * The explorer's search (GET /baas-api/search): digits name a block number in every channel (a number

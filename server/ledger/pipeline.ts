@@ -162,13 +162,17 @@ export class WritePipeline {
     for (const r of rows) if (!this.byId.has(r.id)) this.track(r.id, r.name);
   }
 
-  private async loadPendingCounts(): Promise<void> {
-    const pending = await this.db
+  /** The stored pending transactions per channel (`n`; from any process). */
+  private pendingCounts() {
+    return this.db
       .selectFrom('ledger_pending')
       .select(['channelId', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('channelId')
       .execute();
-    for (const p of pending) {
+  }
+
+  private async loadPendingCounts(): Promise<void> {
+    for (const p of await this.pendingCounts()) {
       const st = this.byId.get(p.channelId);
       if (st) st.pending = Number(p.n);
     }
@@ -220,12 +224,7 @@ export class WritePipeline {
     if (this.closed) return;
     if (this.isOrderer()) {
       try {
-        const rows = await this.db
-          .selectFrom('ledger_pending')
-          .select(['channelId', (eb) => eb.fn.countAll<number>().as('n')])
-          .groupBy('channelId')
-          .execute();
-        for (const r of rows) {
+        for (const r of await this.pendingCounts()) {
           const st = this.byId.get(r.channelId) ?? (await this.loadChannels(), this.byId.get(r.channelId));
           if (st && !st.cutQueued && !st.timer) {
             st.pending = Math.max(st.pending, Number(r.n));

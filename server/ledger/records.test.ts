@@ -1,25 +1,22 @@
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../db/migrator';
-import { createEmbeddedLedger, type EmbeddedLedger } from './embedded';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
 import { putOnChain, RECORD_CHANNEL } from './records';
+import { ledgerTestState, memoryLedger } from './testLedger';
 
-let ledger: EmbeddedLedger | undefined;
-let db: Kysely<any> | undefined;
-afterEach(async () => {
-  await ledger?.close();
-  await db?.destroy();
-});
+const state = ledgerTestState();
+
+/** A started ledger on a fresh in-memory database, with the records' channel. */
+async function started(opts: { batchSize: number; batchTimeoutMs: number }) {
+  const opened = await memoryLedger(state, opts);
+  await opened.ledger.start();
+  await opened.ledger.ensureChannel(RECORD_CHANNEL);
+  return opened;
+}
 
 describe('putOnChain after a timeout', () => {
   it('a retry waits for the queued transaction instead of writing the same version twice', async () => {
-    db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-    await migrateToLatest(db);
     // Blocks are cut only at 100 transactions or after 60 s: the first call times out while queued.
-    ledger = createEmbeddedLedger(db, { batchSize: 100, batchTimeoutMs: 60_000 });
-    await ledger.start();
-    await ledger.ensureChannel(RECORD_CHANNEL);
+    const { ledger } = await started({ batchSize: 100, batchTimeoutMs: 60_000 });
     const record = { id: 7, authorName: 'Queued author' };
     const fresh = { chain: null, chainDigest: null, chainVersion: 0 };
 
@@ -39,11 +36,7 @@ describe('putOnChain after a timeout', () => {
 
 describe('closing while blocks cannot be cut', () => {
   it('close gives up flushing after its timeout and keeps the pending transaction for the next start', async () => {
-    db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
-    await migrateToLatest(db);
-    ledger = createEmbeddedLedger(db, { batchSize: 10, batchTimeoutMs: 5 });
-    await ledger.start();
-    await ledger.ensureChannel(RECORD_CHANNEL);
+    const { ledger, db } = await started({ batchSize: 10, batchTimeoutMs: 5 });
     // Every cut now fails: the blocks table refuses inserts.
     await sql`CREATE TRIGGER no_blocks BEFORE INSERT ON ledger_block BEGIN SELECT RAISE(ABORT, 'disk gone'); END`.execute(
       db,
@@ -57,6 +50,6 @@ describe('closing while blocks cannot be cut', () => {
     });
     await ledger.close(300);
     expect(await ledger.isPending(tx.txId)).toBe(true);
-    ledger = undefined;
+    state.ledger = undefined;
   });
 });

@@ -12,7 +12,7 @@ import { digestFields, type RecordKind } from '../../common/ledger/recordFields'
 import { sha256Hex } from './tx';
 import { AUDIT_TABLE, changedColumns, digestOf, stateText, storedRow, type WriteActor } from '../db/audit';
 import { nowText } from '../db/database';
-import type { CommitHook, CommittedTx, Ledger } from '../../common/ledger/types';
+import type { CommitHook, CommittedTx, Ledger, PutOnChainResult } from '../../common/ledger/types';
 
 type Json = Record<string, unknown>;
 
@@ -161,17 +161,7 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
       .execute();
 };
 
-/** Answer of a put-on-chain call. */
-export interface PutOnChainResult {
-  txId: string;
-  channel: string;
-  blockNumber: number;
-  blockTime: string;
-  version: number;
-  digest: string;
-  /** True when the record was unchanged and the existing transaction is answered (nothing written). */
-  repeated: boolean;
-}
+export type { PutOnChainResult };
 
 const locks = new Map<string, Promise<unknown>>();
 /** Record (`kind:id`) → its put-on-chain transaction still queued after the call that stored it gave up. */

@@ -41,15 +41,25 @@ async function setup(file: string, log: SigningKey, wkey: CosignerKey) {
       url: '/add-checkpoint',
       payload: formatAddCheckpoint({ oldSize, proof, note }),
     });
-  return { app, store, add };
+  const close = async () => {
+    await app.close();
+    store.close();
+  };
+  return { app, store, add, close };
+}
+
+/** A fresh log key, witness key, in-memory log and witness on `file` (under the test's temp dir). */
+async function fresh(file: string) {
+  const key = await logKey();
+  const wkey = await witnessKey();
+  const log = new MemLog(key);
+  const w = await setup(join(root, file), key, wkey);
+  return { key, wkey, log, w };
 }
 
 describe('witness add-checkpoint (C2SP tlog-witness)', () => {
   it('cosigns consistent checkpoints and refuses everything else with the spec status', async () => {
-    const key = await logKey();
-    const wkey = await witnessKey();
-    const log = new MemLog(key);
-    const w = await setup(join(root, 'a.sqlite'), key, wkey);
+    const { key, wkey, log, w } = await fresh('a.sqlite');
     log.append(5);
     const first = await log.note();
     const r1 = await w.add(0, [], first);
@@ -125,15 +135,11 @@ describe('witness add-checkpoint (C2SP tlog-witness)', () => {
     expect(mon.statusCode).toBe(200);
     expect(mon.body.startsWith(second)).toBe(true);
     expect((await acceptCosignatures(second, mon.body.slice(second.length), wkey)).lines).toHaveLength(1);
-    await w.app.close();
-    w.store.close();
+    await w.close();
   });
 
   it('never rolls back: of two concurrent requests from the same size, one is cosigned, the other gets 409', async () => {
-    const key = await logKey();
-    const wkey = await witnessKey();
-    const log = new MemLog(key);
-    const w = await setup(join(root, 'race.sqlite'), key, wkey);
+    const { log, w } = await fresh('race.sqlite');
     log.append(3);
     expect((await w.add(0, [], await log.note())).statusCode).toBe(200);
     log.append(4);
@@ -145,22 +151,17 @@ describe('witness add-checkpoint (C2SP tlog-witness)', () => {
     const won = ra.statusCode === 200 ? 7 : 11;
     expect(w.store.get(ORIGIN)?.size).toBe(won);
     expect((ra.statusCode === 409 ? ra : rb).body).toBe(`${won}\n`);
-    await w.app.close();
-    w.store.close();
+    await w.close();
   });
 
   it('keeps its state across a restart on the same SQLite file', async () => {
-    const key = await logKey();
-    const wkey = await witnessKey();
-    const log = new MemLog(key);
-    const file = join(root, 'restart.sqlite');
-    let w = await setup(file, key, wkey);
+    const { key, wkey, log, w: first } = await fresh('restart.sqlite');
+    let w = first;
     log.append(9);
     expect((await w.add(0, [], await log.note())).statusCode).toBe(200);
-    await w.app.close();
-    w.store.close();
+    await w.close();
 
-    w = await setup(file, key, wkey);
+    w = await setup(join(root, 'restart.sqlite'), key, wkey);
     log.append(2);
     const next = await log.note();
     const stale = await w.add(0, [], next);
@@ -168,7 +169,6 @@ describe('witness add-checkpoint (C2SP tlog-witness)', () => {
     expect(stale.body).toBe('9\n');
     expect((await w.add(9, log.proof(9), next)).statusCode).toBe(200);
     expect(w.store.get(ORIGIN)).toMatchObject({ size: 11, rootHash: log.root(11) });
-    await w.app.close();
-    w.store.close();
+    await w.close();
   });
 });

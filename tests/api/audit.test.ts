@@ -5,9 +5,10 @@
  * paged and filtered. Runs on PostgreSQL too (TEST_DATABASE_URL, see helpers.ts).
  */
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../common/ledger/canonical';
+import type { Database } from '../../server/db/database';
 import { createTestApp, expectAdminOnly, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -16,17 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface AuditRow {
-  id: number;
-  time: string;
-  account: string;
-  accountId: number | null;
-  call: string;
-  resource: string;
-  recordId: string;
-  before: string | null;
-  after: string | null;
-}
+/** A stored audit row (table `audit_log`). */
+type AuditRow = Selectable<Database['audit_log']>;
 
 const db = () => t.app.db as any;
 const auditCount = async () =>

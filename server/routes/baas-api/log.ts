@@ -27,6 +27,7 @@ import { cosignedNote } from '../../ledger/witnessPush';
 import { ok } from '../../plugins/app/envelope';
 import { invalidField, notFound } from '../../errors';
 import { NO_QUERY } from '../../../kernel/server/validation';
+import { channelOr404, publicRouteConfig } from './publicShared';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const channelParams = {
@@ -39,12 +40,11 @@ const size = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } a
 
 export default async function logRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
-  const config = { rateLimit: { max: app.config.publicRateLimit, timeWindow: '1 minute' } };
+  const config = publicRouteConfig(app);
 
   /** The channel and its latest signed checkpoint (404 when either is missing). */
   async function signed(name: string) {
-    const ch = await app.ledger.channel(name);
-    if (!ch) throw notFound('Channel', name);
+    const ch = await channelOr404(app, name);
     const cp = await latestCheckpoint(app.db, ch.id);
     if (!cp) throw notFound(`Checkpoint of channel ${ch.name}`, 'latest');
     return { ch, cp };
@@ -83,8 +83,7 @@ export default async function logRoutes(fastify: FastifyInstance) {
       },
     },
     async (req) => {
-      const ch = await app.ledger.channel(req.params.channel);
-      if (!ch) throw notFound('Channel', req.params.channel);
+      const ch = await channelOr404(app, req.params.channel);
       const cp = await latestCheckpoint(app.db, ch.id);
       const alarm = app.checkpoints.alarms.get(ch.name) ?? null;
       return ok({

@@ -13,6 +13,7 @@ import { txProofFile, type ProofTree } from '../../ledger/proofFiles';
 import { ok } from '../../plugins/app/envelope';
 import { notFound } from '../../errors';
 import { recordAnswer, recordQuery } from './public';
+import { publicRouteConfig } from './publicShared';
 
 /** The stored log the proofs read (the ledger's Merkle log, server/ledger/tree.ts). */
 function treeOf(app: FastifyInstance): ProofTree {
@@ -38,7 +39,7 @@ export default async function proofFileRoutes(fastify: FastifyInstance) {
   app.get(
     '/public/proof-file',
     {
-      config: { rateLimit: { max: app.config.publicRateLimit, timeWindow: '1 minute' } },
+      config: publicRouteConfig(app),
       schema: { querystring: recordQuery },
     },
     async (req, reply) => {

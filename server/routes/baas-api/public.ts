@@ -29,6 +29,7 @@ import { ok } from '../../plugins/app/envelope';
 import { ApiError, invalidField, notFound } from '../../errors';
 import { Codes } from '../../../common/envelope';
 import { msg, schemaLabel } from '../../../common/messages/index';
+import { channelOr404, publicRouteConfig } from './publicShared';
 
 /** Most headers one consistency call answers. */
 export const MAX_CONSISTENCY = 10_000;
@@ -148,13 +149,7 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
 
 export default async function publicRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
-  const config = { rateLimit: { max: app.config.publicRateLimit, timeWindow: '1 minute' } };
-
-  async function channelOr404(name: string) {
-    const ch = await app.ledger.channel(name);
-    if (!ch) throw notFound('Channel', name);
-    return ch;
-  }
+  const config = publicRouteConfig(app);
 
   app.get(
     '/key',
@@ -176,7 +171,7 @@ export default async function publicRoutes(fastify: FastifyInstance) {
       },
     },
     async (req) => {
-      const ch = await channelOr404(req.query.channel);
+      const ch = await channelOr404(app, req.query.channel);
       const cp =
         req.query.height === undefined
           ? await latestCheckpoint(app.db, ch.id)
@@ -203,7 +198,7 @@ export default async function publicRoutes(fastify: FastifyInstance) {
     },
     async (req) => {
       const { from, to } = req.query;
-      const ch = await channelOr404(req.query.channel);
+      const ch = await channelOr404(app, req.query.channel);
       if (from > to)
         throw invalidField('from', 'x-ordered', 'must not be greater than "to"', {
           first: 'from',

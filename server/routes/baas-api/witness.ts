@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import { latestCheckpoint } from '../../ledger/checkpoints';
 import type { LedgerTables } from '../../ledger/tables';
 import { ok } from '../../plugins/app/envelope';
+import { publicRouteConfig } from './publicShared';
 
 export default async function witnessRoutes(app: FastifyInstance) {
   const db = app.db as unknown as Kysely<LedgerTables>;
@@ -21,7 +22,7 @@ export default async function witnessRoutes(app: FastifyInstance) {
   app.get(
     '/public/witnesses',
     {
-      config: { rateLimit: { max: app.config.publicRateLimit, timeWindow: '1 minute' } },
+      config: publicRouteConfig(app),
       schema: { querystring: { type: 'object', properties: {}, additionalProperties: false } },
     },
     async () =>

@@ -11,12 +11,14 @@ import type {
   ChannelInfo,
   CommittedTx,
   Page,
+  PutOnChainResult,
+  SearchHit,
   TxBucket,
   TxProof,
   VerifyResult,
 } from '../../../common/ledger/types';
 
-export type { BlockInfo, ChannelInfo, CommittedTx, Page, TxBucket, TxProof, VerifyResult };
+export type { BlockInfo, ChannelInfo, CommittedTx, Page, SearchHit, TxBucket, TxProof, VerifyResult };
 
 /** A block as the `blocks` resource answers it: its id is `channelId:number` (x-endpoints idFrom). */
 export type BlockRecord = BlockInfo & { id: string };
@@ -55,24 +57,9 @@ export interface ChaincodeDetail extends ChaincodeRow {
   history: { status: string; txId: string; time: string }[];
 }
 
-export interface SearchHit {
-  type: 'block' | 'transaction';
-  channelId: number;
-  channel: string;
-  number: number;
-  txId?: string;
-  blockHash?: string;
-}
-
-export interface PutOnChainAnswer {
+/** The put-on-chain answer with the record as stored after it. */
+export interface PutOnChainAnswer extends PutOnChainResult {
   record: Record<string, unknown>;
-  txId: string;
-  channel: string;
-  blockNumber: number;
-  blockTime: string;
-  version: number;
-  digest: string;
-  repeated: boolean;
 }
 
 /** GET `/baas-api<path>` with query parameters; resolves `data`. */

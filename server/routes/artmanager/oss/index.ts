@@ -17,7 +17,7 @@ import { ok } from '../../../plugins/app/envelope';
 import { invalidField } from '../../../errors';
 import { isValidKey } from '../../../storage/blobStore';
 import { MAX_UPLOAD_BYTES, signPolicy } from '../../../storage/uploads';
-import { uploadTarget } from '../upload/index';
+import { uploadTarget, uploadTargetDependencies, uploadTargetProperties } from '../upload/index';
 import { NO_QUERY } from '../../../../kernel/server/validation';
 
 interface SignBody {
@@ -39,8 +39,7 @@ export default async function ossRoutes(app: FastifyInstance) {
         body: {
           type: 'object',
           properties: {
-            resource: { type: 'string', maxLength: 64 },
-            field: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_.]+$' },
+            ...uploadTargetProperties,
             dir: { type: 'string', maxLength: 200, pattern: '^[a-z0-9_][a-z0-9_./-]*$' },
             types: {
               type: 'array',
@@ -51,7 +50,7 @@ export default async function ossRoutes(app: FastifyInstance) {
             maxSize: { type: 'integer', minimum: 1, maximum: MAX_UPLOAD_BYTES },
             expiresIn: { type: 'integer', minimum: 1, maximum: 3600 },
           },
-          dependencies: { resource: ['field'], field: ['resource'] },
+          dependencies: uploadTargetDependencies,
           additionalProperties: false,
         },
       },

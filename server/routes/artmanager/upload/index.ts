@@ -15,6 +15,15 @@ import { invalidField } from '../../../errors';
 import { receiveUpload } from '../../../storage/uploads';
 import multipart from '../../../plugins/external/multipart';
 
+/** JSON Schema properties naming an upload target (see {@link uploadTarget}): the resource and field. */
+export const uploadTargetProperties = {
+  resource: { type: 'string', maxLength: 64 },
+  field: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_.]+$' },
+} as const;
+
+/** `resource` and `field` come together or not at all (JSON Schema `dependencies`). */
+export const uploadTargetDependencies = { resource: ['field'], field: ['resource'] } as const;
+
 /**
  * The schema of resource `resource` and the `x-upload` of its property `field`, with the storage dir
  * `<resource>/<field with dots as slashes, lower case>`.
@@ -42,11 +51,8 @@ export default async function uploadRoutes(app: FastifyInstance) {
       schema: {
         querystring: {
           type: 'object',
-          properties: {
-            resource: { type: 'string', maxLength: 64 },
-            field: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9_.]+$' },
-          },
-          dependencies: { resource: ['field'], field: ['resource'] },
+          properties: uploadTargetProperties,
+          dependencies: uploadTargetDependencies,
           additionalProperties: false,
         },
       },

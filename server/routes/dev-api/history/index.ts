@@ -63,6 +63,13 @@ export default async function historyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
   const names = historyResources().map((s) => s['x-resource']!.name);
   const resource = { type: 'string', enum: names } as const;
+  /** One revision of one record: the query of `/revision`, the body of `/revert`. */
+  const revisionRef = {
+    type: 'object',
+    properties: { resource, id: idSchema, revision: idSchema },
+    required: ['resource', 'id', 'revision'],
+    additionalProperties: false,
+  } as const;
   const onRequest = app.requireRoles([]);
 
   /** The resource's repository, after checking the caller's roles for reading or reverting it (403). */
@@ -119,12 +126,7 @@ export default async function historyRoutes(fastify: FastifyInstance) {
     {
       onRequest,
       schema: {
-        querystring: {
-          type: 'object',
-          properties: { resource, id: idSchema, revision: idSchema },
-          required: ['resource', 'id', 'revision'],
-          additionalProperties: false,
-        },
+        querystring: revisionRef,
         response: envelope(revisionSchema),
       },
     },
@@ -140,12 +142,7 @@ export default async function historyRoutes(fastify: FastifyInstance) {
     {
       onRequest,
       schema: {
-        body: {
-          type: 'object',
-          properties: { resource, id: idSchema, revision: idSchema },
-          required: ['resource', 'id', 'revision'],
-          additionalProperties: false,
-        },
+        body: revisionRef,
         response: envelope({ description: 'The record as stored after the revert' }),
       },
     },

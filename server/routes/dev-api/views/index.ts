@@ -118,6 +118,13 @@ export default async function viewRoutes(fastify: FastifyInstance) {
   const db = app.db as unknown as Kysely<any>;
   const roles = listRoles();
   const resource = { type: 'string', enum: [...roles.keys()] } as const;
+  /** The query naming just the list (`/list`, `/last`). */
+  const resourceQuery = {
+    type: 'object',
+    properties: { resource },
+    required: ['resource'],
+    additionalProperties: false,
+  } as const;
   const onRequest = app.requireRoles([]);
 
   /** 403 unless the caller may read the list `name`; answers the caller's account id. */
@@ -170,12 +177,7 @@ export default async function viewRoutes(fastify: FastifyInstance) {
     {
       onRequest,
       schema: {
-        querystring: {
-          type: 'object',
-          properties: { resource },
-          required: ['resource'],
-          additionalProperties: false,
-        },
+        querystring: resourceQuery,
         response: envelope({
           type: 'object',
           properties: { list: { type: 'array', items: viewSchema }, total: { type: 'integer' } },
@@ -311,12 +313,7 @@ export default async function viewRoutes(fastify: FastifyInstance) {
     {
       onRequest,
       schema: {
-        querystring: {
-          type: 'object',
-          properties: { resource },
-          required: ['resource'],
-          additionalProperties: false,
-        },
+        querystring: resourceQuery,
         response: envelope(lastSchema),
       },
     },
