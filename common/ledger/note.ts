@@ -221,6 +221,25 @@ export async function verifyCheckpointNote(
   return { ok: true, body: split.body, checkpoint };
 }
 
+/**
+ * `verifyCheckpointNote` with the log's current key, then each of its previous keys (a rotated key,
+ * docs/ledger.md section 10: checkpoints signed before the rotation carry only the old key's signature).
+ * The first key that verifies wins; otherwise the current key's failure.
+ */
+export async function verifyCheckpointNoteByAny(
+  text: string,
+  key: { name: string; publicKey: Uint8Array },
+  previous: { name: string; publicKey: Uint8Array }[] = [],
+): Promise<NoteCheck> {
+  const first = await verifyCheckpointNote(text, key);
+  if (first.ok) return first;
+  for (const k of previous) {
+    const v = await verifyCheckpointNote(text, k);
+    if (v.ok) return v;
+  }
+  return first;
+}
+
 /** The message a witness signs (tlog-cosignature v1): `cosignature/v1\ntime <t>\n` ‖ body. */
 export function cosignatureMessage(body: string, time: number): Uint8Array {
   return enc.encode(`cosignature/v1\ntime ${time}\n${body}`);
