@@ -3,7 +3,8 @@
  * itself and recomputed with common/ledger/tlog.ts: for the log of `leaf 0` .. `leaf 299`, each tile's
  * path (parsed back to the tile), length, SHA-256 of its bytes and first and last hash; the entry
  * bundle's length, SHA-256 and first bytes; the tree hashes stated, and that the level-1 tile's hash is
- * the tree hash of the first 256 entries.
+ * the tree hash of the first 256 entries. Also the tree vectors above them (tree hashes, stored hash
+ * count, an inclusion and a consistency proof of Go's TestTree log).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -16,7 +17,10 @@ import {
   encodeEntryBundle,
   type Hash,
   parseTilePath,
+  proveRecord,
+  proveTree,
   readTileData,
+  storedHashCount,
   storedHashes,
   TILE_WIDTH,
   treeHash,
@@ -69,6 +73,20 @@ describe('docs/ledger.md section 3a tile test vectors', () => {
     expect(bundle.length).toBe(Number(length));
     expect(sha(bundle)).toBe(digest);
     expect(toHex(bundle.subarray(0, head.length / 2))).toBe(head);
+  });
+
+  it('section 3a tree vectors: tree hashes, stored hash count, inclusion proof of entry 37, consistency 13 → 100', () => {
+    const section = doc.slice(doc.indexOf('## 3a.'), doc.indexOf('<!-- tile-vectors:begin -->'));
+    const text = /\*\*Test vectors\*\*[\s\S]*?```\n([\s\S]*?)```/.exec(section)![1];
+    const trees = [...text.matchAll(/^tree hash, size (\d+)\s+(\S+)/gm)];
+    expect(trees.length).toBeGreaterThanOrEqual(6);
+    for (const [, size, hash] of trees) expect(toBase64(treeHash(Number(size), read)), size).toBe(hash);
+    expect(storedHashCount(100)).toBe(Number(/stored hashes, size 100: (\d+)/.exec(text)![1]));
+    const proofText = /inclusion proof of entry 37 in size 100[^\n]*\n((?:\s+\S.*\n)+)/.exec(text)![1];
+    expect(proveRecord(100, 37, read).map(toBase64)).toEqual(proofText.trim().split(/\s+/));
+    const cons = proveTree(100, 13, read);
+    expect(cons.length).toBe(Number(/from size 13 to 100: (\d+) hashes/.exec(text)![1]));
+    expect(toBase64(cons[0])).toBe(/the first (\S+)/.exec(text)![1]);
   });
 
   it('the tree hashes; the level-1 tile holds the tree hash of 256 entries', () => {
