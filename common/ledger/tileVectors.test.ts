@@ -27,9 +27,9 @@ import {
 } from './tlog';
 
 const doc = readFileSync(join(import.meta.dirname, '../../docs/ledger.md'), 'utf8');
-const block = doc.slice(doc.indexOf('<!-- tile-vectors:begin -->'), doc.indexOf('<!-- tile-vectors:end -->'));
-const rows = /```\n([\s\S]*?)```/
-  .exec(block)![1]
+/** The first code block after `marker` in the document. */
+const codeAfter = (marker: string) => /```\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf(marker)))![1];
+const rows = codeAfter('<!-- tile-vectors:begin -->')
   .trim()
   .split('\n')
   .map((l) => l.trim().split(/\s{2,}/));

@@ -43,6 +43,20 @@ async function checkpoints(t: TestApp) {
     .execute();
 }
 
+/** Restarts `first`'s server on the same data with the NEW key, the OLD one as the previous key. */
+async function restartRotated(first: TestApp): Promise<TestApp> {
+  const second = await createTestApp({
+    dataDir: first.dataDir,
+    ledgerKeyDir: first.dataDir,
+    databaseUrl: first.app.config.databaseUrl,
+    ledgerSigningKey: NEW,
+    ledgerPreviousSigningKey: OLD,
+    ledgerOrigin: ORIGIN,
+  });
+  apps.push(second);
+  return second;
+}
+
 /** `npm run ledger:verify` with the given --key arguments on `t`'s database. */
 async function verifyScript(t: TestApp, args: string[]): Promise<{ code: number; out: string }> {
   const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '' };
@@ -66,15 +80,7 @@ describe('signing key rotation', () => {
     expect(splitNote(last.note).signatures).toHaveLength(1);
     await first.app.close();
 
-    const second = await createTestApp({
-      dataDir: first.dataDir,
-      ledgerKeyDir: first.dataDir,
-      databaseUrl: first.app.config.databaseUrl,
-      ledgerSigningKey: NEW,
-      ledgerPreviousSigningKey: OLD,
-      ledgerOrigin: ORIGIN,
-    });
-    apps.push(second);
+    const second = await restartRotated(first);
     const newVkey = second.app.checkpoints.key.vkey;
     expect(newVkey).not.toBe(oldVkey);
     const [transition] = (await checkpoints(second)).filter((c) => c.size === last.size);
@@ -160,15 +166,7 @@ describe('signing key rotation', () => {
       .execute();
     await first.app.close();
 
-    const second = await createTestApp({
-      dataDir: first.dataDir,
-      ledgerKeyDir: first.dataDir,
-      databaseUrl: first.app.config.databaseUrl,
-      ledgerSigningKey: NEW,
-      ledgerPreviousSigningKey: OLD,
-      ledgerOrigin: ORIGIN,
-    });
-    apps.push(second);
+    const second = await restartRotated(first);
     await putAuthor(second, 'After Rotation');
     const key = (await second.get('/baas-api/public/key', null)).body.data as PublicRecord['key'];
     expect(key.vkey).toBe(second.app.checkpoints.key.vkey);
