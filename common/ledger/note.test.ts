@@ -1,6 +1,7 @@
 /**
  * The signed-checkpoint test vectors of docs/ledger.md section 10, read from the document itself: the
- * values are recomputed here with node:crypto from the stated seeds (signing) and checked with Web Crypto
+ * values are recomputed here with node:crypto from the stated seeds and names (signing), the root hash
+ * as the RFC 6962 tree hash of the stated entries (tlog.ts) and checked with Web Crypto
  * (common/ledger/note.ts, verification), so the document, the signer and the verifier cannot drift apart.
  * Also: parsing errors, a changed body, consistency (fork, rollback, gap).
  */
@@ -11,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { describeKey, signNote } from '../../server/ledger/checkpoints';
 import { ed25519SeedKey } from '../../server/ledger/ed25519Key';
 import { blockHashHex } from '../../server/ledger/tx';
-import { toHex } from './hex';
+import { fromHex, toHex } from './hex';
+import { arrayHashReader, storedHashes, treeHash, type Hash } from './tlog';
 import {
   checkConsistency,
   COSIGNATURE_TYPE,
@@ -31,6 +33,16 @@ const doc = readFileSync(join(import.meta.dirname, '../../docs/ledger.md'), 'utf
 const block = doc.slice(doc.indexOf('<!-- vectors:begin -->'), doc.indexOf('<!-- vectors:end -->'));
 const [table, notes] = [...block.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]);
 const value = (label: string) => new RegExp(`^${label}\\s+(\\S+)$`, 'm').exec(table)![1];
+/** The key name (= the log's origin, C2SP) and the witness's name, as the document states them. */
+const NAME = value('key name');
+const WITNESS = value('witness name');
+/** The tree hash (hex) of the document's log: the ASCII texts `entry 0` .. `entry 2`. */
+function rootOfEntries(n: number): string {
+  const stored: Hash[] = [];
+  for (let i = 0; i < n; i++)
+    stored.push(...storedHashes(i, new TextEncoder().encode(`entry ${i}`), arrayHashReader(stored)));
+  return toHex(treeHash(n, arrayHashReader(stored)));
+}
 const noteLines = notes.split('\n');
 const signedNote = `${noteLines.slice(0, 6).join('\n')}\n`;
 const cosignedNote = notes;
@@ -40,20 +52,20 @@ const keyOf = (first: number) => ed25519SeedKey(Uint8Array.from({ length: 32 }, 
 
 describe('docs/ledger.md section 10 test vectors', () => {
   it('the key, its ID, verifier key and fingerprint', async () => {
-    const key = await describeKey('baas-admin', keyOf(0), 'vector');
+    const key = await describeKey(NAME, keyOf(0), 'vector');
     expect(toHex(key.publicKey)).toBe(value('public key \\(hex\\)'));
     expect(key.keyId).toBe(value('key ID'));
     expect(key.vkey).toBe(value('verifier key'));
     expect(key.fingerprint).toBe(value('SPKI fingerprint'));
-    expect(await parseVerifierKey(key.vkey)).toEqual({ name: 'baas-admin', publicKey: key.publicKey });
+    expect(await parseVerifierKey(key.vkey)).toEqual({ name: NAME, publicKey: key.publicKey });
   });
 
   it('the signed note: signed with node:crypto, verified with Web Crypto', async () => {
-    const key = await describeKey('baas-admin', keyOf(0), 'vector');
-    const root = createHash('sha256').update('block 2').digest('hex');
+    const key = await describeKey(NAME, keyOf(0), 'vector');
+    const root = rootOfEntries(3);
     expect(root).toBe(value('root hash \\(hex\\)'));
     const body = formatCheckpoint({
-      origin: 'baas-admin/artchannel',
+      origin: NAME,
       size: 3,
       rootHash: root,
       extensions: ['time 2026-11-22T00:00:00.000Z'],
@@ -61,7 +73,7 @@ describe('docs/ledger.md section 10 test vectors', () => {
     expect(await signNote(key, body)).toBe(signedNote);
     expect(await verifyCheckpointNote(signedNote, key)).toMatchObject({
       ok: true,
-      checkpoint: { origin: 'baas-admin/artchannel', size: 3, rootHash: root },
+      checkpoint: { origin: NAME, size: 3, rootHash: root },
     });
     // One changed character of the body: bad signature.
     expect(await verifyCheckpointNote(signedNote.replace('\n3\n', '\n4\n'), key)).toMatchObject({
@@ -75,23 +87,21 @@ describe('docs/ledger.md section 10 test vectors', () => {
   });
 
   it('the cosignature (tlog-cosignature v1)', async () => {
-    const w = await describeKey('witness-1', keyOf(32), 'vector');
+    const w = await describeKey(WITNESS, keyOf(32), 'vector');
     expect(toBase64(w.publicKey)).toBe(value('witness public key'));
-    const id = await noteKeyId('witness-1', w.publicKey, COSIGNATURE_TYPE);
+    const id = await noteKeyId(WITNESS, w.publicKey, COSIGNATURE_TYPE);
     expect(toHex(id)).toBe(value('witness key ID'));
     const body = signedNote.slice(0, signedNote.indexOf('\n\n') + 1);
     const time = 1795305600;
     const sig = sign(null, Buffer.from(cosignatureMessage(body, time)), keyOf(32));
-    const line = signatureLine('witness-1', id, new Uint8Array([...timeBytes(time), ...sig]));
+    const line = signatureLine(WITNESS, id, new Uint8Array([...timeBytes(time), ...sig]));
     expect(signedNote + line).toBe(cosignedNote);
-    expect(
-      await verifyCosignature(cosignedNote, { name: 'witness-1', publicKey: w.publicKey }),
-    ).toMatchObject({
+    expect(await verifyCosignature(cosignedNote, { name: WITNESS, publicKey: w.publicKey })).toMatchObject({
       ok: true,
       time,
     });
     // The server's own signature still verifies with the cosignature added.
-    const key = await describeKey('baas-admin', keyOf(0), 'vector');
+    const key = await describeKey(NAME, keyOf(0), 'vector');
     expect((await verifyCheckpointNote(cosignedNote, key)).ok).toBe(true);
   });
 });

@@ -3,8 +3,8 @@
  * the server, the public verification page and the witness (server/witness/):
  *
  * - the checkpoint body is a C2SP `tlog-checkpoint` (https://c2sp.org/tlog-checkpoint): origin line,
- *   size (decimal; here the channel's height), root hash (standard base64; here the head block hash),
- *   then extension lines (here `time <ISO-8601 UTC>`), each line ending in `\n`;
+ *   tree size (decimal: the number of entries of the log, here the channel's transactions), root hash
+ *   (standard base64 of the RFC 6962 Merkle tree hash of those entries), then extension lines (here `time <ISO-8601 UTC>`), each line ending in `\n`;
  * - it is signed as a C2SP `signed-note` (https://c2sp.org/signed-note) with Ed25519: after the body, an
  *   empty line, then one line per signature `— <key name> <base64(key ID ‖ signature)>`; key ID = first
  *   4 bytes of SHA-256(name ‖ 0x0A ‖ 0x01 ‖ 32-byte public key), the signature covers the body's bytes;
@@ -49,11 +49,11 @@ async function sha256(data: Uint8Array): Promise<Uint8Array> {
 
 /** A checkpoint (tlog-checkpoint) as data. */
 export interface Checkpoint {
-  /** Origin line, e.g. `baas-admin/artchannel`. */
+  /** Origin line: the log's unique URL-like name, e.g. `registry.example/artchannel` (C2SP tlog-checkpoint). */
   origin: string;
-  /** Tree size: the channel's height (number of blocks). */
+  /** Tree size: the number of entries in the log (C2SP tlog-checkpoint). */
   size: number;
-  /** Root hash as lowercase hex: the hash of block `size − 1`. */
+  /** Root hash as lowercase hex: the RFC 6962 Merkle tree hash of the first `size` entries. */
   rootHash: string;
   /** Extension lines without their newline, e.g. `time 2026-11-22T23:00:00.000Z`. */
   extensions: string[];
@@ -221,6 +221,25 @@ export async function verifyCheckpointNote(
   return { ok: true, body: split.body, checkpoint };
 }
 
+/**
+ * `verifyCheckpointNote` with the log's current key, then each of its previous keys (a rotated key,
+ * docs/ledger.md section 10: checkpoints signed before the rotation carry only the old key's signature).
+ * The first key that verifies wins; otherwise the current key's failure.
+ */
+export async function verifyCheckpointNoteByAny(
+  text: string,
+  key: { name: string; publicKey: Uint8Array },
+  previous: { name: string; publicKey: Uint8Array }[] = [],
+): Promise<NoteCheck> {
+  const first = await verifyCheckpointNote(text, key);
+  if (first.ok) return first;
+  for (const k of previous) {
+    const v = await verifyCheckpointNote(text, k);
+    if (v.ok) return v;
+  }
+  return first;
+}
+
 /** The message a witness signs (tlog-cosignature v1): `cosignature/v1\ntime <t>\n` ‖ body. */
 export function cosignatureMessage(body: string, time: number): Uint8Array {
   return enc.encode(`cosignature/v1\ntime ${time}\n${body}`);
@@ -258,7 +277,7 @@ export async function verifyCosignature(
   }
 }
 
-/** A block header as the consistency call answers it. */
+/** A block header as the legacy header-chain consistency check reads it (`checkConsistency`). */
 export interface LinkHeader {
   number: number;
   previousHash: string;
@@ -279,8 +298,10 @@ export type ConsistencyCheck =
     };
 
 /**
- * Checks that checkpoint `to` extends checkpoint `from` (same origin) through `headers`, the block
- * headers numbered `from.size − 1` .. `to.size − 1`: the first recomputes to `from`'s root hash, each
+ * Legacy check, for the block-height checkpoints signed before the ledger became a Merkle log
+ * (`ledger_block_checkpoint`, where size = number of blocks and root hash = head block hash); C2SP
+ * checkpoints are checked with an RFC 6962 consistency proof (tlog.ts `checkTree`). Checks that
+ * checkpoint `to` extends checkpoint `from` (same origin) through `headers`, the block headers numbered `from.size − 1` .. `to.size − 1`: the first recomputes to `from`'s root hash, each
  * next one's previous hash is the recomputed hash before it, and the last recomputes to `to`'s root hash
  * (docs/ledger.md section 10). A smaller size is a rollback; the same size with another hash, or a broken
  * link, a fork; a missing header a gap.

@@ -8,7 +8,8 @@
  * 2. `merkle`: the transaction's leaf hash folded along the audit path equals the header's data hash;
  * 3. `header`: SHA-256 of the DER header equals the block hash;
  * 4. `signature`: the channel's latest checkpoint (C2SP tlog-checkpoint) carries a valid Ed25519
- *    signature of the published key (key name = the checkpoint's origin), and the transaction's leaf
+ *    signature of the published key, or of a published previous key after a rotation (key name = the
+ *    checkpoint's origin), and the transaction's leaf
  *    hash with its RFC 6962 inclusion proof (`checkpoint.index`, `checkpoint.inclusion`) gives the
  *    checkpoint's root hash (common/ledger/tlog.ts `checkRecord`, Go's `tlog.CheckRecord`);
  * 5. `latest`: no newer version: the transaction is the ledger's latest of this record, and the record
@@ -16,7 +17,7 @@
  * Browser-safe.
  */
 import { fromHex } from './hex';
-import { fromBase64, parseCheckpoint, splitNote, verifyCheckpointNote } from './note';
+import { fromBase64, parseCheckpoint, splitNote, verifyCheckpointNoteByAny } from './note';
 import { checkRecord } from './tlog';
 import type { RecordKind } from './recordFields';
 import type { TxProof } from './types';
@@ -40,7 +41,19 @@ export interface PublicRecord {
    * inclusion proof in the tree of `size` entries (standard base64 hashes, leaf to root).
    */
   checkpoint: { size: number; note: string; index: number; inclusion: string[] } | null;
-  key: { name: string; publicKey: string; fingerprint: string; vkey: string; keyId: string; spki: string };
+  key: {
+    name: string;
+    publicKey: string;
+    fingerprint: string;
+    vkey: string;
+    keyId: string;
+    spki: string;
+    /**
+     * Keys rotated out (`LEDGER_PREVIOUS_SIGNING_KEY`), same forms: a checkpoint signed before the
+     * rotation carries only such a key's signature (docs/ledger.md section 10).
+     */
+    previous?: { name: string; publicKey: string; vkey: string; keyId: string }[];
+  };
 }
 
 export type StepName = 'digest' | 'merkle' | 'header' | 'signature' | 'latest';
@@ -126,13 +139,16 @@ export async function verifyPublicRecord(r: PublicRecord): Promise<PublicCheck> 
 async function checkSignature(r: PublicRecord, setSize: (n: number) => void): Promise<StepResult> {
   if (!r.checkpoint)
     return { step: 'signature', ok: false, message: 'no signed checkpoint covers this block yet' };
-  let publicKey: Uint8Array;
+  let keys: { name: string; publicKey: Uint8Array }[];
   try {
-    publicKey = fromBase64(r.key.publicKey);
+    keys = [r.key, ...(r.key.previous ?? [])].map((k) => ({
+      name: k.name,
+      publicKey: fromBase64(k.publicKey),
+    }));
   } catch (err) {
     return { step: 'signature', ok: false, message: (err as Error).message };
   }
-  const v = await verifyCheckpointNote(r.checkpoint.note, { name: r.key.name, publicKey });
+  const v = await verifyCheckpointNoteByAny(r.checkpoint.note, keys[0], keys.slice(1));
   if (!v.ok) return { step: 'signature', ok: false, message: v.message };
   setSize(v.checkpoint.size);
   const leaf = await txLeafHashWeb(r.proof.tx);

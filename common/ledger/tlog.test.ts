@@ -162,7 +162,7 @@ describe('tlog (Go golang.org/x/mod/sumdb/tlog vectors)', () => {
         }
       }
     }
-  });
+  }, 60_000); // about 1 s alone, several on a loaded machine (pure SHA-256 in JavaScript)
 
   it('splitStoredHashIndex inverts storedHashIndex (Go TestSplitStoredHashIndex)', () => {
     for (let l = 0; l < 10; l++)

@@ -17,7 +17,7 @@
  * says: "Verified, witnessed by k of n" or "Not verified" with the reasons.
  */
 import { fromHex } from './hex';
-import { toBase64, verifyCheckpointNote, type Checkpoint } from './note';
+import { toBase64, verifyCheckpointNote, verifyCheckpointNoteByAny, type Checkpoint } from './note';
 import type { QuorumResult } from './policy';
 import { checkTree } from './tlog';
 
@@ -62,13 +62,14 @@ export type VisitResult =
   | { kind: 'fork' | 'rollback'; message: string; evidence: ForkEvidence };
 
 /**
- * Checks the latest checkpoint note against the remembered one. `fetchProof(m, n)` answers the log's
+ * Checks the latest checkpoint note (signed by `key`) against the remembered one (signed by `key` or,
+ * before a rotation, by one of `key.previous`). `fetchProof(m, n)` answers the log's
  * consistency proof from size m to size n (m < n), or throws when the log cannot give one.
  * Never throws: a failure to fetch is `unchecked` (nothing remembered changes).
  */
 export async function checkVisit(
   latestNote: string,
-  key: { name: string; publicKey: Uint8Array },
+  key: { name: string; publicKey: Uint8Array; previous?: { name: string; publicKey: Uint8Array }[] },
   memory: CheckpointMemory,
   fetchProof: (oldSize: number, newSize: number) => Promise<Uint8Array[]>,
   now = () => new Date().toISOString(),
@@ -77,7 +78,8 @@ export async function checkVisit(
   if (!latest.ok) return { kind: 'unchecked', message: latest.message };
   const cp = latest.checkpoint;
   const stored = memory.get(cp.origin);
-  const prev = stored ? await verifyCheckpointNote(stored, key) : undefined;
+  // The remembered note may predate a key rotation: the previous keys verify it too.
+  const prev = stored ? await verifyCheckpointNoteByAny(stored, key, key.previous) : undefined;
   if (!prev || !prev.ok) {
     memory.set(cp.origin, latestNote);
     return { kind: 'first' };

@@ -90,20 +90,6 @@ export interface LedgerCheckpointTable {
   createdAt: string;
 }
 
-/** A witness's latest cosigned checkpoint of a channel, stored by the admin-only cosign call (removed; kept as it was). */
-export interface LedgerWitnessTable {
-  name: string;
-  channelId: number;
-  /** The witness's Ed25519 public key, standard base64 of the 32 raw bytes. */
-  publicKey: string;
-  size: number;
-  rootHash: string;
-  /** The checkpoint note carrying the witness's cosignature. */
-  note: string;
-  cosignedAt: string;
-  firstSeen: string;
-}
-
 /** A witness's cosignature line of a channel's checkpoint (C2SP tlog-cosignature v1). */
 export interface LedgerCosignatureTable {
   channelId: number;
@@ -169,7 +155,6 @@ export interface LedgerTables {
   ledger_pending: LedgerPendingTable;
   chaincode: ChaincodeTable;
   ledger_checkpoint: LedgerCheckpointTable;
-  ledger_witness: LedgerWitnessTable;
   ledger_cosignature: LedgerCosignatureTable;
   ledger_witness_status: LedgerWitnessStatusTable;
   ledger_block_checkpoint: LedgerCheckpointTable;

@@ -12,7 +12,7 @@
 import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import { sqliteHandle } from '../db/connect';
-import { fromHex, toHex } from '../../common/ledger/hex';
+import { toHex } from '../../common/ledger/hex';
 import {
   encodeEntryBundle,
   HASH_SIZE,
@@ -21,7 +21,7 @@ import {
   readTileData,
   recordProofIndexes,
   storedHashCount,
-  storedHashesForRecordHash,
+  storedHashesIndexes,
   storedHashIndex,
   type Hash,
   type Tile,
@@ -32,9 +32,16 @@ import {
   treeProofIndexes,
 } from '../../common/ledger/tlog';
 import type { LedgerTables } from './tables';
+import { nodeHash } from './merkle';
 import { txCanonicalJson } from './tx';
 
 const HEX = HASH_SIZE * 2;
+
+/** A tree of the log: size in entries and root hash (hex). */
+export interface TreeState {
+  size: number;
+  rootHash: string;
+}
 
 /** The log's state after a block: size in entries, root hash (hex), the block that made it. */
 export interface TreeHead {
@@ -66,11 +73,19 @@ interface Edge {
   hashes: Map<number, Hash>;
 }
 
+/** The 32-byte hash at character `at` of a stored hex column. @throws Error when it is not hex. */
+function hexHash(hex: string, at: number): Hash {
+  const h = Buffer.from(hex.slice(at, at + HEX), 'hex');
+  if (h.length !== HASH_SIZE) throw new Error(`ledger tree: stored hash at ${at / HEX} is not 32-byte hex`);
+  return h;
+}
+
 /** Stored Merkle logs, one per channel, over the application's database. */
 export class TreeStore {
   private readonly sqlite: SQLite.Database | undefined;
   private stmts: Statements | undefined;
   private readonly edges = new Map<number, Edge>();
+  private readonly appended = new Map<number, { from: TreeState; to: TreeState }>();
 
   constructor(private readonly db: Kysely<any>) {
     this.sqlite = sqliteHandle(db);
@@ -139,7 +154,7 @@ export class TreeStore {
           throw new Error(`ledger tree of channel ${channelId}: stored hash ${x} missing`);
       }
       const at = (x - row.start) * HEX;
-      out[i] = fromHex(row.hashes.slice(at, at + HEX));
+      out[i] = hexHash(row.hashes, at);
     }
     return out;
   }
@@ -178,7 +193,11 @@ export class TreeStore {
   /**
    * Appends a block's leaf hashes (hex, in order) to the channel's log inside `trx`, the block's database
    * transaction, and stores the block's row. Returns the log's size and root after the block. Reads the
-   * right edge once per size it has not seen (then keeps it in memory, checked against the stored head).
+   * right edge once per size it has not seen (then keeps it in memory, checked against the stored head),
+   * and recomputes the old root from the edge's hashes, so `lastAppend` names a tree the new one extends
+   * by construction. Hashing is node:crypto over one buffer of leaves, the block's new stored hashes are
+   * written into one buffer and hex-encoded once (issue 19 item 10: about 2 hashes per entry).
+   * @throws Error when a leaf is not 32-byte hex
    */
   async appendBlock(
     trx: Kysely<any>,
@@ -192,29 +211,39 @@ export class TreeStore {
     if (!edge || edge.size !== oldSize || (last && edge.rootHash !== last.rootHash)) {
       const ix = treeHashIndexes(oldSize);
       const hashes = await this.readHashes(channelId, ix, trx);
+      const map = new Map(ix.map((x, i) => [x, hashes[i]]));
+      // The old root from the hashes themselves (a stored root column could claim another tree).
       edge = {
         size: oldSize,
-        rootHash: last?.rootHash ?? '',
-        hashes: new Map(ix.map((x, i) => [x, hashes[i]])),
+        rootHash: oldSize ? toHex(treeHash(oldSize, (r) => r.map((x) => map.get(x)!))) : '',
+        hashes: map,
       };
     }
-    const work = new Map(edge.hashes);
-    const read = (ix: number[]) => ix.map((x) => work.get(x)!);
+    const leafBytes = Buffer.from(leaves.join(''), 'hex');
+    // Buffer.from stops at the first non-hex digit, so a bad leaf makes the buffer short.
+    if (leafBytes.length !== leaves.length * HASH_SIZE || leaves.some((l) => l.length !== HEX))
+      throw new Error(
+        `ledger tree of channel ${channelId}: block ${blockNumber} has a leaf that is not 32-byte hex`,
+      );
+    const size = oldSize + leaves.length;
     const hashStart = storedHashCount(oldSize);
+    const added = Buffer.allocUnsafe((storedHashCount(size) - hashStart) * HASH_SIZE);
+    const work = new Map(edge.hashes);
     let next = hashStart;
-    const added: Hash[] = [];
-    let size = oldSize;
-    for (const leaf of leaves) {
-      const hs = storedHashesForRecordHash(size, fromHex(leaf), read);
-      for (const h of hs) {
-        work.set(next++, h);
-        added.push(h);
+    for (let i = 0, n = oldSize; i < leaves.length; i++, n++) {
+      // Go tlog StoredHashesForRecordHash: the record hash, then each subtree it completes.
+      let h: Hash = leafBytes.subarray(i * HASH_SIZE, (i + 1) * HASH_SIZE);
+      const left = storedHashesIndexes(n);
+      for (let k = -1; k < left.length; k++) {
+        if (k >= 0) h = nodeHash(work.get(left[left.length - 1 - k])!, h);
+        const at = (next - hashStart) * HASH_SIZE;
+        added.set(h, at);
+        work.set(next++, added.subarray(at, at + HASH_SIZE));
       }
-      size++;
     }
-    const ix = treeHashIndexes(size);
+    const read = (ix: number[]) => ix.map((x) => work.get(x)!);
     const root = toHex(treeHash(size, read));
-    const hex = added.map(toHex).join('');
+    const hex = added.toString('hex');
     if (this.sqlite) this.statements().insert.run(channelId, blockNumber, size, root, hashStart, hex);
     else
       await (trx as Kysely<LedgerTables>)
@@ -223,8 +252,22 @@ export class TreeStore {
         .execute();
     // The new edge; kept only once the block commits (a rolled-back block leaves the stored head as it
     // was, which no longer matches this edge's size and root, so it is re-read).
+    const ix = treeHashIndexes(size);
     this.edges.set(channelId, { size, rootHash: root, hashes: new Map(ix.map((x) => [x, work.get(x)!])) });
+    this.appended.set(channelId, {
+      from: { size: oldSize, rootHash: edge.rootHash },
+      to: { size, rootHash: root },
+    });
     return { size, rootHash: root, blockNumber };
+  }
+
+  /**
+   * The last append of this process to a channel's log: the tree it started from (root recomputed from
+   * its stored hashes) and the tree it made from those hashes and the block's leaves, which therefore
+   * extends the first (the signer's shortcut for "extends the last signed checkpoint", checkpoints.ts).
+   */
+  lastAppend(channelId: number): { from: TreeState; to: TreeState } | undefined {
+    return this.appended.get(channelId);
   }
 
   /** The tree hash of the first `size` entries (hex). */

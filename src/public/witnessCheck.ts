@@ -87,7 +87,7 @@ export async function witnessQuorum(
 export async function runWitnessCheck(
   channel: string,
   note: string | undefined,
-  key: { name: string; publicKey: string },
+  key: { name: string; publicKey: string; previous?: { name: string; publicKey: string }[] },
   memory: CheckpointMemory = storageMemory(window.localStorage),
 ): Promise<WitnessCheck> {
   const out: WitnessCheck = { policyRequired: false };
@@ -104,7 +104,11 @@ export async function runWitnessCheck(
     );
     out.visit = await checkVisit(
       latest.note,
-      { name: key.name, publicKey: fromBase64(key.publicKey) },
+      {
+        name: key.name,
+        publicKey: fromBase64(key.publicKey),
+        previous: key.previous?.map((k) => ({ name: k.name, publicKey: fromBase64(k.publicKey) })),
+      },
       memory,
       (m, n) =>
         json<{ proof: string[] }>(
@@ -121,7 +125,7 @@ export async function runWitnessCheck(
 export function useWitnessCheck(
   channel: string | undefined,
   note: string | undefined,
-  key: { name: string; publicKey: string } | undefined,
+  key: { name: string; publicKey: string; previous?: { name: string; publicKey: string }[] } | undefined,
 ): WitnessCheck | undefined {
   const [state, setState] = useState<WitnessCheck | undefined>();
   useEffect(() => {

@@ -4,7 +4,9 @@
  * checkpoint (the transition checkpoint, signed by both; Go's note.Open verifies both), signs later
  * checkpoints with the new key only, and the verifiers follow the chain of keys: `GET /baas-api/verify`
  * and `ledger:verify --key <old> --key <new> --all-signatures` pass; the old key alone, or the new key
- * alone over every signature, do not. SQLite, or PostgreSQL with TEST_DATABASE_URL.
+ * alone over every signature, do not. The public page follows the rotation: a record whose served
+ * checkpoint (the latest cosigned one) was signed by the old key alone still verifies, with the previous
+ * key the public answer carries. SQLite, or PostgreSQL with TEST_DATABASE_URL.
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseVerifierKey, splitNote, verifyCheckpointNote } from '../../common/ledger/note';
+import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
 import type { LedgerTables } from '../../server/ledger/tables';
 import { ROOT } from '../support/serverProcess';
 import { createTestApp, type TestApp } from './helpers';
@@ -40,6 +43,20 @@ async function checkpoints(t: TestApp) {
     .execute();
 }
 
+/** Restarts `first`'s server on the same data with the NEW key, the OLD one as the previous key. */
+async function restartRotated(first: TestApp): Promise<TestApp> {
+  const second = await createTestApp({
+    dataDir: first.dataDir,
+    ledgerKeyDir: first.dataDir,
+    databaseUrl: first.app.config.databaseUrl,
+    ledgerSigningKey: NEW,
+    ledgerPreviousSigningKey: OLD,
+    ledgerOrigin: ORIGIN,
+  });
+  apps.push(second);
+  return second;
+}
+
 /** `npm run ledger:verify` with the given --key arguments on `t`'s database. */
 async function verifyScript(t: TestApp, args: string[]): Promise<{ code: number; out: string }> {
   const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '' };
@@ -63,15 +80,7 @@ describe('signing key rotation', () => {
     expect(splitNote(last.note).signatures).toHaveLength(1);
     await first.app.close();
 
-    const second = await createTestApp({
-      dataDir: first.dataDir,
-      ledgerKeyDir: first.dataDir,
-      databaseUrl: first.app.config.databaseUrl,
-      ledgerSigningKey: NEW,
-      ledgerPreviousSigningKey: OLD,
-      ledgerOrigin: ORIGIN,
-    });
-    apps.push(second);
+    const second = await restartRotated(first);
     const newVkey = second.app.checkpoints.key.vkey;
     expect(newVkey).not.toBe(oldVkey);
     const [transition] = (await checkpoints(second)).filter((c) => c.size === last.size);
@@ -112,5 +121,67 @@ describe('signing key rotation', () => {
     expect(oldOnly.out).toContain('signature');
     const newOnly = await verifyScript(first, ['--key', newVkey, '--all-signatures']);
     expect(newOnly.code).toBe(1);
+  });
+
+  it('the public page verifies a record whose checkpoint was signed by the previous key alone', async () => {
+    const first = await createTestApp({
+      ledgerSigningKey: OLD,
+      ledgerOrigin: ORIGIN,
+      ledgerBatchSize: 1,
+      ledgerBatchTimeoutMs: 0,
+    });
+    apps.push(first);
+    const a = await first.post('/artmanager/authors/addAuthors', {
+      authorName: 'Public Before',
+      wxIsEnable: 1,
+    });
+    const id = a.body.data.id as number;
+    expect((await first.post('/artmanager/authors/blockChain', { id })).status).toBe(200);
+    await putAuthor(first, 'Later Before Rotation');
+    const before = (await first.get(`/baas-api/public/record?kind=author&id=${id}`, null)).body
+      .data as PublicRecord;
+    // A witness cosigned the checkpoint of the record's block and none later (it does not know the new
+    // key): the answer serves it. The rotation re-signs only the latest one, so this one keeps the old key alone.
+    const cp = (await checkpoints(first)).find((c) => c.size === before.checkpoint!.index + 1)!;
+    expect(cp.size).toBeLessThan(before.checkpoint!.size);
+    const channelId = before.proof.channelId;
+    const rootHash = (
+      await (first.app.db as unknown as Kysely<LedgerTables>)
+        .selectFrom('ledger_checkpoint')
+        .select('rootHash')
+        .where('channelId', '=', channelId)
+        .where('size', '=', cp.size)
+        .executeTakeFirstOrThrow()
+    ).rootHash;
+    await (first.app.db as unknown as Kysely<LedgerTables>)
+      .insertInto('ledger_cosignature')
+      .values({
+        channelId,
+        size: cp.size,
+        witness: 'witness.test/w1',
+        rootHash,
+        line: `\u2014 witness.test/w1 ${Buffer.alloc(76, 7).toString('base64')}\n`,
+        time: 1,
+      })
+      .execute();
+    await first.app.close();
+
+    const second = await restartRotated(first);
+    await putAuthor(second, 'After Rotation');
+    const key = (await second.get('/baas-api/public/key', null)).body.data as PublicRecord['key'];
+    expect(key.vkey).toBe(second.app.checkpoints.key.vkey);
+    expect(key.previous?.map((k) => k.vkey)).toEqual([before.key.vkey]);
+    const r = await second.get(`/baas-api/public/record?kind=author&id=${id}`, null);
+    expect(r.status).toBe(200);
+    const answer = r.body.data as PublicRecord;
+    expect(answer.checkpoint!.size).toBe(cp.size);
+    const newKey = await parseVerifierKey(key.vkey);
+    expect((await verifyCheckpointNote(answer.checkpoint!.note, newKey)).ok).toBe(false);
+    const check = await verifyPublicRecord(answer);
+    expect(check.steps.find((st) => st.step === 'signature')).toEqual({ step: 'signature', ok: true });
+    expect(check.ok).toBe(true);
+    // Without the previous key (as the page was before), the same answer does not verify.
+    const without = await verifyPublicRecord({ ...answer, key: { ...answer.key, previous: [] } });
+    expect(without.steps.find((st) => st.step === 'signature')?.ok).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
  * `/baas-api/public/*`: what anyone may read without signing in (docs/ledger.md section 10), rate-limited
  * per IP (`PUBLIC_RATE_LIMIT` requests per minute, default 600), in the envelope:
  * - `GET key`: the checkpoint signing key (SPKI PEM, SHA-256 fingerprint of the SPKI DER, raw base64, the
- *   Go note verifier key);
+ *   Go note verifier key), and `previous`, the key rotated out, if any;
  * - `GET checkpoint?channel=C[&height=H]`: the latest signed checkpoint of C, or the one of size H, as
  *   `{channel, size, rootHash, note, createdAt}` (`note` = the signed note's text, followed by the
  *   cosignature lines of the witnesses that cosigned it, docs/ledger.md section 11);
@@ -21,7 +21,7 @@ import { MAX_ID } from '../../../kernel/dialect/schemaRegistry';
 import { digestFields, type RecordKind } from '../../../common/ledger/recordFields';
 import { toBase64 } from '../../../common/ledger/note';
 import { latestRecordTx } from '../../ledger/audit';
-import { checkpointAt, latestCheckpoint } from '../../ledger/checkpoints';
+import { checkpointAt, describeKey, latestCheckpoint, type SigningKey } from '../../ledger/checkpoints';
 import type { LedgerTables } from '../../ledger/tables';
 import { cosignedNote } from '../../ledger/witnessPush';
 import { proofCheckpoint } from '../../ledger/proofFiles';
@@ -37,10 +37,25 @@ export const MAX_CONSISTENCY = 10_000;
 const channel = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const height = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
 
-/** The public signing-key answer. */
-export function publicKeyOf(app: FastifyInstance) {
+/** The previous key's public forms, by app (described once). */
+const previousForms = new WeakMap<FastifyInstance, Promise<SigningKey | undefined>>();
+
+/**
+ * The public signing-key answer; `previous`: the key being rotated out (`LEDGER_PREVIOUS_SIGNING_KEY`),
+ * under the same name, so that checkpoints signed before the rotation still verify (docs/ledger.md
+ * section 10).
+ */
+export async function publicKeyOf(app: FastifyInstance) {
   const k = app.checkpoints.key;
+  let prev = previousForms.get(app);
+  if (!prev) {
+    const pk = app.checkpoints.opts.previousKey;
+    prev = pk ? describeKey(k.name, pk, 'env LEDGER_PREVIOUS_SIGNING_KEY') : Promise.resolve(undefined);
+    previousForms.set(app, prev);
+  }
+  const p = await prev;
   return {
+    previous: p ? [{ name: p.name, keyId: p.keyId, publicKey: toBase64(p.publicKey), vkey: p.vkey }] : [],
     algorithm: 'Ed25519',
     name: k.name,
     keyId: k.keyId,
@@ -143,7 +158,7 @@ export async function recordAnswer(app: FastifyInstance, kind: RecordKind, id: n
             inclusion: inclusion.map(toBase64),
           }
         : null,
-    key: publicKeyOf(app),
+    key: await publicKeyOf(app),
   };
 }
 
@@ -154,7 +169,7 @@ export default async function publicRoutes(fastify: FastifyInstance) {
   app.get(
     '/key',
     { config, schema: { querystring: { type: 'object', properties: {}, additionalProperties: false } } },
-    async () => ok(publicKeyOf(app)),
+    async () => ok(await publicKeyOf(app)),
   );
 
   app.get(
