@@ -18,11 +18,11 @@ import {
   useNotify,
   useRecordContext,
   useRedirect,
-  useRefresh,
   useResourceContext,
   useTranslate,
 } from 'react-admin';
 import { apiPost } from '../resources/blockchain/api';
+import { useServerAction } from '../utils/useServerAction';
 import { recordName } from './chain';
 
 /** Archive the current record (see the module doc). */
@@ -32,9 +32,8 @@ export function ArchiveButton() {
   const translate = useTranslate();
   const notify = useNotify();
   const redirect = useRedirect();
-  const refresh = useRefresh();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useServerAction();
   if (!record) return null;
   const name = recordName(resource, record);
   return (
@@ -62,21 +61,14 @@ export function ArchiveButton() {
           e?.stopPropagation?.();
           setOpen(false);
         }}
-        onConfirm={async (e: React.MouseEvent) => {
+        onConfirm={(e: React.MouseEvent) => {
           e?.stopPropagation?.();
-          setBusy(true);
-          try {
+          return run(async () => {
             await apiPost('/data-api/pigeonhole/archive', { resource, id: record.id });
             notify(translate('baas.archive.archived', { name }), { type: 'success' });
             setOpen(false);
             redirect('list', resource);
-            refresh();
-          } catch (err) {
-            notify((err as Error).message, { type: 'error' });
-            setOpen(false);
-          } finally {
-            setBusy(false);
-          }
+          }).finally(() => setOpen(false));
         }}
       />
     </>
@@ -90,7 +82,7 @@ export function RestoreButton() {
   const notify = useNotify();
   const redirect = useRedirect();
   const createPath = useCreatePath();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useServerAction();
   if (!record) return null;
   const name = String(record.title ?? `#${String(record.id)}`);
   return (
@@ -100,18 +92,17 @@ export function RestoreButton() {
       disabled={busy}
       data-testid="restore"
       aria-label={`${translate('baas.archive.restore')}: ${name}`}
-      onClick={async (e) => {
+      onClick={(e) => {
         e.stopPropagation();
-        setBusy(true);
-        try {
-          const restored = await apiPost<{ id: number }>('/data-api/pigeonhole/restore', { id: record.id });
-          notify(translate('baas.archive.restored', { name }), { type: 'success' });
-          redirect(createPath({ resource: String(record.resource), id: restored.id, type: 'show' }));
-        } catch (err) {
-          notify((err as Error).message, { type: 'error' });
-        } finally {
-          setBusy(false);
-        }
+        // Leaves for the restored record's page: nothing here to refresh.
+        void run(
+          async () => {
+            const restored = await apiPost<{ id: number }>('/data-api/pigeonhole/restore', { id: record.id });
+            notify(translate('baas.archive.restored', { name }), { type: 'success' });
+            redirect(createPath({ resource: String(record.resource), id: restored.id, type: 'show' }));
+          },
+          { refresh: false },
+        );
       }}
     >
       {translate('baas.archive.restore')}

@@ -28,17 +28,11 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import {
-  Confirm,
-  useNotify,
-  useRecordContext,
-  useRefresh,
-  useResourceContext,
-  useTranslate,
-} from 'react-admin';
+import { Confirm, useNotify, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
 import { enumLabelKey } from '../../kernel/dialect/kinds';
 import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import { httpClient } from '../dataProvider/httpClient';
+import { useServerAction } from '../utils/useServerAction';
 import { toQuery } from '../dataProvider';
 
 interface Change {
@@ -111,29 +105,18 @@ function Diff({ resource, revision }: { resource: string; revision: Revision }) 
 function RevertButton({ resource, id, revision }: { resource: string; id: number; revision: Revision }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const refresh = useRefresh();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    try {
+  const { busy, run } = useServerAction();
+  const confirm = () =>
+    run(async () => {
       await httpClient('/dev-api/history/revert', {
         method: 'POST',
         body: JSON.stringify({ resource, id, revision: revision.id }),
       });
       notify('schemaUi.history.reverted', { type: 'success', messageArgs: { id: revision.id } });
       await queryClient.invalidateQueries({ queryKey: ['history', resource, id] });
-      refresh();
-    } catch (err) {
-      // The server's message, already in the console's language (dataProvider/httpClient.ts).
-      const message = (err as Error).message;
-      notify(message, { type: 'error', messageArgs: { _: message } });
-    } finally {
-      setBusy(false);
-      setOpen(false);
-    }
-  };
+    }).finally(() => setOpen(false));
   return (
     <>
       <Button size="small" variant="outlined" onClick={() => setOpen(true)} disabled={busy}>

@@ -138,9 +138,16 @@ export async function expectAdminOnly(t: TestApp, c: GuardedCall): Promise<void>
   expect(user.body.msg).toMatch(/admin/);
 }
 
-/** Adds an author named `authorName` (POST /artmanager/authors/addAuthors) as admin; asserts 200; resolves its id. */
-export async function addAuthor(t: TestApp, authorName: string): Promise<number> {
-  const r = await t.post('/artmanager/authors/addAuthors', { authorName });
+/**
+ * Adds an author named `authorName` (POST /artmanager/authors/addAuthors) as admin, with the fields of
+ * `extra` too; asserts 200; resolves its id.
+ */
+export async function addAuthor(
+  t: TestApp,
+  authorName: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const r = await t.post('/artmanager/authors/addAuthors', { authorName, ...extra });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.data.id;
 }

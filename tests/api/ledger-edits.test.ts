@@ -5,40 +5,21 @@
  * directly (its stored row matches no audited write) is a failure (exit 1). SQLite, or PostgreSQL with
  * TEST_DATABASE_URL.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, type TestApp } from './helpers';
+import { blockPerTxApp, ledgerVerifyScript, putOnChain, verifyCall } from './ledgerHelpers';
 
-const run = promisify(execFile);
 let t: TestApp;
 afterEach(async () => t?.close());
 
 /** An app with two authors and an artwork, all put on chain. */
 async function setup() {
-  t = await createTestApp({ ledgerBatchSize: 1, ledgerBatchTimeoutMs: 0 });
-  const author = async (name: string) => {
-    const r = await t.post('/artmanager/authors/addAuthors', {
-      authorName: name,
-      introduction: `About ${name}`,
-    });
-    expect(r.status).toBe(200);
-    return r.body.data.id as number;
-  };
-  const put = async (kind: 'authors' | 'artwork', id: number) => {
-    const r = await t.post(`/artmanager/${kind}/blockChain`, { id });
-    expect(r.status).toBe(200);
-    return r.body.data as { txId: string; blockNumber: number; digest: string; version: number };
-  };
+  t = await blockPerTxApp();
+  const author = (name: string) => addAuthor(t, name, { introduction: `About ${name}` });
+  const put = (kind: 'authors' | 'artwork', id: number) => putOnChain(t, kind, id);
   const a = await author('Edith Edited');
   const b = await author('Tobias Tampered');
-  const art = await t.post('/artmanager/artwork/addArtwork', {
-    artWorkName: 'Edited Work',
-    author: a,
-    classify: 'painting',
-    texture: 'oil on canvas',
-  });
-  const w = art.body.data.id as number;
+  const w = await addArtwork(t, a, 'Edited Work');
   return {
     a,
     b,
@@ -50,35 +31,17 @@ async function setup() {
   };
 }
 
-async function verifyCall() {
-  const r = await t.get('/baas-api/verify');
-  expect(r.status).toBe(200);
-  return r.body.data;
-}
-
-/** Runs `npm run ledger:verify` on the test's database; answers exit code and output. */
-async function verifyScript(): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '' };
-  try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/ledger-verify.ts'], { env });
-    return { code: 0, out: stdout + stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
-}
-
 describe('ledger:verify: edits are not tampering', () => {
   it('records edited through the API after their put on chain: counted with their audited writes, verified, exit 0', async () => {
     const s = await setup();
-    expect((await verifyCall()).registry.edited).toEqual([]);
+    expect((await verifyCall(t)).registry.edited).toEqual([]);
     expect(
       (await t.post('/artmanager/authors/updateInfo', { id: s.a, introduction: 'Edited later' })).status,
     ).toBe(200);
     const editW = await t.post('/artmanager/artwork/baseInfo', { id: s.w, possessor: 'A new owner' });
     expect(editW.status).toBe(200);
 
-    const v = await verifyCall();
+    const v = await verifyCall(t);
     expect(v.ok, v.message).toBe(true);
     expect(v.registry.problems).toEqual([]);
     expect(v.message).toContain('2 edited since put on chain, each by an audited write');
@@ -111,7 +74,7 @@ describe('ledger:verify: edits are not tampering', () => {
       .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ resource: 'authors', recordId: String(s.a), account: 'admin' });
 
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.code, script.out).toBe(0);
     expect(script.out).toContain('edited since put on chain (audited writes, not tampering): 2');
     expect(script.out).toContain(
@@ -120,7 +83,7 @@ describe('ledger:verify: edits are not tampering', () => {
 
     // Put on chain again: a new version, nothing edited any more.
     expect((await s.put('authors', s.a)).version).toBe(2);
-    const after = await verifyCall();
+    const after = await verifyCall(t);
     expect(after.ok).toBe(true);
     expect(after.registry.edited.map((e: { recordId: number }) => e.recordId)).toEqual([s.w]);
   });
@@ -128,7 +91,7 @@ describe('ledger:verify: edits are not tampering', () => {
   it('a record changed in the database directly, with or without an earlier API edit: a failure, exit 1', async () => {
     const s = await setup();
     await t.app.db.updateTable('authors').set({ authorName: 'Forged Name' }).where('id', '=', s.b).execute();
-    const v = await verifyCall();
+    const v = await verifyCall(t);
     expect(v).toMatchObject({
       ok: false,
       kind: 'author',
@@ -137,7 +100,7 @@ describe('ledger:verify: edits are not tampering', () => {
       found: s.putB.digest,
     });
     expect(v.registry.edited).toEqual([]);
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.code).toBe(1);
     expect(script.out).toContain(
       `author ${s.b}: changed since it was put on chain (version 1), and its stored row matches no audited write`,
@@ -152,15 +115,15 @@ describe('ledger:verify: edits are not tampering', () => {
     expect((await t.post('/artmanager/authors/updateInfo', { id: s.a, introduction: 'Edited' })).status).toBe(
       200,
     );
-    expect((await verifyCall()).ok).toBe(true);
+    expect((await verifyCall(t)).ok).toBe(true);
     await t.app.db
       .updateTable('authors')
       .set({ introduction: 'Edited behind the API' })
       .where('id', '=', s.a)
       .execute();
-    const v2 = await verifyCall();
+    const v2 = await verifyCall(t);
     expect(v2).toMatchObject({ ok: false, kind: 'author', recordId: s.a, field: 'digest' });
     expect(v2.registry.edited).toEqual([]);
-    expect((await verifyScript()).code).toBe(1);
+    expect((await ledgerVerifyScript(t)).code).toBe(1);
   });
 });

@@ -19,6 +19,7 @@ import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publi
 import type { LedgerTables } from '../../server/ledger/tables';
 import { ROOT } from '../support/serverProcess';
 import { createTestApp, type TestApp } from './helpers';
+import { ledgerVerifyScript } from './ledgerHelpers';
 
 const run = promisify(execFile);
 const OLD = Buffer.alloc(32, 11).toString('base64');
@@ -55,18 +56,6 @@ async function restartRotated(first: TestApp): Promise<TestApp> {
   });
   apps.push(second);
   return second;
-}
-
-/** `npm run ledger:verify` with the given --key arguments on `t`'s database. */
-async function verifyScript(t: TestApp, args: string[]): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '' };
-  try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/ledger-verify.ts', ...args], { env });
-    return { code: 0, out: stdout + stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
 }
 
 describe('signing key rotation', () => {
@@ -113,13 +102,13 @@ describe('signing key rotation', () => {
 
     const v = (await second.get('/baas-api/verify')).body.data;
     expect(v.ok, v.message).toBe(true);
-    const chainOk = await verifyScript(first, ['--key', oldVkey, '--key', newVkey, '--all-signatures']);
+    const chainOk = await ledgerVerifyScript(first, ['--key', oldVkey, '--key', newVkey, '--all-signatures']);
     expect(chainOk.code, chainOk.out).toBe(0);
     expect(chainOk.out).toMatch(/^verified /);
-    const oldOnly = await verifyScript(first, ['--key', oldVkey]);
+    const oldOnly = await ledgerVerifyScript(first, ['--key', oldVkey]);
     expect(oldOnly.code).toBe(1);
     expect(oldOnly.out).toContain('signature');
-    const newOnly = await verifyScript(first, ['--key', newVkey, '--all-signatures']);
+    const newOnly = await ledgerVerifyScript(first, ['--key', newVkey, '--all-signatures']);
     expect(newOnly.code).toBe(1);
   });
 

@@ -5,8 +5,6 @@
  * (common/ledger/publicVerify.ts on `GET /baas-api/public/record`), at the right block or record.
  * Also: the public calls without login, "not published", checkpoints signed per block, the cosign call.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyCheckpointNote, fromBase64 } from '../../common/ledger/note';
@@ -14,39 +12,21 @@ import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publi
 import { recordDigest } from '../../server/ledger/records';
 import type { LedgerTables } from '../../server/ledger/tables';
 import { rebuildTree, rehashFrom } from '../support/ledgerTamper';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, type TestApp } from './helpers';
+import { blockPerTxApp, ledgerVerifyScript, putOnChain, verifyCall } from './ledgerHelpers';
 
-const run = promisify(execFile);
 let t: TestApp;
 afterEach(async () => t?.close());
 
 async function setup() {
-  t = await createTestApp({ ledgerBatchSize: 1, ledgerBatchTimeoutMs: 0 });
-  const author = async (name: string) => {
-    const r = await t.post('/artmanager/authors/addAuthors', {
-      authorName: name,
-      introduction: `About ${name}`,
-      wxIsEnable: 1,
-    });
-    expect(r.status).toBe(200);
-    return r.body.data.id as number;
-  };
+  t = await blockPerTxApp();
+  const author = (name: string) => addAuthor(t, name, { introduction: `About ${name}`, wxIsEnable: 1 });
+  const put = (kind: 'authors' | 'artwork', id: number) => putOnChain(t, kind, id);
   const a = await author('Alice Trust');
   const b = await author('Bob Trust');
-  const put = async (kind: 'authors' | 'artwork', id: number) => {
-    const r = await t.post(`/artmanager/${kind}/blockChain`, { id });
-    expect(r.status).toBe(200);
-    return r.body.data as { txId: string; blockNumber: number; digest: string; version: number };
-  };
   const putA = await put('authors', a);
   const putB = await put('authors', b);
-  const art = await t.post('/artmanager/artwork/addArtwork', {
-    artWorkName: 'Trusted Work',
-    author: a,
-    classify: 'painting',
-    texture: 'oil on canvas',
-  });
-  const w = art.body.data.id as number;
+  const w = await addArtwork(t, a, 'Trusted Work');
   const putW = await put('artwork', w);
   const c = await author('Carol Later');
   await put('authors', c);
@@ -55,28 +35,10 @@ async function setup() {
 
 const ldb = () => t.app.db as unknown as Kysely<LedgerTables>;
 
-async function verifyCall() {
-  const r = await t.get('/baas-api/verify');
-  expect(r.status).toBe(200);
-  return r.body.data;
-}
-
 async function publicCheck(kind: 'author' | 'artwork', id: number) {
   const r = await t.get(`/baas-api/public/record?kind=${kind}&id=${id}`, null);
   expect(r.status).toBe(200);
   return verifyPublicRecord(r.body.data as PublicRecord);
-}
-
-/** Runs `npm run ledger:verify` on the test's database; answers exit code and output. */
-async function verifyScript(): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '' };
-  try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/ledger-verify.ts'], { env });
-    return { code: 0, out: stdout + stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
 }
 
 const failedSteps = (c: { steps: { step: string; ok: boolean }[] }) =>
@@ -112,11 +74,11 @@ describe('public calls', () => {
     const check = await publicCheck('artwork', s.w);
     expect(check).toMatchObject({ ok: true, blockNumber: s.putW.blockNumber, version: 1 });
     expect(failedSteps(check)).toEqual([]);
-    const all = await verifyCall();
+    const all = await verifyCall(t);
     expect(all.ok).toBe(true);
     expect(all.registry).toMatchObject({ onChain: 4, problems: [] });
     expect(all.checkpoints.signatures).toBe(1);
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.out).toMatch(/^verified \d+ blocks/);
     expect(script.code).toBe(0);
   });
@@ -170,7 +132,7 @@ describe('tamper tests (one fresh database each)', () => {
       .set({ args: JSON.stringify([args[0], args[1], 'ab'.repeat(32)]) })
       .where('txId', '=', s.putA.txId)
       .execute();
-    const v = await verifyCall();
+    const v = await verifyCall(t);
     expect(v).toMatchObject({
       ok: false,
       blockNumber: s.putA.blockNumber,
@@ -178,7 +140,7 @@ describe('tamper tests (one fresh database each)', () => {
       field: 'leafHash',
       found: row.leafHash,
     });
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.code).toBe(1);
     expect(script.out).toContain(`block ${s.putA.blockNumber}, transaction ${s.putA.txId}`);
     const c = await publicCheck('author', s.a);
@@ -195,14 +157,14 @@ describe('tamper tests (one fresh database each)', () => {
       .where('channelId', '=', 1)
       .where('number', '=', s.putB.blockNumber)
       .execute();
-    const v = await verifyCall();
+    const v = await verifyCall(t);
     expect(v).toMatchObject({
       ok: false,
       blockNumber: s.putB.blockNumber,
       field: 'dataHash',
       found: 'cd'.repeat(32),
     });
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.code).toBe(1);
     expect(script.out).toContain(`block ${s.putB.blockNumber}:`);
     const c = await publicCheck('author', s.b);
@@ -218,7 +180,7 @@ describe('tamper tests (one fresh database each)', () => {
       .set({ artWorkName: 'Forged Title' })
       .where('id', '=', s.w)
       .execute();
-    const v = await verifyCall();
+    const v = await verifyCall(t);
     expect(v).toMatchObject({
       ok: false,
       kind: 'artwork',
@@ -227,7 +189,7 @@ describe('tamper tests (one fresh database each)', () => {
       found: s.putW.digest,
     });
     expect(v.chain.ok).toBe(true);
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.code).toBe(1);
     expect(script.out).toContain(`artwork ${s.w}: changed since it was put on chain`);
     const c = await publicCheck('artwork', s.w);
@@ -247,12 +209,12 @@ describe('tamper tests (one fresh database each)', () => {
     expect(put2.version).toBe(2);
     // Roll the row back to version 1, content and chain columns.
     await t.app.db.updateTable('authors').set(v1).where('id', '=', s.a).execute();
-    const v = await verifyCall();
+    const v = await verifyCall(t);
     expect(v).toMatchObject({ ok: false, kind: 'author', recordId: s.a, blockNumber: put2.blockNumber });
     expect(v.registry.problems).toContainEqual(
       expect.objectContaining({ recordId: s.a, field: 'chainVersion', expected: '2', found: '1' }),
     );
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.code).toBe(1);
     expect(script.out).toContain(`author ${s.a}: rolled back to an older version (expected 2, found 1)`);
     const c = await publicCheck('author', s.a);
@@ -264,7 +226,7 @@ describe('tamper tests (one fresh database each)', () => {
   it("a record pointing at another record's transaction: caught at that record", async () => {
     const s = await setup();
     await t.app.db.updateTable('authors').set({ chain: s.putB.txId }).where('id', '=', s.a).execute();
-    const v = await verifyCall();
+    const v = await verifyCall(t);
     expect(v).toMatchObject({
       ok: false,
       kind: 'author',
@@ -274,7 +236,7 @@ describe('tamper tests (one fresh database each)', () => {
       expected: s.putA.txId,
     });
     expect(v.message).toContain(`claims the transaction of author ${s.b}`);
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.code).toBe(1);
     expect(script.out).toContain(`author ${s.a}: claims the transaction of author ${s.b}`);
     const c = await publicCheck('author', s.a);
@@ -295,11 +257,11 @@ describe('tamper tests (one fresh database each)', () => {
     await t.app.db.updateTable('authors').set({ chainDigest: digest }).where('id', '=', s.a).execute();
     await rehashFrom(t.app.db, s.putA.blockNumber);
     await rebuildTree(t.app.db); // and the stored Merkle log re-done from the forged transactions
-    const v = await verifyCall();
+    const v = await verifyCall(t);
     expect(v.chain.ok).toBe(true); // the chain alone passes
     expect(v.registry.problems).toEqual([]); // and so does the registry
     expect(v).toMatchObject({ ok: false, field: 'checkpoint' });
-    const script = await verifyScript();
+    const script = await ledgerVerifyScript(t);
     expect(script.code).toBe(1);
     expect(script.out).toContain(
       `block ${s.putA.blockNumber}: the signed checkpoint of 2 entries names another root than the log recomputed`,
@@ -308,7 +270,7 @@ describe('tamper tests (one fresh database each)', () => {
     expect(failedSteps(c)).toEqual(['signature']);
     // Deleting the signed checkpoints does not help: the head is then not covered.
     await ldb().deleteFrom('ledger_checkpoint').where('size', '>', s.putA.blockNumber).execute();
-    expect(await verifyCall()).toMatchObject({
+    expect(await verifyCall(t)).toMatchObject({
       ok: false,
       field: 'coverage',
       blockNumber: s.putA.blockNumber,

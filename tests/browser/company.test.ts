@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { usccCheckCharacter } from '../../kernel/dialect/keywords';
 import { screenshotDir } from './helpers/screenshots';
-import { startEnv, type TestEnv } from './helpers/env';
+import { sharedEnv } from './helpers/sharedEnv';
 import { LoginPage } from './pages/LoginPage';
 import { CompaniesPage } from './pages/CompaniesPage';
 
-let env: TestEnv;
+const env = sharedEnv();
 let page: Page;
 let companies: CompaniesPage;
 
@@ -22,14 +22,12 @@ let companies: CompaniesPage;
 const code = (first17: string) => first17 + usccCheckCharacter(first17);
 
 beforeAll(async () => {
-  env = await startEnv();
   page = await env.newPage('en');
   companies = new CompaniesPage(page, env.baseUrl);
 });
 
 afterAll(async () => {
   await page?.context().close();
-  await env?.stop();
 });
 
 /** Calls the API directly with the admin's own token. */

@@ -13,23 +13,15 @@
  * - the dashboard is a pinned tab that is not cached: back on it, it starts at the top, while a cached
  *   list still comes back where it was left;
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { httpApi } from '../support/httpApi';
 import { screenshotDir } from './helpers/screenshots';
-import { startEnv, type TestEnv } from './helpers/env';
+import { sharedEnv } from './helpers/sharedEnv';
 import { ConsolePage } from './pages/ConsolePage';
 import { DefectsPage } from './pages/DefectsPage';
 
-let env: TestEnv;
-
-beforeAll(async () => {
-  env = await startEnv();
-}, 180_000);
-
-afterAll(async () => {
-  await env?.stop();
-});
+const env = sharedEnv(180_000);
 
 /** A signed-in admin page in `lang` at `width` px, on the dashboard. */
 async function admin(lang: 'en' | 'zh', width = 1440, height = 900) {

@@ -7,21 +7,13 @@
  *   restored to the last view from the server);
  * - the column chooser hides a column of the list.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEnv, type TestEnv } from './helpers/env';
+import { describe, expect, it } from 'vitest';
+import { sharedEnv } from './helpers/sharedEnv';
 import { HistoryPage } from './pages/HistoryPage';
 import { SessionPage } from './pages/SessionPage';
 import { LoginPage } from './pages/LoginPage';
 
-let env: TestEnv;
-
-beforeAll(async () => {
-  env = await startEnv();
-}, 300_000);
-
-afterAll(async () => {
-  await env?.stop();
-});
+const env = sharedEnv(300_000);
 
 const TEXT = {
   en: {

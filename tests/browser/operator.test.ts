@@ -8,19 +8,11 @@
  *   record's own result: on chain in a block when its author is on chain, refused naming the author when
  *   not; and the server agrees.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEnv, type TestEnv } from './helpers/env';
+import { describe, expect, it } from 'vitest';
+import { sharedEnv } from './helpers/sharedEnv';
 import { OperatorPage, overlaps } from './pages/OperatorPage';
 
-let env: TestEnv;
-
-beforeAll(async () => {
-  env = await startEnv();
-}, 180_000);
-
-afterAll(async () => {
-  await env?.stop();
-});
+const env = sharedEnv(180_000);
 
 interface Artwork {
   id: number;

@@ -10,23 +10,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
-import { startEnv, type TestEnv } from './helpers/env';
+import { sharedEnv } from './helpers/sharedEnv';
 import { LoginPage } from './pages/LoginPage';
 import { ConsolePage } from './pages/ConsolePage';
 
-let env: TestEnv;
+const env = sharedEnv();
 let page: Page;
 let ui: ConsolePage;
 
 beforeAll(async () => {
-  env = await startEnv();
   page = await env.newPage('en');
   ui = new ConsolePage(page, env.baseUrl);
 });
 
 afterAll(async () => {
   await page?.context().close();
-  await env?.stop();
 });
 
 /** Calls the server directly (its own admin login): the HTTP status and the envelope's `data`. */

@@ -10,27 +10,23 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sectionsOf } from '../../kernel/dialect/kinds';
 import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import { screenshotDir } from './helpers/screenshots';
-import { ROOT, startEnv, type TestEnv } from './helpers/env';
+import { ROOT } from './helpers/env';
+import { sharedEnv } from './helpers/sharedEnv';
 import { LoginPage } from './pages/LoginPage';
 import { OperatorPage } from './pages/OperatorPage';
 
-let env: TestEnv;
+const env = sharedEnv(180_000);
 const WALK = join(ROOT, '.tmp/screenshots/walk');
 const WIDTHS = [1440, 768, 375] as const;
 const LANGS = ['en', 'zh'] as const;
 
 beforeAll(async () => {
-  env = await startEnv();
   rmSync(WALK, { recursive: true, force: true });
   mkdirSync(WALK, { recursive: true });
-}, 180_000);
-
-afterAll(async () => {
-  await env?.stop();
 });
 
 interface Shot {

@@ -12,21 +12,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
-import { startEnv, type TestEnv } from './helpers/env';
+import { sharedEnv } from './helpers/sharedEnv';
 import { httpApi } from '../support/httpApi';
 
-let env: TestEnv;
+const env = sharedEnv();
 const shots = screenshotDir();
-
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.stop();
-});
 
 async function api(token: string | null, method: string, path: string, body?: unknown) {
   return (await httpApi(env.baseUrl, token, method, path, body)).body;

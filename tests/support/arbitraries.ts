@@ -16,6 +16,30 @@ import { USCC_ALPHABET, usccCheckCharacter } from '../../kernel/dialect/keywords
 
 type Json = Record<string, any>;
 
+/**
+ * A string for the string property `prop`: one matching its `pattern` within its `minLength` (else
+ * `patternMin`) and `maxLength` (else 1000), or else 1 to at most 24 of `chars` (at least `minLength`)
+ * without spaces around it that `keep` accepts.
+ */
+export function textArbitrary(
+  prop: PropertySchema,
+  chars: readonly string[],
+  patternMin: number,
+  keep: (s: string) => boolean,
+): fc.Arbitrary<string> {
+  if (prop.pattern)
+    return fc
+      .stringMatching(new RegExp(prop.pattern))
+      .filter((s) => s.length >= (prop.minLength ?? patternMin) && s.length <= (prop.maxLength ?? 1000));
+  return fc
+    .array(fc.constantFrom(...chars), {
+      minLength: Math.max(1, prop.minLength ?? 1),
+      maxLength: Math.max(1, Math.min(prop.maxLength ?? 24, 24)),
+    })
+    .map((cs) => cs.join(''))
+    .filter((s) => s.trim() === s && keep(s));
+}
+
 const PLAIN_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -', '画', '作'];
 
 /** An arbitrary of values for `prop`; `root` resolves `$ref`s; `refIds` gives ids for `x-ui.reference`. */
@@ -56,18 +80,7 @@ export function arbitraryFor(
   const type = types[0];
   switch (type) {
     case 'string': {
-      if (prop.pattern)
-        return fc
-          .stringMatching(new RegExp(prop.pattern))
-          .filter((s) => s.length >= (prop.minLength ?? 1) && s.length <= (prop.maxLength ?? 1000));
-      const max = Math.max(1, Math.min(prop.maxLength ?? 24, 24));
-      return fc
-        .array(fc.constantFrom(...PLAIN_CHARS), {
-          minLength: Math.max(1, prop.minLength ?? 1),
-          maxLength: max,
-        })
-        .map((cs) => cs.join(''))
-        .filter((s) => s.trim() === s && s.length > 0);
+      return textArbitrary(prop, PLAIN_CHARS, 1, (s) => s.length > 0);
     }
     case 'integer': {
       const min = prop.minimum ?? 0;

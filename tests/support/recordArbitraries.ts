@@ -7,6 +7,7 @@
  * rule, with the field the 400 must name.
  */
 import fc from 'fast-check';
+import { textArbitrary } from './arbitraries';
 
 type Json = Record<string, any>;
 
@@ -54,18 +55,12 @@ export function valueArb(prop: Json, refIds: Record<string, number[]>): fc.Arbit
             fc.stringMatching(/^[a-z0-9/-]{0,20}$/),
           )
           .map(([s, h, p]) => `${s}://${h}/${p}`);
-      if (prop.pattern)
-        return fc
-          .stringMatching(new RegExp(prop.pattern))
-          .filter((s) => s.length >= (prop.minLength ?? 0) && s.length <= (prop.maxLength ?? 1000));
-      const max = Math.max(1, Math.min(prop.maxLength ?? 24, 24));
-      return fc
-        .array(fc.constantFrom(...TEXT_CHARS), {
-          minLength: Math.max(1, prop.minLength ?? 1),
-          maxLength: max,
-        })
-        .map((cs) => cs.join(''))
-        .filter((s) => s.trim() === s && s.length >= Math.max(1, prop.minLength ?? 1) && !s.includes('  '));
+      return textArbitrary(
+        prop,
+        TEXT_CHARS,
+        0,
+        (s) => s.length >= Math.max(1, prop.minLength ?? 1) && !s.includes('  '),
+      );
     }
     case 'integer':
     case 'number': {

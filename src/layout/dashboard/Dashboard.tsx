@@ -11,7 +11,7 @@
  * The charts (recharts) are a lazy chunk (./charts.tsx): the figures show first. Every chart has a title
  * and takes the theme's primary colour.
  */
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -66,57 +66,58 @@ interface RegistryStats {
 }
 
 const charts = () => import('./charts');
-const AcquisitionsChart = lazyComponent(
-  () => charts().then((m) => m.AcquisitionsChart),
-  <Skeleton variant="rectangular" height="100%" />,
-);
-const CategoriesChart = lazyComponent(
-  () => charts().then((m) => m.CategoriesChart),
-  <Skeleton variant="rectangular" height="100%" />,
-);
-const OnChainChart = lazyComponent(
-  () => charts().then((m) => m.OnChainChart),
-  <Skeleton variant="rectangular" height="100%" />,
-);
-const RolesChart = lazyComponent(
-  () => charts().then((m) => m.RolesChart),
-  <Skeleton variant="rectangular" height="100%" />,
-);
-const PerHourChart = lazyComponent(
-  () => charts().then((m) => m.PerHourChart),
-  <Skeleton variant="rectangular" height="100%" />,
-);
+/** Chart `name` of ./charts, loaded with the dashboard's first chart (a skeleton until then). */
+const lazyChart = <P extends object>(pick: (m: Awaited<ReturnType<typeof charts>>) => ComponentType<P>) =>
+  lazyComponent(() => charts().then(pick), <Skeleton variant="rectangular" height="100%" />);
+const AcquisitionsChart = lazyChart((m) => m.AcquisitionsChart);
+const CategoriesChart = lazyChart((m) => m.CategoriesChart);
+const OnChainChart = lazyChart((m) => m.OnChainChart);
+const RolesChart = lazyChart((m) => m.RolesChart);
+const PerHourChart = lazyChart((m) => m.PerHourChart);
 
-/** A titled card holding one chart (or the "no data" line), `height` px tall. */
+/**
+ * A titled card holding one chart, `height` px tall, in a grid cell `lg` columns wide on large screens:
+ * a skeleton while `items` (the chart's data) is loading, the "no data" line when it is empty, else
+ * `chart()`.
+ */
 function ChartCard({
   title,
   subtitle,
   testId,
+  lg,
   height = 260,
-  empty,
-  emptyText,
-  children,
+  items,
+  chart,
 }: {
   title: string;
   subtitle?: string;
   testId: string;
+  lg: number;
   height?: number;
-  empty: boolean;
-  emptyText: ReactNode;
-  children: ReactNode;
+  items: readonly unknown[] | undefined;
+  chart: () => ReactNode;
 }) {
+  const translate = useTranslate();
   return (
-    <Card elevation={0} sx={{ height: '100%' }} data-testid={testId}>
-      <CardContent>
-        <Typography component="h2" sx={{ fontWeight: 600, fontSize: 16 }}>
-          {title}
-        </Typography>
-        {subtitle && <Typography sx={{ color: 'text.secondary', fontSize: 12 }}>{subtitle}</Typography>}
-        <Box sx={{ height, mt: 1, minWidth: 0 }}>
-          {empty ? <Typography sx={{ color: 'text.secondary' }}>{emptyText}</Typography> : children}
-        </Box>
-      </CardContent>
-    </Card>
+    <Grid size={{ xs: 12, lg }}>
+      <Card elevation={0} sx={{ height: '100%' }} data-testid={testId}>
+        <CardContent>
+          <Typography component="h2" sx={{ fontWeight: 600, fontSize: 16 }}>
+            {title}
+          </Typography>
+          {subtitle && <Typography sx={{ color: 'text.secondary', fontSize: 12 }}>{subtitle}</Typography>}
+          <Box sx={{ height, mt: 1, minWidth: 0 }}>
+            {items && items.length > 0 ? (
+              chart()
+            ) : (
+              <Typography sx={{ color: 'text.secondary' }}>
+                {items ? translate('shell.dashboard.noData') : <Skeleton />}
+              </Typography>
+            )}
+          </Box>
+        </CardContent>
+      </Card>
+    </Grid>
   );
 }
 
@@ -192,121 +193,98 @@ function RegistryPanel() {
   const s = q.data;
   const share = s && s.artworks > 0 ? (s.artworksOnChain / s.artworks) * 100 : 0;
   const placeholder = <Skeleton width={80} />;
+  /** The four figures: test id, label key, value (once loaded), and what shows under the value. */
+  const figures: { testId: string; label: string; value?: ReactNode; extra?: ReactNode }[] = [
+    { testId: 'figure-authors', label: 'shell.dashboard.authors', value: s && int(s.authors, locale) },
+    { testId: 'figure-artworks', label: 'shell.dashboard.artworks', value: s && int(s.artworks, locale) },
+    {
+      testId: 'figure-onchain',
+      label: 'shell.dashboard.onChainShare',
+      value: `${share.toFixed(1)}%`,
+      extra: s && (
+        <>
+          <LinearProgress variant="determinate" value={share} sx={{ mt: 1, height: 6, borderRadius: 3 }} />
+          <Typography sx={{ fontSize: 12, color: '#909399', mt: 0.5 }}>
+            {int(s.artworksOnChain, locale)} / {int(s.artworks, locale)}
+          </Typography>
+        </>
+      ),
+    },
+    {
+      testId: 'figure-authors-onchain',
+      label: 'shell.dashboard.authorsOnChain',
+      value: s && int(s.authorsOnChain, locale),
+    },
+  ];
   return (
     <Grid container spacing={2} sx={{ mb: 2 }}>
-      <Grid size={{ xs: 6, lg: 3 }}>
-        <Figure
-          testId="figure-authors"
-          label={translate('shell.dashboard.authors')}
-          value={s ? int(s.authors, locale) : placeholder}
-        />
-      </Grid>
-      <Grid size={{ xs: 6, lg: 3 }}>
-        <Figure
-          testId="figure-artworks"
-          label={translate('shell.dashboard.artworks')}
-          value={s ? int(s.artworks, locale) : placeholder}
-        />
-      </Grid>
-      <Grid size={{ xs: 6, lg: 3 }}>
-        <Figure
-          testId="figure-onchain"
-          label={translate('shell.dashboard.onChainShare')}
-          value={s ? `${share.toFixed(1)}%` : placeholder}
-          extra={
-            s && (
-              <>
-                <LinearProgress
-                  variant="determinate"
-                  value={share}
-                  sx={{ mt: 1, height: 6, borderRadius: 3 }}
-                />
-                <Typography sx={{ fontSize: 12, color: '#909399', mt: 0.5 }}>
-                  {int(s.artworksOnChain, locale)} / {int(s.artworks, locale)}
-                </Typography>
-              </>
-            )
-          }
-        />
-      </Grid>
-      <Grid size={{ xs: 6, lg: 3 }}>
-        <Figure
-          testId="figure-authors-onchain"
-          label={translate('shell.dashboard.authorsOnChain')}
-          value={s ? int(s.authorsOnChain, locale) : placeholder}
-        />
-      </Grid>
-      <Grid size={{ xs: 12, lg: 8 }}>
-        <ChartCard
-          testId="chart-acquisitions"
-          title={translate('shell.dashboard.acquisitions')}
-          subtitle={
-            s
-              ? translate('shell.dashboard.acquisitionsNote', {
-                  count: int(s.acquisitionYearUnknown, locale),
-                })
-              : undefined
-          }
-          empty={!s || s.acquisitionsPerYear.length === 0}
-          emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
-        >
-          {s && (
-            <AcquisitionsChart data={s.acquisitionsPerYear} label={translate('shell.dashboard.acquired')} />
-          )}
-        </ChartCard>
-      </Grid>
-      <Grid size={{ xs: 12, lg: 4 }}>
-        <ChartCard
-          testId="chart-categories"
-          title={translate('shell.dashboard.categories')}
-          empty={!s || s.categories.length === 0}
-          emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
-        >
-          {s && (
-            <CategoriesChart
-              data={s.categories.map((c) => ({
-                name:
-                  c.name == null ? translate('shell.dashboard.uncategorised') : categoryLabel(c.name, locale),
-                count: c.count,
-              }))}
-              label={translate('shell.dashboard.count')}
-            />
-          )}
-        </ChartCard>
-      </Grid>
-      <Grid size={{ xs: 12, lg: 8 }}>
-        <ChartCard
-          testId="chart-onchain"
-          title={translate('shell.dashboard.onChainProgress')}
-          empty={!s || s.onChainPerDay.length === 0}
-          emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
-        >
-          {s && (
-            <OnChainChart
-              data={s.onChainPerDay}
-              labels={{
-                authors: translate('shell.dashboard.onChainAuthors'),
-                artworks: translate('shell.dashboard.onChainArtworks'),
-              }}
-            />
-          )}
-        </ChartCard>
-      </Grid>
-      <Grid size={{ xs: 12, lg: 4 }}>
-        <ChartCard
-          testId="chart-roles"
-          title={translate('shell.dashboard.accountsPerRole')}
-          empty={!s || s.accountsPerRole.length === 0}
-          emptyText={s ? translate('shell.dashboard.noData') : <Skeleton />}
-        >
-          {s && (
-            <RolesChart
-              data={s.accountsPerRole.map(({ role, count }) => ({ role: roleLabel(role), count }))}
-              label={translate('shell.dashboard.accounts')}
-            />
-          )}
-        </ChartCard>
-      </Grid>
+      {figures.map((f) => (
+        <Grid key={f.testId} size={{ xs: 6, lg: 3 }}>
+          <Figure
+            testId={f.testId}
+            label={translate(f.label)}
+            value={s ? f.value : placeholder}
+            extra={f.extra}
+          />
+        </Grid>
+      ))}
+      <ChartCard
+        testId="chart-acquisitions"
+        lg={8}
+        title={translate('shell.dashboard.acquisitions')}
+        subtitle={
+          s
+            ? translate('shell.dashboard.acquisitionsNote', { count: int(s.acquisitionYearUnknown, locale) })
+            : undefined
+        }
+        items={s?.acquisitionsPerYear}
+        chart={() => (
+          <AcquisitionsChart data={s!.acquisitionsPerYear} label={translate('shell.dashboard.acquired')} />
+        )}
+      />
+      <ChartCard
+        testId="chart-categories"
+        lg={4}
+        title={translate('shell.dashboard.categories')}
+        items={s?.categories}
+        chart={() => (
+          <CategoriesChart
+            data={s!.categories.map((c) => ({
+              name:
+                c.name == null ? translate('shell.dashboard.uncategorised') : categoryLabel(c.name, locale),
+              count: c.count,
+            }))}
+            label={translate('shell.dashboard.count')}
+          />
+        )}
+      />
+      <ChartCard
+        testId="chart-onchain"
+        lg={8}
+        title={translate('shell.dashboard.onChainProgress')}
+        items={s?.onChainPerDay}
+        chart={() => (
+          <OnChainChart
+            data={s!.onChainPerDay}
+            labels={{
+              authors: translate('shell.dashboard.onChainAuthors'),
+              artworks: translate('shell.dashboard.onChainArtworks'),
+            }}
+          />
+        )}
+      />
+      <ChartCard
+        testId="chart-roles"
+        lg={4}
+        title={translate('shell.dashboard.accountsPerRole')}
+        items={s?.accountsPerRole}
+        chart={() => (
+          <RolesChart
+            data={s!.accountsPerRole.map(({ role, count }) => ({ role: roleLabel(role), count }))}
+            label={translate('shell.dashboard.accounts')}
+          />
+        )}
+      />
       <Grid size={12}>
         <Card elevation={0}>
           <CardContent>

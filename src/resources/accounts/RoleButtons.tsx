@@ -4,11 +4,11 @@
  * `{id, role}`. The server refuses to take admin from the last admin and an account's only role; its
  * message is shown. Changing roles ends the account's sessions (server side).
  */
-import { useState } from 'react';
 import { Button, Stack } from '@mui/material';
-import { useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { schemaForResource } from '../../../kernel/dialect/schemaRegistry';
 import { httpClient } from '../../dataProvider/httpClient';
+import { useServerAction } from '../../utils/useServerAction';
 
 const ROLES = schemaForResource('accounts').properties.roles.items!.enum as string[];
 
@@ -17,12 +17,10 @@ export default function RoleButtons() {
   const record = useRecordContext<{ id: number; username: string; roles: string[] }>();
   const translate = useTranslate();
   const notify = useNotify();
-  const refresh = useRefresh();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useServerAction();
   if (!record) return null;
-  const toggle = async (role: string, has: boolean) => {
-    setBusy(true);
-    try {
+  const toggle = (role: string, has: boolean) =>
+    run(async () => {
       await httpClient(`/dev-api/user/${has ? 'delAuth' : 'addAuth'}`, {
         method: 'POST',
         body: JSON.stringify({ id: record.id, role }),
@@ -34,13 +32,7 @@ export default function RoleButtons() {
           username: record.username,
         },
       });
-      refresh();
-    } catch (e) {
-      notify((e as Error).message, { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Stack direction="row" spacing={0.5} onClick={(e) => e.stopPropagation()}>
       {ROLES.map((role) => {

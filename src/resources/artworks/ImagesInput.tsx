@@ -7,7 +7,7 @@
  * keys, Space). Files past the count or the size limit are refused before sending, with a message naming
  * the limit; the form's schema validation (and the server) refuse a 10th image too.
  */
-import { useRef, useState, type CSSProperties } from 'react';
+import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import {
   Box,
   Chip,
@@ -109,32 +109,49 @@ function SortableImage({
           sx={{ position: 'absolute', bottom: 4, left: 4 }}
         />
       ) : (
-        <Tooltip title={translate('baas.action.make_main')}>
-          <IconButton
-            size="small"
-            aria-label={translate('baas.action.make_main')}
-            sx={{ position: 'absolute', bottom: 2, left: 2, bgcolor: 'background.paper' }}
-            onPointerDown={(e) => e.stopPropagation()}
-            onKeyDown={(e) => e.stopPropagation()}
-            onClick={onMain}
-          >
-            <Star fontSize="inherit" />
-          </IconButton>
-        </Tooltip>
+        <CornerButton label={translate('baas.action.make_main')} at={{ bottom: 2, left: 2 }} onClick={onMain}>
+          <Star fontSize="inherit" />
+        </CornerButton>
       )}
-      <Tooltip title={translate('baas.action.remove_image')}>
-        <IconButton
-          size="small"
-          aria-label={translate('baas.action.remove_image')}
-          sx={{ position: 'absolute', top: 2, right: 2, bgcolor: 'background.paper' }}
-          onPointerDown={(e) => e.stopPropagation()}
-          onKeyDown={(e) => e.stopPropagation()}
-          onClick={onRemove}
-        >
-          <Close fontSize="inherit" />
-        </IconButton>
-      </Tooltip>
+      <CornerButton
+        label={translate('baas.action.remove_image')}
+        at={{ top: 2, right: 2 }}
+        onClick={onRemove}
+      >
+        <Close fontSize="inherit" />
+      </CornerButton>
     </Box>
+  );
+}
+
+/**
+ * A small icon button in a corner of a thumbnail (`at`: its offsets), labelled and with a tooltip; it
+ * keeps its pointer and key presses from the drag handle around it.
+ */
+function CornerButton({
+  label,
+  at,
+  onClick,
+  children,
+}: {
+  label: string;
+  at: { top?: number; bottom?: number; left?: number; right?: number };
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip title={label}>
+      <IconButton
+        size="small"
+        aria-label={label}
+        sx={{ position: 'absolute', ...at, bgcolor: 'background.paper' }}
+        onPointerDown={(e) => e.stopPropagation()}
+        onKeyDown={(e) => e.stopPropagation()}
+        onClick={onClick}
+      >
+        {children}
+      </IconButton>
+    </Tooltip>
   );
 }
 

@@ -10,17 +10,17 @@ import { Alert, Box, Button as MuiButton, Stack, Typography } from '@mui/materia
 import Download from '@mui/icons-material/Download';
 import QrCode2 from '@mui/icons-material/QrCode2';
 import QRCode from 'qrcode';
-import { Button, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { Button, useDataProvider, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import type { BaasDataProvider } from '../../dataProvider';
+import { useServerAction } from '../../utils/useServerAction';
 
 export default function WxCodeField() {
   const record = useRecordContext();
   const translate = useTranslate();
   const notify = useNotify();
-  const refresh = useRefresh();
   const dataProvider = useDataProvider<BaasDataProvider>();
   const [png, setPng] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useServerAction();
   const wxUrl = typeof record?.wxUrl === 'string' && record.wxUrl ? record.wxUrl : null;
 
   useEffect(() => {
@@ -38,18 +38,11 @@ export default function WxCodeField() {
   }, [wxUrl]);
 
   if (!record) return null;
-  const generate = async () => {
-    setBusy(true);
-    try {
+  const generate = () =>
+    run(async () => {
       await dataProvider.createWx(record.id);
       notify('registry.wx.generated', { type: 'success' });
-      refresh();
-    } catch (e) {
-      notify((e as Error).message, { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Stack spacing={1} alignItems="flex-start" data-testid="wx-code">

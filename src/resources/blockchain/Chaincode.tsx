@@ -9,7 +9,7 @@
  * actions, not react-admin verbs.
  */
 import { useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import {
   Alert,
   Box,
@@ -33,7 +33,6 @@ import {
 import {
   DataTable,
   ListBase,
-  ShowBase,
   Title,
   useNotify,
   usePermissions,
@@ -42,7 +41,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { apiPost, type ChaincodeDetail, type ChaincodeRow } from './api';
-import { stayOnError } from './Channels';
+import { NumericIdShow } from './Channels';
 import { Fields, nameLink, Hash, HashField, ListPagination, Loaded, NoRows, tableSx } from './common';
 
 const STEPS = ['installed', 'approved', 'committed'] as const;
@@ -217,12 +216,7 @@ function StatusChip({ status }: { status: ChaincodeRow['status'] }) {
 }
 
 export function ChaincodeShow() {
-  const id = Number(useParams().id);
-  return (
-    <ShowBase resource="chaincodes" id={id} queryOptions={stayOnError}>
-      <ChaincodeView id={id} />
-    </ShowBase>
-  );
+  return <NumericIdShow resource="chaincodes" View={ChaincodeView} />;
 }
 
 function ChaincodeView({ id }: { id: number }) {

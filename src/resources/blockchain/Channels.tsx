@@ -5,6 +5,7 @@
  * time (from/to, UTC): number, tx count, data hash, block hash, previous hash (shortened, copyable), time.
  * Both read through the dataProvider (schemas/channel.schema.json, schemas/block.schema.json).
  */
+import type { ComponentType } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { Box, Button, Card, CardContent, Link, Stack, TextField, Typography } from '@mui/material';
 import {
@@ -145,11 +146,16 @@ function ChannelView({ id }: { id: number }) {
 /** Errors stay on the page (the default would redirect to the resource's list, which has no route). */
 export const stayOnError = { onError: () => undefined, retry: false } as const;
 
-export function ChannelShow() {
+/** The show page of a chain `resource` whose route's `:id` is a number: `View` shows that record. */
+export function NumericIdShow({ resource, View }: { resource: string; View: ComponentType<{ id: number }> }) {
   const id = Number(useParams().id);
   return (
-    <ShowBase resource="channels" id={id} queryOptions={stayOnError}>
-      <ChannelView id={id} />
+    <ShowBase resource={resource} id={id} queryOptions={stayOnError}>
+      <View id={id} />
     </ShowBase>
   );
+}
+
+export function ChannelShow() {
+  return <NumericIdShow resource="channels" View={ChannelView} />;
 }

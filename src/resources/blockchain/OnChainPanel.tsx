@@ -15,16 +15,16 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Link, Stack, Typography } from '@mui/material';
-import { useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { useNotify, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import type { RecordKind } from '../../../common/ledger/recordFields';
 import { verifyPublicRecord, type PublicCheck, type PublicRecord } from '../../../common/ledger/publicVerify';
+import { useServerAction } from '../../utils/useServerAction';
 import { baasGet, downloadProofFile, putOnChain } from './api';
 
 export function OnChainPanel({ kind }: { kind: RecordKind }) {
   const translate = useTranslate();
   const record = useRecordContext<Record<string, unknown> & { id: number }>();
   const notify = useNotify();
-  const refresh = useRefresh();
   const { permissions } = usePermissions<string[]>();
   const isAdmin = Array.isArray(permissions) && permissions.includes('admin');
   const txId = typeof record?.chain === 'string' ? record.chain : null;
@@ -36,7 +36,7 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
     retry: false,
   });
   const [check, setCheck] = useState<PublicCheck | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useServerAction();
 
   useEffect(() => {
     let live = true;
@@ -48,26 +48,17 @@ export function OnChainPanel({ kind }: { kind: RecordKind }) {
   }, [proof.data]);
 
   if (!record) return null;
-  const put = async () => {
-    setBusy(true);
-    try {
+  // The refreshed record carries the (new) transaction id: the proof query follows its key. A manual
+  // refetch here would run even without a txId (refetch ignores `enabled`): GET /proof without txId, a 400.
+  const put = () =>
+    run(async () => {
       const r = await putOnChain(kind, record.id);
       // notify translates: pass the key (a translated text would be looked up as a key and warn).
       notify(r.repeated ? 'blockchain.onChain.repeated' : 'blockchain.onChain.done', {
         type: 'success',
         messageArgs: { number: r.blockNumber },
       });
-      // The refreshed record carries the (new) transaction id: the proof query follows its key. A manual
-      // refetch here would run even without a txId (refetch ignores `enabled`): GET /proof without txId, a 400.
-      refresh();
-    } catch (err) {
-      // The message is the server's, already in the console's language (dataProvider/httpClient.ts).
-      const message = (err as Error).message;
-      notify(message, { type: 'error', messageArgs: { _: message } });
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const button = (label: string) =>
     isAdmin && (
       <Button variant="contained" size="small" onClick={put} disabled={busy} sx={{ mt: 1 }}>

@@ -1,0 +1,56 @@
+/**
+ * Shared calls of the ledger API tests (trust, ledger-edits, ledger-rotation): an app that puts each
+ * record on chain in a block of its own, the put on chain call, `GET /baas-api/verify` and the
+ * `npm run ledger:verify` script run as a process on a test app's database.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import { createTestApp, type TestApp } from './helpers';
+
+const run = promisify(execFile);
+
+/** What a put on chain answers (`data` of POST /artmanager/{kind}/blockChain). */
+export interface PutResult {
+  txId: string;
+  blockNumber: number;
+  digest: string;
+  version: number;
+}
+
+/** A test app whose ledger cuts a block per transaction, at once (batch size 1, no batch timeout). */
+export function blockPerTxApp(): Promise<TestApp> {
+  return createTestApp({ ledgerBatchSize: 1, ledgerBatchTimeoutMs: 0 });
+}
+
+/** Puts record `id` of `kind` on chain as admin (POST /artmanager/{kind}/blockChain); asserts 200. */
+export async function putOnChain(t: TestApp, kind: 'authors' | 'artwork', id: number): Promise<PutResult> {
+  const r = await t.post(`/artmanager/${kind}/blockChain`, { id });
+  expect(r.status).toBe(200);
+  return r.body.data as PutResult;
+}
+
+/** `GET /baas-api/verify` as admin; asserts 200; resolves the report (`data`). */
+export async function verifyCall(t: TestApp) {
+  const r = await t.get('/baas-api/verify');
+  expect(r.status).toBe(200);
+  return r.body.data;
+}
+
+/**
+ * Runs `npm run ledger:verify` (scripts/ledger-verify.ts, with `args`) on `t`'s database: DATA_DIR and
+ * DATABASE_URL of the app. Resolves the exit code and the output (stdout then stderr).
+ */
+export async function ledgerVerifyScript(
+  t: TestApp,
+  args: string[] = [],
+): Promise<{ code: number; out: string }> {
+  const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.app.config.databaseUrl ?? '' };
+  try {
+    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/ledger-verify.ts', ...args], { env });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
