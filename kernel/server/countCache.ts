@@ -8,21 +8,28 @@
  * - SQLite: `total_changes()` (rows written by this connection, triggers included) and `PRAGMA
  *   data_version` (changes when another connection commits to the file); SQLite docs, "total_changes()"
  *   and "PRAGMA data_version".
- * - PostgreSQL: `pg_current_snapshot()` (xmin:xmax:in-progress list). Two equal snapshots see exactly the
- *   same committed transactions (MVCC visibility), so a total counted under one holds under the other;
- *   any write transaction that starts or ends changes it (PostgreSQL docs, "Snapshot Information Functions").
+ * - PostgreSQL: the change generation of server/db/pgChanges.ts (LISTEN/NOTIFY and this process's own
+ *   writes), read from memory: no statement (issue 20 item 6: a statement per call for the version cost
+ *   as much as the page's). Where it is not known (the listener down, a database opened without the
+ *   server's plugin), `pg_current_snapshot()` (xmin:xmax:in-progress list): two equal snapshots see exactly
+ *   the same committed transactions (MVCC visibility), so a total counted under one holds under the
+ *   other; any write transaction that starts or ends changes it (PostgreSQL docs, "Snapshot Information
+ *   Functions"), in the whole cluster.
  * The version is read before counting, so a write that lands between the two only makes the entry stale
  * sooner (a miss), never wrong. Inside a transaction (which may hold its own uncommitted writes) nothing
  * is cached. The repository also clears a resource's entries after each of its own writes.
  */
 import type { Kysely } from 'kysely';
 import { readQuery } from '../../server/db/connect';
+import { changeGeneration } from '../../server/db/pgChanges';
 
 /** Entries kept per resource (least recently used dropped first). */
 const MAX_ENTRIES = 1000;
 
 /** The database's change marker (see the module doc): equal markers, same data. */
 export async function dataVersion(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<string> {
+  const generation = dialect === 'postgres' ? changeGeneration(db) : undefined;
+  if (generation !== undefined) return `g${generation}`;
   const rows = await readQuery<{ v: string }>(db, dialect === 'postgres' ? PG_VERSION : SQLITE_VERSION, []);
   return String(rows[0].v);
 }

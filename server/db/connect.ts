@@ -16,6 +16,7 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import type { Database } from './database';
+import { ChangeFeed, countLocalWrites, setChangeFeed } from './pgChanges';
 
 export interface DbOptions {
   dataDir: string;
@@ -115,7 +116,11 @@ export function compiledSql(db: Kysely<any>, key: string, build: () => { sql: st
  * detail calls' main path (issue 10 profile). While a transaction is open on the connection (another
  * request's write, awaiting between its statements) the query goes through Kysely, which waits for that
  * transaction to end, so no read ever sees uncommitted rows. `db` being a transaction also goes through
- * Kysely (inside it). On PostgreSQL, always Kysely.
+ * Kysely (inside it). On PostgreSQL, outside a transaction, the query goes to the pool as a named
+ * prepared statement (node-postgres "Prepared statements": parsed and planned once per connection, then
+ * only bound and executed; PostgreSQL's plan cache decides between custom and generic plans), without
+ * Kysely's per-query work: issue 20 item 6, where planning the detail call's join cost more than
+ * running it.
  */
 export async function readQuery<R>(db: Kysely<any>, text: string, params: readonly unknown[]): Promise<R[]> {
   const database = sqliteHandles.get(db);
@@ -127,7 +132,33 @@ export async function readQuery<R>(db: Kysely<any>, text: string, params: readon
     observe((performance.now() - t0) / 1000);
     return rows;
   }
+  const pool = !db.isTransaction && pgPools.get(db);
+  if (pool) {
+    const observe = queryObservers.get(db);
+    const t0 = observe && performance.now();
+    const { rows } = await pool.query<R & pg.QueryResultRow>({
+      name: statementName(text),
+      text,
+      values: params as unknown[],
+    });
+    if (observe) observe((performance.now() - t0!) / 1000);
+    return rows;
+  }
   return (await db.executeQuery<R>(CompiledQuery.raw(text, [...params]))).rows;
+}
+
+/** Names of the PostgreSQL prepared statements, by SQL text (see {@link readQuery}). */
+const statementNames = new Map<string, string>();
+
+/** Distinct texts prepared at most; beyond them a text runs unnamed (planned on every call). */
+const MAX_STATEMENT_NAMES = 5000;
+
+/** The prepared statement name of `text` (`baas_<n>`, one per distinct text in this process). */
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_STATEMENT_NAMES)
+    statementNames.set(text, (name = `baas_${statementNames.size}`));
+  return name;
 }
 
 export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqlite' | 'postgres' } {
@@ -141,6 +172,11 @@ export function connect(opts: DbOptions): { db: Kysely<Database>; dialect: 'sqli
       log: queryLog(() => db),
     });
     pgPools.set(db, pool);
+    // The change generation of pgChanges.ts: this pool's writes counted now; the listener starts with
+    // the server (server/plugins/app/db.ts), until then the caches keep nothing.
+    const feed = new ChangeFeed(opts.databaseUrl);
+    countLocalWrites(pool, feed);
+    setChangeFeed(db, feed);
     return { db, dialect: 'postgres' };
   }
   let file = opts.sqliteFile;

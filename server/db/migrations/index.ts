@@ -31,6 +31,7 @@ import * as m20261126T0600_import_jobs from './20261126T0600_import_jobs';
 import * as m20261126T0700_storage_audit_log from './20261126T0700_storage_audit_log';
 import * as m20261126T0701_saved_views from './20261126T0701_saved_views';
 import * as m20261126T0900_drop_ledger_witness from './20261126T0900_drop_ledger_witness';
+import * as m20261126T0910_pg_change_notify from './20261126T0910_pg_change_notify';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T0700_storage_audit_log': m20261126T0700_storage_audit_log,
   '20261126T0701_saved_views': m20261126T0701_saved_views,
   '20261126T0900_drop_ledger_witness': m20261126T0900_drop_ledger_witness,
+  '20261126T0910_pg_change_notify': m20261126T0910_pg_change_notify,
 };

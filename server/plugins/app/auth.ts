@@ -16,6 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { compiledSql, readQuery, sqliteHandle } from '../../db/connect';
+import { changeFeed } from '../../db/pgChanges';
 import { Codes } from '../../../common/envelope';
 import { nowText, type Account, type Database, type TokenTable } from '../../db/database';
 import { apiError } from '../../errors';
@@ -68,21 +69,22 @@ export function requestToken(request: FastifyRequest): string | undefined {
   return typeof q === 'string' && q ? q : undefined;
 }
 
-/** The token cache of each SQLite database (tokenCache.ts); none on PostgreSQL. */
+/** The token cache of each database (tokenCache.ts); none on a PostgreSQL database without a change feed. */
 const tokenCaches = new WeakMap<Kysely<Database>, TokenCache<RequestAccount> | null>();
 
 function tokenCacheOf(db: Kysely<Database>): TokenCache<RequestAccount> | null {
   let cache = tokenCaches.get(db);
   if (cache === undefined) {
-    const database = sqliteHandle(db);
-    tokenCaches.set(db, (cache = database ? new TokenCache<RequestAccount>(database) : null));
+    const source = sqliteHandle(db) ?? changeFeed(db);
+    tokenCaches.set(db, (cache = source ? new TokenCache<RequestAccount>(source) : null));
   }
   return cache;
 }
 
 /**
- * Resolves a token to its account, or throws code 2 (unknown, expired or revoked). On SQLite an accepted
- * token is kept in tokenCache.ts's cache, which every change to tokens or accounts empties at once. The
+ * Resolves a token to its account, or throws code 2 (unknown, expired or revoked). An accepted token is
+ * kept in tokenCache.ts's cache, which every change to tokens or accounts empties at once (on PostgreSQL,
+ * every change of the database). The
  * account returned is frozen: requests share it.
  */
 export async function accountForToken(db: Kysely<Database>, token: string): Promise<RequestAccount> {
