@@ -199,13 +199,18 @@ function ShellFrame({ children }: { children?: ReactNode }) {
       });
   }, [recordResource, recordName, recordView, tagPath, routeName]);
 
-  // Scroll: save the position of the page we leave; restore a kept-alive page, else go to the top.
+  // Scroll: save the position of the page we leave; restore a kept-alive page, else go to the top. A scroll
+  // event is the page's whose path is `scrolledPath` when it fires: the path changes in the same commit as
+  // the page, so the events of that change (the scroll to the top, the clamp to a shorter page) are the new
+  // page's and never overwrite the position the left page was at.
   const previousPath = useRef(location.pathname);
+  const scrolledPath = useRef(location.pathname);
   const cachedRef = useRef(tags.cached);
   cachedRef.current = tags.cached;
   useLayoutEffect(() => {
     const prev = previousPath.current;
     previousPath.current = location.pathname;
+    scrolledPath.current = location.pathname;
     if (prev === location.pathname) return;
     const saved =
       routeName && cachedRef.current.includes(routeName) ? scrollPositions.get(location.pathname) : 0;
@@ -220,10 +225,10 @@ function ShellFrame({ children }: { children?: ReactNode }) {
     }
   }, [location.pathname]);
   useEffect(() => {
-    const onScroll = () => scrollPositions.set(location.pathname, window.scrollY);
+    const onScroll = () => scrollPositions.set(scrolledPath.current, window.scrollY);
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
-  }, [location.pathname]);
+  }, []);
 
   const state: ShellState = { ...session, match: shown, tags, dispatchTags, mobile, prefs };
   const opened = prefs.sidebarOpened;

@@ -158,9 +158,7 @@ describe('console defects (browser)', () => {
     });
 
   for (const lang of LANGS)
-    // Skipped at the merge of this stop: the cached list no longer comes back at its scroll position (0, not
-    // 300) once saved views and history joined the list page; issue 21, to investigate.
-    it.skip(`the dashboard is pinned and not cached: back on it, it starts at the top (${lang})`, async () => {
+    it(`the dashboard is pinned and not cached: back on it, it starts at the top (${lang})`, async () => {
       const ui = await admin(lang, 1440, 500);
       try {
         await ui.settle();
@@ -195,9 +193,7 @@ describe('console defects (browser)', () => {
     });
 
   for (const lang of LANGS)
-    // Skipped: the fix (close a tab only once its page is left) broke the tab strip's close order in
-    // tests/browser/shell.test.ts after the merge, so it was taken back; the defect is still open (issue 21).
-    it.skip(`cancelling the unsaved-edits prompt keeps the tab, on × and on Close all (${lang})`, async () => {
+    it(`cancelling the unsaved-edits prompt keeps the tab, on × and on Close all (${lang})`, async () => {
       const ui = await admin(lang);
       try {
         await ui.navigate('/industry/artWork');
