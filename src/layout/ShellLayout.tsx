@@ -59,6 +59,9 @@ const reduceTags = (state: TagsState, action: TagsAction) => tagsReducer(state, 
 /** Saved window scroll positions of kept-alive views, by path. */
 const scrollPositions = new Map<string, number>();
 
+/** How long (ms) a kept-alive page's scroll position is tried again while its content is still loading. */
+const RESTORE_MS = 5000;
+
 /** True when the page is narrower than the mobile breakpoint (vue-element-admin ResizeHandler). */
 function isMobileWidth(): boolean {
   return document.body.getBoundingClientRect().width - 1 < SHELL.mobileBreakpoint;
@@ -215,14 +218,25 @@ function ShellFrame({ children }: { children?: ReactNode }) {
     const saved =
       routeName && cachedRef.current.includes(routeName) ? scrollPositions.get(location.pathname) : 0;
     window.scrollTo(0, 0);
-    if (saved) {
-      let frames = 0;
-      const restore = () => {
-        window.scrollTo(0, saved);
-        if (Math.abs(window.scrollY - saved) > 1 && ++frames < 30) requestAnimationFrame(restore);
-      };
-      requestAnimationFrame(restore);
-    }
+    if (!saved) return;
+    // The page may not be tall enough yet (a list refetching its rows): try again on each frame until the
+    // position is reached, for at most RESTORE_MS, unless the operator scrolls or leaves first.
+    const start = performance.now();
+    const page = location.pathname;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+    };
+    const inputs = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+    inputs.forEach((e) => window.addEventListener(e, stop, { once: true, passive: true }));
+    const restore = () => {
+      if (!stopped && previousPath.current === page) window.scrollTo(0, saved);
+      const reached = Math.abs(window.scrollY - saved) <= 1;
+      if (!stopped && !reached && previousPath.current === page && performance.now() - start < RESTORE_MS)
+        requestAnimationFrame(restore);
+      else inputs.forEach((e) => window.removeEventListener(e, stop));
+    };
+    requestAnimationFrame(restore);
   }, [location.pathname]);
   useEffect(() => {
     const onScroll = () => scrollPositions.set(scrolledPath.current, window.scrollY);

@@ -197,6 +197,9 @@ describe('console defects (browser)', () => {
       const ui = await admin(lang);
       try {
         await ui.navigate('/industry/artWork');
+        // The list's own tab, not only rows (the dashboard has rows too): the next navigation would else
+        // supersede the list's render before its tab is added.
+        await ui.waitActiveTab('/industry/artWork');
         await ui.rows().first().waitFor();
         await ui.navigate('/authors/1');
         await ui.waitActiveTab('/authors/1');
