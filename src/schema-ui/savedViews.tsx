@@ -10,7 +10,7 @@
  *   server (`POST /dev-api/views/last`, a second after the last change) and, on the list's first showing in
  *   a session, restores it (`GET /dev-api/views/last`), so that signing out and in again brings it back.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Button as MuiButton,
   Checkbox,
@@ -158,6 +158,8 @@ export function LastViewSync() {
   const { resource, current } = useViewSettings();
   const restore = useRestoreView();
   const text = settingsText(current);
+  const textRef = useRef(text);
+  textRef.current = text;
   const key = `${getToken() ?? ''}:${resource}`;
   const [ready, setReady] = useState(() => restored.has(key));
   useEffect(() => {
@@ -173,10 +175,10 @@ export function LastViewSync() {
     (filterInAddress() ? Promise.resolve(null) : viewsGet<ViewSettings | null>('/last', resource))
       .then((last) => {
         if (!live || !last || shownPage() !== page) return;
-        pending.set(key, {
-          text: settingsText({ ...last, sort: last.sort ?? current.sort }),
-          at: Date.now(),
-        });
+        const lastText = settingsText({ ...last, sort: last.sort ?? current.sort });
+        // The list already shows that view: nothing to change (a navigation would reload its rows).
+        if (lastText === textRef.current) return;
+        pending.set(key, { text: lastText, at: Date.now() });
         restore(last, page);
       })
       .catch(() => undefined)

@@ -186,6 +186,8 @@ describe('console defects (browser)', () => {
         // A cached view still comes back where it was left.
         await ui.tab('/industry/authors').click();
         await ui.waitActiveTab('/industry/authors');
+        // Its rows may be fetched again first (the page is not tall enough for its position until then).
+        await ui.rows().first().waitFor();
         await expect.poll(() => ui.page.evaluate(() => window.scrollY)).toBe(listY);
       } finally {
         await ui.page.context().close();
