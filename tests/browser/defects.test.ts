@@ -174,6 +174,9 @@ describe('console defects (browser)', () => {
         };
         await scrollTo(400);
         await ui.navigate('/industry/authors');
+        // The list's own tab first: the address changes before the list replaces the dashboard, whose rows
+        // would match too (and the scroll would be the dashboard's).
+        await ui.waitActiveTab('/industry/authors');
         await ui.rows().first().waitFor();
         const listY = await scrollTo(300);
         // The dashboard's tab is pinned: no close button.
