@@ -59,6 +59,9 @@ const reduceTags = (state: TagsState, action: TagsAction) => tagsReducer(state, 
 /** Saved window scroll positions of kept-alive views, by path. */
 const scrollPositions = new Map<string, number>();
 
+/** How long (ms) a kept-alive page's scroll position is tried again while its content is still loading. */
+const RESTORE_MS = 5000;
+
 /** True when the page is narrower than the mobile breakpoint (vue-element-admin ResizeHandler). */
 function isMobileWidth(): boolean {
   return document.body.getBoundingClientRect().width - 1 < SHELL.mobileBreakpoint;
@@ -199,31 +202,47 @@ function ShellFrame({ children }: { children?: ReactNode }) {
       });
   }, [recordResource, recordName, recordView, tagPath, routeName]);
 
-  // Scroll: save the position of the page we leave; restore a kept-alive page, else go to the top.
+  // Scroll: save the position of the page we leave; restore a kept-alive page, else go to the top. A scroll
+  // event is the page's whose path is `scrolledPath` when it fires: the path changes in the same commit as
+  // the page, so the events of that change (the scroll to the top, the clamp to a shorter page) are the new
+  // page's and never overwrite the position the left page was at.
   const previousPath = useRef(location.pathname);
+  const scrolledPath = useRef(location.pathname);
   const cachedRef = useRef(tags.cached);
   cachedRef.current = tags.cached;
   useLayoutEffect(() => {
     const prev = previousPath.current;
     previousPath.current = location.pathname;
+    scrolledPath.current = location.pathname;
     if (prev === location.pathname) return;
     const saved =
       routeName && cachedRef.current.includes(routeName) ? scrollPositions.get(location.pathname) : 0;
     window.scrollTo(0, 0);
-    if (saved) {
-      let frames = 0;
-      const restore = () => {
-        window.scrollTo(0, saved);
-        if (Math.abs(window.scrollY - saved) > 1 && ++frames < 30) requestAnimationFrame(restore);
-      };
-      requestAnimationFrame(restore);
-    }
+    if (!saved) return;
+    // The page may not be tall enough yet (a list refetching its rows): try again on each frame until the
+    // position is reached, for at most RESTORE_MS, unless the operator scrolls or leaves first.
+    const start = performance.now();
+    const page = location.pathname;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+    };
+    const inputs = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+    inputs.forEach((e) => window.addEventListener(e, stop, { once: true, passive: true }));
+    const restore = () => {
+      if (!stopped && previousPath.current === page) window.scrollTo(0, saved);
+      const reached = Math.abs(window.scrollY - saved) <= 1;
+      if (!stopped && !reached && previousPath.current === page && performance.now() - start < RESTORE_MS)
+        requestAnimationFrame(restore);
+      else inputs.forEach((e) => window.removeEventListener(e, stop));
+    };
+    requestAnimationFrame(restore);
   }, [location.pathname]);
   useEffect(() => {
-    const onScroll = () => scrollPositions.set(location.pathname, window.scrollY);
+    const onScroll = () => scrollPositions.set(scrolledPath.current, window.scrollY);
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
-  }, [location.pathname]);
+  }, []);
 
   const state: ShellState = { ...session, match: shown, tags, dispatchTags, mobile, prefs };
   const opened = prefs.sidebarOpened;

@@ -45,26 +45,25 @@ export function TagsView() {
   const tagText = (v: VisitedView) =>
     v.record ? recordTagText(translate, v.record) : routeTitle(translate, v.title);
 
-  // A saved add page closes its tab once the navigation has happened (createSuccess.ts); the tab strip's
-  // own × and Close all close at once (closing them only after the page is left broke the strip's order,
-  // issue 21: still open).
-  useCloseAfterLeaving(dispatchTags);
+  // Closing the shown tab leaves its page: with unsaved edits (a blocked navigation) the tabs close only once
+  // the page is left, so cancelling the prompt keeps the tab; otherwise at once, in order (issue 21). A saved
+  // add page closes its tab the same way (createSuccess.ts).
+  const closeAfterLeaving = useCloseAfterLeaving(dispatchTags);
   const close = (view: VisitedView) => {
     if (view.affix) return;
     const next = tagsReducer(tags, { type: 'close', path: view.path });
-    dispatchTags({ type: 'close', path: view.path });
     const to = afterClose(next, view.path, current);
-    if (to) navigate(to);
+    if (to) closeAfterLeaving(to, { type: 'close', path: view.path });
+    else dispatchTags({ type: 'close', path: view.path });
   };
   const closeOthers = (view: VisitedView) => {
-    dispatchTags({ type: 'closeOthers', path: view.path });
-    if (!isActive(view)) navigate(view.fullPath);
+    if (isActive(view)) dispatchTags({ type: 'closeOthers', path: view.path });
+    else closeAfterLeaving(view.fullPath, { type: 'closeOthers', path: view.path });
   };
   const closeAll = (view: VisitedView) => {
     const next = tagsReducer(tags, { type: 'closeAll' });
-    dispatchTags({ type: 'closeAll' });
-    if (next.visited.some((v) => v.path === current)) return;
-    navigate(afterClose(next, view.path, view.path) ?? '/');
+    if (next.visited.some((v) => v.path === current)) dispatchTags({ type: 'closeAll' });
+    else closeAfterLeaving(afterClose(next, view.path, view.path) ?? '/', { type: 'closeAll' });
   };
   const refresh = (view: VisitedView) => {
     dispatchTags({ type: 'uncache', name: view.name });

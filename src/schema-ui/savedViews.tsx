@@ -10,7 +10,7 @@
  *   server (`POST /dev-api/views/last`, a second after the last change) and, on the list's first showing in
  *   a session, restores it (`GET /dev-api/views/last`), so that signing out and in again brings it back.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Button as MuiButton,
   Checkbox,
@@ -36,6 +36,7 @@ import {
   useStore,
   useTranslate,
 } from 'react-admin';
+import { useNavigate } from 'react-router';
 import { getToken, httpClient } from '../dataProvider/httpClient';
 import { toQuery } from '../dataProvider';
 
@@ -76,7 +77,37 @@ function useViewSettings() {
     setFilters(v.filter ?? {}, {});
     setColumns(v.columns ?? undefined);
   };
-  return { resource, current, apply };
+  return { resource, current, apply, setColumns };
+}
+
+/** The page shown, from the address bar (hash route `#/path?query`): `/path`. */
+const shownPage = () => window.location.hash.split('?')[0].slice(1);
+
+/**
+ * Restores view `v` on the list at `page` (its path), if that page is still the one shown: one replace of
+ * the list's own address with the view's filter and sort, at once. react-admin's `setFilters`/`setSort`
+ * navigate a tick later, relative to the list's route: had the operator moved on meanwhile (the list
+ * stays mounted until the next page is rendered), that navigation would bring him back to the list.
+ */
+function useRestoreView() {
+  const { setColumns } = useViewSettings();
+  const { perPage } = useListContext();
+  const navigate = useNavigate();
+  return (v: ViewSettings, page: string) => {
+    if (shownPage() !== page) return;
+    const hash = window.location.hash;
+    const q = new URLSearchParams(hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : '');
+    q.set('filter', JSON.stringify(v.filter ?? {}));
+    q.set('displayedFilters', '{}');
+    if (v.sort) {
+      q.set('sort', v.sort.field);
+      q.set('order', v.sort.order);
+    }
+    q.set('page', '1');
+    if (!q.has('perPage')) q.set('perPage', String(perPage));
+    navigate(`${page}?${q.toString()}`, { replace: true });
+    setColumns(v.columns ?? undefined);
+  };
 }
 
 /** The column chooser of a list (react-admin SelectColumnsButton). */
@@ -124,8 +155,11 @@ function filterInAddress(): boolean {
  * address, no last view on the server yet) would never be saved.
  */
 export function LastViewSync() {
-  const { resource, current, apply } = useViewSettings();
+  const { resource, current } = useViewSettings();
+  const restore = useRestoreView();
   const text = settingsText(current);
+  const textRef = useRef(text);
+  textRef.current = text;
   const key = `${getToken() ?? ''}:${resource}`;
   const [ready, setReady] = useState(() => restored.has(key));
   useEffect(() => {
@@ -135,17 +169,17 @@ export function LastViewSync() {
     }
     setReady(false);
     let live = true;
-    // A cached list stays mounted when the operator moves on: apply the last view only while its page is
-    // still the one shown, or setFilters would navigate back to it.
-    const page = window.location.hash.split('?')[0];
+    // The list stays mounted a moment after the operator has moved on (until the next page is rendered):
+    // apply the last view only while its page is still the one shown (useRestoreView).
+    const page = shownPage();
     (filterInAddress() ? Promise.resolve(null) : viewsGet<ViewSettings | null>('/last', resource))
       .then((last) => {
-        if (!live || !last || window.location.hash.split('?')[0] !== page) return;
-        pending.set(key, {
-          text: settingsText({ ...last, sort: last.sort ?? current.sort }),
-          at: Date.now(),
-        });
-        apply(last);
+        if (!live || !last || shownPage() !== page) return;
+        const lastText = settingsText({ ...last, sort: last.sort ?? current.sort });
+        // The list already shows that view: nothing to change (a navigation would reload its rows).
+        if (lastText === textRef.current) return;
+        pending.set(key, { text: lastText, at: Date.now() });
+        restore(last, page);
       })
       .catch(() => undefined)
       .finally(() => {
@@ -156,7 +190,7 @@ export function LastViewSync() {
     return () => {
       live = false;
     };
-    // Once per list and sign-in (`apply` is a new function on every render).
+    // Once per list and sign-in (`restore` is a new function on every render).
   }, [key]);
   useEffect(() => {
     if (!ready) return;
