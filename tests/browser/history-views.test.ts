@@ -5,7 +5,11 @@
  *   newest a diff of the name from the second edit back to the first, labelled in the console's language;
  * - a list view saved with a filter comes back after signing out and in (the Views menu, and the list
  *   restored to the last view from the server);
- * - the column chooser hides a column of the list.
+ * - the column chooser hides a column of the list;
+ * - the History tab is in sight on a show page at 1440 px (the tab strip wraps, no scroll arrow hides it);
+ * - Revert is offered only to accounts whose roles admit the update call: the user account sees the
+ *   history of a contract template (readable by user, updated by admin only) without it, and the server
+ *   refuses its revert (403), while the admin sees it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEnv, type TestEnv } from './helpers/env';
@@ -31,6 +35,8 @@ const TEXT = {
     save: /Save current view/,
     saveButton: /^Save$/,
     columns: /^Columns$/,
+    history: /^History$/,
+    revertButton: /^Revert to this revision$/,
   },
   zh: {
     name: '作品名称',
@@ -39,6 +45,8 @@ const TEXT = {
     save: /保存当前视图/,
     saveButton: /^保存$/,
     columns: /列/,
+    history: /^历史$/,
+    revertButton: /^恢复到此版本$/,
   },
 };
 
@@ -116,6 +124,63 @@ describe.each(['en', 'zh'] as const)('history and views (%s)', (lang) => {
       const target = before.find((h) => h !== label && h.length > 1 && h !== 'ID' && h !== '编号')!;
       await ui.hideColumn(t.columns, target);
       await expect.poll(() => ui.headers()).not.toContain(target);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('the History tab is in sight on the show page at 1440 px, no scroll arrow', async () => {
+    const page = await env.signIn('admin', lang);
+    const ui = new HistoryPage(page, env.baseUrl);
+    try {
+      await ui.goto('/artworks/5/show');
+      expect(await ui.tabInSight(t.history)).toBe(true);
+      expect(await page.locator('.MuiTabs-scrollButtons:visible').count()).toBe(0);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('Revert is shown to the admin, not to an account without the update role (the server refuses it)', async () => {
+    const T = '/medicine-api/smContract';
+    const list = (await env.adminApi(`${T}/templateList?page=1&pageSize=100&sort=id&order=ASC`)).body.data
+      .list as { id: number }[];
+    const id = list[lang === 'en' ? 0 : 1].id;
+    for (const n of [1, 2])
+      expect(
+        (await env.adminApi(`${T}/updateTemplate`, { id, description: `Edit ${n} ${lang}` })).status,
+      ).toBe(200);
+    const admin = await env.signIn('admin', lang);
+    try {
+      const ui = new HistoryPage(admin, env.baseUrl);
+      await ui.openHistory('contractTemplates', id);
+      await expect.poll(() => ui.revertButtons(t.revertButton).count()).toBeGreaterThan(0);
+    } finally {
+      await admin.context().close();
+    }
+    const page = await env.signIn('user', lang);
+    const ui = new HistoryPage(page, env.baseUrl);
+    try {
+      await ui.openHistory('contractTemplates', id);
+      expect(await ui.revisions().count()).toBeGreaterThanOrEqual(3);
+      expect(await ui.revertButtons(t.revertButton).count()).toBe(0);
+      const revisions = await ui.api<{ list: { id: number }[] }>(
+        'GET',
+        `/dev-api/history/revisions?resource=contractTemplates&id=${id}`,
+      );
+      const status = await page.evaluate(
+        async (body) => {
+          const token = decodeURIComponent(document.cookie.match(/Admin-Token=([^;]+)/)?.[1] ?? '');
+          const res = await fetch('/dev-api/history/revert', {
+            method: 'POST',
+            headers: { 'X-Token': token, 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          return res.status;
+        },
+        { resource: 'contractTemplates', id, revision: revisions.list[1].id },
+      );
+      expect(status).toBe(403);
     } finally {
       await page.context().close();
     }
