@@ -7,6 +7,8 @@
  *   page's language), through the Import dialog: the dry run reports 5 new and 3 rejected and names row,
  *   field and reason in the page's language (on screen and in the downloaded reject report); Import writes
  *   the 5; the same file again changes nothing (0 new, 0 changed, 5 unchanged) and offers nothing to import.
+ * - the dry-run report fits a 1440 px and a 375 px screen in Chinese (screenshots in helpers/screenshots.ts's
+ *   folder).
  * Run time: the full import before the server starts (about 10-20 s of CPU), then a few seconds per export.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEnv, type TestEnv } from './helpers/env';
+import { screenshotDir } from './helpers/screenshots';
 import { TransferPage } from './pages/TransferPage';
 
 let env: TestEnv;
@@ -80,7 +83,7 @@ async function xlsxRows(file: string): Promise<string[][]> {
   return rows;
 }
 
-describe('export every artwork', () => {
+describe('export every artwork', { timeout: 300_000 }, () => {
   it.each([
     ['en', 'csv'],
     ['zh', 'xlsx'],
@@ -108,25 +111,29 @@ describe('export every artwork', () => {
   });
 });
 
+/**
+ * An XLSX of 5 good and 3 bad artworks named after `tag`, headers the labels in `lang`: its path.
+ * Rows 2-6 are good; row 7 lacks the medium, row 8 names no stored author, row 9's name is wider than 60.
+ */
+async function spreadsheet(lang: 'en' | 'zh', tag: string): Promise<string> {
+  const t = TEXT[lang];
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('artworks');
+  ws.addRow([t.name, t.author, t.classify, t.texture]);
+  for (let i = 1; i <= 5; i++) ws.addRow([`${tag} ${i}`, author, 'painting', 'oil on canvas']);
+  ws.addRow([`${tag} no medium`, author, 'painting', null]);
+  ws.addRow([`${tag} unknown author`, 999_999_999, 'painting', 'ink']);
+  ws.addRow([`W${tag}`.repeat(12).slice(0, 70), author, 'painting', 'ink']);
+  const file = join(dir, `${tag.replace(/\W/g, '-')}.xlsx`);
+  await wb.xlsx.writeFile(file);
+  return file;
+}
+
 describe.each(['en', 'zh'] as const)('import a spreadsheet (%s)', (lang) => {
   const t = TEXT[lang];
 
-  /** An XLSX of 5 good and 3 bad artworks, headers the labels in `lang`: its path. */
-  async function spreadsheet(): Promise<string> {
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet('artworks');
-    ws.addRow([t.name, t.author, t.classify, t.texture]);
-    for (let i = 1; i <= 5; i++) ws.addRow([`Imported ${lang} ${i}`, author, 'painting', 'oil on canvas']);
-    ws.addRow([`No medium ${lang}`, author, 'painting', null]); // row 7: texture missing
-    ws.addRow([`Unknown author ${lang}`, 999_999_999, 'painting', 'ink']); // row 8: no such author
-    ws.addRow([`W${lang}`.repeat(35), author, 'painting', 'ink']); // row 9: name wider than 60
-    const file = join(dir, `works-${lang}.xlsx`);
-    await wb.xlsx.writeFile(file);
-    return file;
-  }
-
   it('dry run: 5 new and 3 rejected with row, field and reason; Import; the same file again changes nothing', async () => {
-    const file = await spreadsheet();
+    const file = await spreadsheet(lang, `Imported ${lang}`);
     const before = await artworkTotal();
     const page = await env.signIn('admin', lang);
     const ui = new TransferPage(page, env.baseUrl);
@@ -162,6 +169,32 @@ describe.each(['en', 'zh'] as const)('import a spreadsheet (%s)', (lang) => {
       expect(await ui.commitButton().isDisabled()).toBe(true);
       await ui.close(t.close);
       expect(await artworkTotal()).toBe(before + 5);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describe('the dry-run report on a wide and a narrow screen (zh)', () => {
+  it.each([
+    [1440, 900],
+    [375, 800],
+  ])('at %i px it fits the screen (screenshot import-dry-run.zh.%i.png)', async (width, height) => {
+    const page = await env.signIn('admin', 'zh', { width, height });
+    const ui = new TransferPage(page, env.baseUrl);
+    try {
+      await ui.openList('artworks');
+      expect(await ui.dryRun(await spreadsheet('zh', `Shot ${width}`))).toBe(TEXT.zh.dryRun);
+      await ui.dialog().getByTestId('import-rejects').waitFor();
+      const paper = ui.dialog().locator('.MuiDialog-paper');
+      // Nothing of the report runs off the screen or needs a sideways scroll.
+      const box = (await paper.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      const content = ui.dialog().locator('.MuiDialogContent-root');
+      expect(await content.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await page.screenshot({ path: join(screenshotDir(), `import-dry-run.zh.${width}.png`) });
+      await ui.close(TEXT.zh.close);
     } finally {
       await page.context().close();
     }

@@ -19,7 +19,7 @@ export class TransferPage extends BasePage {
    */
   async exportAs(format: 'csv' | 'xlsx'): Promise<string> {
     await this.page.getByTestId('export-button').click();
-    const download = this.page.waitForEvent('download', { timeout: 170_000 });
+    const download = this.page.waitForEvent('download', { timeout: 280_000 });
     await this.page.getByTestId(`export-${format}`).click();
     return (await (await download).path())!;
   }
