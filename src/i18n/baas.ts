@@ -98,6 +98,10 @@ export const baasEn = {
     import_resume: 'An unfinished import of %{file} (%{done} of %{total} rows): continue it?',
     import_discard: 'Discard',
     import_nothing: 'Nothing to import: every row is unchanged or rejected',
+    action: 'Action',
+    changes: 'Values',
+    action_new: 'new',
+    action_changed: 'changed',
     // The reject report's columns, shared with the server's CSV (common/messages).
     row: serverMessagesEn['import.reportRow'] as string,
     field: serverMessagesEn['import.reportField'] as string,

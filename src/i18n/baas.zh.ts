@@ -90,6 +90,10 @@ export const baasZh: typeof baasEn = {
     import_resume: '有一个未完成的导入（%{file}，%{done} / %{total} 行），是否继续？',
     import_discard: '放弃',
     import_nothing: '没有可导入的行：每一行都未变或被拒绝',
+    action: '操作',
+    changes: '取值',
+    action_new: '新增',
+    action_changed: '修改',
     // The reject report's columns, shared with the server's CSV (common/messages).
     row: serverMessagesZh['import.reportRow'],
     field: serverMessagesZh['import.reportField'],

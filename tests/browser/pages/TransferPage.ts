@@ -7,10 +7,14 @@ import type { Locator } from 'playwright-core';
 import { BasePage } from './BasePage';
 
 export class TransferPage extends BasePage {
-  /** Opens the list of `resource` (`/artworks`) and waits for its first row. */
+  /**
+   * Opens the list of `resource` (`/artworks`) and waits for it: its Import button, and nothing loading
+   * (a table on a wide screen, cards on a phone).
+   */
   async openList(resource: string): Promise<void> {
     await this.goto(`/${resource}`);
-    await this.page.locator('table tbody tr').first().waitFor();
+    await this.page.getByTestId('import-button').waitFor();
+    await this.waitLoaded();
   }
 
   /**
