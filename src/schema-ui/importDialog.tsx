@@ -77,6 +77,20 @@ function changesText(label: (field: string) => string, before: unknown, after: u
   );
 }
 
+/** A table's header row: the `baas.transfer.<key>` texts. */
+function HeadRow({ keys }: { keys: string[] }) {
+  const translate = useTranslate();
+  return (
+    <TableHead>
+      <TableRow>
+        {keys.map((k) => (
+          <TableCell key={k}>{translate(`baas.transfer.${k}`)}</TableCell>
+        ))}
+      </TableRow>
+    </TableHead>
+  );
+}
+
 /** The Import button and dialog of the current list. */
 export function ImportButton() {
   const resource = useResourceContext()!;
@@ -219,13 +233,7 @@ export function ImportButton() {
                     {translate('baas.transfer.import_sample')}
                   </Typography>
                   <Table size="small" data-testid="import-sample">
-                    <TableHead>
-                      <TableRow>
-                        <TableCell>{translate('baas.transfer.row')}</TableCell>
-                        <TableCell>{translate('baas.transfer.action')}</TableCell>
-                        <TableCell>{translate('baas.transfer.changes')}</TableCell>
-                      </TableRow>
-                    </TableHead>
+                    <HeadRow keys={['row', 'action', 'changes']} />
                     <TableBody>
                       {job.sample.map((s) => (
                         <TableRow key={s.row}>
@@ -247,13 +255,7 @@ export function ImportButton() {
               {job.rejects.length > 0 && (
                 <>
                   <Table size="small" sx={{ mt: 2 }} data-testid="import-rejects">
-                    <TableHead>
-                      <TableRow>
-                        <TableCell>{translate('baas.transfer.row')}</TableCell>
-                        <TableCell>{translate('baas.transfer.field')}</TableCell>
-                        <TableCell>{translate('baas.transfer.reason')}</TableCell>
-                      </TableRow>
-                    </TableHead>
+                    <HeadRow keys={['row', 'field', 'reason']} />
                     <TableBody>
                       {job.rejects.map((r, i) => (
                         <TableRow key={i}>
