@@ -67,6 +67,11 @@ export const serverMessagesEn = {
   'pigeonhole.restoreReference':
     'Cannot restore %{label} %{id}: the %{field} it refers to (%{ref}) no longer exists; restore or recreate it first',
   'pigeonhole.restoreIdTaken': 'Cannot restore %{label} %{id}: a record with this id exists',
+  // The console's import: the columns of the reject report (kernel/server/importJobs.ts; the dialog's
+  // table shows the same, src/i18n/baas.ts `transfer.row`, `field`, `reason`)
+  'import.reportRow': 'Row',
+  'import.reportField': 'Field',
+  'import.reportReason': 'Reason',
   // Ledger
   'ledger.authorNotOnChain':
     'The author "%{authorName}" (id %{author}) is not on chain yet: put the author on chain before their artworks',

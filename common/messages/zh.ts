@@ -47,6 +47,9 @@ export const serverMessagesZh: Record<MessageKey, string> = {
   'pigeonhole.restoreReference':
     '无法恢复%{label} %{id}：它引用的%{field}（%{ref}）已不存在；请先恢复或重新创建',
   'pigeonhole.restoreIdTaken': '无法恢复%{label} %{id}：已有相同编号的记录',
+  'import.reportRow': '行',
+  'import.reportField': '字段',
+  'import.reportReason': '原因',
   'ledger.authorNotOnChain': '作者“%{authorName}”（编号 %{author}）尚未上链：请先将作者上链，再上链其作品',
   'ledger.channelNotFound': '通道 %{id} 不存在',
   'ledger.notPublished': '%{kind} %{id} 未公开：尚未上链，或其公开页面已关闭',

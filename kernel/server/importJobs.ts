@@ -1,7 +1,8 @@
 /**
  * The console's import of a table file into any resource (CSV, XLSX or JSON rows, table.ts), as a job kept
  * on the server (tables `import_jobs`, `import_job_rows`, migration 20261126T0600_import_jobs):
- * 1. `dryRun`: every row becomes a body of the resource's writable fields (headers by name or label, cells
+ * 1. `dryRun`: every row (a Tate artworks JSON file mapped as `npm run import` maps it,
+ *    server/import/tateTable.ts) becomes a body of the resource's writable fields (headers by name or label, cells
  *    read back by kernel/server/tableColumns.ts `valueOf`), is matched to a stored record by its key, and
  *    is checked by the schema's own validators (`<id>.create` for a new record, `<id>.update` for a change)
  *    and its references: `new`, `changed` (only the fields that differ are written), `unchanged` (same key,
@@ -26,7 +27,8 @@ import { columnFor, tableColumns, valueOf } from './tableColumns';
 import { nowText } from '../../server/db/database';
 import type { WriteActor } from '../../server/db/audit';
 import { ApiError, invalidField, notFound } from '../../server/errors';
-import { formatOf, readTable } from '../../server/import/table';
+import { formatOf, readTable, type TableRow } from '../../server/import/table';
+import { isTateArtworks, tateArtworkRows } from '../../server/import/tateTable';
 
 /** Rows written per commit step (one transaction). */
 export const BATCH = 500;
@@ -102,10 +104,15 @@ async function referenceErrors(db: Db, repo: Repository<object>, body: Record<st
   return errors;
 }
 
-/** Classifies one row (see the module doc). */
-async function classify(db: Db, repo: Repository<object>, cells: Record<string, unknown>) {
-  const { id: _id, ...body } = bodyOf(repo, cells);
-  const current = await existingOf(db, repo, { id: _id, ...body });
+/**
+ * Classifies one row (see the module doc). A row with a source `key` (tateTable.ts) is found by its
+ * `sourceId` first and written with the key; its `errors` (the source's layer) reject it.
+ */
+async function classify(db: Db, repo: Repository<object>, row: TableRow) {
+  if (row.errors?.length) return { action: 'rejected' as const, errors: row.errors };
+  const { id: _id, ...body } = row.body ?? bodyOf(repo, row.cells);
+  const key = row.key ?? {};
+  const current = await existingOf(db, repo, { id: _id, ...key, ...body });
   const schemaId = repo.model.schemaId;
   if (current) {
     const patch = Object.fromEntries(
@@ -120,12 +127,14 @@ async function classify(db: Db, repo: Repository<object>, cells: Record<string, 
     const before = Object.fromEntries(Object.keys(patch).map((k) => [k, current[k] ?? null]));
     return errors.length
       ? { action: 'rejected' as const, errors }
-      : { action: 'changed' as const, recordId: current.id as number, body: patch, before };
+      : { action: 'changed' as const, recordId: current.id as number, body: { ...patch, ...key }, before };
   }
   const validate = validatorFor(`${schemaId}.create`);
   const errors = validate(structuredClone(body)) ? [] : formatErrors(validate.errors);
   errors.push(...(await referenceErrors(db, repo, body)));
-  return errors.length ? { action: 'rejected' as const, errors } : { action: 'new' as const, body };
+  return errors.length
+    ? { action: 'rejected' as const, errors }
+    : { action: 'new' as const, body: { ...body, ...key } };
 }
 
 /** The repository of `resource`, or 400 naming `resource`. */
@@ -148,11 +157,15 @@ export async function dryRun(
   lang: Language,
 ): Promise<JobSummary> {
   let rows;
+  const format = formatOf(file.name, file.data.subarray(0, 64));
   try {
-    rows = await readTable(file.data, formatOf(file.name, file.data.subarray(0, 64)));
+    rows = await readTable(file.data, format);
   } catch (e) {
     throw invalidField('file', 'format', `${file.name} cannot be read (${(e as Error).message})`);
   }
+  // Tate's own layout goes through the command line's mapping (server/import/tateTable.ts).
+  if (format === 'json' && repo.model.name === 'artworks' && isTateArtworks(rows))
+    rows = await tateArtworkRows(db, rows);
   const id = randomUUID();
   const counts: Counts = { new: 0, changed: 0, unchanged: 0, rejected: 0 };
   const now = nowText();
@@ -174,7 +187,7 @@ export async function dryRun(
   for (let i = 0; i < rows.length; i += BATCH) {
     const values = [];
     for (const row of rows.slice(i, i + BATCH)) {
-      const r = await classify(db, repo, row.cells);
+      const r = await classify(db, repo, row);
       counts[r.action]++;
       values.push({
         jobId: id,

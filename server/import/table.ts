@@ -17,6 +17,12 @@ export type TableFormat = 'csv' | 'xlsx' | 'json';
 export interface TableRow {
   line: number;
   cells: Record<string, unknown>;
+  /** A body already in field names (a mapped source row, tateTable.ts): taken instead of `cells`. */
+  body?: Record<string, unknown>;
+  /** Stored columns naming the row's source (`sourceId`, `sourceDigest`): its key, written with it. */
+  key?: Record<string, unknown>;
+  /** Reasons found before the schema's validation (the source's own layer): the row is rejected. */
+  errors?: import('../../common/envelope').FieldError[];
 }
 
 /** The format of a file by its name (extension), or by its first bytes (a ZIP is XLSX, `[` or `{` JSON). */

@@ -4,7 +4,7 @@
  * visitor's first chunk carries no Chinese). Validation messages are keyed by JSON Schema keyword (see validation.ts);
  * `x-maxWidth` says the limit in both units: display width and Chinese characters (limit / 2).
  */
-import { fieldMessagesEn } from '../../common/messages/en';
+import { fieldMessagesEn, serverMessagesEn } from '../../common/messages/en';
 
 export const baasEn = {
   app: { title: 'BaaS Admin', subtitle: 'Art-works registry and blockchain console' },
@@ -98,9 +98,14 @@ export const baasEn = {
     import_resume: 'An unfinished import of %{file} (%{done} of %{total} rows): continue it?',
     import_discard: 'Discard',
     import_nothing: 'Nothing to import: every row is unchanged or rejected',
-    row: 'Row',
-    field: 'Field',
-    reason: 'Reason',
+    action: 'Action',
+    changes: 'Values',
+    action_new: 'new',
+    action_changed: 'changed',
+    // The reject report's columns, shared with the server's CSV (common/messages).
+    row: serverMessagesEn['import.reportRow'] as string,
+    field: serverMessagesEn['import.reportField'] as string,
+    reason: serverMessagesEn['import.reportReason'] as string,
     close: 'Close',
   },
 };

@@ -1,5 +1,5 @@
 /** The console's own messages (namespace `baas.*`) in Chinese, key for key those of ./baas.ts. */
-import { fieldMessagesZh } from '../../common/messages/zh';
+import { fieldMessagesZh, serverMessagesZh } from '../../common/messages/zh';
 import type { baasEn } from './baas';
 
 /** Chinese of `baasEn`, key for key (checked by the type and by src/i18n/i18n.test.ts). */
@@ -90,9 +90,14 @@ export const baasZh: typeof baasEn = {
     import_resume: '有一个未完成的导入（%{file}，%{done} / %{total} 行），是否继续？',
     import_discard: '放弃',
     import_nothing: '没有可导入的行：每一行都未变或被拒绝',
-    row: '行',
-    field: '字段',
-    reason: '原因',
+    action: '操作',
+    changes: '取值',
+    action_new: '新增',
+    action_changed: '修改',
+    // The reject report's columns, shared with the server's CSV (common/messages).
+    row: serverMessagesZh['import.reportRow'],
+    field: serverMessagesZh['import.reportField'],
+    reason: serverMessagesZh['import.reportReason'],
     close: '关闭',
   },
 };

@@ -5,6 +5,7 @@
  * label from the schema (`resources.<name>.fields.<field>`), enum values by their labels, in the
  * console's language. A put-on-chain revision links to its ledger transaction and the record's
  * verification page. Every older revision with recorded values has "Revert to this revision" (confirmed;
+ * shown only to accounts whose roles admit the resource's update call;
  * `POST /dev-api/history/revert`, a new edit the server validates and audits); the server's refusal
  * (409 when a unique or reference rule would break) is shown as it says.
  *
@@ -28,7 +29,14 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { Confirm, useNotify, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
+import {
+  Confirm,
+  useCanAccess,
+  useNotify,
+  useRecordContext,
+  useResourceContext,
+  useTranslate,
+} from 'react-admin';
 import { enumLabelKey } from '../../kernel/dialect/kinds';
 import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import { httpClient } from '../dataProvider/httpClient';
@@ -140,7 +148,10 @@ export function HistoryTab() {
   const resource = useResourceContext()!;
   const record = useRecordContext<{ id: number }>();
   const id = record?.id;
-  const canRevert = !!schemaForResource(resource)['x-endpoints']?.update;
+  // Revert is an update: offered only to accounts whose roles admit the resource's update call
+  // (authProvider canAccess `edit`, x-endpoints.update.roles); the server refuses the others (403) itself.
+  const { canAccess: mayUpdate } = useCanAccess({ resource, action: 'edit', record });
+  const canRevert = !!schemaForResource(resource)['x-endpoints']?.update && mayUpdate === true;
   // Keyed by the record's id only, keeping the shown revisions while they refetch: a revert (or any
   // refresh) reloads the record, and a key holding the record would blank the tab until the new list came.
   const { data, error } = useQuery({

@@ -17,11 +17,13 @@ import {
   DialogTitle,
   LinearProgress,
   Table,
+  type Theme,
   TableBody,
   TableCell,
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
 } from '@mui/material';
 import UploadIcon from '@mui/icons-material/Publish';
 import { consoleLanguage, getToken, httpClient } from '../dataProvider/httpClient';
@@ -63,7 +65,31 @@ async function downloadRejects(id: string) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-const brief = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v).slice(0, 120));
+/** A cell value as the sample shows it: text as is, other values as JSON, at most 80 characters. */
+const brief = (v: unknown) =>
+  v === null || v === undefined ? '—' : (typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 80);
+
+/** A sample row's changes as "label: value" (a change: "label: before → after"), one per line. */
+function changesText(label: (field: string) => string, before: unknown, after: unknown): string[] {
+  const old = (before ?? {}) as Record<string, unknown>;
+  return Object.entries((after ?? {}) as Record<string, unknown>).map(([k, v]) =>
+    before ? `${label(k)}: ${brief(old[k])} → ${brief(v)}` : `${label(k)}: ${brief(v)}`,
+  );
+}
+
+/** A table's header row: the `baas.transfer.<key>` texts. */
+function HeadRow({ keys }: { keys: string[] }) {
+  const translate = useTranslate();
+  return (
+    <TableHead>
+      <TableRow>
+        {keys.map((k) => (
+          <TableCell key={k}>{translate(`baas.transfer.${k}`)}</TableCell>
+        ))}
+      </TableRow>
+    </TableHead>
+  );
+}
 
 /** The Import button and dialog of the current list. */
 export function ImportButton() {
@@ -76,6 +102,9 @@ export function ImportButton() {
   const [resume, setResume] = useState<Job | null>(null);
   const [busy, setBusy] = useState<'checking' | 'committing' | null>(null);
   const name = translate(`resources.${resource}.name`, { smart_count: 2 });
+  const label = (field: string) => translate(`resources.${resource}.fields.${field}`, { _: field });
+  // A phone gets the whole screen: the report's tables need the width.
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
 
   useEffect(() => {
     if (!open) return;
@@ -134,6 +163,7 @@ export function ImportButton() {
         open={open}
         onClose={busy ? undefined : close}
         fullWidth
+        fullScreen={small}
         maxWidth="md"
         data-testid="import-dialog"
       >
@@ -203,13 +233,19 @@ export function ImportButton() {
                     {translate('baas.transfer.import_sample')}
                   </Typography>
                   <Table size="small" data-testid="import-sample">
+                    <HeadRow keys={['row', 'action', 'changes']} />
                     <TableBody>
                       {job.sample.map((s) => (
                         <TableRow key={s.row}>
                           <TableCell>{s.row}</TableCell>
-                          <TableCell>{s.action}</TableCell>
-                          <TableCell sx={{ wordBreak: 'break-all' }}>{brief(s.before)}</TableCell>
-                          <TableCell sx={{ wordBreak: 'break-all' }}>{brief(s.after)}</TableCell>
+                          <TableCell>
+                            {translate(`baas.transfer.action_${s.action}`, { _: s.action })}
+                          </TableCell>
+                          <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                            {changesText(label, s.before, s.after).map((line) => (
+                              <div key={line}>{line}</div>
+                            ))}
+                          </TableCell>
                         </TableRow>
                       ))}
                     </TableBody>
@@ -219,13 +255,7 @@ export function ImportButton() {
               {job.rejects.length > 0 && (
                 <>
                   <Table size="small" sx={{ mt: 2 }} data-testid="import-rejects">
-                    <TableHead>
-                      <TableRow>
-                        <TableCell>{translate('baas.transfer.row')}</TableCell>
-                        <TableCell>{translate('baas.transfer.field')}</TableCell>
-                        <TableCell>{translate('baas.transfer.reason')}</TableCell>
-                      </TableRow>
-                    </TableHead>
+                    <HeadRow keys={['row', 'field', 'reason']} />
                     <TableBody>
                       {job.rejects.map((r, i) => (
                         <TableRow key={i}>

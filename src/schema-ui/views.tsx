@@ -178,6 +178,8 @@ function ListActions({ canCreate, canFilter }: { canCreate: boolean; canFilter: 
         <LastViewSync />
         {/* Saved views on phones too; no column chooser: rows are cards there, not columns. */}
         <SavedViewsButton />
+        {/* Import too: an operator on a phone may have the spreadsheet there. */}
+        {canCreate && <ImportButton />}
         {canCreate && <CreateButton />}
       </>
     );
@@ -351,6 +353,17 @@ const SHOW_LAYOUT = (theme: Theme) => ({
   },
 });
 
+/**
+ * The tab strip of the show and edit pages wraps onto more lines instead of scrolling: every tab, History
+ * last, stays in sight without the scroll arrows (issue 21). The sliding indicator cannot follow a tab to
+ * a second line, so the selected tab is underlined itself.
+ */
+const WRAPPING_TABS = {
+  '& .MuiTabs-flexContainer': { flexWrap: 'wrap' },
+  '& .MuiTabs-indicator': { display: 'none' },
+  '& .MuiTab-root.Mui-selected': { boxShadow: 'inset 0 -2px 0 currentColor' },
+} as const;
+
 /** The generic show page: one tab per section; an object section lists its own fields. */
 export function SchemaShow({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
   const schema = schemaForResource(resource);
@@ -362,7 +375,7 @@ export function SchemaShow({ resource, overrides }: { resource: string; override
       aside={overrides?.showAside}
       sx={SHOW_LAYOUT}
     >
-      <TabbedShowLayout tabs={<TabbedShowLayoutTabs variant="scrollable" scrollButtons="auto" />}>
+      <TabbedShowLayout tabs={<TabbedShowLayoutTabs sx={WRAPPING_TABS} />}>
         {sectionTabs(TabbedShowLayout.Tab, sectionsOf(schema), schema, resource, overrides, 'display')}
         {overrides?.showTabs}
         {schema['x-storage'] && (
@@ -452,7 +465,7 @@ function SchemaForm({
     <TabbedForm
       // Leaving with unsaved edits (any in-app navigation: sidebar, tags, links; or closing) asks first.
       warnWhenUnsavedChanges
-      tabs={<TabbedFormTabs variant="scrollable" scrollButtons="auto" />}
+      tabs={<TabbedFormTabs sx={WRAPPING_TABS} />}
       validate={schemaValidator(schema, mode)}
       defaultValues={defaultValues}
       toolbar={<FormToolbar canDelete={mode === 'update' && can.delete} />}

@@ -7,9 +7,10 @@
  * `startEnv()` resolves `{ baseUrl, browser, passwords, stop }`; `stop()` closes the browser, ends the
  * server and removes the temporary directories. The server process is tests/support/serverProcess.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { ROOT, startServerProcess } from '../../support/serverProcess';
@@ -74,10 +75,54 @@ export async function buildConsole(): Promise<string> {
   return (built = outDir);
 }
 
-/** Starts server + browser (see the module doc). */
-export async function startEnv(): Promise<TestEnv> {
+/** The Tate data folder (TATE_DIR, default ../shared/data/tate from the repository root). */
+export const TATE_DIR = resolve(process.env.TATE_DIR || join(ROOT, '../shared/data/tate'));
+
+/**
+ * Loads the FULL Tate collection (TATE_DIR's artists.json.gz and artworks.json.gz: 3,523 authors and
+ * 51,840 artworks) into the SQLite file of `dataDir` with the command-line import (scripts/import.ts, the
+ * same pipeline as the first-start seed), in a child process; the server then finds authors and does
+ * not seed. About 20 s of CPU (minutes on a loaded machine). `TATE_FULL_SQLITE` names a `baas.sqlite` that
+ * import made before, copied instead.
+ * @throws `missing <file> (set TATE_DIR ...)`, or the import's output when it exits non-zero
+ */
+function importFullTate(dataDir: string): void {
+  // A database the same import made before (`npm run import` of the full files into an empty DATA_DIR):
+  // copied instead, to spare the import on a busy machine; the server migrates it to the latest schema.
+  if (process.env.TATE_FULL_SQLITE) {
+    copyFileSync(process.env.TATE_FULL_SQLITE, join(dataDir, 'baas.sqlite'));
+    return;
+  }
+  const files = ['artworks.json.gz', 'artists.json.gz'].map((f) => join(TATE_DIR, f));
+  for (const f of files)
+    if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'scripts/import.ts'),
+      files[0],
+      '--artists',
+      files[1],
+      '--report',
+      join(dataDir, 'import.jsonl'),
+    ],
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' },
+  );
+  if (run.status !== 0)
+    throw new Error(`full Tate import failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+}
+
+/**
+ * Starts server + browser (see the module doc).
+ * @param opts.tate `sample` (default: the first-start seed, 1,826 artworks) or `full` (the whole Tate
+ *   collection, 51,840 artworks, {@link importFullTate})
+ */
+export async function startEnv(opts: { tate?: 'sample' | 'full' } = {}): Promise<TestEnv> {
   const consoleDir = await buildConsole();
   const dataDir = mkdtempSync(join(tmpdir(), 'baas-data-'));
+  if (opts.tate === 'full') importFullTate(dataDir);
   const passwords = { admin: 'Admin-pass-for-tests-1', user: 'User-pass-for-tests-1' };
   const server = await startServerProcess({
     dataDir,

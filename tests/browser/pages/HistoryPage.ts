@@ -36,6 +36,27 @@ export class HistoryPage extends BasePage {
     );
   }
 
+  /** The "Revert to this revision" buttons of every revision card. */
+  revertButtons(label: RegExp): Locator {
+    return this.revisions().getByRole('button', { name: label });
+  }
+
+  /**
+   * Whether the show page's tab `name` is in sight as it is: inside the viewport, and the element at its
+   * centre is the tab itself (not clipped away by a scrolling tab strip, not under its scroll arrow).
+   */
+  async tabInSight(name: RegExp): Promise<boolean> {
+    const tab = this.page.getByRole('tab', { name });
+    await tab.waitFor();
+    return tab.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+      if (r.width === 0 || x < 0 || y < 0 || x > window.innerWidth || y > window.innerHeight) return false;
+      const hit = document.elementFromPoint(x, y);
+      return !!hit && el.contains(hit);
+    });
+  }
+
   /** The list's column header texts. */
   async headers(): Promise<string[]> {
     await this.page.locator('table thead th').first().waitFor();

@@ -7,10 +7,11 @@
  * - `POST /commit {id}` → writes the next batch (one transaction, audited) and answers the summary;
  *   the console calls it until `status` is `done`;
  * - `POST /discard {id}` → the job is dropped from the unfinished ones;
- * - `GET /rejects?id=` → the reject report as CSV (row, field, reason in the caller's language).
+ * - `GET /rejects?id=` → the reject report as CSV (row, field, reason in the caller's language; the column
+ *   headers from the message catalogues, common/messages `import.report*`).
  */
 import type { FastifyInstance } from 'fastify';
-import { languageOf } from '../../../../common/messages/index';
+import { languageOf, serverMessages } from '../../../../common/messages/index';
 import { actorOf } from '../../../db/audit';
 import { ok } from '../../../plugins/app/envelope';
 import multipart from '../../../plugins/external/multipart';
@@ -94,7 +95,8 @@ export default async function importRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const l = lang(req);
       const rejects = await rejectReport(app.db, req.query.id, l);
-      const head = l === 'zh' ? ['行', '字段', '原因'] : ['Row', 'Field', 'Reason'];
+      const text = serverMessages[l];
+      const head = [text['import.reportRow'], text['import.reportField'], text['import.reportReason']];
       const rows = [head, ...rejects.map((r) => [r.row, r.field, r.reason])];
       reply
         .header('content-type', 'text/csv; charset=utf-8')
