@@ -77,6 +77,11 @@ export async function buildConsole(): Promise<string> {
 
 /** The Tate data folder (TATE_DIR, default ../shared/data/tate from the repository root). */
 export const TATE_DIR = resolve(process.env.TATE_DIR || join(ROOT, '../shared/data/tate'));
+/** The full Tate files of TATE_DIR (artworks, artists). */
+const FULL_TATE_FILES = ['artworks.json.gz', 'artists.json.gz'].map((f) => join(TATE_DIR, f));
+/** Whether the full Tate collection can be loaded here (TATE_FULL_SQLITE, or both files in TATE_DIR). */
+export const FULL_TATE_AVAILABLE =
+  Boolean(process.env.TATE_FULL_SQLITE) || FULL_TATE_FILES.every((f) => existsSync(f));
 
 /**
  * Loads the FULL Tate collection (TATE_DIR's artists.json.gz and artworks.json.gz: 3,523 authors and
@@ -93,7 +98,7 @@ function importFullTate(dataDir: string): void {
     copyFileSync(process.env.TATE_FULL_SQLITE, join(dataDir, 'baas.sqlite'));
     return;
   }
-  const files = ['artworks.json.gz', 'artists.json.gz'].map((f) => join(TATE_DIR, f));
+  const files = FULL_TATE_FILES;
   for (const f of files)
     if (!existsSync(f)) throw new Error(`missing ${f} (set TATE_DIR to the Tate data folder)`);
   const run = spawnSync(
