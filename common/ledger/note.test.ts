@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { describeKey, signNote } from '../../server/ledger/checkpoints';
 import { ed25519SeedKey } from '../../server/ledger/ed25519Key';
 import { blockHashHex } from '../../server/ledger/tx';
-import { fromHex, toHex } from './hex';
+import { toHex } from './hex';
 import { arrayHashReader, storedHashes, treeHash, type Hash } from './tlog';
 import {
   checkConsistency,
