@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import { formatProofFile } from '../../common/ledger/proofFile';
 import type { Hash } from '../../common/ledger/tlog';
-import { latestCheckpoint, type StoredCheckpoint } from './checkpoints';
+import { checkpointAt, latestCheckpoint, type StoredCheckpoint } from './checkpoints';
 import type { LedgerTables } from './tables';
 import { txCanonicalJson } from './tx';
 import { cosignedNote } from './witnessPush';
@@ -29,8 +29,7 @@ export async function proofCheckpoint(
   channelId: number,
   index: number,
 ): Promise<StoredCheckpoint | undefined> {
-  const ldb = db as Kysely<LedgerTables>;
-  const top = await ldb
+  const top = await (db as Kysely<LedgerTables>)
     .selectFrom('ledger_cosignature')
     .select('size')
     .where('channelId', '=', channelId)
@@ -38,15 +37,8 @@ export async function proofCheckpoint(
     .orderBy('size', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (top) {
-    const cp = await ldb
-      .selectFrom('ledger_checkpoint')
-      .selectAll()
-      .where('channelId', '=', channelId)
-      .where('size', '=', top.size)
-      .executeTakeFirst();
-    if (cp) return cp;
-  }
+  const cosigned = top && (await checkpointAt(db, channelId, top.size));
+  if (cosigned) return cosigned;
   const latest = await latestCheckpoint(db, channelId);
   return latest && latest.size > index ? latest : undefined;
 }
