@@ -4,24 +4,14 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { canonicalJson } from '../../common/ledger/canonical';
+import { txBody } from '../../common/ledger/txBody';
 import { encodeHeader } from '../../common/ledger/der';
 import { fromHex } from '../../common/ledger/hex';
 import { sha256Buffer, sha256Hex } from './merkle';
 import type { BlockHeader, Transaction } from '../../common/ledger/types';
 
-/** The transaction reduced to exactly its eight hashed fields (extra properties are dropped). */
-export function txBody(tx: Transaction): Transaction {
-  return {
-    txId: tx.txId,
-    channel: tx.channel,
-    chaincode: tx.chaincode,
-    function: tx.function,
-    args: [...tx.args],
-    creator: tx.creator,
-    timestamp: tx.timestamp,
-    validationCode: tx.validationCode,
-  };
-}
+/** Re-exported: the hashed form lives in common/ledger/txBody.ts, shared with the browser. */
+export { txBody };
 
 const q = JSON.stringify;
 
