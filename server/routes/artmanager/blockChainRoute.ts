@@ -10,11 +10,11 @@ import type { FastifyInstance } from 'fastify';
 import type { RecordKind } from '../../../common/ledger/recordFields';
 import type { ResourceRecords } from '../../db/generated/tables';
 import { ok } from '../../plugins/app/envelope';
-import { putOnChain, withRecordLock } from '../../ledger/records';
+import { putOnChain, type RecordTable, withRecordLock } from '../../ledger/records';
 import { idBody, storedChainState } from '../../ledger/routeHelpers';
 
 /** What differs between the resources put on chain. */
-export interface BlockChainRouteSpec<T extends 'authors' | 'artworks'> {
+export interface BlockChainRouteSpec<T extends RecordTable> {
   /** The resource (and table) of the records. */
   table: T;
   /** The record kind hashed and locked (common/ledger/recordFields.ts). */
@@ -26,7 +26,7 @@ export interface BlockChainRouteSpec<T extends 'authors' | 'artworks'> {
 }
 
 /** The Fastify plugin of a put-on-chain route (register it with the resource's prefix). */
-export function blockChainRoute<T extends 'authors' | 'artworks'>(spec: BlockChainRouteSpec<T>) {
+export function blockChainRoute<T extends RecordTable>(spec: BlockChainRouteSpec<T>) {
   return async function blockChainPlugin(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<JsonSchemaToTsProvider>();
     const getOne = (id: number) =>
