@@ -27,7 +27,7 @@ import { ok } from '../../../plugins/app/envelope';
 import { ApiError, apiError } from '../../../errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
 import { schemas } from '../../../../kernel/dialect/schemaRegistry';
-import { actorOf, recordAudit, storedRow } from '../../../db/audit';
+import { actorOf, auditedUpdate } from '../../../db/audit';
 import { ensureAnotherAdmin } from '../../../../kernel/hooks/accounts';
 import { companyAccountDisabled } from '../../../../kernel/hooks/companies';
 import { TOKEN_SCHEME } from '../../../plugins/external/swagger';
@@ -220,22 +220,17 @@ export async function accountRoutes(app: FastifyInstance) {
           ],
         });
       const passwordHash = await hashPassword(newPassword);
-      await app.db.transaction().execute(async (trx) => {
-        const before = await storedRow(trx, 'accounts', me.id);
-        await trx.updateTable('accounts').set({ passwordHash }).where('id', '=', me.id).execute();
-        // The other sessions end; this one (which proved the current password) stays.
-        await trx
-          .deleteFrom('tokens')
-          .where('accountId', '=', me.id)
-          .where('tokenHash', '!=', me.tokenHash)
-          .execute();
-        await recordAudit(trx, actorOf(request), {
-          resource: 'accounts',
-          recordId: me.id,
-          before,
-          after: await storedRow(trx, 'accounts', me.id),
-        });
-      });
+      await app.db.transaction().execute((trx) =>
+        auditedUpdate(trx, actorOf(request), 'accounts', me.id, async () => {
+          await trx.updateTable('accounts').set({ passwordHash }).where('id', '=', me.id).execute();
+          // The other sessions end; this one (which proved the current password) stays.
+          await trx
+            .deleteFrom('tokens')
+            .where('accountId', '=', me.id)
+            .where('tokenHash', '!=', me.tokenHash)
+            .execute();
+        }),
+      );
       return ok(null, 'password changed');
     },
   );
