@@ -162,21 +162,21 @@ export class LedgerExplorer {
   }
 
   async block(channelId: number, number: number): Promise<BlockInfo | undefined> {
-    const r = await this.db
-      .selectFrom('ledger_block')
-      .selectAll()
-      .where('channelId', '=', channelId)
-      .where('number', '=', number)
-      .executeTakeFirst();
-    return r && (await this.withTree([this.blockRow(r)]))[0];
+    return this.oneBlock({ channelId, number });
   }
 
   async blockByHash(hash: string): Promise<BlockInfo | undefined> {
-    const r = await this.db
-      .selectFrom('ledger_block')
-      .selectAll()
-      .where('blockHash', '=', hash.toLowerCase())
-      .executeTakeFirst();
+    return this.oneBlock({ blockHash: hash.toLowerCase() });
+  }
+
+  /** The block whose columns equal `where` (a unique key: channel and number, or block hash), with its tree. */
+  private async oneBlock(
+    where: { channelId: number; number: number } | { blockHash: string },
+  ): Promise<BlockInfo | undefined> {
+    let q = this.db.selectFrom('ledger_block').selectAll();
+    for (const [column, value] of Object.entries(where))
+      q = q.where(column as 'channelId' | 'number' | 'blockHash', '=', value as never);
+    const r = await q.executeTakeFirst();
     return r && (await this.withTree([this.blockRow(r)]))[0];
   }
 
