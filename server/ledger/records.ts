@@ -46,7 +46,7 @@ export function recordOfTx(tx: {
   args: string[];
 }): { kind: RecordKind; id: number; version: number; digest: string } | undefined {
   if (tx.chaincode !== RECORD_CHAINCODE) return undefined;
-  const kind = (Object.keys(FUNCTION) as RecordKind[]).find((k) => RECORD_FUNCTION[k] === tx.function);
+  const kind = (Object.keys(RECORD_FUNCTION) as RecordKind[]).find((k) => RECORD_FUNCTION[k] === tx.function);
   if (!kind) return undefined;
   return { kind, id: Number(tx.args[0]), version: Number(tx.args[1]), digest: tx.args[2] };
 }
