@@ -15,7 +15,7 @@ import { merkleRootHex } from './merkle';
 import type { ChannelState, FusedCut, PersistItem, Trx } from './pipelineTypes';
 import type { LedgerTxColumns } from './tables';
 import { TreeStore } from './tree';
-import { blockHashHex, blockTimeText, txLeafHex } from './tx';
+import { blockHashHex, blockTimeText, storedTx, txLeafHex } from './tx';
 
 const INSERT_CHUNK = 200;
 
@@ -179,16 +179,7 @@ export class BlockWriter {
 
   /** A stored pending row as the transaction it is. */
   rowTx(st: ChannelState, r: PendingRow): Transaction {
-    return {
-      txId: r.txId,
-      channel: st.name,
-      chaincode: r.chaincode,
-      function: r.function,
-      args: JSON.parse(r.args) as string[],
-      creator: r.creator,
-      timestamp: r.timestamp,
-      validationCode: r.validationCode,
-    };
+    return storedTx(r, st.name);
   }
 
   /** Inserts one block and its transactions, then runs the commit hooks, all inside `trx`. */

@@ -24,6 +24,7 @@ import type {
 import { LIFECYCLE_CHAINCODE } from './chaincode';
 import { merkleProof } from './merkle';
 import type { LedgerTables } from './tables';
+import { storedTx } from './tx';
 import { verifyLedger } from './verify';
 
 type Db = Kysely<LedgerTables>;
@@ -32,14 +33,7 @@ type TxRow = LedgerTables['ledger_tx'];
 
 function rowToTx(row: TxRow, channel: string, blockTime: string): CommittedTx {
   return {
-    txId: row.txId,
-    channel,
-    chaincode: row.chaincode,
-    function: row.function,
-    args: JSON.parse(row.args) as string[],
-    creator: row.creator,
-    timestamp: row.timestamp,
-    validationCode: row.validationCode,
+    ...storedTx(row, channel),
     channelId: row.channelId,
     blockNumber: row.blockNumber,
     txIndex: row.txIndex,

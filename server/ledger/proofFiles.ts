@@ -11,7 +11,7 @@ import { formatProofFile } from '../../common/ledger/proofFile';
 import type { Hash } from '../../common/ledger/tlog';
 import { checkpointAt, latestCheckpoint, type StoredCheckpoint } from './checkpoints';
 import type { LedgerTables } from './tables';
-import { txCanonicalJson } from './tx';
+import { storedTx, txCanonicalJson } from './tx';
 import { cosignedNote } from './witnessPush';
 
 /** What the proof file needs of the stored log (server/ledger/tree.ts `TreeStore`). */
@@ -76,18 +76,7 @@ export async function txProofFile(
   if (index === undefined) return undefined;
   const cp = await proofCheckpoint(db, tx.channelId, index);
   if (!cp) return undefined;
-  const entry = new TextEncoder().encode(
-    txCanonicalJson({
-      txId: tx.txId,
-      channel: tx.channel,
-      chaincode: tx.chaincode,
-      function: tx.function,
-      args: JSON.parse(tx.args) as string[],
-      creator: tx.creator,
-      timestamp: tx.timestamp,
-      validationCode: Number(tx.validationCode),
-    }),
-  );
+  const entry = new TextEncoder().encode(txCanonicalJson(storedTx(tx, tx.channel)));
   return formatProofFile({
     extra: entry,
     index,

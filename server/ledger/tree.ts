@@ -34,7 +34,7 @@ import {
 } from '../../common/ledger/tlog';
 import type { LedgerTables, LedgerTxColumns } from './tables';
 import { nodeHash } from './merkle';
-import { txCanonicalJson } from './tx';
+import { storedTx, txCanonicalJson } from './tx';
 
 const HEX = HASH_SIZE * 2;
 
@@ -304,20 +304,7 @@ export class TreeStore {
       const first = blk.size - txs.length;
       for (let i = at - first; i < txs.length && out.length < count; i++) {
         const r = txs[i];
-        out.push(
-          enc.encode(
-            txCanonicalJson({
-              txId: r.txId,
-              channel,
-              chaincode: r.chaincode,
-              function: r.function,
-              args: JSON.parse(r.args) as string[],
-              creator: r.creator,
-              timestamp: r.timestamp,
-              validationCode: Number(r.validationCode),
-            }),
-          ),
-        );
+        out.push(enc.encode(txCanonicalJson(storedTx(r, channel))));
         at++;
       }
     }
