@@ -25,7 +25,7 @@ import { Codes } from '../../../../common/envelope';
 import { nowText } from '../../../db/database';
 import { ok } from '../../../plugins/app/envelope';
 import { ApiError, apiError } from '../../../errors';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
+import { dummyPasswordHash, hashPassword, signIn, verifyPassword } from '../../../plugins/app/password';
 import { schemas } from '../../../../kernel/dialect/schemaRegistry';
 import { actorOf, auditedUpdate } from '../../../db/audit';
 import { ensureAnotherAdmin } from '../../../../kernel/hooks/accounts';
@@ -89,14 +89,9 @@ export default async function userRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { username, password } = request.body as { username: string; password: string };
-      const account = await app.db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('username', '=', username.trim())
-        .executeTakeFirst();
-      // One scrypt run whether or not the account exists (see above).
-      const matches = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
-      if (!account || !matches) throw apiError(Codes.UNAUTHENTICATED, 401, 'auth.badCredentials');
+      const account = await signIn(password, () =>
+        app.db.selectFrom('accounts').selectAll().where('username', '=', username.trim()).executeTakeFirst(),
+      );
       // A company administrator whose company slot is disabled (medicine-api/company/hooks.ts).
       if (await companyAccountDisabled(app.db, account))
         throw apiError(Codes.FORBIDDEN, 403, 'auth.accountDisabled');
