@@ -51,7 +51,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon, { type RequestSpec } from 'autocannon';
 import { connect } from '../server/db/connect';
-import { ARTWORK_JSON_COLUMNS, parseJson } from '../server/db/database';
+import { parseJson } from '../server/db/database';
+import { resourceModels } from '../kernel/server/model';
 import { summaryLine, type ImportSummary } from '../server/import/importer';
 import { SERVER_BUNDLE, SERVER_ENV } from '../scripts/build-server';
 import { ensureBuilt } from '../scripts/build';
@@ -213,8 +214,9 @@ async function main(): Promise<void> {
       delete rec.chainVersion;
       delete rec.updateTime;
       delete rec.sourceDigest;
-      for (const c of ARTWORK_JSON_COLUMNS)
-        rec[c] = parseJson(r[c], c === 'images' || c === 'traceability' ? [] : {});
+      // The JSON columns, by the artwork schema's storage model, with their empty value ('[]' or '{}').
+      for (const [c, empty] of Object.entries(resourceModels().get('artworks')!.json))
+        rec[c] = parseJson(rec[c] as string | null, JSON.parse(empty ?? 'null') as unknown);
       return rec;
     });
     const authors = await db.selectFrom('authors').selectAll().orderBy('id').execute();

@@ -7,6 +7,7 @@ import { canonicalBytes, canonicalJson } from './canonical';
 import { encodeHeader } from './der';
 import { concatBytes, fromHex, toHex } from './hex';
 import { digestFields, type RecordKind } from './recordFields';
+import { txBody } from './txBody';
 import type { TxProof, Transaction } from './types';
 
 async function sha256(data: Uint8Array): Promise<Uint8Array> {
@@ -97,17 +98,7 @@ export async function checkProofWeb(proof: TxProof, recordDigest?: string): Prom
 
 /** Leaf hash (hex) of a transaction's eight hashed fields, with Web Crypto. */
 export async function txLeafHashWeb(tx: Transaction): Promise<string> {
-  const body: Transaction = {
-    txId: tx.txId,
-    channel: tx.channel,
-    chaincode: tx.chaincode,
-    function: tx.function,
-    args: tx.args,
-    creator: tx.creator,
-    timestamp: tx.timestamp,
-    validationCode: tx.validationCode,
-  };
-  return toHex(await sha256(concatBytes(Uint8Array.of(0), canonicalBytes(body))));
+  return toHex(await sha256(concatBytes(Uint8Array.of(0), canonicalBytes(txBody(tx)))));
 }
 
 /** Merkle root (hex) of leaf hashes (hex), odd node carried up (docs/ledger.md section 3). */

@@ -105,6 +105,29 @@ export async function recordAudit(
 }
 
 /**
+ * An audited update of stored row `id` of `table` (its resource in the audit log), inside transaction
+ * `trx`: reads the row, runs `change` with it, reads the row again and adds the audit row of the two.
+ * @returns what `change` returns
+ */
+export async function auditedUpdate<R>(
+  trx: Kysely<any>,
+  actor: WriteActor,
+  table: string,
+  id: number,
+  change: (before: Record<string, unknown> | undefined) => Promise<R>,
+): Promise<R> {
+  const before = await storedRow(trx, table, id);
+  const result = await change(before);
+  await recordAudit(trx, actor, {
+    resource: table,
+    recordId: id,
+    before,
+    after: await storedRow(trx, table, id),
+  });
+  return result;
+}
+
+/**
  * The audit entry's `state`: JSON text of the `columns` of a stored row (those it has), or null without a
  * row or columns.
  */

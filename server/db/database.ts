@@ -57,18 +57,6 @@ export interface Database extends ResourceTables {
 /** A stored console account (table `accounts`, generated from schemas/account.schema.json). */
 export type Account = Selectable<ResourceTables['accounts']>;
 
-/** The artwork columns that hold JSON text. */
-export const ARTWORK_JSON_COLUMNS = [
-  'images',
-  'baseInfo',
-  'dealInfo',
-  'securityInfo',
-  'certificateInfo',
-  'traceability',
-  'ownership',
-  'authenticity',
-] as const;
-
 /** Parses a JSON column, answering `fallback` for null or empty text. */
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (!text) return fallback;

@@ -22,7 +22,14 @@ import type { Database } from '../db/database';
 import { explainEdit, type LatestRecordTx } from './editAudit';
 
 export type { LatestRecordTx };
-import { RECORD_CHAINCODE, recordDigest, recordOfTx } from './records';
+import {
+  RECORD_CHAINCODE,
+  RECORD_FUNCTION,
+  RECORD_TABLE,
+  recordDigest,
+  recordOfTx,
+  type RecordTable,
+} from './records';
 import { verifyLedger } from './verify';
 import type { LedgerTables } from './tables';
 
@@ -32,7 +39,7 @@ import type { LedgerTables } from './tables';
  * ledger does not import the layer above it.
  */
 export type RecordRepositories = Record<
-  'authors' | 'artworks',
+  RecordTable,
   { getOne(db: Kysely<any>, id: number): Promise<object> }
 >;
 
@@ -47,9 +54,6 @@ export interface VerifyKey {
    */
   previous?: Uint8Array[];
 }
-
-const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };
-const FUNCTION: Record<RecordKind, string> = { author: 'putAuthor', artwork: 'putArtwork' };
 
 /** Every record transaction of the ledger: (kind:id) → latest, and txId → its record. */
 export async function recordTxIndex(db: Kysely<any>): Promise<{
@@ -99,7 +103,7 @@ export async function latestRecordTx(
     .selectFrom('ledger_tx')
     .select(['txId', 'args', 'blockNumber'])
     .where('chaincode', '=', RECORD_CHAINCODE)
-    .where('function', '=', FUNCTION[kind])
+    .where('function', '=', RECORD_FUNCTION[kind])
     .where('args', 'like', `["${id}",%`)
     .orderBy('blockNumber')
     .orderBy('txIndex')
@@ -311,7 +315,7 @@ export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositor
   const out: RegistryAudit = { checked: 0, onChain: 0, edited: [], problems: [] };
   for (const kind of ['author', 'artwork'] as RecordKind[]) {
     const rows = await (db as Kysely<any>)
-      .selectFrom(TABLE[kind])
+      .selectFrom(RECORD_TABLE[kind])
       .select(['id', 'isBlock', 'chain', 'chainDigest', 'chainVersion'])
       .orderBy('id')
       .execute();
@@ -375,7 +379,7 @@ export async function auditRegistry(db: Kysely<Database>, repos: RecordRepositor
           row.chainDigest ?? 'none',
           "its stored chain digest differs from its latest transaction's",
         );
-      const record = await repos[TABLE[kind]].getOne(db, id);
+      const record = await repos[RECORD_TABLE[kind]].getOne(db, id);
       const digest = recordDigest(kind, { ...record, id });
       if (digest === l.digest) continue;
       const edited = await explainEdit(db, kind, id, digest, l);

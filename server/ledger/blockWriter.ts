@@ -9,75 +9,56 @@
 import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import { sqliteHandle } from '../db/connect';
+import { lazyStatements } from '../db/sqliteStatements';
 import type { BlockInfo, CommitHook, CommittedTx, Transaction } from '../../common/ledger/types';
 import { merkleRootHex } from './merkle';
 import type { ChannelState, FusedCut, PersistItem, Trx } from './pipelineTypes';
+import type { LedgerTxColumns } from './tables';
 import { TreeStore } from './tree';
-import { blockHashHex, blockTimeText, txLeafHex } from './tx';
+import { blockHashHex, blockTimeText, storedTx, txLeafHex } from './tx';
 
 const INSERT_CHUNK = 200;
 
-/** Prepared statements of the SQLite fast path (run on the Kysely transaction's connection). */
-interface SqliteStatements {
-  insertPending: SQLite.Statement;
-  selectPending: SQLite.Statement;
-  lastBlock: SQLite.Statement;
-  insertBlock: SQLite.Statement;
-  insertTx: SQLite.Statement;
-  deletePending: SQLite.Statement;
-}
+/** SQL of the SQLite fast path's statements (run on the Kysely transaction's connection). */
+const SQL = {
+  insertPending:
+    'INSERT INTO ledger_pending ("txId", "channelId", "chaincode", "function", "args", "creator", "timestamp", "validationCode") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  selectPending:
+    'SELECT "seq", "txId", "chaincode", "function", "args", "creator", "timestamp", "validationCode" FROM ledger_pending WHERE "channelId" = ? ORDER BY "seq" LIMIT ?',
+  lastBlock:
+    'SELECT "number", "blockHash" FROM ledger_block WHERE "channelId" = ? ORDER BY "number" DESC LIMIT 1',
+  insertBlock:
+    'INSERT INTO ledger_block ("channelId", "number", "previousHash", "dataHash", "blockHash", "txCount", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)',
+  insertTx:
+    'INSERT INTO ledger_tx ("txId", "channelId", "blockNumber", "txIndex", "chaincode", "function", "args", "creator", "timestamp", "validationCode", "leafHash") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  deletePending: 'DELETE FROM ledger_pending WHERE "channelId" = ? AND "seq" <= ?',
+} as const;
 
-interface PendingRow {
+/** The prepared statements, by name (server/db/sqliteStatements.ts). */
+type SqliteStatements = Record<keyof typeof SQL, SQLite.Statement>;
+
+/** A queued transaction as read back from `ledger_pending`. */
+interface PendingRow extends LedgerTxColumns {
   seq: number;
-  txId: string;
-  chaincode: string;
-  function: string;
-  args: string;
-  creator: string;
-  timestamp: string;
-  validationCode: number;
 }
 
 /** Writes queue rows and blocks inside a caller's database transaction (see the module docstring). */
 export class BlockWriter {
   private readonly sqlite: SQLite.Database | undefined;
-  private stmts: SqliteStatements | undefined;
+  private readonly statements: () => SqliteStatements;
   private readonly hooks: CommitHook[] = [];
   /** The channels' Merkle logs, appended in each block's transaction (tree.ts). */
   readonly tree: TreeStore;
 
   constructor(db: Kysely<any>) {
     this.sqlite = sqliteHandle(db);
+    this.statements = lazyStatements(this.sqlite, SQL);
     this.tree = new TreeStore(db);
   }
 
   /** Adds a commit hook, run inside each block's database transaction after the block is written. */
   onCommit(hook: CommitHook): void {
     this.hooks.push(hook);
-  }
-
-  private statements(): SqliteStatements {
-    if (this.stmts) return this.stmts;
-    const d = this.sqlite!;
-    this.stmts = {
-      insertPending: d.prepare(
-        'INSERT INTO ledger_pending ("txId", "channelId", "chaincode", "function", "args", "creator", "timestamp", "validationCode") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      selectPending: d.prepare(
-        'SELECT "seq", "txId", "chaincode", "function", "args", "creator", "timestamp", "validationCode" FROM ledger_pending WHERE "channelId" = ? ORDER BY "seq" LIMIT ?',
-      ),
-      lastBlock: d.prepare(
-        'SELECT "number", "blockHash" FROM ledger_block WHERE "channelId" = ? ORDER BY "number" DESC LIMIT 1',
-      ),
-      insertBlock: d.prepare(
-        'INSERT INTO ledger_block ("channelId", "number", "previousHash", "dataHash", "blockHash", "txCount", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      insertTx: d.prepare(
-        'INSERT INTO ledger_tx ("txId", "channelId", "blockNumber", "txIndex", "chaincode", "function", "args", "creator", "timestamp", "validationCode", "leafHash") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      deletePending: d.prepare('DELETE FROM ledger_pending WHERE "channelId" = ? AND "seq" <= ?'),
-    };
-    return this.stmts;
   }
 
   /**
@@ -198,16 +179,7 @@ export class BlockWriter {
 
   /** A stored pending row as the transaction it is. */
   rowTx(st: ChannelState, r: PendingRow): Transaction {
-    return {
-      txId: r.txId,
-      channel: st.name,
-      chaincode: r.chaincode,
-      function: r.function,
-      args: JSON.parse(r.args) as string[],
-      creator: r.creator,
-      timestamp: r.timestamp,
-      validationCode: r.validationCode,
-    };
+    return storedTx(r, st.name);
   }
 
   /** Inserts one block and its transactions, then runs the commit hooks, all inside `trx`. */

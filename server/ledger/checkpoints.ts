@@ -27,7 +27,7 @@ import {
 } from '../../common/ledger/note';
 import { checkTree } from '../../common/ledger/tlog';
 import { LedgerError, type CommitHook } from '../../common/ledger/types';
-import { ed25519KeyFile, ed25519PrivateKey, ed25519PublicKey } from './ed25519Key';
+import { ed25519ConfiguredKey, ed25519PublicKey } from './ed25519Key';
 import { originOf, storeOrigin } from './origin';
 import type { LedgerTables } from './tables';
 import type { TreeStore } from './tree';
@@ -81,14 +81,12 @@ export async function loadSigningKey(opts: {
   envKey?: string;
   name: string;
 }): Promise<SigningKey> {
-  if (opts.envKey)
-    return describeKey(
-      opts.name,
-      ed25519PrivateKey(opts.envKey, 'LEDGER_SIGNING_KEY'),
-      'env LEDGER_SIGNING_KEY',
-    );
-  const file = join(opts.dataDir, KEY_FILE);
-  return describeKey(opts.name, ed25519KeyFile(file), file);
+  const { key, source } = ed25519ConfiguredKey(
+    opts.envKey,
+    'LEDGER_SIGNING_KEY',
+    join(opts.dataDir, KEY_FILE),
+  );
+  return describeKey(opts.name, key, source);
 }
 
 /** ISO-8601 UTC with milliseconds. */
@@ -463,18 +461,31 @@ function sameTree(a: { size: number; rootHash: string }, b: { size: number; root
   return a.size === b.size && a.rootHash === b.rootHash;
 }
 
+/**
+ * The first checkpoint of a channel in `order` of size, among those whose size is `op size` when `op` is
+ * given (all of them otherwise), or undefined.
+ */
+function firstCheckpoint(
+  db: Kysely<any>,
+  channelId: number,
+  order: 'asc' | 'desc',
+  op?: '>=' | '=',
+  size = 0,
+): Promise<StoredCheckpoint | undefined> {
+  let q = (db as Kysely<LedgerTables>)
+    .selectFrom('ledger_checkpoint')
+    .selectAll()
+    .where('channelId', '=', channelId);
+  if (op) q = q.where('size', op, size);
+  return q.orderBy('size', order).limit(1).executeTakeFirst();
+}
+
 /** The latest checkpoint of a channel, or undefined. */
 export async function latestCheckpoint(
   db: Kysely<any>,
   channelId: number,
 ): Promise<StoredCheckpoint | undefined> {
-  return (db as Kysely<LedgerTables>)
-    .selectFrom('ledger_checkpoint')
-    .selectAll()
-    .where('channelId', '=', channelId)
-    .orderBy('size', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return firstCheckpoint(db, channelId, 'desc');
 }
 
 /** The checkpoint of a channel at `size`, else the first one after it (it covers block size − 1 too). */
@@ -483,14 +494,7 @@ export async function checkpointCovering(
   channelId: number,
   size: number,
 ): Promise<StoredCheckpoint | undefined> {
-  return (db as Kysely<LedgerTables>)
-    .selectFrom('ledger_checkpoint')
-    .selectAll()
-    .where('channelId', '=', channelId)
-    .where('size', '>=', size)
-    .orderBy('size')
-    .limit(1)
-    .executeTakeFirst();
+  return firstCheckpoint(db, channelId, 'asc', '>=', size);
 }
 
 /** The checkpoint of a channel at exactly `size`, or undefined. */
@@ -499,10 +503,5 @@ export async function checkpointAt(
   channelId: number,
   size: number,
 ): Promise<StoredCheckpoint | undefined> {
-  return (db as Kysely<LedgerTables>)
-    .selectFrom('ledger_checkpoint')
-    .selectAll()
-    .where('channelId', '=', channelId)
-    .where('size', '=', size)
-    .executeTakeFirst();
+  return firstCheckpoint(db, channelId, 'asc', '=', size);
 }

@@ -52,6 +52,20 @@ export function ed25519KeyFile(file: string): KeyObject {
   return ed25519PrivateKey(readFileSync(file, 'utf8'), file);
 }
 
+/**
+ * A configured Ed25519 private key: the text of environment variable `envName` (`envText`) when set,
+ * else the PEM file `file` (created at first use, see `ed25519KeyFile`); `source` says which
+ * ("env NAME" or the file's path). @throws Error naming the variable or file for an unusable key.
+ */
+export function ed25519ConfiguredKey(
+  envText: string | undefined,
+  envName: string,
+  file: string,
+): { key: KeyObject; source: string } {
+  if (envText) return { key: ed25519PrivateKey(envText, envName), source: `env ${envName}` };
+  return { key: ed25519KeyFile(file), source: file };
+}
+
 /** The 32 raw bytes of a private key's Ed25519 public key (RFC 8032). */
 export function ed25519PublicKey(privateKey: KeyObject): Uint8Array {
   return new Uint8Array(Buffer.from(createPublicKey(privateKey).export({ format: 'jwk' }).x!, 'base64url'));

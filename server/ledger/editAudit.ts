@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { EditedRecord } from '../../common/ledger/audit';
 import type { RecordKind } from '../../common/ledger/recordFields';
 import { AUDIT_TABLE, digestOf, storedRow } from '../db/audit';
-import { PUT_CALL } from './records';
+import { PUT_CALL, RECORD_TABLE } from './records';
 
 /** The latest put transaction of a record in the ledger, and how many versions it has. */
 export interface LatestRecordTx {
@@ -22,9 +22,6 @@ export interface LatestRecordTx {
   blockNumber: number;
   versions: number;
 }
-
-/** The table and audit_log `resource` of each record kind. */
-const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };
 
 interface AuditRow {
   id: number;
@@ -47,11 +44,11 @@ export async function explainEdit(
   digest: string,
   latest: LatestRecordTx,
 ): Promise<EditedRecord | undefined> {
-  const row = await storedRow(db, TABLE[kind], id);
+  const row = await storedRow(db, RECORD_TABLE[kind], id);
   const rows = (await db
     .selectFrom(AUDIT_TABLE)
     .select(['id', 'time', 'account', 'call', 'after'])
-    .where('resource', '=', TABLE[kind])
+    .where('resource', '=', RECORD_TABLE[kind])
     .where('recordId', '=', String(id))
     .orderBy('id', 'desc')
     .limit(50)

@@ -24,6 +24,7 @@ import type {
 import { LIFECYCLE_CHAINCODE } from './chaincode';
 import { merkleProof } from './merkle';
 import type { LedgerTables } from './tables';
+import { storedTx } from './tx';
 import { verifyLedger } from './verify';
 
 type Db = Kysely<LedgerTables>;
@@ -32,14 +33,7 @@ type TxRow = LedgerTables['ledger_tx'];
 
 function rowToTx(row: TxRow, channel: string, blockTime: string): CommittedTx {
   return {
-    txId: row.txId,
-    channel,
-    chaincode: row.chaincode,
-    function: row.function,
-    args: JSON.parse(row.args) as string[],
-    creator: row.creator,
-    timestamp: row.timestamp,
-    validationCode: row.validationCode,
+    ...storedTx(row, channel),
     channelId: row.channelId,
     blockNumber: row.blockNumber,
     txIndex: row.txIndex,
@@ -162,21 +156,21 @@ export class LedgerExplorer {
   }
 
   async block(channelId: number, number: number): Promise<BlockInfo | undefined> {
-    const r = await this.db
-      .selectFrom('ledger_block')
-      .selectAll()
-      .where('channelId', '=', channelId)
-      .where('number', '=', number)
-      .executeTakeFirst();
-    return r && (await this.withTree([this.blockRow(r)]))[0];
+    return this.oneBlock({ channelId, number });
   }
 
   async blockByHash(hash: string): Promise<BlockInfo | undefined> {
-    const r = await this.db
-      .selectFrom('ledger_block')
-      .selectAll()
-      .where('blockHash', '=', hash.toLowerCase())
-      .executeTakeFirst();
+    return this.oneBlock({ blockHash: hash.toLowerCase() });
+  }
+
+  /** The block whose columns equal `where` (a unique key: channel and number, or block hash), with its tree. */
+  private async oneBlock(
+    where: { channelId: number; number: number } | { blockHash: string },
+  ): Promise<BlockInfo | undefined> {
+    let q = this.db.selectFrom('ledger_block').selectAll();
+    for (const [column, value] of Object.entries(where))
+      q = q.where(column as 'channelId' | 'number' | 'blockHash', '=', value as never);
+    const r = await q.executeTakeFirst();
     return r && (await this.withTree([this.blockRow(r)]))[0];
   }
 

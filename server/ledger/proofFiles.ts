@@ -9,9 +9,9 @@
 import type { Kysely } from 'kysely';
 import { formatProofFile } from '../../common/ledger/proofFile';
 import type { Hash } from '../../common/ledger/tlog';
-import { latestCheckpoint, type StoredCheckpoint } from './checkpoints';
+import { checkpointAt, latestCheckpoint, type StoredCheckpoint } from './checkpoints';
 import type { LedgerTables } from './tables';
-import { txCanonicalJson } from './tx';
+import { storedTx, txCanonicalJson } from './tx';
 import { cosignedNote } from './witnessPush';
 
 /** What the proof file needs of the stored log (server/ledger/tree.ts `TreeStore`). */
@@ -29,8 +29,7 @@ export async function proofCheckpoint(
   channelId: number,
   index: number,
 ): Promise<StoredCheckpoint | undefined> {
-  const ldb = db as Kysely<LedgerTables>;
-  const top = await ldb
+  const top = await (db as Kysely<LedgerTables>)
     .selectFrom('ledger_cosignature')
     .select('size')
     .where('channelId', '=', channelId)
@@ -38,15 +37,8 @@ export async function proofCheckpoint(
     .orderBy('size', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (top) {
-    const cp = await ldb
-      .selectFrom('ledger_checkpoint')
-      .selectAll()
-      .where('channelId', '=', channelId)
-      .where('size', '=', top.size)
-      .executeTakeFirst();
-    if (cp) return cp;
-  }
+  const cosigned = top && (await checkpointAt(db, channelId, top.size));
+  if (cosigned) return cosigned;
   const latest = await latestCheckpoint(db, channelId);
   return latest && latest.size > index ? latest : undefined;
 }
@@ -84,18 +76,7 @@ export async function txProofFile(
   if (index === undefined) return undefined;
   const cp = await proofCheckpoint(db, tx.channelId, index);
   if (!cp) return undefined;
-  const entry = new TextEncoder().encode(
-    txCanonicalJson({
-      txId: tx.txId,
-      channel: tx.channel,
-      chaincode: tx.chaincode,
-      function: tx.function,
-      args: JSON.parse(tx.args) as string[],
-      creator: tx.creator,
-      timestamp: tx.timestamp,
-      validationCode: Number(tx.validationCode),
-    }),
-  );
+  const entry = new TextEncoder().encode(txCanonicalJson(storedTx(tx, tx.channel)));
   return formatProofFile({
     extra: entry,
     index,

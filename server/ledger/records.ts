@@ -22,9 +22,12 @@ export const RECORD_CHANNEL = 'artchannel';
 export const RECORD_CHAINCODE = 'artregistry';
 export type { RecordKind };
 
-const FUNCTION: Record<RecordKind, string> = { author: 'putAuthor', artwork: 'putArtwork' };
-const TABLE: Record<RecordKind, 'authors' | 'artworks'> = { author: 'authors', artwork: 'artworks' };
-/** The API call that submits a record's put-on-chain transaction (the audit row's `call`). */
+/** The chaincode function of each record kind's put transaction. */
+export const RECORD_FUNCTION: Record<RecordKind, string> = { author: 'putAuthor', artwork: 'putArtwork' };
+/** The tables (and resources, audit_log `resource`) of the records put on chain. */
+export type RecordTable = 'authors' | 'artworks';
+/** The table (and resource, audit_log `resource`) of each record kind. */
+export const RECORD_TABLE: Record<RecordKind, RecordTable> = { author: 'authors', artwork: 'artworks' };
 /** The audit_log `call` of the commit hook that marks a record on chain (its put-on-chain call). */
 export const PUT_CALL: Record<RecordKind, string> = {
   author: 'POST /artmanager/authors/blockChain',
@@ -43,7 +46,7 @@ export function recordOfTx(tx: {
   args: string[];
 }): { kind: RecordKind; id: number; version: number; digest: string } | undefined {
   if (tx.chaincode !== RECORD_CHAINCODE) return undefined;
-  const kind = (Object.keys(FUNCTION) as RecordKind[]).find((k) => FUNCTION[k] === tx.function);
+  const kind = (Object.keys(RECORD_FUNCTION) as RecordKind[]).find((k) => RECORD_FUNCTION[k] === tx.function);
   if (!kind) return undefined;
   return { kind, id: Number(tx.args[0]), version: Number(tx.args[1]), digest: tx.args[2] };
 }
@@ -65,7 +68,12 @@ function chainUpdateSql(db: Kysely<Database>, kind: RecordKind): string {
       chainVersion: 0,
     };
     if (kind === 'artwork') set.status = 0;
-    return db.updateTable(TABLE[kind]).set(set).where('id', '=', 0).where('chainVersion', '<=', 0).compile();
+    return db
+      .updateTable(RECORD_TABLE[kind])
+      .set(set)
+      .where('id', '=', 0)
+      .where('chainVersion', '<=', 0)
+      .compile();
   });
 }
 
@@ -92,7 +100,7 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
     const ids = [...new Set(puts.filter((p) => p.kind === kind).map((p) => p.id))];
     for (let i = 0; i < ids.length; i += 500) {
       const found = await db
-        .selectFrom(TABLE[kind])
+        .selectFrom(RECORD_TABLE[kind])
         .selectAll()
         .where('id', 'in', ids.slice(i, i + 500))
         .execute();
@@ -120,7 +128,7 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
     if (!Number(numUpdatedRows)) continue;
     const key = `${p.kind}:${p.id}`;
     const before = rows.get(key);
-    const after = before ? { ...before, ...set } : await storedRow(db, TABLE[p.kind], p.id);
+    const after = before ? { ...before, ...set } : await storedRow(db, RECORD_TABLE[p.kind], p.id);
     if (after) rows.set(key, after);
     if (!accounts.has(p.tx.creator)) {
       const account = await db
@@ -132,7 +140,7 @@ export const markRecordsOnChain: CommitHook = async (block, txs, trx) => {
     }
     audits.push({
       actor: { accountId: accounts.get(p.tx.creator) ?? null, account: p.tx.creator, call: PUT_CALL[p.kind] },
-      resource: TABLE[p.kind],
+      resource: RECORD_TABLE[p.kind],
       recordId: p.id,
       before,
       after,
@@ -225,7 +233,7 @@ export async function putOnChain(
       {
         channel: RECORD_CHANNEL,
         chaincode: RECORD_CHAINCODE,
-        function: FUNCTION[kind],
+        function: RECORD_FUNCTION[kind],
         args: [String(record.id), String(version), digest],
         creator,
       },

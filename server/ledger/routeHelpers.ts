@@ -3,6 +3,7 @@ import { MAX_ID } from '../../kernel/dialect/schemaRegistry';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database';
 import { compiledSql, readQuery } from '../db/connect';
+import type { RecordTable } from './records';
 
 /** Body `{id}`: a positive integer, nothing else. */
 export const idBody = {
@@ -17,7 +18,7 @@ export const idBody = {
  * (server/db/connect.ts: a prepared statement outside a transaction, Kysely inside one).
  * @throws Error when the record does not exist (the routes read it, with its 404, first).
  */
-export async function storedChainState(db: Kysely<Database>, table: 'authors' | 'artworks', id: number) {
+export async function storedChainState(db: Kysely<Database>, table: RecordTable, id: number) {
   // Compiled once per dialect and table (Kysely would rebuild it per call).
   const text = compiledSql(db, `chainState:${table}`, () =>
     db.selectFrom(table).select(['chain', 'chainDigest', 'chainVersion']).where('id', '=', 0).compile(),

@@ -22,11 +22,12 @@ export interface LedgerBlockTable {
   createdAt: string;
 }
 
-export interface LedgerTxTable {
+/**
+ * A transaction's stored proposal columns, the same in the queue (`ledger_pending`) and in a block
+ * (`ledger_tx`); with the channel's name they are the eight hashed fields (docs/ledger.md section 1).
+ */
+export interface LedgerTxColumns {
   txId: string;
-  channelId: number;
-  blockNumber: number;
-  txIndex: number;
   chaincode: string;
   function: string;
   /** JSON array of strings. */
@@ -34,20 +35,19 @@ export interface LedgerTxTable {
   creator: string;
   timestamp: string;
   validationCode: number;
+}
+
+export interface LedgerTxTable extends LedgerTxColumns {
+  channelId: number;
+  blockNumber: number;
+  txIndex: number;
   /** Leaf hash recorded when the block was cut (hex). */
   leafHash: string;
 }
 
-export interface LedgerPendingTable {
+export interface LedgerPendingTable extends LedgerTxColumns {
   seq: Generated<number>;
-  txId: string;
   channelId: number;
-  chaincode: string;
-  function: string;
-  args: string;
-  creator: string;
-  timestamp: string;
-  validationCode: number;
 }
 
 export interface ChaincodeTable {

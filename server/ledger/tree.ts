@@ -12,6 +12,7 @@
 import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import { sqliteHandle } from '../db/connect';
+import { lazyStatements } from '../db/sqliteStatements';
 import { toHex } from '../../common/ledger/hex';
 import {
   encodeEntryBundle,
@@ -31,9 +32,9 @@ import {
   treeHashIndexes,
   treeProofIndexes,
 } from '../../common/ledger/tlog';
-import type { LedgerTables } from './tables';
+import type { LedgerTables, LedgerTxColumns } from './tables';
 import { nodeHash } from './merkle';
-import { txCanonicalJson } from './tx';
+import { storedTx, txCanonicalJson } from './tx';
 
 const HEX = HASH_SIZE * 2;
 
@@ -58,13 +59,21 @@ interface TreeRow {
   hashes: string;
 }
 
-interface Statements {
-  head: SQLite.Statement;
-  rowFor: SQLite.Statement;
-  insert: SQLite.Statement;
-  blockFor: SQLite.Statement;
-  txsOf: SQLite.Statement;
-}
+/** SQL of the SQLite statements (one connection, inside a block's transaction too). */
+const SQL = {
+  head: 'SELECT "blockNumber", "size", "rootHash", "hashStart", "hashes" FROM ledger_tree WHERE "channelId" = ? ORDER BY "blockNumber" DESC LIMIT 1',
+  rowFor:
+    'SELECT "hashStart", "hashes" FROM ledger_tree WHERE "channelId" = ? AND "hashStart" <= ? ORDER BY "hashStart" DESC LIMIT 1',
+  insert:
+    'INSERT INTO ledger_tree ("channelId", "blockNumber", "size", "rootHash", "hashStart", "hashes") VALUES (?, ?, ?, ?, ?, ?)',
+  blockFor:
+    'SELECT "blockNumber", "size" FROM ledger_tree WHERE "channelId" = ? AND "size" > ? ORDER BY "size" LIMIT 1',
+  txsOf:
+    'SELECT "txId", "chaincode", "function", "args", "creator", "timestamp", "validationCode" FROM ledger_tx WHERE "channelId" = ? AND "blockNumber" = ? ORDER BY "txIndex"',
+} as const;
+
+/** The prepared statements, by name (server/db/sqliteStatements.ts). */
+type Statements = Record<keyof typeof SQL, SQLite.Statement>;
 
 /** The right edge of a channel's tree at one size: the stored hashes `treeHashIndexes(size)` names. */
 interface Edge {
@@ -83,39 +92,17 @@ function hexHash(hex: string, at: number): Hash {
 /** Stored Merkle logs, one per channel, over the application's database. */
 export class TreeStore {
   private readonly sqlite: SQLite.Database | undefined;
-  private stmts: Statements | undefined;
+  private readonly statements: () => Statements;
   private readonly edges = new Map<number, Edge>();
   private readonly appended = new Map<number, { from: TreeState; to: TreeState }>();
 
   constructor(private readonly db: Kysely<any>) {
     this.sqlite = sqliteHandle(db);
+    this.statements = lazyStatements(this.sqlite, SQL);
   }
 
   private get ldb(): Kysely<LedgerTables> {
     return this.db as Kysely<LedgerTables>;
-  }
-
-  private statements(): Statements {
-    if (this.stmts) return this.stmts;
-    const d = this.sqlite!;
-    this.stmts = {
-      head: d.prepare(
-        'SELECT "blockNumber", "size", "rootHash", "hashStart", "hashes" FROM ledger_tree WHERE "channelId" = ? ORDER BY "blockNumber" DESC LIMIT 1',
-      ),
-      rowFor: d.prepare(
-        'SELECT "hashStart", "hashes" FROM ledger_tree WHERE "channelId" = ? AND "hashStart" <= ? ORDER BY "hashStart" DESC LIMIT 1',
-      ),
-      insert: d.prepare(
-        'INSERT INTO ledger_tree ("channelId", "blockNumber", "size", "rootHash", "hashStart", "hashes") VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      blockFor: d.prepare(
-        'SELECT "blockNumber", "size" FROM ledger_tree WHERE "channelId" = ? AND "size" > ? ORDER BY "size" LIMIT 1',
-      ),
-      txsOf: d.prepare(
-        'SELECT "txId", "chaincode", "function", "args", "creator", "timestamp", "validationCode" FROM ledger_tx WHERE "channelId" = ? AND "blockNumber" = ? ORDER BY "txIndex"',
-      ),
-    };
-    return this.stmts;
   }
 
   /** The log's latest state (its last block's row), through `db` (a transaction) or the store's own. */
@@ -317,20 +304,7 @@ export class TreeStore {
       const first = blk.size - txs.length;
       for (let i = at - first; i < txs.length && out.length < count; i++) {
         const r = txs[i];
-        out.push(
-          enc.encode(
-            txCanonicalJson({
-              txId: r.txId,
-              channel,
-              chaincode: r.chaincode,
-              function: r.function,
-              args: JSON.parse(r.args) as string[],
-              creator: r.creator,
-              timestamp: r.timestamp,
-              validationCode: Number(r.validationCode),
-            }),
-          ),
-        );
+        out.push(enc.encode(txCanonicalJson(storedTx(r, channel))));
         at++;
       }
     }
@@ -364,17 +338,8 @@ export class TreeStore {
     return row && { blockNumber: Number(row.blockNumber), size: Number(row.size) };
   }
 
-  private async blockTxs(channelId: number, blockNumber: number) {
-    type Row = {
-      txId: string;
-      chaincode: string;
-      function: string;
-      args: string;
-      creator: string;
-      timestamp: string;
-      validationCode: number;
-    };
-    if (this.sqlite) return this.statements().txsOf.all(channelId, blockNumber) as Row[];
+  private async blockTxs(channelId: number, blockNumber: number): Promise<LedgerTxColumns[]> {
+    if (this.sqlite) return this.statements().txsOf.all(channelId, blockNumber) as LedgerTxColumns[];
     return this.ldb
       .selectFrom('ledger_tx')
       .select(['txId', 'chaincode', 'function', 'args', 'creator', 'timestamp', 'validationCode'])

@@ -4,22 +4,30 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { canonicalJson } from '../../common/ledger/canonical';
+import { txBody } from '../../common/ledger/txBody';
 import { encodeHeader } from '../../common/ledger/der';
 import { fromHex } from '../../common/ledger/hex';
 import { sha256Buffer, sha256Hex } from './merkle';
 import type { BlockHeader, Transaction } from '../../common/ledger/types';
+import type { LedgerTxColumns } from './tables';
 
-/** The transaction reduced to exactly its eight hashed fields (extra properties are dropped). */
-export function txBody(tx: Transaction): Transaction {
+/** Re-exported: the hashed form lives in common/ledger/txBody.ts, shared with the browser. */
+export { txBody };
+
+/**
+ * The transaction of its stored columns (`ledger_pending` or `ledger_tx`, tables.ts) on channel `channel`
+ * (stored as an id): args parsed from their JSON text, the validation code as a number.
+ */
+export function storedTx(row: LedgerTxColumns, channel: string): Transaction {
   return {
-    txId: tx.txId,
-    channel: tx.channel,
-    chaincode: tx.chaincode,
-    function: tx.function,
-    args: [...tx.args],
-    creator: tx.creator,
-    timestamp: tx.timestamp,
-    validationCode: tx.validationCode,
+    txId: row.txId,
+    channel,
+    chaincode: row.chaincode,
+    function: row.function,
+    args: JSON.parse(row.args) as string[],
+    creator: row.creator,
+    timestamp: row.timestamp,
+    validationCode: Number(row.validationCode),
   };
 }
 

@@ -13,7 +13,7 @@
 import { userInfo } from 'node:os';
 import type { Kysely } from 'kysely';
 import { nowText, type Database } from '../db/database';
-import { recordAudit, storedRow, type WriteActor } from '../db/audit';
+import { auditedUpdate, recordAudit, storedRow, type WriteActor } from '../db/audit';
 import { generatePassword, hashPassword } from '../plugins/app/password';
 import { KNOWN_ROLES } from '../routes/dev-api/user/index';
 
@@ -77,18 +77,12 @@ async function updateAccount(
   command: string,
   endSessions: boolean,
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const before = await storedRow(trx, 'accounts', id);
-    await trx.updateTable('accounts').set(set).where('id', '=', id).execute();
-    const ended = endSessions ? await revoke(trx, id) : 0;
-    await recordAudit(trx, cliActor(command), {
-      resource: 'accounts',
-      recordId: id,
-      before,
-      after: await storedRow(trx, 'accounts', id),
-    });
-    return ended;
-  });
+  return db.transaction().execute((trx) =>
+    auditedUpdate(trx, cliActor(command), 'accounts', id, async () => {
+      await trx.updateTable('accounts').set(set).where('id', '=', id).execute();
+      return endSessions ? await revoke(trx, id) : 0;
+    }),
+  );
 }
 
 /**
@@ -182,17 +176,9 @@ export async function disableUser(db: Kysely<Database>, username: string): Promi
 /** Ends every session of an account, with an audit row (its stored account row is unchanged). */
 export async function revokeSessions(db: Kysely<Database>, username: string): Promise<number> {
   const id = await accountId(db, username);
-  return db.transaction().execute(async (trx) => {
-    const row = await storedRow(trx, 'accounts', id);
-    const ended = await revoke(trx, id);
-    await recordAudit(trx, cliActor('revoke-sessions'), {
-      resource: 'accounts',
-      recordId: id,
-      before: row,
-      after: row,
-    });
-    return ended;
-  });
+  return db
+    .transaction()
+    .execute((trx) => auditedUpdate(trx, cliActor('revoke-sessions'), 'accounts', id, () => revoke(trx, id)));
 }
 
 /** Every account, by id. */

@@ -15,7 +15,7 @@ import {
   timeBytes,
 } from '../../common/ledger/note';
 import { cosignerVkey } from '../../common/ledger/witness';
-import { ed25519KeyFile, ed25519PrivateKey, ed25519PublicKey } from '../ledger/ed25519Key';
+import { ed25519ConfiguredKey, ed25519PrivateKey, ed25519PublicKey } from '../ledger/ed25519Key';
 
 export { ed25519PrivateKey };
 
@@ -51,9 +51,8 @@ export async function loadCosignerKey(opts: {
   seed?: string;
   file: string;
 }): Promise<CosignerKey> {
-  if (opts.seed)
-    return cosignerKey(opts.name, ed25519PrivateKey(opts.seed, 'WITNESS_KEY'), 'env WITNESS_KEY');
-  return cosignerKey(opts.name, ed25519KeyFile(opts.file), opts.file);
+  const { key, source } = ed25519ConfiguredKey(opts.seed, 'WITNESS_KEY', opts.file);
+  return cosignerKey(opts.name, key, source);
 }
 
 /** The cosignature line (ending in `\n`) of `key` on a checkpoint body at `time` (Unix seconds, > 0). */

@@ -4,6 +4,8 @@
  * Verification is constant-time (timingSafeEqual).
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { Codes } from '../../../common/envelope';
+import { apiError } from '../../errors';
 
 const N = 16384;
 const R = 8;
@@ -43,6 +45,23 @@ let dummy: Promise<string> | undefined;
  */
 export function dummyPasswordHash(): Promise<string> {
   return (dummy ??= hashPassword(randomBytes(18).toString('base64url')));
+}
+
+/**
+ * The sign-in check of both logins (console accounts, platform users): reads the account with `find`,
+ * then verifies `password` against its stored hash, running scrypt once even for an unknown account or
+ * one without a password (`dummyPasswordHash`), so answer times do not tell which accounts exist.
+ * @returns the account @throws ApiError 401 `auth.badCredentials` for an unknown account or a wrong password
+ */
+export async function signIn<T extends { passwordHash: string | null }>(
+  password: string,
+  find: () => Promise<T | undefined>,
+): Promise<T> {
+  const account = await find();
+  const matches = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
+  if (!account || !account.passwordHash || !matches)
+    throw apiError(Codes.UNAUTHENTICATED, 401, 'auth.badCredentials');
+  return account;
 }
 
 /** A random password for a first start: 18 characters of base64url (108 bits). */

@@ -31,7 +31,7 @@ import { nowText } from '../../../db/database';
 import { tokenHash } from '../../../plugins/app/auth';
 import { ok } from '../../../plugins/app/envelope';
 import { apiError, invalidField } from '../../../errors';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
+import { dummyPasswordHash, hashPassword, signIn, verifyPassword } from '../../../plugins/app/password';
 import { PLATFORM_TOKEN_SCHEME } from '../../../plugins/external/swagger';
 // The console accounts' password-change body (8 to 256 characters, schemas/account.schema.json).
 import { passwordBody } from '../../dev-api/user/index';
@@ -116,15 +116,9 @@ export default async function platformUserRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { account, password } = request.body as { account: string; password: string };
-      const bid = await app.db
-        .selectFrom('bid_users')
-        .selectAll()
-        .where('account', '=', account.trim())
-        .executeTakeFirst();
-      // One scrypt run whether or not the account exists, as the console's login.
-      const matches = await verifyPassword(password, bid?.passwordHash ?? (await dummyPasswordHash()));
-      if (!bid || !bid.passwordHash || !matches)
-        throw apiError(Codes.UNAUTHENTICATED, 401, 'auth.badCredentials');
+      const bid = await signIn(password, () =>
+        app.db.selectFrom('bid_users').selectAll().where('account', '=', account.trim()).executeTakeFirst(),
+      );
       const token = randomBytes(32).toString('base64url');
       const now = new Date();
       const start = nowText(now);

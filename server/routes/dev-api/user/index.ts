@@ -25,9 +25,9 @@ import { Codes } from '../../../../common/envelope';
 import { nowText } from '../../../db/database';
 import { ok } from '../../../plugins/app/envelope';
 import { ApiError, apiError } from '../../../errors';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../../plugins/app/password';
+import { dummyPasswordHash, hashPassword, signIn, verifyPassword } from '../../../plugins/app/password';
 import { schemas } from '../../../../kernel/dialect/schemaRegistry';
-import { actorOf, recordAudit, storedRow } from '../../../db/audit';
+import { actorOf, auditedUpdate } from '../../../db/audit';
 import { ensureAnotherAdmin } from '../../../../kernel/hooks/accounts';
 import { companyAccountDisabled } from '../../../../kernel/hooks/companies';
 import { TOKEN_SCHEME } from '../../../plugins/external/swagger';
@@ -89,14 +89,9 @@ export default async function userRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { username, password } = request.body as { username: string; password: string };
-      const account = await app.db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('username', '=', username.trim())
-        .executeTakeFirst();
-      // One scrypt run whether or not the account exists (see above).
-      const matches = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
-      if (!account || !matches) throw apiError(Codes.UNAUTHENTICATED, 401, 'auth.badCredentials');
+      const account = await signIn(password, () =>
+        app.db.selectFrom('accounts').selectAll().where('username', '=', username.trim()).executeTakeFirst(),
+      );
       // A company administrator whose company slot is disabled (medicine-api/company/hooks.ts).
       if (await companyAccountDisabled(app.db, account))
         throw apiError(Codes.FORBIDDEN, 403, 'auth.accountDisabled');
@@ -220,22 +215,17 @@ export async function accountRoutes(app: FastifyInstance) {
           ],
         });
       const passwordHash = await hashPassword(newPassword);
-      await app.db.transaction().execute(async (trx) => {
-        const before = await storedRow(trx, 'accounts', me.id);
-        await trx.updateTable('accounts').set({ passwordHash }).where('id', '=', me.id).execute();
-        // The other sessions end; this one (which proved the current password) stays.
-        await trx
-          .deleteFrom('tokens')
-          .where('accountId', '=', me.id)
-          .where('tokenHash', '!=', me.tokenHash)
-          .execute();
-        await recordAudit(trx, actorOf(request), {
-          resource: 'accounts',
-          recordId: me.id,
-          before,
-          after: await storedRow(trx, 'accounts', me.id),
-        });
-      });
+      await app.db.transaction().execute((trx) =>
+        auditedUpdate(trx, actorOf(request), 'accounts', me.id, async () => {
+          await trx.updateTable('accounts').set({ passwordHash }).where('id', '=', me.id).execute();
+          // The other sessions end; this one (which proved the current password) stays.
+          await trx
+            .deleteFrom('tokens')
+            .where('accountId', '=', me.id)
+            .where('tokenHash', '!=', me.tokenHash)
+            .execute();
+        }),
+      );
       return ok(null, 'password changed');
     },
   );

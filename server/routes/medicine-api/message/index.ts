@@ -23,7 +23,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { schemaLabel } from '../../../../common/messages/index';
 import { nowText } from '../../../db/database';
-import { actorOf, recordAudit, storedRow } from '../../../db/audit';
+import { actorOf, auditedUpdate } from '../../../db/audit';
 import { likePattern, paging } from '../../../../kernel/server/listQuery';
 import { ok } from '../../../plugins/app/envelope';
 import { notFound } from '../../../errors';
@@ -133,31 +133,26 @@ export default async function messageRoutes(app: FastifyInstance) {
         if (!mine) throw notFound(schemaLabel('notification'), id);
         if (mine.readTime) return mine.readTime as string;
         const now = nowText();
-        const before = await storedRow(trx, 'notifications', id);
-        await trx
-          .insertInto('notification_reads')
-          .values({ notificationId: id, account: username, readTime: now })
-          .execute();
-        const recipients = JSON.parse(String(before!.recipients)) as string[];
-        const readers = [...(JSON.parse(String(before!.readers)) as string[]), username];
-        await trx
-          .updateTable('notifications')
-          .set({
-            readers: JSON.stringify(readers),
-            status: recipients.every((r) => readers.includes(r)) ? 'read' : 'sent',
-            readBy: (before!.readBy as string | null) ?? username,
-            readTime: (before!.readTime as string | null) ?? now,
-            updateTime: now,
-          })
-          .where('id', '=', id)
-          .execute();
-        await recordAudit(trx, actorOf(request), {
-          resource: 'notifications',
-          recordId: id,
-          before,
-          after: await storedRow(trx, 'notifications', id),
+        return auditedUpdate(trx, actorOf(request), 'notifications', id, async (before) => {
+          await trx
+            .insertInto('notification_reads')
+            .values({ notificationId: id, account: username, readTime: now })
+            .execute();
+          const recipients = JSON.parse(String(before!.recipients)) as string[];
+          const readers = [...(JSON.parse(String(before!.readers)) as string[]), username];
+          await trx
+            .updateTable('notifications')
+            .set({
+              readers: JSON.stringify(readers),
+              status: recipients.every((r) => readers.includes(r)) ? 'read' : 'sent',
+              readBy: (before!.readBy as string | null) ?? username,
+              readTime: (before!.readTime as string | null) ?? now,
+              updateTime: now,
+            })
+            .where('id', '=', id)
+            .execute();
+          return now;
         });
-        return now;
       });
       repo.totals.clear();
       const record = await repo.getOne(app.db, id);
