@@ -54,3 +54,17 @@ export async function ledgerVerifyScript(
     return { code: e.code, out: e.stdout + e.stderr };
   }
 }
+
+/**
+ * Asserts that both whole-ledger checks catch a tampering: `GET /baas-api/verify` answers `ok: false`
+ * with the fields of `where` (block, transaction or record, field, found and expected values), and
+ * `npm run ledger:verify` exits 1 with `scriptLine` in its output. Resolves the verify report.
+ */
+export async function expectVerifyFails(t: TestApp, where: Record<string, unknown>, scriptLine: string) {
+  const v = await verifyCall(t);
+  expect(v).toMatchObject({ ok: false, ...where });
+  const script = await ledgerVerifyScript(t);
+  expect(script.code).toBe(1);
+  expect(script.out).toContain(scriptLine);
+  return v;
+}
