@@ -76,15 +76,15 @@ describe('server messages follow Accept-Language', () => {
     expect(del.body.msg).toMatch(/^无法删除 “齐白石”（1 个作品）：该作者仍有作品/);
   });
 
-  it('unknown record, unknown call, token refused, JSON refused', async () => {
-    const nf = await t.call({ method: 'GET', url: '/artmanager/authors/getInfo?id=999999', headers: zh });
-    expect(nf.body).toMatchObject({ code: 404, msg: '作者 999999 不存在', key: 'record.notFound' });
-    const call = await t.call({ method: 'GET', url: '/artmanager/nothing', headers: zh });
-    expect(call.body).toMatchObject({
-      code: 404,
-      msg: '没有这个接口：GET /artmanager/nothing',
-      key: 'request.noSuchCall',
-    });
+  it.each([
+    ['unknown record', '/artmanager/authors/getInfo?id=999999', 'record.notFound', '作者 999999 不存在'],
+    ['unknown call', '/artmanager/nothing', 'request.noSuchCall', '没有这个接口：GET /artmanager/nothing'],
+  ])('%s: 404, its key and the Chinese message', async (_what, url, key, msg) => {
+    const r = await t.call({ method: 'GET', url, headers: zh });
+    expect(r.body).toMatchObject({ code: 404, msg, key });
+  });
+
+  it('token refused, JSON refused', async () => {
     const tok = await t.call({
       method: 'GET',
       url: '/dev-api/user/info',
