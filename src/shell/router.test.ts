@@ -135,14 +135,20 @@ describe('menu', () => {
     expect(flat).not.toContain('/404');
   });
 
-  it('keeps alwaysShow groups and nests the artwork group under industry', () => {
+  it.each<[string, 'title' | 'path', string[]]>([
+    ['/industry', 'title', ['artwork', 'approval', 'entering']],
+    ['/set', 'path', ['/set/password', '/set/qkCorrelation', '/set/secret', '/protect']],
+  ])(
+    'keeps the alwaysShow group %s: its registry resources, then its hand-written children',
+    (path, key, rest) => {
+      const group = menu.find((m) => m.path === path)!;
+      const fromSchemas = key === 'title' ? fromRegistry(path).titles : fromRegistry(path).paths;
+      expect(group.children!.map((c) => c[key])).toEqual([...fromSchemas, ...rest]);
+    },
+  );
+
+  it('nests the artwork group under industry', () => {
     const industry = menu.find((m) => m.path === '/industry')!;
-    expect(industry.children!.map((c) => c.title)).toEqual([
-      ...fromRegistry('/industry').titles,
-      'artwork',
-      'approval',
-      'entering',
-    ]);
     const artwork = industry.children!.find((c) => c.title === 'artwork')!;
     // the registry's resources of the group, the four product sections among them
     expect(artwork.children!.map((c) => c.path)).toEqual(fromRegistry('/industry/artwork').paths);
@@ -154,14 +160,6 @@ describe('menu', () => {
         '/industry/users',
       ]),
     );
-    const set = menu.find((m) => m.path === '/set')!;
-    expect(set.children!.map((c) => c.path)).toEqual([
-      ...fromRegistry('/set').paths,
-      '/set/password',
-      '/set/qkCorrelation',
-      '/set/secret',
-      '/protect',
-    ]);
   });
 
   it('highlights the list entry for a detail page and opens its groups', () => {
