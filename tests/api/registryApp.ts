@@ -3,7 +3,7 @@
  * one author (Qi Baishi) and one of their artworks (Shrimps), as live bindings the test files import.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { addArtwork, addAuthor, createTestApp, multipart, type TestApp } from './helpers';
 
 export let t: TestApp;
@@ -38,6 +38,17 @@ export const send = (
   file?: { bytes: Buffer; filename: string },
   token?: string | null,
 ) => t.call({ method: 'POST', url, ...multipart(fields, file), token });
+
+/**
+ * POSTs a PNG one byte over 2 MB to `url` with `fields`; asserts the refusal: 400, "file: must be at most
+ * 2 MB". Resolves the response body for the caller's further checks.
+ */
+export async function expectOver2MbRefused(url: string, fields: Record<string, string | number> = {}) {
+  const r = await send(url, fields, { bytes: png(MB2 + 1), filename: 'big.png' });
+  expect(r.status).toBe(400);
+  expect(r.body.msg).toBe('file: must be at most 2 MB');
+  return r.body;
+}
 
 /** The entries of GET /artmanager/oss/dir/<dir>. */
 export const listDir = async (dir: string) =>
