@@ -132,6 +132,34 @@ function group(name: string, icon: string, roles: string[] | undefined, children
 /** A sidebar entry whose path (relative), name and title are the one word `name`; no screen of its own. */
 const entry = (name: string, icon: string): ShellRoute => ({ path: name, name, meta: { title: name, icon } });
 
+/** A sidebar entry showing `page`, titled `name` unless `meta` says otherwise (`meta` adds to title and icon). */
+const pageEntry = (
+  path: string,
+  name: string,
+  icon: string,
+  page: ShellPage | LedgerScreen,
+  meta: RouteMeta = {},
+): ShellRoute => ({ path, name, meta: { title: name, icon, ...meta }, screen: { page } });
+
+/**
+ * A hidden detail page titled `name` showing `page`, under the menu entry `activeMenu` (flags: `detail`);
+ * `params` constrains its path parameters.
+ */
+const detailPage = (
+  path: string,
+  name: string,
+  activeMenu: string,
+  page: LedgerScreen,
+  params?: Record<string, RegExp>,
+): ShellRoute => ({
+  path,
+  name,
+  hidden: true,
+  ...(params ? { params } : {}),
+  meta: { title: name, ...detail(activeMenu) },
+  screen: { page },
+});
+
 /**
  * Routes every signed-in user has (and the public ones). Order matters only for the sidebar.
  */
@@ -203,14 +231,12 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
       entry('entering', 'PostAdd'),
     ],
   ),
-  {
-    path: '/medicine',
-    name: 'medicine',
-    redirect: 'noRedirect',
-    alwaysShow: true,
-    // Role company (a company's administrators) sees Messages only; every other entry is admin's.
-    meta: { title: 'medicine', icon: 'LocalHospital', roles: ['admin', 'company'] },
-    children: [
+  // Role company (a company's administrators) sees Messages only; every other entry is admin's.
+  group(
+    'medicine',
+    'LocalHospital',
+    ['admin', 'company'],
+    [
       // The companies resource (x-resource group "medicine") comes first: see resourceRoutes.ts.
       // The product's add/set paths forward to react-admin's create and edit paths above; set-company
       // without an id goes to the list (pick the company there).
@@ -227,20 +253,10 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
       // template's row button passes it as react-admin's prefill (`?source=`), which the redirect keeps.
       { path: '/smContract/add', hidden: true, redirect: '/contracts/create' },
       // Notification (`notification`) is the notifications resource (x-resource group "medicine").
-      {
-        path: 'tacking',
-        name: 'tacking',
-        meta: { title: 'tacking', icon: 'LocalShipping', roles: ['admin'] },
-        screen: { page: 'tracking' },
-      },
-      {
-        path: 'messages',
-        name: 'messages',
-        meta: { title: 'messages', icon: 'Mail', roles: ['company'] },
-        screen: { page: 'messages' },
-      },
+      pageEntry('tacking', 'tacking', 'LocalShipping', 'tracking', { roles: ['admin'] }),
+      pageEntry('messages', 'messages', 'Mail', 'messages', { roles: ['company'] }),
     ],
-  },
+  ),
   {
     path: '/agriculture',
     name: 'agriculture',
@@ -251,19 +267,11 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     'Lock',
     ['admin'],
     [
-      {
-        path: 'notifications',
-        name: 'permissionNotifications',
-        meta: { title: 'notifications', icon: 'Notifications' },
-        screen: { page: 'sentNotifications' },
-      },
+      pageEntry('notifications', 'permissionNotifications', 'Notifications', 'sentNotifications', {
+        title: 'notifications',
+      }),
       // Permission > User is the accounts resource (x-resource group "permission"): see resourceRoutes.ts.
-      {
-        path: 'role',
-        name: 'permissionRole',
-        meta: { title: 'permissionRole', icon: 'AdminPanelSettings' },
-        screen: { page: 'roleMatrix' },
-      },
+      pageEntry('role', 'permissionRole', 'AdminPanelSettings', 'roleMatrix'),
     ],
   ),
   group(
@@ -293,66 +301,20 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     'Link',
     ['user'],
     [
-      {
-        path: 'fabric',
-        name: 'fabric',
-        meta: { title: 'fabric', icon: 'ViewInAr' },
-        screen: { page: 'BlockchainDashboard' },
-      },
+      pageEntry('fabric', 'fabric', 'ViewInAr', 'BlockchainDashboard'),
       entry('etherUme', 'CurrencyBitcoin'),
       entry('BeijingChain', 'AccountBalance'),
-      {
-        path: 'channel',
-        name: 'channels',
-        hidden: true,
-        meta: { title: 'channels', ...detail('/baas/fabric') },
-        screen: { page: 'ChannelList' },
-      },
-      {
-        path: 'channel/:id',
-        name: 'channel',
-        hidden: true,
-        params: { id: DIGITS },
-        meta: { title: 'channel', ...detail('/baas/fabric') },
-        screen: { page: 'ChannelShow' },
-      },
+      detailPage('channel', 'channels', '/baas/fabric', 'ChannelList'),
+      detailPage('channel/:id', 'channel', '/baas/fabric', 'ChannelShow', { id: DIGITS }),
       // A sidebar entry of its own (issue 12: it was reachable only through a dashboard card).
-      {
-        path: 'chainCode',
-        name: 'chainCodes',
-        meta: { title: 'chainCodes', icon: 'Code' },
-        screen: { page: 'ChaincodeList' },
-      },
-      {
-        path: 'chainCode/:id',
-        name: 'chainCode',
-        hidden: true,
-        params: { id: DIGITS },
-        meta: { title: 'chainCode', ...detail('/baas/chainCode') },
-        screen: { page: 'ChaincodeShow' },
-      },
-      {
-        path: 'block/:channelId/:number',
-        name: 'block',
-        hidden: true,
-        params: { channelId: DIGITS, number: DIGITS },
-        meta: { title: 'block', ...detail('/baas/fabric') },
-        screen: { page: 'BlockShow' },
-      },
-      {
-        path: 'transaction/:txId',
-        name: 'transaction',
-        hidden: true,
-        meta: { title: 'transaction', ...detail('/baas/fabric') },
-        screen: { page: 'TransactionShow' },
-      },
-      {
-        path: 'search',
-        name: 'chainSearch',
-        hidden: true,
-        meta: { title: 'chainSearch', ...detail('/baas/fabric') },
-        screen: { page: 'ChainSearch' },
-      },
+      pageEntry('chainCode', 'chainCodes', 'Code', 'ChaincodeList'),
+      detailPage('chainCode/:id', 'chainCode', '/baas/chainCode', 'ChaincodeShow', { id: DIGITS }),
+      detailPage('block/:channelId/:number', 'block', '/baas/fabric', 'BlockShow', {
+        channelId: DIGITS,
+        number: DIGITS,
+      }),
+      detailPage('transaction/:txId', 'transaction', '/baas/fabric', 'TransactionShow'),
+      detailPage('search', 'chainSearch', '/baas/fabric', 'ChainSearch'),
     ],
   ),
   group(
@@ -393,29 +355,13 @@ export const handWrittenAsyncRoutes: ShellRoute[] = [
     'Settings',
     ['user'],
     [
-      {
-        path: 'password',
-        name: 'password',
-        meta: { title: 'password', icon: 'Password' },
-        screen: { page: 'password' },
-      },
+      pageEntry('password', 'password', 'Password', 'password'),
       entry('qkCorrelation', 'Key'),
       entry('secret', 'VpnKey'),
-      {
-        path: '/protect',
-        name: 'protect',
-        redirect: 'noRedirect',
-        alwaysShow: true,
-        meta: { title: 'protect', icon: 'Shield' },
-        children: [
-          entry('consensus', 'HowToVote'),
-          {
-            path: 'account',
-            name: 'protectAccount',
-            meta: { title: 'protectAccount', icon: 'AccountCircle' },
-          },
-        ],
-      },
+      group('protect', 'Shield', undefined, [
+        entry('consensus', 'HowToVote'),
+        { path: 'account', name: 'protectAccount', meta: { title: 'protectAccount', icon: 'AccountCircle' } },
+      ]),
     ],
   ),
 ];
