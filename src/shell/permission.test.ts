@@ -73,28 +73,15 @@ describe('role filter', () => {
   });
 
   it('gives admin every gated route, the product user only the user sections', () => {
+    const userSections = ['/baas', '/data', '/support', '/billing', '/vessel', '/set'];
     expect(names(routesForRoles(['admin']))).toEqual(expect.arrayContaining(names(asyncRoutes)));
     const userMenu = buildMenu(routesForRoles(['user'])).map((m) => m.path);
-    expect(userMenu).toEqual([
-      ...['/dashboard', '/baas', '/data', '/support', '/billing', '/vessel', '/set'],
-      ...topLevelResources('user'),
-    ]);
+    expect(userMenu).toEqual(['/dashboard', ...userSections, ...topLevelResources('user')]);
     const adminMenu = buildMenu(routesForRoles(['admin'])).map((m) => m.path);
     expect(adminMenu).toEqual([
       '/dashboard',
-      '/industry',
-      '/medicine',
-      '/agriculture',
-      '/permission',
-      '/audit',
-      '/measure',
-      '/interflow',
-      '/baas',
-      '/data',
-      '/support',
-      '/billing',
-      '/vessel',
-      '/set',
+      ...['/industry', '/medicine', '/agriculture', '/permission', '/audit', '/measure', '/interflow'],
+      ...userSections,
       ...topLevelResources('admin'),
     ]);
   });
