@@ -26,7 +26,6 @@
  * Errors: an unknown `x-resource` key, a missing name or a tab path that collides with a route throw.
  */
 import { MAIN_SECTION, sectionsOf } from '../../kernel/dialect/kinds';
-import type { GeneratedResource } from '../../src/generated/resources';
 
 type Json = Record<string, any>;
 
@@ -45,11 +44,24 @@ const KEYS = new Set([
 ]);
 const VIEWS = ['list', 'show', 'create', 'edit'] as const;
 
-/**
- * One row of the registry: the `GeneratedResource` interface that `emitResources` writes below (its
- * committed output is the one definition of the shape, field docs included).
- */
-export type ResourceRow = GeneratedResource;
+/** One row of the registry (the emitted `GeneratedResource`). */
+export interface ResourceRow {
+  name: string;
+  schemaId: string;
+  roles: string[];
+  recordRepresentation: string;
+  icon: string | null;
+  verbs: string[];
+  verbRoles: Record<string, string[]>;
+  frozen: Record<string, unknown> | null;
+  group: string | null;
+  path: string;
+  order: number;
+  hidden: boolean;
+  titles: Record<(typeof VIEWS)[number], string | null>;
+  tabs: { show: string[]; form: string[] };
+  routes: { path: string; title: string }[];
+}
 
 /** The registry row of one schema; throws naming the schema file on a malformed `x-resource`. */
 export function resourceRow(schema: Json): ResourceRow {
