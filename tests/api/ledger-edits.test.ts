@@ -6,12 +6,12 @@
  * TEST_DATABASE_URL.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { addArtwork, addAuthor, type TestApp } from './helpers';
+import type { TestApp } from './helpers';
 import {
   blockPerTxApp,
+  onChainScene,
   expectVerifyFails,
   ledgerVerifyScript,
-  putOnChain,
   verifyCall,
 } from './ledgerHelpers';
 
@@ -21,20 +21,7 @@ afterEach(async () => t?.close());
 /** An app with two authors and an artwork, all put on chain. */
 async function setup() {
   t = await blockPerTxApp();
-  const author = (name: string) => addAuthor(t, name, { introduction: `About ${name}` });
-  const put = (kind: 'authors' | 'artwork', id: number) => putOnChain(t, kind, id);
-  const a = await author('Edith Edited');
-  const b = await author('Tobias Tampered');
-  const w = await addArtwork(t, a, 'Edited Work');
-  return {
-    a,
-    b,
-    w,
-    putA: await put('authors', a),
-    putB: await put('authors', b),
-    putW: await put('artwork', w),
-    put,
-  };
+  return onChainScene(t, { a: 'Edith Edited', b: 'Tobias Tampered', work: 'Edited Work' });
 }
 
 describe('ledger:verify: edits are not tampering', () => {

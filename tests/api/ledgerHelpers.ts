@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import { createTestApp, type TestApp } from './helpers';
+import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
 
 const run = promisify(execFile);
 
@@ -28,6 +28,27 @@ export async function putOnChain(t: TestApp, kind: 'authors' | 'artwork', id: nu
   const r = await t.post(`/artmanager/${kind}/blockChain`, { id });
   expect(r.status).toBe(200);
   return r.body.data as PutResult;
+}
+
+/**
+ * Two authors (`names.a`, `names.b`, with an introduction and `authorFields`) and an artwork of the
+ * first (`names.work`), put on chain in that order (a, b, then the artwork, each in a block of its own
+ * on a {@link blockPerTxApp}): their ids, the puts' answers, and `put` for more.
+ */
+export async function onChainScene(
+  t: TestApp,
+  names: { a: string; b: string; work: string },
+  authorFields: Record<string, unknown> = {},
+) {
+  const author = (name: string) => addAuthor(t, name, { introduction: `About ${name}`, ...authorFields });
+  const put = (kind: 'authors' | 'artwork', id: number) => putOnChain(t, kind, id);
+  const a = await author(names.a);
+  const b = await author(names.b);
+  const putA = await put('authors', a);
+  const putB = await put('authors', b);
+  const w = await addArtwork(t, a, names.work);
+  const putW = await put('artwork', w);
+  return { a, b, w, putA, putB, putW, put, author };
 }
 
 /** `GET /baas-api/verify` as admin; asserts 200; resolves the report (`data`). */

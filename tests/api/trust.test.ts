@@ -12,12 +12,12 @@ import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publi
 import { recordDigest } from '../../server/ledger/records';
 import type { LedgerTables } from '../../server/ledger/tables';
 import { rebuildTree, rehashFrom } from '../support/ledgerTamper';
-import { addArtwork, addAuthor, type TestApp } from './helpers';
+import type { TestApp } from './helpers';
 import {
   blockPerTxApp,
+  onChainScene,
   expectVerifyFails,
   ledgerVerifyScript,
-  putOnChain,
   verifyCall,
 } from './ledgerHelpers';
 
@@ -26,17 +26,13 @@ afterEach(async () => t?.close());
 
 async function setup() {
   t = await blockPerTxApp();
-  const author = (name: string) => addAuthor(t, name, { introduction: `About ${name}`, wxIsEnable: 1 });
-  const put = (kind: 'authors' | 'artwork', id: number) => putOnChain(t, kind, id);
-  const a = await author('Alice Trust');
-  const b = await author('Bob Trust');
-  const putA = await put('authors', a);
-  const putB = await put('authors', b);
-  const w = await addArtwork(t, a, 'Trusted Work');
-  const putW = await put('artwork', w);
-  const c = await author('Carol Later');
-  await put('authors', c);
-  return { a, b, w, putA, putB, putW, put };
+  const scene = await onChainScene(
+    t,
+    { a: 'Alice Trust', b: 'Bob Trust', work: 'Trusted Work' },
+    { wxIsEnable: 1 },
+  );
+  await scene.put('authors', await scene.author('Carol Later'));
+  return scene;
 }
 
 const ldb = () => t.app.db as unknown as Kysely<LedgerTables>;
