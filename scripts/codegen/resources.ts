@@ -26,6 +26,7 @@
  * Errors: an unknown `x-resource` key, a missing name or a tab path that collides with a route throw.
  */
 import { MAIN_SECTION, sectionsOf } from '../../kernel/dialect/kinds';
+import type { GeneratedResource } from '../../kernel/dialect/resourceRow';
 
 type Json = Record<string, any>;
 
@@ -44,24 +45,8 @@ const KEYS = new Set([
 ]);
 const VIEWS = ['list', 'show', 'create', 'edit'] as const;
 
-/** One row of the registry (the emitted `GeneratedResource`). */
-export interface ResourceRow {
-  name: string;
-  schemaId: string;
-  roles: string[];
-  recordRepresentation: string;
-  icon: string | null;
-  verbs: string[];
-  verbRoles: Record<string, string[]>;
-  frozen: Record<string, unknown> | null;
-  group: string | null;
-  path: string;
-  order: number;
-  hidden: boolean;
-  titles: Record<(typeof VIEWS)[number], string | null>;
-  tabs: { show: string[]; form: string[] };
-  routes: { path: string; title: string }[];
-}
+/** One row of the registry (the emitted `GeneratedResource`, kernel/dialect/resourceRow.ts). */
+export type ResourceRow = GeneratedResource;
 
 /** The registry row of one schema; throws naming the schema file on a malformed `x-resource`. */
 export function resourceRow(schema: Json): ResourceRow {
@@ -111,40 +96,8 @@ export function resourceRow(schema: Json): ResourceRow {
 export function emitResources(list: { schema: Json }[], banner: string): string {
   const rows = list.filter(({ schema }) => schema['x-resource']).map(({ schema }) => resourceRow(schema));
   return `${banner}
-/**
- * One console resource, as declared by a schema's x-resource, x-roles, x-endpoints and x-ui sections
- * (see scripts/codegen/resources.ts for each field).
- */
-export interface GeneratedResource {
-  name: string;
-  schemaId: string;
-  /** Roles that see the resource (x-resource.roles, else x-roles). */
-  roles: string[];
-  recordRepresentation: string;
-  icon: string | null;
-  verbs: string[];
-  /**
-   * The calls that admit fewer roles than the resource (\`x-endpoints.<verb>.roles\`; \`admin\` is always
-   * admitted, as on the server): the console offers their buttons only to those roles.
-   */
-  verbRoles: Record<string, string[]>;
-  /** \`x-frozen.when\`: a record with these values is final (no Edit, no Delete), or null. */
-  frozen: Record<string, unknown> | null;
-  /** Path of the parent menu route in src/shell/routes.ts, or null for a top-level entry. */
-  group: string | null;
-  /** The list's product path. */
-  path: string;
-  /** Menu and registration order. */
-  order: number;
-  /** Data only: no menu entry, no generated routes. */
-  hidden: boolean;
-  /** \`shell.route.*\` title keys per view, or null for the derived title. */
-  titles: { list: string | null; show: string | null; create: string | null; edit: string | null };
-  /** Tab paths (x-ui sections but \`main\`) of the show page and of the create/edit forms. */
-  tabs: { show: string[]; form: string[] };
-  /** The resource's own child routes, path relative to \`/<name>\`. */
-  routes: { path: string; title: string }[];
-}
+export type { GeneratedResource } from '../../kernel/dialect/resourceRow';
+import type { GeneratedResource } from '../../kernel/dialect/resourceRow';
 
 export const generatedResources: GeneratedResource[] = ${JSON.stringify(rows, null, 2)};
 `;
