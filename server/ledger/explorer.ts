@@ -326,6 +326,15 @@ export const HEX64 = '^[0-9a-fA-F]{64}$';
 
 export type { SearchHit };
 
+/** The search hit naming block `b` (its channel, number and hash). */
+const blockHit = (b: BlockInfo): SearchHit => ({
+  type: 'block',
+  channelId: b.channelId,
+  channel: b.channel,
+  number: b.number,
+  blockHash: b.blockHash,
+});
+
 /**
  * The explorer's search (GET /baas-api/search): digits name a block number in every channel (a number
  * past the id range names nothing); 64 hex characters name a block hash and/or a transaction id.
@@ -337,27 +346,13 @@ export async function searchLedger(ledger: Ledger, q: string): Promise<SearchHit
     if (q.length <= 10 && Number(q) <= MAX_ID)
       for (const ch of await ledger.channels()) {
         const b = await ledger.block(ch.id, Number(q));
-        if (b)
-          hits.push({
-            type: 'block',
-            channelId: ch.id,
-            channel: ch.name,
-            number: b.number,
-            blockHash: b.blockHash,
-          });
+        if (b) hits.push(blockHit(b));
       }
     return hits;
   }
   if (!new RegExp(HEX64).test(q)) return undefined;
   const b = await ledger.blockByHash(q);
-  if (b)
-    hits.push({
-      type: 'block',
-      channelId: b.channelId,
-      channel: b.channel,
-      number: b.number,
-      blockHash: b.blockHash,
-    });
+  if (b) hits.push(blockHit(b));
   const tx = await ledger.transaction(q);
   if (tx)
     hits.push({
