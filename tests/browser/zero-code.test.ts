@@ -273,19 +273,15 @@ describe('a resource from one schema file, with no hand-written code', () => {
           .first()
           .click();
         await page.waitForURL(/#\/notices\/create/);
-        await ui.input('code').fill('N-777');
-        await ui.input('title').fill('Browser notice');
-        await ui.input('startDate').fill('2026-12-10');
-        await ui.input('endDate').fill('2026-12-11');
-        await ui.save();
-        await page.waitForURL(/#\/notices\/\d+\/show/);
-        await page.getByText('Browser notice').first().waitFor();
-        const id = ui.currentId();
-        await ui.goto(`/notices/${id}`);
-        await ui.input('title').fill('Browser notice, edited');
-        await ui.save();
-        await page.waitForURL(/#\/notices\/\d+\/show/);
-        await page.getByText('Browser notice, edited').first().waitFor();
+        const notice = {
+          code: 'N-777',
+          title: 'Browser notice',
+          startDate: '2026-12-10',
+          endDate: '2026-12-11',
+        };
+        await ui.fillAndSave('notices', notice, 'Browser notice');
+        await ui.goto(`/notices/${ui.currentId()}`);
+        await ui.fillAndSave('notices', { title: 'Browser notice, edited' }, 'Browser notice, edited');
       } else {
         await page.getByText('公告标题').first().waitFor();
       }
@@ -351,19 +347,11 @@ describe('the pages of a resource with every type', () => {
     await ui.goto(`/specimens/${id}`);
     await ui.input('title').waitFor();
     expect(await ui.input('startDate').inputValue()).toBe('2026-03-01');
-    await ui.input('title').fill('Edited in the browser');
-    await ui.save();
-    await page.waitForURL(/#\/specimens\/\d+\/show/);
-    await page.getByText('Edited in the browser').first().waitFor();
+    await ui.fillAndSave('specimens', { title: 'Edited in the browser' }, 'Edited in the browser');
 
     await ui.goto('/specimens/create');
-    await ui.input('code').fill('UI-002');
-    await ui.input('title').fill('Created in the browser');
-    await ui.input('startDate').fill('2026-04-01');
-    await ui.input('quantity').fill('15');
-    await ui.save();
-    await page.waitForURL(/#\/specimens\/\d+\/show/);
-    await page.getByText('Created in the browser').first().waitFor();
+    const made = { code: 'UI-002', title: 'Created in the browser', startDate: '2026-04-01', quantity: '15' };
+    await ui.fillAndSave('specimens', made, 'Created in the browser');
     const created = ui.currentId();
     const res = await fetch(`${server.url}/artmanager/specimen/getInfo?id=${created}`, {
       headers: { 'X-Token': admin },

@@ -59,6 +59,17 @@ export class ConsolePage extends BasePage {
     await this.page.getByRole('button', { name: /save|保存/i }).click();
   }
 
+  /**
+   * Fills the form's inputs (`values`: source → typed text), saves, and waits for the show page of
+   * `resource` (`#/<resource>/<id>/show`) showing `shown`.
+   */
+  async fillAndSave(resource: string, values: Record<string, string>, shown: string): Promise<void> {
+    for (const [source, text] of Object.entries(values)) await this.input(source).fill(text);
+    await this.save();
+    await this.page.waitForURL(new RegExp(`#/${resource}/\\d+/show`));
+    await this.page.getByText(shown).first().waitFor();
+  }
+
   /** Clicks Delete and returns the confirmation dialog (not yet confirmed). */
   async askDelete(): Promise<Locator> {
     await this.page
