@@ -5,24 +5,15 @@
  * directly (its stored row matches no audited write) is a failure (exit 1). SQLite, or PostgreSQL with
  * TEST_DATABASE_URL.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers';
-import {
-  blockPerTxApp,
-  onChainScene,
-  expectVerifyFails,
-  ledgerVerifyScript,
-  verifyCall,
-} from './ledgerHelpers';
+import { expectVerifyFails, ledgerVerifyScript, sceneSetup, verifyCall } from './ledgerHelpers';
 
 let t: TestApp;
-afterEach(async () => t?.close());
+const openScene = sceneSetup((app) => (t = app));
 
 /** An app with two authors and an artwork, all put on chain. */
-async function setup() {
-  t = await blockPerTxApp();
-  return onChainScene(t, { a: 'Edith Edited', b: 'Tobias Tampered', work: 'Edited Work' });
-}
+const setup = () => openScene({ a: 'Edith Edited', b: 'Tobias Tampered', work: 'Edited Work' });
 
 describe('ledger:verify: edits are not tampering', () => {
   it('records edited through the API after their put on chain: counted with their audited writes, verified, exit 0', async () => {

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { addArtwork, addAuthor, createTestApp, type TestApp } from './helpers';
 
 const run = promisify(execFile);
@@ -49,6 +49,21 @@ export async function onChainScene(
   const w = await addArtwork(t, a, names.work);
   const putW = await put('artwork', w);
   return { a, b, w, putA, putB, putW, put, author };
+}
+
+/**
+ * The setup of a test file whose tests each open their own app: registers an `afterEach` closing the
+ * test's app and returns `open(names, authorFields)`, a new {@link blockPerTxApp} (handed to `use`, the
+ * file's `t`) with its {@link onChainScene}.
+ */
+export function sceneSetup(use: (t: TestApp) => void) {
+  let current: TestApp | undefined;
+  afterEach(async () => current?.close());
+  return async (names: Parameters<typeof onChainScene>[1], authorFields: Record<string, unknown> = {}) => {
+    current = await blockPerTxApp();
+    use(current);
+    return onChainScene(current, names, authorFields);
+  };
 }
 
 /** `GET /baas-api/verify` as admin; asserts 200; resolves the report (`data`). */

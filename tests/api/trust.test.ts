@@ -6,28 +6,21 @@
  * Also: the public calls without login, "not published", checkpoints signed per block, the cosign call.
  */
 import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyCheckpointNote, fromBase64 } from '../../common/ledger/note';
 import { verifyPublicRecord, type PublicRecord } from '../../common/ledger/publicVerify';
 import { recordDigest } from '../../server/ledger/records';
 import type { LedgerTables } from '../../server/ledger/tables';
 import { rebuildTree, rehashFrom } from '../support/ledgerTamper';
 import type { TestApp } from './helpers';
-import {
-  blockPerTxApp,
-  onChainScene,
-  expectVerifyFails,
-  ledgerVerifyScript,
-  verifyCall,
-} from './ledgerHelpers';
+import { expectVerifyFails, ledgerVerifyScript, sceneSetup, verifyCall } from './ledgerHelpers';
 
 let t: TestApp;
-afterEach(async () => t?.close());
+const openScene = sceneSetup((app) => (t = app));
 
+/** Two authors and an artwork put on chain, then a third author put on chain in a later block. */
 async function setup() {
-  t = await blockPerTxApp();
-  const scene = await onChainScene(
-    t,
+  const scene = await openScene(
     { a: 'Alice Trust', b: 'Bob Trust', work: 'Trusted Work' },
     { wxIsEnable: 1 },
   );
