@@ -17,6 +17,8 @@ import {
   Tooltip,
   XAxis,
   YAxis,
+  type XAxisProps,
+  type YAxisProps,
 } from 'recharts';
 import { numberSuffix } from '../../utils/format';
 import { displayWidth } from '../../../common/displayWidth';
@@ -33,6 +35,39 @@ export function useChartColors() {
   };
 }
 
+/**
+ * Vertical bars of `count`, one per `xKey` value (the count-per-bucket charts below): grid, tooltip and one
+ * series named `label` in the theme's primary colour; `xAxis`, `yAxis` and `bar` are each chart's own props.
+ */
+function CountBars({
+  data,
+  xKey,
+  label,
+  xAxis,
+  yAxis,
+  bar,
+}: {
+  data: object[];
+  xKey: string;
+  label: string;
+  xAxis: Omit<XAxisProps, 'dataKey'>;
+  yAxis: YAxisProps;
+  bar?: { maxBarSize?: number };
+}) {
+  const c = useChartColors();
+  return (
+    <ResponsiveContainer width="100%" height="100%">
+      <BarChart data={data} margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke={c.grid} vertical={false} />
+        <XAxis dataKey={xKey} {...xAxis} />
+        <YAxis allowDecimals={false} {...yAxis} />
+        <Tooltip />
+        <Bar dataKey="count" name={label} fill={c.primary} {...bar} />
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}
+
 /** Works acquired per year (Tate's acquisition year), one bar per year. */
 export function AcquisitionsChart({
   data,
@@ -41,17 +76,14 @@ export function AcquisitionsChart({
   data: { year: number; count: number }[];
   label: string;
 }) {
-  const c = useChartColors();
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <BarChart data={data} margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke={c.grid} vertical={false} />
-        <XAxis dataKey="year" tick={tick} minTickGap={16} />
-        <YAxis tick={tick} tickFormatter={(v: number) => numberSuffix(v)} allowDecimals={false} width={44} />
-        <Tooltip />
-        <Bar dataKey="count" name={label} fill={c.primary} />
-      </BarChart>
-    </ResponsiveContainer>
+    <CountBars
+      data={data}
+      xKey="year"
+      label={label}
+      xAxis={{ tick, minTickGap: 16 }}
+      yAxis={{ tick, tickFormatter: (v: number) => numberSuffix(v), width: 44 }}
+    />
   );
 }
 
@@ -126,35 +158,27 @@ export function OnChainChart({
 
 /** Accounts per role, one bar per role (labels kept whole). */
 export function RolesChart({ data, label }: { data: { role: string; count: number }[]; label: string }) {
-  const c = useChartColors();
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <BarChart data={data} margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke={c.grid} vertical={false} />
-        <XAxis dataKey="role" tick={tick} interval={0} />
-        <YAxis tick={tick} allowDecimals={false} width={32} />
-        <Tooltip />
-        <Bar dataKey="count" name={label} fill={c.primary} maxBarSize={56} />
-      </BarChart>
-    </ResponsiveContainer>
+    <CountBars
+      data={data}
+      xKey="role"
+      label={label}
+      xAxis={{ tick, interval: 0 }}
+      yAxis={{ tick, width: 32 }}
+      bar={{ maxBarSize: 56 }}
+    />
   );
 }
 
 /** Transactions per hour (the ledger's `perHour` buckets), labelled HH:mm. */
 export function PerHourChart({ data, label }: { data: { time: string; count: number }[]; label: string }) {
-  const c = useChartColors();
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <BarChart
-        data={data.map((b) => ({ ...b, label: b.time.slice(11, 16) || b.time }))}
-        margin={{ top: 8, right: 16, left: 0, bottom: 0 }}
-      >
-        <CartesianGrid strokeDasharray="3 3" stroke={c.grid} vertical={false} />
-        <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={8} />
-        <YAxis tick={{ fontSize: 11 }} allowDecimals={false} width={36} />
-        <Tooltip />
-        <Bar dataKey="count" name={label} fill={c.primary} />
-      </BarChart>
-    </ResponsiveContainer>
+    <CountBars
+      data={data.map((b) => ({ ...b, label: b.time.slice(11, 16) || b.time }))}
+      xKey="label"
+      label={label}
+      xAxis={{ tick: { fontSize: 11 }, minTickGap: 8 }}
+      yAxis={{ tick: { fontSize: 11 }, width: 36 }}
+    />
   );
 }
