@@ -36,6 +36,22 @@ async function barFills(page: Page, testId: string): Promise<string[]> {
   ];
 }
 
+/**
+ * The next account in the same browser: drops the session cookies, closes `page` and signs `role` in (en)
+ * on a new page of the same context (same local storage); resolves that page once its dashboard shows.
+ */
+async function signInNext(page: Page, role: 'admin' | 'user'): Promise<Page> {
+  await page.context().clearCookies();
+  const next = await page.context().newPage();
+  await page.close();
+  await next.context().addCookies([{ name: 'language', value: 'en', url: env.baseUrl }]);
+  const login = new LoginPage(next, env.baseUrl);
+  await login.open();
+  await login.login(role, env.passwords[role]);
+  await next.getByTestId('dashboard').waitFor();
+  return next;
+}
+
 /** The tick labels of the accounts-per-role chart, once drawn; each must lie inside the chart's card. */
 async function roleTicks(page: Page): Promise<string[]> {
   const roles = page.getByTestId('chart-roles');
@@ -106,25 +122,11 @@ describe('dashboard', () => {
     expect(await primaryOf(page)).toBe(GREEN);
 
     // Next account in the same browser (same local storage): the default theme, not the admin's.
-    await page.context().clearCookies();
-    const next = await page.context().newPage();
-    await page.close();
-    await next.context().addCookies([{ name: 'language', value: 'en', url: env.baseUrl }]);
-    const login = new LoginPage(next, env.baseUrl);
-    await login.open();
-    await login.login('user', env.passwords.user);
-    await next.getByTestId('dashboard').waitFor();
+    const next = await signInNext(page, 'user');
     expect(await primaryOf(next)).toBe(DEFAULT);
 
     // The admin again: its own choice is back.
-    await next.context().clearCookies();
-    const back = await next.context().newPage();
-    await next.close();
-    await back.context().addCookies([{ name: 'language', value: 'en', url: env.baseUrl }]);
-    const again = new LoginPage(back, env.baseUrl);
-    await again.open();
-    await again.login('admin', env.passwords.admin);
-    await back.getByTestId('dashboard').waitFor();
+    const back = await signInNext(next, 'admin');
     await expect.poll(() => barFills(back, 'chart-acquisitions')).toEqual([GREEN]);
     await back.context().close();
   });
