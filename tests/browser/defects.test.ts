@@ -207,26 +207,22 @@ describe('console defects (browser)', () => {
         const before = await ui.tabPaths();
         expect(before).toContain('/authors/1');
 
-        // The tab's ×, then Cancel.
-        let prompt = ui.answerNextPrompt(false);
-        await ui.closeTab('/authors/1');
-        await prompt;
-        await ui.page.waitForTimeout(300);
-        expect(await ui.tabPaths()).toEqual(before);
-        expect(ui.route()).toBe('/authors/1');
-        expect(await intro.inputValue()).toBe(typed);
-
-        // Close all from the tab's menu, then Cancel.
-        prompt = ui.answerNextPrompt(false);
-        await ui.tabMenu('/authors/1', lang === 'en' ? /^Close all$/ : /^关闭所有$/);
-        await prompt;
-        await ui.page.waitForTimeout(300);
-        expect(await ui.tabPaths()).toEqual(before);
-        expect(ui.route()).toBe('/authors/1');
-        expect(await intro.inputValue()).toBe(typed);
+        /** Does `close`, answers the prompt with Cancel: the tabs, the page and the typed text stay. */
+        const cancelled = async (close: () => Promise<void>) => {
+          const cancel = ui.answerNextPrompt(false);
+          await close();
+          await cancel;
+          await ui.page.waitForTimeout(300);
+          expect(await ui.tabPaths()).toEqual(before);
+          expect(ui.route()).toBe('/authors/1');
+          expect(await intro.inputValue()).toBe(typed);
+        };
+        // The tab's ×, then Close all from the tab's menu.
+        await cancelled(() => ui.closeTab('/authors/1'));
+        await cancelled(() => ui.tabMenu('/authors/1', lang === 'en' ? /^Close all$/ : /^关闭所有$/));
 
         // The next navigation (confirmed) lands where it was asked to, and closes nothing.
-        prompt = ui.answerNextPrompt(true);
+        const prompt = ui.answerNextPrompt(true);
         await ui.tab('/industry/artWork').click();
         await prompt;
         await ui.page.waitForURL((u) => u.hash.startsWith('#/industry/artWork'));
