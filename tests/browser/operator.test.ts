@@ -8,6 +8,7 @@
  *   record's own result: on chain in a block when its author is on chain, refused naming the author when
  *   not; and the server agrees.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { sharedEnv } from './helpers/sharedEnv';
 import { OperatorPage, overlaps } from './pages/OperatorPage';
@@ -22,11 +23,26 @@ interface Artwork {
   images: string[];
 }
 
+const PHONE = { width: 375, height: 800 };
+const DESKTOP = { width: 1440, height: 900 };
+
+/** Signs `who` in (en) at `viewport`, walks the console with `walk`, and closes its browser context after. */
+async function operate(
+  who: 'admin' | 'user',
+  viewport: { width: number; height: number },
+  walk: (ui: OperatorPage, page: Page) => Promise<void>,
+): Promise<void> {
+  const page = await env.signIn(who, 'en', viewport);
+  try {
+    await walk(new OperatorPage(page, env.baseUrl), page);
+  } finally {
+    await page.context().close();
+  }
+}
+
 describe('operator walk (browser)', () => {
   it('at 375 px the artwork detail page shows the name, author and images', async () => {
-    const page = await env.signIn('admin', 'en', { width: 375, height: 800 });
-    const ui = new OperatorPage(page, env.baseUrl);
-    try {
+    await operate('admin', PHONE, async (ui, page) => {
       const art = await ui.api<Artwork>('GET', '/artmanager/artwork/ArtInfoByArtId?artId=1');
       expect(art.images.length).toBeGreaterThan(0);
       await ui.goto('/artworks/1/show');
@@ -46,15 +62,11 @@ describe('operator walk (browser)', () => {
       const panel = main.getByTestId('onchain-status');
       await panel.waitFor();
       expect(await ui.withinWidth(panel)).toBe(true);
-    } finally {
-      await page.context().close();
-    }
+    });
   });
 
   it('at 375 px the artworks list shows each row’s name and author inside the screen', async () => {
-    const page = await env.signIn('admin', 'en', { width: 375, height: 800 });
-    const ui = new OperatorPage(page, env.baseUrl);
-    try {
+    await operate('admin', PHONE, async (ui, page) => {
       await ui.goto('/industry/artWork');
       const main = page.locator('#main-content');
       // The list's first rows, as the console asks for them (newest first).
@@ -73,16 +85,12 @@ describe('operator walk (browser)', () => {
         const author = main.getByText(art.authorName, { exact: true }).first();
         expect(await ui.withinWidth(author), `author of ${id}`).toBe(true);
       }
-    } finally {
-      await page.context().close();
-    }
+    });
   });
 
   for (const who of ['admin', 'user'] as const)
     it(`the settings button overlaps no button or link on any sidebar page (${who})`, async () => {
-      const page = await env.signIn(who, 'en', { width: 1440, height: 900 });
-      const ui = new OperatorPage(page, env.baseUrl);
-      try {
+      await operate(who, DESKTOP, async (ui) => {
         const links = await ui.sidebarLinks();
         expect(links.length).toBeGreaterThan(3);
         const found: string[] = [];
@@ -94,15 +102,11 @@ describe('operator walk (browser)', () => {
         }
         console.log(`settings button checked on ${links.length} pages (${who})`);
         expect(found).toEqual([]);
-      } finally {
-        await page.context().close();
-      }
+      });
     });
 
   it('a bulk put on chain of 20 artworks with mixed authors reports each result', async () => {
-    const page = await env.signIn('admin', 'en', { width: 1440, height: 900 });
-    const ui = new OperatorPage(page, env.baseUrl);
-    try {
+    await operate('admin', DESKTOP, async (ui, page) => {
       await ui.goto('/industry/artWork');
       const ids = await ui.rowIds();
       expect(ids).toHaveLength(20);
@@ -142,8 +146,6 @@ describe('operator walk (browser)', () => {
       }
       const done = results.filter((r) => r.state === 'done').length;
       expect(summary).toBe(`${done} on chain, ${20 - done} refused or failed`);
-    } finally {
-      await page.context().close();
-    }
+    });
   });
 });
