@@ -5,11 +5,10 @@
  * and find it on the server. Also writes the companies-list screenshots (en, zh) to .tmp/screenshots/
  * (docs/screenshots/ with `npm run screenshots`).
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { usccCheckCharacter } from '../../kernel/dialect/keywords';
-import { screenshotDir } from './helpers/screenshots';
+import { listScreenshots } from './helpers/screenshots';
 import { sharedEnv } from './helpers/sharedEnv';
 import { LoginPage } from './pages/LoginPage';
 import { CompaniesPage } from './pages/CompaniesPage';
@@ -142,10 +141,7 @@ describe('medicine companies console (browser)', () => {
       });
       expect(r.status, JSON.stringify(r.json)).toBe(200);
     }
-    const dir = screenshotDir();
-    for (const locale of ['en', 'zh'] as const) {
-      const p = await env.signIn('admin', locale);
-      const ctx = p.context();
+    await listScreenshots(env, 'companies-list', async (p, locale) => {
       const c = new CompaniesPage(p, env.baseUrl);
       await c.openFromMenu();
       await p
@@ -153,9 +149,6 @@ describe('medicine companies console (browser)', () => {
         .first()
         .waitFor();
       expect(await c.rows().count()).toBe(5);
-      await p.mouse.move(0, 899);
-      await p.screenshot({ path: join(dir, `companies-list.${locale}.png`) });
-      await ctx.close();
-    }
+    });
   });
 });

@@ -6,10 +6,9 @@
  * undone) and check the server no longer has it. Also writes the artworks-list screenshots (en, zh) to
  * .tmp/screenshots/ (docs/screenshots/ with `npm run screenshots`).
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshotDir } from './helpers/screenshots';
+import { listScreenshots } from './helpers/screenshots';
 import { sharedEnv } from './helpers/sharedEnv';
 import { LoginPage } from './pages/LoginPage';
 import { ConsolePage } from './pages/ConsolePage';
@@ -163,11 +162,7 @@ describe('art registry console (browser)', () => {
   });
 
   it('writes the artworks list screenshots (en, zh) full of Tate records', async () => {
-    const dir = screenshotDir();
-    for (const locale of ['en', 'zh'] as const) {
-      // A fresh session per language, so no earlier toast, tag or tooltip is in the picture.
-      const p = await env.signIn('admin', locale);
-      const ctx = p.context();
+    await listScreenshots(env, 'artworks-list', async (p, locale) => {
       const c = new ConsolePage(p, env.baseUrl);
       await c.goto('/artworks');
       await c.waitForRows();
@@ -176,9 +171,6 @@ describe('art registry console (browser)', () => {
         .first()
         .waitFor();
       expect(await c.rows().count()).toBe(20);
-      await p.mouse.move(0, 899);
-      await p.screenshot({ path: join(dir, `artworks-list.${locale}.png`) });
-      await ctx.close();
-    }
+    });
   });
 });
