@@ -24,8 +24,6 @@ import {
   Grid,
   LinearProgress,
   Skeleton,
-  Table,
-  TableBody,
   TableCell,
   TableRow,
   Typography,
@@ -37,7 +35,7 @@ import { formatDateTime, relativeTime, type FormatLocale } from '../../utils/for
 import { useShell } from '../ShellContext';
 import { UnreadCard } from '../../resources/medicine/UnreadBadge';
 import { categoryLabel } from '../../i18n/categories';
-import { TranslatedTableHead } from '../TranslatedTableHead';
+import { TranslatedTable } from '../TranslatedTableHead';
 
 interface RegistryStats {
   authors: number;
@@ -289,48 +287,45 @@ function RegistryPanel() {
         <Card elevation={0}>
           <CardContent>
             <Typography sx={{ fontWeight: 600, mb: 1 }}>{translate('shell.dashboard.recent')}</Typography>
-            <Box sx={{ overflowX: 'auto' }}>
-              <Table size="small" data-testid="recent-additions" sx={{ minWidth: 560 }}>
-                <TranslatedTableHead
-                  columns={[
-                    'shell.dashboard.columns.name',
-                    'shell.dashboard.columns.author',
-                    'shell.dashboard.columns.created',
-                    'shell.dashboard.columns.onChain',
-                  ]}
-                />
-                <TableBody>
-                  {(s?.recent ?? []).map((a) => (
-                    <TableRow key={a.id} hover>
-                      <TableCell>
-                        <Box
-                          component={Link}
-                          to={`/artworks/${a.id}/show`}
-                          sx={{
-                            color: 'primary.main',
-                            textDecoration: 'none',
-                            '&:hover': { textDecoration: 'underline' },
-                          }}
-                        >
-                          {a.artWorkName}
-                        </Box>
-                      </TableCell>
-                      <TableCell>{authorName(a)}</TableCell>
-                      <TableCell title={formatDateTime(a.createTime)}>
-                        {relativeTime(a.createTime, Date.now(), locale as FormatLocale)}
-                      </TableCell>
-                      <TableCell>
-                        <Chip
-                          size="small"
-                          color={a.isBlock ? 'success' : 'default'}
-                          label={translate(a.isBlock ? 'shell.dashboard.yes' : 'shell.dashboard.no')}
-                        />
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </Box>
+            <TranslatedTable
+              testId="recent-additions"
+              sx={{ minWidth: 560 }}
+              columns={[
+                'shell.dashboard.columns.name',
+                'shell.dashboard.columns.author',
+                'shell.dashboard.columns.created',
+                'shell.dashboard.columns.onChain',
+              ]}
+            >
+              {(s?.recent ?? []).map((a) => (
+                <TableRow key={a.id} hover>
+                  <TableCell>
+                    <Box
+                      component={Link}
+                      to={`/artworks/${a.id}/show`}
+                      sx={{
+                        color: 'primary.main',
+                        textDecoration: 'none',
+                        '&:hover': { textDecoration: 'underline' },
+                      }}
+                    >
+                      {a.artWorkName}
+                    </Box>
+                  </TableCell>
+                  <TableCell>{authorName(a)}</TableCell>
+                  <TableCell title={formatDateTime(a.createTime)}>
+                    {relativeTime(a.createTime, Date.now(), locale as FormatLocale)}
+                  </TableCell>
+                  <TableCell>
+                    <Chip
+                      size="small"
+                      color={a.isBlock ? 'success' : 'default'}
+                      label={translate(a.isBlock ? 'shell.dashboard.yes' : 'shell.dashboard.no')}
+                    />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TranslatedTable>
           </CardContent>
         </Card>
       </Grid>

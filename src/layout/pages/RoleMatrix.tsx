@@ -17,8 +17,6 @@ import {
   Chip,
   Grid,
   Stack,
-  Table,
-  TableBody,
   TableCell,
   TableRow,
   Typography,
@@ -29,7 +27,7 @@ import { routesForRoles } from '../../shell/permission';
 import { buildMenu, type MenuNode } from '../../shell/router';
 import { routeTitle } from '../routeTitle';
 import { SwitchRoles } from './SwitchRoles';
-import { TranslatedTableHead } from '../TranslatedTableHead';
+import { TranslatedTable } from '../TranslatedTableHead';
 
 interface RoleCalls {
   role: string;
@@ -71,22 +69,19 @@ function RoleCard({ role, calls }: RoleCalls) {
         <Typography sx={{ fontWeight: 600, mt: 2 }}>
           {translate('shell.roleMatrix.calls', { count: calls.length })}
         </Typography>
-        <Box sx={{ overflowX: 'auto', maxHeight: 360, overflowY: 'auto' }}>
-          <Table size="small" data-testid="role-calls">
-            <TranslatedTableHead
-              columns={['shell.roleMatrix.method', 'shell.roleMatrix.path', 'shell.roleMatrix.summary']}
-            />
-            <TableBody>
-              {calls.map((c) => (
-                <TableRow key={`${c.method} ${c.path}`}>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{c.method}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{c.path}</TableCell>
-                  <TableCell>{c.summary}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
+        <TranslatedTable
+          testId="role-calls"
+          boxSx={{ maxHeight: 360, overflowY: 'auto' }}
+          columns={['shell.roleMatrix.method', 'shell.roleMatrix.path', 'shell.roleMatrix.summary']}
+        >
+          {calls.map((c) => (
+            <TableRow key={`${c.method} ${c.path}`}>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{c.method}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{c.path}</TableCell>
+              <TableCell>{c.summary}</TableCell>
+            </TableRow>
+          ))}
+        </TranslatedTable>
       </CardContent>
     </Card>
   );
