@@ -17,6 +17,17 @@ export class BasePage {
     await this.page.goto(`${this.baseUrl}/#${route}`);
   }
 
+  /** Full page load of a hash route, then `settle`. */
+  async open(route: string): Promise<void> {
+    await this.goto(route);
+    await this.settle();
+  }
+
+  /** Waits until the page has settled after a load: `waitLoaded`; a page object may wait for more. */
+  async settle(): Promise<void> {
+    await this.waitLoaded();
+  }
+
   /**
    * Waits until the shell shows a page (`#main-content`) and nothing in it is loading (progress bars,
    * skeletons, spinners), at most 8 s for the loading to end.

@@ -1,24 +1,13 @@
 /**
  * Page object for the console defects of issue 21 (tests/browser/defects.test.ts): the shell's tab
- * strip (ShellPage) plus waiting for a page to settle, a list's rows, typing in a form's text box by its
- * label, answering the browser's unsaved-edits prompt (`window.confirm`), the notifications shown, and
- * the settings drawer's switches.
+ * strip (ShellPage; `open` and `settle` come from BasePage) plus a list's rows, typing in a form's text
+ * box by its label, answering the browser's unsaved-edits prompt (`window.confirm`), the notifications
+ * shown, and the settings drawer's switches.
  */
 import type { Dialog, Locator } from 'playwright-core';
 import { ShellPage } from './ShellPage';
 
 export class DefectsPage extends ShellPage {
-  /** Full page load of a route, then `settle`. */
-  async open(route: string): Promise<void> {
-    await this.goto(route);
-    await this.settle();
-  }
-
-  /** Waits until the page shows its content and nothing in it is loading. */
-  async settle(): Promise<void> {
-    await this.waitLoaded();
-  }
-
   /** The route pattern the shell shows (`/platformUsers/:id/show`), from `#main-content[data-route]`. */
   async shownRoute(): Promise<string> {
     return (await this.page.locator('#main-content').getAttribute('data-route')) ?? '';
