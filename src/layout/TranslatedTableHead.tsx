@@ -1,7 +1,7 @@
 /**
  * The header row of a MUI table whose column titles are translation keys (react-admin `useTranslate`):
- * one `<TableCell>` a key, in order. Shared by the dashboard, error log, role matrix and tracking tables;
- * `TranslatedTable` is a whole small table with that header, scrolling sideways in its box.
+ * one `<TableCell>` a key, in order. Shared by the dashboard, error log, role matrix, record history and
+ * tracking tables; `TranslatedTable` is a whole small table with that header, scrolling sideways in its box.
  */
 import type { ReactNode } from 'react';
 import {

@@ -22,10 +22,7 @@ import {
   Chip,
   Link,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
@@ -42,6 +39,7 @@ import { schemaForResource } from '../../kernel/dialect/schemaRegistry';
 import { httpClient } from '../dataProvider/httpClient';
 import { useServerAction } from '../utils/useServerAction';
 import { toQuery } from '../dataProvider';
+import { TranslatedTable } from '../layout/TranslatedTableHead';
 
 interface Change {
   field: string;
@@ -83,30 +81,22 @@ function Diff({ resource, revision }: { resource: string; revision: Revision }) 
   const text = useValueText(resource);
   if (!revision.changes.length) return null;
   return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" data-testid="history-diff">
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('schemaUi.history.field')}</TableCell>
-            <TableCell>{translate('schemaUi.history.before')}</TableCell>
-            <TableCell>{translate('schemaUi.history.after')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {revision.changes.map((c) => (
-            <TableRow key={c.field}>
-              <TableCell>{translate(`resources.${resource}.fields.${c.field}`, { _: c.field })}</TableCell>
-              <TableCell sx={{ wordBreak: 'break-word', color: 'text.secondary' }}>
-                {revision.recorded || c.before !== null ? text(c.field, c.before) : '?'}
-              </TableCell>
-              <TableCell sx={{ wordBreak: 'break-word' }}>
-                {revision.recorded ? text(c.field, c.after) : '?'}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
+    <TranslatedTable
+      testId="history-diff"
+      columns={['schemaUi.history.field', 'schemaUi.history.before', 'schemaUi.history.after']}
+    >
+      {revision.changes.map((c) => (
+        <TableRow key={c.field}>
+          <TableCell>{translate(`resources.${resource}.fields.${c.field}`, { _: c.field })}</TableCell>
+          <TableCell sx={{ wordBreak: 'break-word', color: 'text.secondary' }}>
+            {revision.recorded || c.before !== null ? text(c.field, c.before) : '?'}
+          </TableCell>
+          <TableCell sx={{ wordBreak: 'break-word' }}>
+            {revision.recorded ? text(c.field, c.after) : '?'}
+          </TableCell>
+        </TableRow>
+      ))}
+    </TranslatedTable>
   );
 }
 
