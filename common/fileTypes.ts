@@ -157,6 +157,17 @@ export interface UploadSpec {
   maxSize: number;
 }
 
+/**
+ * The group of a stored file's name or URL by its extension (query and fragment ignored), or null: how a
+ * screen tells an uploaded image, audio or other file apart from its URL (stored names end in the
+ * extension content detection gave them, {@link FileKind.ext}).
+ */
+export function groupOfName(name: string): FileGroup | null {
+  const ext = /\.([a-z0-9]+)$/i.exec(name.split(/[?#]/)[0])?.[1]?.toLowerCase();
+  if (!ext) return null;
+  return FILE_GROUPS.find((g) => Object.hasOwn(FILE_TYPES[g], ext)) ?? null;
+}
+
 /** True when the detected `kind` is one `spec` accepts (its groups, narrowed by its `formats`). */
 export function accepts(spec: Pick<UploadSpec, 'types' | 'formats'>, kind: FileKind): boolean {
   return spec.types.includes(kind.group) && (!spec.formats || spec.formats.includes(kind.ext));

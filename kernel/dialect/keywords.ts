@@ -55,7 +55,8 @@
  *   file's URL, or an array of them): the file type groups of common/fileTypes.ts the upload accepts,
  *   checked by content, narrowed to the extensions `formats` names (`["jpg", "png"]`: JPG/PNG only), and
  *   the largest file. The server's upload calls read it (server/routes/artmanager/upload), the console's upload
- *   inputs build their `accept` and limit messages from it. A list's count limit is its `maxItems`.
+ *   inputs build their `accept` and limit messages from it. A list's count limit is its `maxItems`. A string
+ *   property with `x-upload` and no `x-ui.widget` is of kind `file` (kernel/dialect/kinds.ts).
  * - `x-chain` (root): `{ kind: 'author'|'artwork', path, status, onChain: [values], after?: { field, resource } }`:
  *   the records go on chain with `POST <path>` `{id}`; `status` is the property whose `onChain` values mean
  *   "on chain"; `after` names the reference that must be on chain first. Read by the console's list

@@ -77,7 +77,10 @@ export function typesOf(prop: PropertySchema): string[] {
 }
 
 /**
- * The kind of `prop` (already dereferenced), in the fixed order widget → reference → enum → format → type.
+ * The kind of `prop` (already dereferenced), in the fixed order widget → upload → reference → enum →
+ * format → type; "upload": a string property declaring `x-upload` without a widget holds an uploaded
+ * file's URL, so it is a `file` (uploaded with the upload input, shown by its type: image, audio player,
+ * link), whatever its groups.
  * @param where a path for error messages, e.g. `artwork.baseInfo.size`
  * @throws Error for an unknown widget or format, or a type that maps to no kind
  */
@@ -91,6 +94,7 @@ export function resolveKind(prop: PropertySchema, where: string): Kind {
       );
     return k;
   }
+  if (prop['x-upload'] && typesOf(prop).length === 1 && typesOf(prop)[0] === 'string') return 'file';
   if (ui?.reference) return 'reference';
   if (Array.isArray(prop.enum)) return 'enum';
   if (typeof prop.format === 'string') {

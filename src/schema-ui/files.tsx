@@ -1,11 +1,15 @@
 /**
  * Uploaded-file fields of the schema engine, for every property declaring `x-upload` (kernel/dialect/keywords.ts):
- * - `FileUploadInput`: the current file (a thumbnail for an image, else a link), an Upload/Replace button
- *   whose file dialog accepts the property's type groups (common/fileTypes.ts `acceptOf`) and a Remove
- *   button. A file over `x-upload.maxSize` is refused before sending, naming the limit; the server checks
- *   the limits and the content again (`POST /artmanager/upload?resource=&field=`, the dataProvider's
- *   `upload`). The value is the stored file's URL.
- * - `FileField` / `FileLink`: a link to the file (thumbnail when it is an image).
+ * - `FileUploadInput`: the current file (see `FileLink`), an Upload/Replace button whose file dialog
+ *   accepts the property's type groups (common/fileTypes.ts `acceptOf`: audio offers mp3, wav, wmv) and
+ *   a Remove button. Before sending, a file over `x-upload.maxSize`, or whose content is none of the
+ *   property's types (common/fileTypes.ts `detectFileKind` and `accepts`, the server's own check), is
+ *   refused with a message naming the field; the server checks the limits and the content again
+ *   (`POST /artmanager/upload?resource=&field=`, the dataProvider's `upload`). The value is the stored
+ *   file's URL.
+ * - `FileField` / `FileLink`: the file by its URL's group (common/fileTypes.ts `groupOfName`): an image's
+ *   thumbnail, an audio file's player (`<audio controls>`, the product's audio group: mp3, wav, wmv), else
+ *   a link.
  * Kinds `file` (widget `file`) and `image` (when the property declares `x-upload`) use them (kindMap.tsx).
  */
 import { useRef, useState } from 'react';
@@ -23,25 +27,49 @@ import {
   useRecordContext,
   useResourceContext,
   useTranslate,
+  useTranslateLabel,
   useWrappedSource,
 } from 'react-admin';
-import { acceptOf, formatBytes, type UploadSpec } from '../../common/fileTypes';
+import {
+  acceptOf,
+  accepts,
+  detectFileKind,
+  formatBytes,
+  groupOfName,
+  type UploadSpec,
+} from '../../common/fileTypes';
 import type { PropertySchema } from '../../kernel/dialect/schemaRegistry';
 import type { BaasDataProvider } from '../dataProvider';
 import { getPath, Thumb } from './fields';
 import type { KindProps } from './kindMap';
-
-const IMAGE_URL = /\.(png|jpe?g|gif|bmp|webp)(\?.*)?$/i;
 
 /** The `x-upload` of a property (default: an image of at most 2 MB, the product's portrait rule). */
 export function uploadSpecOf(prop: PropertySchema): UploadSpec {
   return (prop['x-upload'] as UploadSpec | undefined) ?? { types: ['image'], maxSize: 2 * 1024 * 1024 };
 }
 
-/** A link to an uploaded file: its thumbnail when it is an image, else a file icon and its name. */
+/**
+ * An uploaded file: an audio file's player; else a link to it, showing its thumbnail when it is an image,
+ * else a file icon and its name.
+ */
 export function FileLink({ url, size = 64 }: { url: string; size?: number }) {
   const translate = useTranslate();
   const name = decodeURIComponent(url.split('/').pop() ?? url);
+  const group = groupOfName(url);
+  if (group === 'audio')
+    return (
+      // A list row opens its record on click: playing is not opening.
+      <Box component="span" onClick={(e) => e.stopPropagation()} sx={{ display: 'inline-flex' }}>
+        <audio
+          controls
+          preload="none"
+          src={url}
+          aria-label={translate('registry.upload.player', { name })}
+          data-testid="file-audio"
+          style={{ maxWidth: '100%' }}
+        />
+      </Box>
+    );
   return (
     <Link
       href={url}
@@ -52,7 +80,7 @@ export function FileLink({ url, size = 64 }: { url: string; size?: number }) {
       data-testid="file-link"
       sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}
     >
-      {IMAGE_URL.test(url) ? (
+      {group === 'image' ? (
         <Thumb src={url} size={size} alt={name} />
       ) : (
         <>
@@ -81,6 +109,7 @@ export function FileUploadInput({ source, prop, label }: KindProps) {
   const path = useWrappedSource(source);
   const resource = useResourceContext() ?? '';
   const translate = useTranslate();
+  const translateLabel = useTranslateLabel();
   const notify = useNotify();
   const dataProvider = useDataProvider<BaasDataProvider>();
   const fileRef = useRef<HTMLInputElement>(null);
@@ -92,12 +121,23 @@ export function FileUploadInput({ source, prop, label }: KindProps) {
     field.onBlur();
   };
 
+  const types = (spec.formats ?? spec.types).join(' / ');
+  /** Refuses `file` before sending: a message naming the field, the file and what was wrong. */
+  const refuse = (key: 'field_too_large' | 'field_wrong_type', file: File) => {
+    const fieldName = String(translateLabel({ label, source, resource }));
+    notify(`registry.upload.${key}`, {
+      type: 'warning',
+      messageArgs: { field: fieldName, name: file.name, limit, types },
+    });
+    if (fileRef.current) fileRef.current.value = '';
+  };
+
   const upload = async (file: File | undefined) => {
     if (!file) return;
-    if (file.size > spec.maxSize) {
-      notify('registry.upload.too_large', { type: 'warning', messageArgs: { name: file.name, limit } });
-      return;
-    }
+    if (file.size > spec.maxSize) return refuse('field_too_large', file);
+    // The content decides, as on the server: an mp3 is audio whatever its name or the browser's type.
+    const kind = detectFileKind(new Uint8Array(await file.arrayBuffer()), file.name);
+    if (!kind || !accepts(spec, kind)) return refuse('field_wrong_type', file);
     setBusy(true);
     try {
       set((await dataProvider.upload(file, { resource, field: path })).url);
@@ -145,9 +185,7 @@ export function FileUploadInput({ source, prop, label }: KindProps) {
           </Button>
         )}
       </Stack>
-      <FormHelperText>
-        {translate('registry.upload.hint', { types: (spec.formats ?? spec.types).join(' / '), limit })}
-      </FormHelperText>
+      <FormHelperText>{translate('registry.upload.hint', { types, limit })}</FormHelperText>
       <FormHelperText error={!!fieldState.error}>
         <InputHelperText error={fieldState.error?.message} />
       </FormHelperText>

@@ -65,6 +65,7 @@ import { ExportMenu } from './exportMenu';
 import { ImportButton } from './importDialog';
 import { isFinal } from '../../kernel/dialect/frozen';
 import { useCreateSuccess } from './createSuccess';
+import { useRecordQueryOptions } from './recordQuery';
 
 export interface SchemaOverrides {
   /** Display components by source. */
@@ -367,9 +368,11 @@ const WRAPPING_TABS = {
 /** The generic show page: one tab per section; an object section lists its own fields. */
 export function SchemaShow({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
   const schema = schemaForResource(resource);
+  const queryOptions = useRecordQueryOptions(resource);
   return (
     <Show
       resource={resource}
+      queryOptions={queryOptions}
       title={<RecordTitle />}
       actions={<ShowActions extra={overrides?.showActions} />}
       aside={overrides?.showAside}
@@ -480,9 +483,11 @@ function SchemaForm({
 /** The generic edit page (pessimistic: the server's verdict, field errors included, is awaited). */
 export function SchemaEdit({ resource, overrides }: { resource: string; overrides?: SchemaOverrides }) {
   const schema = schemaForResource(resource);
+  const queryOptions = useRecordQueryOptions(resource);
   return (
     <Edit
       resource={resource}
+      queryOptions={queryOptions}
       title={<RecordTitle />}
       mutationMode="pessimistic"
       redirect="show"

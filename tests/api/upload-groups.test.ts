@@ -7,37 +7,13 @@
  * - an upload without resource/field and `oss/sign {}` default to the product's 2 MB, not 5 MB;
  * - in zh the refusal is said in Chinese.
  */
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { acceptOf, detectFileKind } from '../../common/fileTypes';
+import { mp3Bare, mp3Id3, wav, wmv } from './audioFiles';
 import { multipart } from './helpers';
 import { expectOver2MbRefused, MB2, png, send, setUpRegistryApp, t } from './registryApp';
 
 setUpRegistryApp();
-
-/** An mp3 with an ID3v2 tag (`ID3`, version 4, no flags, size 0) then a layer III frame header. */
-const mp3Id3 = () =>
-  Buffer.concat([
-    Buffer.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]),
-    Buffer.from([0xff, 0xfb, 0x90, 0x64]),
-    randomBytes(400),
-  ]);
-/** An mp3 without a tag: MPEG-1 layer III frame header `FF FB`. */
-const mp3Bare = () => Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), randomBytes(400)]);
-const wav = () =>
-  Buffer.concat([
-    Buffer.from('RIFF'),
-    Buffer.from([0x24, 0, 0, 0]),
-    Buffer.from('WAVEfmt '),
-    randomBytes(100),
-  ]);
-const wmv = () =>
-  Buffer.concat([
-    Buffer.from([
-      0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11, 0xa6, 0xd9, 0x00, 0xaa, 0x00, 0x62, 0xce, 0x6c,
-    ]),
-    randomBytes(100),
-  ]);
 
 const sign = (payload: Record<string, unknown>) => t.post('/artmanager/oss/sign', payload);
 

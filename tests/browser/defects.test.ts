@@ -10,6 +10,8 @@
  *   edits; the next navigation goes where it was asked to, not to the dashboard;
  * - the "Add author" and "Add artwork" tabs close once saved (the new record's page takes their place);
  * - an expired session opens "Confirm logout" over the operator's page, not over "Page not found";
+ * - a token that really expired keeps the record page asked for behind "Confirm logout" (not the list
+ *   react-admin redirects to when a getOne fails, nor 404), and re-login comes back to that page;
  * - the dashboard is a pinned tab that is not cached: back on it, it starts at the top, while a cached
  *   list still comes back where it was left;
  */
@@ -20,6 +22,8 @@ import { screenshotDir } from './helpers/screenshots';
 import { sharedEnv } from './helpers/sharedEnv';
 import { ConsolePage } from './pages/ConsolePage';
 import { DefectsPage } from './pages/DefectsPage';
+import { LoginPage } from './pages/LoginPage';
+import { expireToken } from './helpers/expireToken';
 
 const env = sharedEnv(180_000);
 
@@ -297,6 +301,37 @@ describe('console defects (browser)', () => {
         await dialog.waitFor({ state: 'hidden' });
         expect(await ui.shownRoute()).toBe('/industry/artWork');
         expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+      } finally {
+        await ui.page.context().close();
+      }
+    });
+
+  for (const lang of LANGS)
+    it(`an expired token keeps the record page asked for behind "Confirm logout", re-login returns to it (${lang})`, async () => {
+      const ui = await admin(lang);
+      try {
+        await ui.navigate('/industry/authors');
+        await ui.rows().first().waitFor();
+        // The token really expires (TOKEN_TTL_HOURS): its next call answers code 2.
+        expireToken(env.dataDir, (await ui.token())!);
+        await ui.navigate('/authors/1/show');
+        const dialog = ui.loggedOutDialog();
+        await dialog.waitFor();
+        await ui.page.waitForTimeout(500);
+        // Behind the dialog: the author's page, not the list (react-admin's "does not exist" redirect), not 404.
+        expect(ui.route()).toBe('/authors/1/show');
+        expect(await ui.shownRoute()).toBe('/authors/:id/show');
+        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+        expect(await ui.notifications().allInnerTexts()).not.toContainEqual(
+          expect.stringMatching(/Element does not exist|条目不存在/),
+        );
+        // Re-login: the token goes, the login page's redirect is the author's page, and signing in returns there.
+        await dialog.getByTestId('relogin').click();
+        await ui.page.waitForURL((u) => u.hash.startsWith('#/login'));
+        expect(new URLSearchParams(ui.page.url().split('?')[1]).get('redirect')).toBe('/authors/1/show');
+        await new LoginPage(ui.page, env.baseUrl).login('admin', env.passwords.admin);
+        await ui.page.waitForURL((u) => u.hash === '#/authors/1/show');
+        expect(await ui.loggedOutDialog().count()).toBe(0);
       } finally {
         await ui.page.context().close();
       }
