@@ -181,3 +181,27 @@ export function validValues(
     throw new Error(`validValues: only ${out.length} of ${count} values for ${schema.$id}.${field}`);
   return out;
 }
+
+/**
+ * `count` values per field of `fields` (`valuesOf`, default {@link validValues}), the values of each
+ * top-level `x-ordered` pair [a, b] shared out so that every value of a is at most every value of b
+ * (numbers by value, text such as ISO dates by code unit): any mix of them, as a create and then updates
+ * of one field at a time send, keeps the pair in order.
+ */
+export function orderedValues(
+  schema: ResourceSchema,
+  fields: string[],
+  valuesOf: (field: string) => unknown[],
+): Record<string, unknown[]> {
+  const out = Object.fromEntries(fields.map((f) => [f, valuesOf(f)]));
+  const before = (x: unknown, y: unknown) => {
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) === String(y) ? 0 : String(x) < String(y) ? -1 : 1;
+  };
+  for (const [a, b] of (schema['x-ordered'] ?? []) as [string, string][]) {
+    if (!out[a] || !out[b]) continue;
+    const pool = [...out[a], ...out[b]].sort(before);
+    [out[a], out[b]] = [pool.slice(0, out[a].length), pool.slice(out[a].length)];
+  }
+  return out;
+}
