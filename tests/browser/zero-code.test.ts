@@ -24,7 +24,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { httpApi } from '../support/httpApi';
-import { changedFiles, copyRepository, fingerprints, listFiles, runIn } from '../support/repoCopy';
+import {
+  changedFiles,
+  copyRepository,
+  fingerprints,
+  listFiles,
+  runIn,
+  runInAsync,
+} from '../support/repoCopy';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';
@@ -138,12 +145,14 @@ describe('a resource from one schema file, with no hand-written code', () => {
   // It once spun for more than 16 minutes: the fuzz suite's create-body generator modelled no format,
   // multipleOf or exclusive bound, so its fast-check filter never passed for the fixtures and looped
   // synchronously (tests/support/arbitraries.ts `checkedFilter` now throws instead; tests/unit/arbitraries.test.ts).
-  it('the copy passes its own checks: typecheck, lint, format, codegen --check, docs:screens --check, the unit tests and the kernel API tests a schema reaches', () => {
+  it('the copy passes its own checks: typecheck, lint, format, codegen --check, docs:screens --check, the unit tests and the kernel API tests a schema reaches', async () => {
     const timings: string[] = [];
-    const step = (what: string, script: string, args: string[]) => {
+    const step = async (what: string, script: string, args: string[]) => {
       const t0 = Date.now();
-      // a step may take long on a loaded machine (the unit suite outran 10 minutes)
-      runIn(tree, script, args, 1_800_000);
+      // a step may take long on a loaded machine (the unit suite outran 10 minutes); run without blocking
+      // this worker, whose server and keep-alive sockets the next tests use (a blocked loop left a socket
+      // the server had closed in the pool: the next call failed with EPIPE)
+      await runInAsync(tree, script, args, 1_800_000);
       timings.push(`${what} ${Math.round((Date.now() - t0) / 1000)} s`);
     };
     const changed = [...generated, ...added];
@@ -153,12 +162,12 @@ describe('a resource from one schema file, with no hand-written code', () => {
         UNIT_TEST.test(f) && /schemas\/|\/generated\/|generated\//.test(readFileSync(join(tree, f), 'utf8')),
     );
     try {
-      step('typecheck', 'node_modules/typescript/bin/tsc', ['--noEmit']);
-      step('lint', 'node_modules/eslint/bin/eslint.js', ['--no-warn-ignored', ...code]);
-      step('format', 'node_modules/prettier/bin/prettier.cjs', ['--check', ...changed]);
-      step('codegen --check', 'scripts/codegen.ts', ['--check']);
-      step('docs:screens --check', 'scripts/docs-screens.ts', ['--check']);
-      step('unit tests a schema reaches', 'node_modules/vitest/vitest.mjs', [
+      await step('typecheck', 'node_modules/typescript/bin/tsc', ['--noEmit']);
+      await step('lint', 'node_modules/eslint/bin/eslint.js', ['--no-warn-ignored', ...code]);
+      await step('format', 'node_modules/prettier/bin/prettier.cjs', ['--check', ...changed]);
+      await step('codegen --check', 'scripts/codegen.ts', ['--check']);
+      await step('docs:screens --check', 'scripts/docs-screens.ts', ['--check']);
+      await step('unit tests a schema reaches', 'node_modules/vitest/vitest.mjs', [
         'related',
         '--run',
         '--project',
@@ -166,7 +175,7 @@ describe('a resource from one schema file, with no hand-written code', () => {
         ...changed,
         ...readers,
       ]);
-      step('kernel API tests', 'node_modules/vitest/vitest.mjs', [
+      await step('kernel API tests', 'node_modules/vitest/vitest.mjs', [
         'run',
         '--project',
         'api',

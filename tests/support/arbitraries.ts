@@ -6,8 +6,12 @@
  * string/integer/number/boolean, arrays and objects. `null` is never produced: these are the
  * "stored non-default value" side of the tests.
  *
- * Values are not guaranteed valid (custom keywords such as `x-maxWidth` or `x-ordered` are not
- * modelled): `validValues` filters them through the same ajv that the server uses.
+ * Formats, `x-url`, `multipleOf` and exclusive bounds take the values of recordArbitraries.ts `valueArb`.
+ *
+ * Values are not guaranteed valid (custom keywords such as `x-maxWidth` or `x-notFuture` are not
+ * modelled): `validValues` filters them through the same ajv that the server uses, `createBodyArbitrary`
+ * through the server's validator (`checkedFilter`: an error, not an endless loop, when none passes);
+ * `x-ordered` pairs are put in order (`createBodyArbitrary`, `orderedValues`).
  */
 import fc from 'fast-check';
 import type { PropertySchema, ResourceSchema } from '../../kernel/dialect/schemaRegistry';
@@ -183,8 +187,8 @@ export function validValues(
 }
 
 /**
- * `count` values per field of `fields` (`valuesOf`, default {@link validValues}), the values of each
- * top-level `x-ordered` pair [a, b] shared out so that every value of a is at most every value of b
+ * The values `valuesOf` gives each of `fields` (e.g. {@link validValues}), those of each top-level
+ * `x-ordered` pair [a, b] shared out again so that every value of a is at most every value of b
  * (numbers by value, text such as ISO dates by code unit): any mix of them, as a create and then updates
  * of one field at a time send, keeps the pair in order.
  */

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { createAjv } from '../../kernel/dialect/schemaCompiler';
-import { checkedFilter, createBodyArbitrary, validValues } from '../support/arbitraries';
+import { checkedFilter, createBodyArbitrary, orderedValues, validValues } from '../support/arbitraries';
 import { FIELD_KINDS, sampleSchemas } from '../support/schemaArbitraries';
 
 const fixture = (f: string) =>
@@ -67,6 +67,19 @@ describe('value generators over schemas the repository has never seen', () => {
         expect(Object.keys(b).sort()).toEqual(writable(s).sort());
         expect(check(structuredClone(b)), JSON.stringify(check.errors)).toBe(true);
       }
+    },
+  );
+});
+
+describe('orderedValues', () => {
+  it.each(schemas.filter((s) => s['x-ordered']?.length).map((s) => [s.$id, s] as const))(
+    '%s: every value of the first field of an x-ordered pair is at most every value of the second',
+    (_id, s) => {
+      const values = orderedValues(s, writable(s), (f) => validValues(s, f, 3, refIds));
+      for (const [a, b] of s['x-ordered'] as [string, string][])
+        for (const x of values[a])
+          for (const y of values[b]) expect(String(x) <= String(y), `${a} ${x} ${b} ${y}`).toBe(true);
+      for (const f of writable(s)) expect(values[f], f).toHaveLength(3);
     },
   );
 });
