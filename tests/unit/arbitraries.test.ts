@@ -75,11 +75,11 @@ describe('orderedValues', () => {
   it.each(schemas.filter((s) => s['x-ordered']?.length).map((s) => [s.$id, s] as const))(
     '%s: every value of the first field of an x-ordered pair is at most every value of the second',
     (_id, s) => {
-      const values = orderedValues(s, writable(s), (f) => validValues(s, f, 3, refIds));
+      const values = orderedValues(s, writable(s), (f) => validValues(s, f, 2, refIds));
       for (const [a, b] of s['x-ordered'] as [string, string][])
         for (const x of values[a])
           for (const y of values[b]) expect(String(x) <= String(y), `${a} ${x} ${b} ${y}`).toBe(true);
-      for (const f of writable(s)) expect(values[f], f).toHaveLength(3);
+      for (const f of writable(s)) expect(values[f], f).toHaveLength(2);
     },
   );
 });
