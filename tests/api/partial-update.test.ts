@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceSchemas, type EndpointSpec, type ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { nowText } from '../../server/db/database';
-import { validValues } from '../support/arbitraries';
+import { orderedValues, validValues } from '../support/arbitraries';
 import { createTestApp, type TestApp } from './helpers';
 
 const updatable = resourceSchemas().filter((s) => {
@@ -129,7 +129,8 @@ describe.each(updatable.map((s) => [s['x-resource']!.name, s] as const))(
       const fields = writable(s).filter((f) => !rules.fixed?.includes(f));
       const first: Record<string, unknown> = {};
       const second: Record<string, unknown> = {};
-      for (const f of fields) [first[f], second[f]] = validValues(s, f, 2, refs);
+      const values = orderedValues(s, fields, (f) => validValues(s, f, 2, refs));
+      for (const f of fields) [first[f], second[f]] = values[f];
 
       const created = await send(t, endpoints.create!, first);
       expect(created.body.code, JSON.stringify(created.body)).toBe(0);
@@ -165,13 +166,14 @@ describe.each(updatable.map((s) => [s['x-resource']!.name, s] as const))(
         const rules = RULED[s['x-resource']!.name] ?? {};
         const fields = writable(s).filter((f) => !rules.fixed?.includes(f));
         // a third record's values (distinct from the first test's two for unique fields), never a default
-        const value = (f: string, which: number) => {
+        const values = orderedValues(s, fields, (f) => {
           try {
-            return validValues(s, f, 4, refs)[2 + which];
+            return validValues(s, f, 4, refs).slice(2);
           } catch {
-            return validValues(s, f, 2, refs)[which]; // a field with few values (a switch)
+            return validValues(s, f, 2, refs); // a field with few values (a switch)
           }
-        };
+        });
+        const value = (f: string, which: number) => values[f][which];
         const record = Object.fromEntries(fields.map((f) => [f, value(f, 0)]));
         const created = await send(t, endpoints.create!, record);
         expect(created.body.code, JSON.stringify(created.body)).toBe(0);
@@ -205,14 +207,17 @@ function defaulted(s: ResourceSchema): string[] {
   return writable(s).filter((f) => s.properties[f].default !== undefined && !s.properties[f].writeOnly);
 }
 
+// The repository's editable resources at least: a schema added with the three calls joins them (zero-code).
 it('covers the resources that can be edited', () => {
-  expect(updatable.map((s) => s['x-resource']!.name).sort()).toEqual([
-    'accounts',
-    'artworks',
-    'authors',
-    'companies',
-    'contractTemplates',
-    'contracts',
-    'notifications',
-  ]);
+  expect(updatable.map((s) => s['x-resource']!.name)).toEqual(
+    expect.arrayContaining([
+      'accounts',
+      'artworks',
+      'authors',
+      'companies',
+      'contractTemplates',
+      'contracts',
+      'notifications',
+    ]),
+  );
 });

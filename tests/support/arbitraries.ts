@@ -6,39 +6,20 @@
  * string/integer/number/boolean, arrays and objects. `null` is never produced: these are the
  * "stored non-default value" side of the tests.
  *
- * Values are not guaranteed valid (custom keywords such as `x-maxWidth` or `x-ordered` are not
- * modelled): `validValues` filters them through the same ajv that the server uses.
+ * Formats, `x-url`, `multipleOf` and exclusive bounds take the values of recordArbitraries.ts `valueArb`.
+ *
+ * Values are not guaranteed valid (custom keywords such as `x-maxWidth` or `x-notFuture` are not
+ * modelled): `validValues` filters them through the same ajv that the server uses, `createBodyArbitrary`
+ * through the server's validator (`checkedFilter`: an error, not an endless loop, when none passes);
+ * `x-ordered` pairs are put in order (`createBodyArbitrary`, `orderedValues`).
  */
 import fc from 'fast-check';
 import type { PropertySchema, ResourceSchema } from '../../kernel/dialect/schemaRegistry';
 import { createAjv } from '../../kernel/dialect/schemaCompiler';
 import { USCC_ALPHABET, usccCheckCharacter } from '../../kernel/dialect/keywords';
+import { inOrder, textArbitrary, valueArb } from './recordArbitraries';
 
 type Json = Record<string, any>;
-
-/**
- * A string for the string property `prop`: one matching its `pattern` within its `minLength` (else
- * `patternMin`) and `maxLength` (else 1000), or else 1 to at most 24 of `chars` (at least `minLength`)
- * without spaces around it that `keep` accepts.
- */
-export function textArbitrary(
-  prop: PropertySchema,
-  chars: readonly string[],
-  patternMin: number,
-  keep: (s: string) => boolean,
-): fc.Arbitrary<string> {
-  if (prop.pattern)
-    return fc
-      .stringMatching(new RegExp(prop.pattern))
-      .filter((s) => s.length >= (prop.minLength ?? patternMin) && s.length <= (prop.maxLength ?? 1000));
-  return fc
-    .array(fc.constantFrom(...chars), {
-      minLength: Math.max(1, prop.minLength ?? 1),
-      maxLength: Math.max(1, Math.min(prop.maxLength ?? 24, 24)),
-    })
-    .map((cs) => cs.join(''))
-    .filter((s) => s.trim() === s && keep(s));
-}
 
 const PLAIN_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -', '画', '作'];
 
@@ -80,20 +61,20 @@ export function arbitraryFor(
   const type = types[0];
   switch (type) {
     case 'string': {
+      // A format's or x-url's grammar, which plain text never matches: recordArbitraries.ts.
+      if (prop.format !== undefined || prop['x-url']) return valueArb(prop, refIds);
       return textArbitrary(prop, PLAIN_CHARS, 1, (s) => s.length > 0);
     }
-    case 'integer': {
+    case 'integer':
+    case 'number': {
+      // Steps and exclusive bounds, which a random number almost never meets: recordArbitraries.ts.
+      if (['multipleOf', 'exclusiveMinimum', 'exclusiveMaximum'].some((k) => prop[k] !== undefined))
+        return valueArb(prop, refIds);
       const min = prop.minimum ?? 0;
-      const max = prop.maximum ?? min + 10_000;
-      return fc.integer({ min, max: Math.min(max, min + 10_000) });
+      const max = Math.min(prop.maximum ?? Infinity, min + (type === 'integer' ? 10_000 : 1e6));
+      if (type === 'integer') return fc.integer({ min, max });
+      return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
     }
-    case 'number':
-      return fc.double({
-        min: prop.minimum ?? 0,
-        max: (prop.minimum ?? 0) + 1e6,
-        noNaN: true,
-        noDefaultInfinity: true,
-      });
     case 'boolean':
       return fc.boolean();
     case 'array': {
@@ -109,6 +90,51 @@ export function arbitraryFor(
     default:
       throw new Error(`arbitraryFor: unsupported type ${JSON.stringify(prop.type)}`);
   }
+}
+
+/** A validator as ajv compiles them: true or false, and the errors of the last call that failed. */
+type Check = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+
+/**
+ * `arb.filter(check)` (the value cloned first: the check may add defaults), after finding that `check`
+ * accepts at least one of `tries` draws (fixed seed). fast-check's filter draws until a value passes,
+ * synchronously: values the check never accepts (a keyword the generator does not model) would spin
+ * past every test timeout, where this throws.
+ * @throws naming `what`, with the errors of the last refused draw, when none of the draws passes
+ */
+export function checkedFilter<T>(
+  arb: fc.Arbitrary<T>,
+  check: Check,
+  what: string,
+  tries = 1000,
+): fc.Arbitrary<T> {
+  const keep = (v: T) => check(structuredClone(v));
+  let last: unknown;
+  for (let seed = 0; seed * 100 < tries; seed++)
+    for (const v of fc.sample(arb, { numRuns: 100, seed })) {
+      if (keep(v)) return arb.filter(keep);
+      last = check.errors;
+    }
+  throw new Error(
+    `${what}: none of ${tries} generated values passes its validator; the last one failed with ${JSON.stringify(last).slice(0, 600)}`,
+  );
+}
+
+/**
+ * Create bodies of `schema`: every writable field (`arbitraryFor`), the top-level `x-ordered` pairs put
+ * in order, kept when `check` (the server's validator of the create call) accepts them.
+ * @throws as {@link checkedFilter} does when the check accepts none
+ */
+export function createBodyArbitrary(
+  schema: ResourceSchema,
+  refIds: Record<string, number[]>,
+  check: Check,
+): fc.Arbitrary<Json> {
+  const fields = Object.entries(schema.properties).filter(([, p]) => !p.readOnly);
+  const record = fc
+    .record(Object.fromEntries(fields.map(([f, p]) => [f, arbitraryFor(p, schema, refIds)])))
+    .map((b) => inOrder(schema, b));
+  return checkedFilter(record, check, `create bodies of ${schema.$id}`);
 }
 
 /** A stable seed per name, so two fields with the same rule get different values. */
@@ -157,5 +183,29 @@ export function validValues(
   if (out.length < count && sawDefault) out.push(prop.default);
   if (out.length < count)
     throw new Error(`validValues: only ${out.length} of ${count} values for ${schema.$id}.${field}`);
+  return out;
+}
+
+/**
+ * The values `valuesOf` gives each of `fields` (e.g. {@link validValues}), those of each top-level
+ * `x-ordered` pair [a, b] shared out again so that every value of a is at most every value of b
+ * (numbers by value, text such as ISO dates by code unit): any mix of them, as a create and then updates
+ * of one field at a time send, keeps the pair in order.
+ */
+export function orderedValues(
+  schema: ResourceSchema,
+  fields: string[],
+  valuesOf: (field: string) => unknown[],
+): Record<string, unknown[]> {
+  const out = Object.fromEntries(fields.map((f) => [f, valuesOf(f)]));
+  const before = (x: unknown, y: unknown) => {
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) === String(y) ? 0 : String(x) < String(y) ? -1 : 1;
+  };
+  for (const [a, b] of (schema['x-ordered'] ?? []) as [string, string][]) {
+    if (!out[a] || !out[b]) continue;
+    const pool = [...out[a], ...out[b]].sort(before);
+    [out[a], out[b]] = [pool.slice(0, out[a].length), pool.slice(out[a].length)];
+  }
   return out;
 }

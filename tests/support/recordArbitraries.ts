@@ -7,9 +7,33 @@
  * rule, with the field the 400 must name.
  */
 import fc from 'fast-check';
-import { textArbitrary } from './arbitraries';
+import type { PropertySchema } from '../../kernel/dialect/schemaRegistry';
 
 type Json = Record<string, any>;
+
+/**
+ * A string for the string property `prop`: one matching its `pattern` within its `minLength` (else
+ * `patternMin`) and `maxLength` (else 1000), or else 1 to at most 24 of `chars` (at least `minLength`)
+ * without spaces around it that `keep` accepts.
+ */
+export function textArbitrary(
+  prop: PropertySchema,
+  chars: readonly string[],
+  patternMin: number,
+  keep: (s: string) => boolean,
+): fc.Arbitrary<string> {
+  if (prop.pattern)
+    return fc
+      .stringMatching(new RegExp(prop.pattern))
+      .filter((s) => s.length >= (prop.minLength ?? patternMin) && s.length <= (prop.maxLength ?? 1000));
+  return fc
+    .array(fc.constantFrom(...chars), {
+      minLength: Math.max(1, prop.minLength ?? 1),
+      maxLength: Math.max(1, Math.min(prop.maxLength ?? 24, 24)),
+    })
+    .map((cs) => cs.join(''))
+    .filter((s) => s.trim() === s && keep(s));
+}
 
 const TEXT_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -', '画', '作', '展'];
 
@@ -114,13 +138,21 @@ export function recordArbitrary(schema: Json, refIds: Record<string, number[]>):
     .record(Object.fromEntries(props.map(([k, p]) => [k, valueArb(p, refIds)])), {
       requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)),
     })
-    .map((rec) => {
-      for (const [a, b] of (schema['x-ordered'] ?? []) as [string, string][]) {
-        if (rec[a] !== undefined && rec[b] !== undefined && String(rec[a]) > String(rec[b]))
-          [rec[a], rec[b]] = [rec[b], rec[a]];
-      }
-      return rec;
-    });
+    .map((rec) => inOrder(schema, rec));
+}
+
+/**
+ * `rec` with the values of each `x-ordered` pair of `schema` (top level) swapped when the first is the
+ * greater (numbers by value, text such as ISO dates by code unit, as keywordRules.ts compares them).
+ */
+export function inOrder(schema: Json, rec: Json): Json {
+  for (const [a, b] of (schema['x-ordered'] ?? []) as [string, string][]) {
+    const [x, y] = [rec[a], rec[b]];
+    if (x === undefined || x === null || y === undefined || y === null) continue;
+    if (typeof x === 'number' && typeof y === 'number' ? x > y : String(x) > String(y))
+      [rec[a], rec[b]] = [y, x];
+  }
+  return rec;
 }
 
 /** One refused body: `body` differs from a valid record only at `field`, which the 400 must name. */

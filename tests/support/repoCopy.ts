@@ -3,10 +3,10 @@
  * tests/browser/schema-fuzz.test.ts, tests/api/every-type.test.ts): its
  * tracked and untracked, not ignored, files (as the working tree has them) under a new directory, sharing
  * this repository's node_modules through a symlink; the tools to tell which files a step wrote
- * (`fingerprints`, `changedFiles`) and to run the project's scripts there (`runIn`); `copyWithSchemas` (a
+ * (`fingerprints`, `changedFiles`) and to run the project's scripts there (`runIn`, `runInAsync`); `copyWithSchemas` (a
  * copy with extra schemas, codegen run) and `scratchPostgres` (a PostgreSQL database of its own).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -84,36 +84,65 @@ export function changedFiles(dir: string, before: Set<string>): string[] {
   return [...fingerprints(dir)].filter((fp) => !before.has(fp)).map((fp) => fp.slice(0, fp.lastIndexOf(':')));
 }
 
+/** `node` and its arguments to run `script` (JavaScript and node_modules/ bins as they are, others through tsx). */
+const nodeArgs = (script: string, args: string[]) => [
+  ...(/\.[cm]?js$|^node_modules\//.test(script) ? [] : ['--import', 'tsx']),
+  script,
+  ...args,
+];
+
+/** The options of a run in `dir`: a vitest run in the copy is a run of its own, not a worker of this one. */
+const runOptions = (dir: string, timeoutMs: number) => ({
+  cwd: dir,
+  timeout: timeoutMs,
+  env: {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))),
+    FORCE_COLOR: '0',
+  },
+  maxBuffer: 64 * 1024 * 1024,
+});
+
+/** The Error of a failed run: the last lines of its output, long ones (minified sources in a stack) cut. */
+function runFailure(dir: string, script: string, args: string[], e: unknown): Error {
+  const err = e as { stdout?: Buffer | string; stderr?: Buffer | string; status?: number; code?: number };
+  const tail = `${err.stdout ?? ''}\n${err.stderr ?? ''}`
+    .split('\n')
+    .filter((l) => l.trim() && !/^\s+at /.test(l))
+    .map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))
+    .slice(-40)
+    .join('\n');
+  return new Error(`${script} ${args.join(' ')} exited with ${err.status ?? err.code} in ${dir}:\n${tail}`);
+}
+
 /**
  * Runs `node --import tsx <script> ...args` in `dir` (JavaScript and node_modules/ bins run as they are); resolves its
  * output, throws an Error carrying the end of the output when it exits non-zero.
  */
 export function runIn(dir: string, script: string, args: string[] = [], timeoutMs = 600_000): string {
   try {
-    return execFileSync(
-      process.execPath,
-      [...(/\.[cm]?js$|^node_modules\//.test(script) ? [] : ['--import', 'tsx']), script, ...args],
-      {
-        cwd: dir,
-        stdio: 'pipe',
-        timeout: timeoutMs,
-        // A vitest run in the copy is a run of its own, not a worker of this one.
-        env: {
-          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))),
-          FORCE_COLOR: '0',
-        },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    ).toString();
+    return execFileSync(process.execPath, nodeArgs(script, args), {
+      ...runOptions(dir, timeoutMs),
+      stdio: 'pipe',
+    }).toString();
   } catch (e) {
-    const err = e as { stdout?: Buffer; stderr?: Buffer; status?: number };
-    // The last lines of the output, long ones (minified sources in a stack) cut.
-    const tail = `${err.stdout ?? ''}\n${err.stderr ?? ''}`
-      .split('\n')
-      .filter((l) => l.trim() && !/^\s+at /.test(l))
-      .map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))
-      .slice(-40)
-      .join('\n');
-    throw new Error(`${script} ${args.join(' ')} exited with ${err.status} in ${dir}:\n${tail}`);
+    throw runFailure(dir, script, args, e);
   }
+}
+
+/**
+ * `runIn` without blocking this process: its event loop keeps serving what the test started (a server
+ * child's output, idle keep-alive sockets the server closes, which a blocked loop would later reuse and
+ * find broken: EPIPE). Resolves the output; rejects as `runIn` throws.
+ */
+export function runInAsync(
+  dir: string,
+  script: string,
+  args: string[] = [],
+  timeoutMs = 600_000,
+): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, nodeArgs(script, args), runOptions(dir, timeoutMs), (e, stdout, stderr) =>
+      e ? reject(runFailure(dir, script, args, Object.assign(e, { stdout, stderr }))) : resolve(stdout),
+    ),
+  );
 }
