@@ -12,8 +12,10 @@
  *   (src/schema-ui/views.tsx);
  * - the resource's own child routes `/<name>/<route.path>` (`x-resource.routes`);
  * - the react-admin list path `/<name>` forwarding to `r.path` (react-admin goes there after a delete).
- * Detail routes are hidden, not cached, highlight the list's menu entry, and their tab routes name the
- * page they are a tab of (`meta.tabOf`) so the tab strip keeps one tab per record page.
+ * Detail routes are hidden and highlight the list's menu entry; like the list, they are cached: each
+ * record page and add page is kept as it was left (a half-filled form, the open tab) until its tab is
+ * closed or refreshed (src/layout/keepAlive.tsx, issue 21). Their tab routes name the page they are a tab
+ * of (`meta.tabOf`) so the tab strip keeps one tab per record page.
  *
  * All of them become children of the route at `r.group` (e.g. `/industry/artwork`), resources first,
  * ordered by `x-resource.order`, before the group's hand-written children; without a group, top-level
@@ -40,7 +42,7 @@ export function resourceRoutes(r: GeneratedResource): ShellRoute[] {
   const base = `/${r.name}`;
   const roles = r.roles.length ? r.roles : undefined;
   const has = (verb: string) => r.verbs.includes(verb);
-  const detail = { noAuth: true, noCache: true, activeMenu: r.path, roles };
+  const detail = { noAuth: true, activeMenu: r.path, roles };
   const out: ShellRoute[] = [
     {
       path: r.path,
