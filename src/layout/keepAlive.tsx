@@ -1,7 +1,7 @@
 /**
  * Keep-alive of the tab strip's views (vue-element-admin `AppMain`, `<keep-alive :include="cachedViews">`;
- * issue 21): the page of a cached tab (`TagsState.cached`, tab paths) stays mounted, hidden, while another
- * page is shown, so coming back to its tab finds it as it was left: a half-filled form (its values and its
+ * issue 21): the page of a cached tab (`TagsState.cached`, tab paths; the shell passes the pages it keeps:
+ * a record's show and edit pages, the add pages) stays mounted, hidden, while another page is shown, so coming back to its tab finds it as it was left: a half-filled form (its values and its
  * dirty state), the open tab of a show page or form, an open dialog. Built on React's `<Activity>`: a
  * hidden page keeps its state and its DOM; its effects (data subscriptions, the unsaved-edits blocker) stop
  * until it is shown again. Each kept page reads the location it was left at (react-router's location
