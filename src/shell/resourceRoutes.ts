@@ -133,7 +133,8 @@ export function withResourceRoutes(
  * first. Empty when the group admits every role of the resource.
  */
 function openedRecordPages(r: GeneratedResource, groupRoles: string[] | undefined): ShellRoute[] {
-  const outside = groupRoles ? r.roles.filter((role) => !groupRoles.includes(role)) : [];
+  // Admin opens every route already (src/shell/permission.ts).
+  const outside = groupRoles ? r.roles.filter((role) => role !== 'admin' && !groupRoles.includes(role)) : [];
   if (!outside.length) return [];
   return (
     resourceRoutes(r)

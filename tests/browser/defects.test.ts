@@ -203,6 +203,8 @@ describe('console defects (browser)', () => {
         await ui.waitActiveTab('/authors/1');
         const intro = ui.textbox(lang === 'en' ? /Introduction/ : /作者简介/);
         await intro.waitFor();
+        // The record is loaded (its name is in the form) before its stored introduction is read.
+        await expect.poll(() => ui.main().locator('[name="authorName"]').first().inputValue()).not.toBe('');
         const original = await intro.inputValue();
         const typed = `Edited by the test ${lang}`;
         await intro.fill(typed);
