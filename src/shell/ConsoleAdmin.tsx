@@ -26,7 +26,6 @@ import {
 import { AdminContext, LoadingPage, type RaThemeOptions } from 'ra-ui-materialui';
 import type { QueryClient } from '@tanstack/react-query';
 import { lazyComponent } from './lazy';
-import { keepAliveRouterProvider } from './keptPage';
 
 /** react-admin's error page (Error.tsx), loaded when a render error reaches the top boundary. */
 const ErrorPage = lazyComponent(() => import('./raPages').then((m) => m.Error));
@@ -88,8 +87,6 @@ export function ConsoleAdmin({
       queryClient={queryClient}
       store={defaultStore}
       theme={theme}
-      // Kept pages (the tab strip's keep-alive) ask about unsaved edits only when they are dropped.
-      routerProvider={keepAliveRouterProvider}
     >
       <DocumentLanguage />
       <CssBaseline enableColorScheme>
