@@ -11,13 +11,7 @@
  * react-admin's default.
  */
 import { useNotify, useRedirect } from 'react-admin';
-import { Codes } from '../../common/envelope';
-import { envelopeCodeOf } from '../shell/session';
-
-/** True when a refused call failed because the session ended (envelope code 2), not because of the record. */
-export function sessionEnded(error: unknown): boolean {
-  return envelopeCodeOf(error) === Codes.TOKEN_INVALID;
-}
+import { sessionEnded } from '../shell/session';
 
 /** The `queryOptions` of a record page of `resource` (see the module doc). */
 export function useRecordQueryOptions(resource: string): { onError: (error: unknown) => void } {

@@ -69,6 +69,11 @@ export function envelopeCodeOf(error: unknown): number | undefined {
   return typeof code === 'number' ? code : undefined;
 }
 
+/** True when a refused call failed because the session ended (envelope code 2), not because of what it asked. */
+export function sessionEnded(error: unknown): boolean {
+  return envelopeCodeOf(error) === Codes.TOKEN_INVALID;
+}
+
 type Listener = () => void;
 const listeners = new Set<Listener>();
 let loggedOut = false;
@@ -221,10 +226,10 @@ export function withShellSession(
     },
     async checkError(error: unknown) {
       const status = (error as { status?: unknown } | null)?.status;
-      if (loggedOutByUser && (status === 401 || envelopeCodeOf(error) === Codes.TOKEN_INVALID))
+      if (loggedOutByUser && (status === 401 || sessionEnded(error)))
         // A request of the page being left, refused because the user logged out: no toast, no dialog.
         throw { message: false, redirectTo: loginWithRedirect(location()) };
-      if (envelopeCodeOf(error) === Codes.TOKEN_INVALID) {
+      if (sessionEnded(error)) {
         if (!confirmed)
           throw { message: 'baas.auth.session_expired', redirectTo: loginWithRedirect(location()) };
         const { pathname, search } = location();

@@ -38,6 +38,21 @@ async function admin(lang: 'en' | 'zh', width = 1440, height = 900) {
 const LANGS = ['en', 'zh'] as const;
 
 /**
+ * Goes to `path` once the session has ended: "Confirm logout" opens and, behind it, the console stays on
+ * `path`, showing the route `shown` (not the 404 page). Resolves the dialog.
+ */
+async function dialogOver(ui: Awaited<ReturnType<typeof admin>>, path: string, shown: string) {
+  await ui.navigate(path);
+  const dialog = ui.loggedOutDialog();
+  await dialog.waitFor();
+  await ui.page.waitForTimeout(500);
+  expect(ui.route()).toBe(path);
+  expect(await ui.shownRoute()).toBe(shown);
+  expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+  return dialog;
+}
+
+/**
  * A platform user, as the mini-program makes one: a bid user added by the admin, then its first
  * sign-in (`/app-api/user/login`, the initial password being the phone number). Resolves its nickname.
  */
@@ -289,13 +304,7 @@ describe('console defects (browser)', () => {
         const token = await ui.token();
         const out = await httpApi(env.baseUrl, token!, 'POST', '/dev-api/user/logout', {});
         expect(out.status).toBe(200);
-        await ui.navigate('/industry/artWork');
-        const dialog = ui.loggedOutDialog();
-        await dialog.waitFor();
-        await ui.page.waitForTimeout(500);
-        expect(ui.route()).toBe('/industry/artWork');
-        expect(await ui.shownRoute()).toBe('/industry/artWork');
-        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+        const dialog = await dialogOver(ui, '/industry/artWork', '/industry/artWork');
         // Closing the dialog leaves the operator on that page.
         await dialog.getByRole('button', { name: lang === 'en' ? 'Close' : /关闭|Close/ }).click();
         await dialog.waitFor({ state: 'hidden' });
@@ -314,14 +323,8 @@ describe('console defects (browser)', () => {
         await ui.rows().first().waitFor();
         // The token really expires (TOKEN_TTL_HOURS): its next call answers code 2.
         expireToken(env.dataDir, (await ui.token())!);
-        await ui.navigate('/authors/1/show');
-        const dialog = ui.loggedOutDialog();
-        await dialog.waitFor();
-        await ui.page.waitForTimeout(500);
         // Behind the dialog: the author's page, not the list (react-admin's "does not exist" redirect), not 404.
-        expect(ui.route()).toBe('/authors/1/show');
-        expect(await ui.shownRoute()).toBe('/authors/:id/show');
-        expect(await ui.page.getByTestId('page-404').count()).toBe(0);
+        const dialog = await dialogOver(ui, '/authors/1/show', '/authors/:id/show');
         expect(await ui.notifications().allInnerTexts()).not.toContainEqual(
           expect.stringMatching(/Element does not exist|条目不存在/),
         );
