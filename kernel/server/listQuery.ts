@@ -50,7 +50,10 @@ export function likePattern(text: string): string {
 export function textMatch(columns: string[], q: string, dialect: 'sqlite' | 'postgres'): Expression<SqlBool> {
   const pattern = likePattern(q.trim());
   const op = dialect === 'postgres' ? sql.raw('ILIKE') : sql.raw('LIKE');
-  const parts = columns.map((c) => sql`${sql.ref(c)} ${op} ${pattern} ESCAPE '\\'`);
+  // PostgreSQL's default LIKE escape is the backslash (an ESCAPE clause would be evaluated per row in a
+  // generic plan); SQLite has no default escape.
+  const escape = dialect === 'postgres' ? sql`` : sql` ESCAPE '\\'`;
+  const parts = columns.map((c) => sql`${sql.ref(c)} ${op} ${pattern}${escape}`);
   return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
 }
 
