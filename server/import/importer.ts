@@ -24,7 +24,7 @@
  * not Tate's numeric id); within one run it is.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Kysely } from 'kysely';
 import { nowText, type Database } from '../db/database';
 import type { MappedArtwork, MappedAuthor } from './mapping';
 import { prepared, preparedInThread, startPrepared } from './prepare';
@@ -446,6 +446,13 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
         progress('artworks');
       }
     }
+    // PostgreSQL plans from table statistics, which autovacuum gathers only some time after a bulk load:
+    // until then a free-text search took about 17 ms of backend CPU instead of 2.4 (full Tate file).
+    if (
+      summary.artists.imported + summary.artworks.imported > 0 &&
+      db.getExecutor().adapter instanceof PostgresAdapter
+    )
+      await sql`analyze`.execute(db);
     summary.seconds = (performance.now() - started) / 1000;
     return summary;
   }
