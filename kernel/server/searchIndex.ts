@@ -6,7 +6,8 @@
  * `<table>_search(id, doc)`: one row per record, `doc` = the lower-cased search fields of the record
  * (its own columns, then the referenced fields, e.g. the author's name), joined by U+001F (unit
  * separator), with a pg_trgm GIN index on `doc` (PostgreSQL docs, "pg_trgm": the index serves LIKE
- * '%…%'). Kept in step by triggers: a write to the record's search fields or references, a delete, and
+ * '%…%'), whose pending list is kept to 256 kB (every search scans the rows waiting there; migration
+ * 20261126T1520 says why). Kept in step by triggers: a write to the record's search fields or references, a delete, and
  * a change of a referenced field (authors.authorName) rewrite the rows concerned, in the same transaction.
  *
  * Why this matches SQLite's `q` (substring of any one search field, case-insensitive): `lower(doc) LIKE
@@ -64,7 +65,7 @@ export function pgSearchBuild(table: string, s: SearchFields): string[] {
     'CREATE EXTENSION IF NOT EXISTS pg_trgm',
     `CREATE TABLE ${q(st)} (id integer PRIMARY KEY, doc text NOT NULL)`,
     `INSERT INTO ${q(st)} (id, doc) SELECT a.id, ${docOf('a', s)} FROM ${q(table)} a`,
-    `CREATE INDEX ${q(`${st}_doc`)} ON ${q(st)} USING gin (doc gin_trgm_ops)`,
+    `CREATE INDEX ${q(`${st}_doc`)} ON ${q(st)} USING gin (doc gin_trgm_ops) WITH (gin_pending_list_limit = 256)`,
     `CREATE FUNCTION ${q(fn)}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
        IF TG_OP = 'DELETE' THEN DELETE FROM ${q(st)} WHERE id = OLD.id; RETURN NULL; END IF;
        INSERT INTO ${q(st)} (id, doc) VALUES (NEW.id, ${docOf('NEW', s)})

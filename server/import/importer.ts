@@ -446,13 +446,14 @@ export async function importTate(db: Kysely<Database>, opts: ImportOptions): Pro
         progress('artworks');
       }
     }
-    // PostgreSQL plans from table statistics, which autovacuum gathers only some time after a bulk load:
-    // until then a free-text search took about 17 ms of backend CPU instead of 2.4 (full Tate file).
+    // PostgreSQL, after a bulk load: statistics for the planner (autovacuum gathers them only later), and
+    // the artworks' free-text table's index with its pending list merged (`<table>_search`, searchIndex.ts;
+    // migration 20261126T1520: every search scans that list).
     if (
       summary.artists.imported + summary.artworks.imported > 0 &&
       db.getExecutor().adapter instanceof PostgresAdapter
     )
-      await sql`analyze`.execute(db);
+      await sql`vacuum (analyze) artworks_search, authors, artworks`.execute(db);
     summary.seconds = (performance.now() - started) / 1000;
     return summary;
   }

@@ -32,6 +32,7 @@ import * as m20261126T0700_storage_audit_log from './20261126T0700_storage_audit
 import * as m20261126T0701_saved_views from './20261126T0701_saved_views';
 import * as m20261126T0900_drop_ledger_witness from './20261126T0900_drop_ledger_witness';
 import * as m20261126T0910_pg_change_notify from './20261126T0910_pg_change_notify';
+import * as m20261126T1520_search_gin_pending_limit from './20261126T1520_search_gin_pending_limit';
 
 export const migrations: Record<string, Migration> = {
   '20261122T0001_registry': m20261122T0001_registry,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '20261126T0701_saved_views': m20261126T0701_saved_views,
   '20261126T0900_drop_ledger_witness': m20261126T0900_drop_ledger_witness,
   '20261126T0910_pg_change_notify': m20261126T0910_pg_change_notify,
+  '20261126T1520_search_gin_pending_limit': m20261126T1520_search_gin_pending_limit,
 };
