@@ -18,7 +18,7 @@
  */
 import Cookies from 'js-cookie';
 import type { AuthProvider, UserIdentity } from 'ra-core';
-import { Codes } from '../../common/envelope';
+import { sessionEnded } from '../shell/session';
 import { httpClient as defaultHttpClient, TOKEN_COOKIE, type HttpClient } from '../dataProvider/httpClient';
 
 /** What `GET /dev-api/user/info` answers. */
@@ -45,11 +45,6 @@ export const cookieTokenStore: TokenStore = {
 
 function statusOf(error: any): number | undefined {
   return typeof error?.status === 'number' ? error.status : undefined;
-}
-
-function codeOf(error: any): number | undefined {
-  const code = error?.body?.code;
-  return typeof code === 'number' ? code : undefined;
 }
 
 /**
@@ -109,7 +104,7 @@ export function createAuthProvider(
 
     async checkError(error: any) {
       const status = statusOf(error);
-      if (codeOf(error) === Codes.TOKEN_INVALID) {
+      if (sessionEnded(error)) {
         cache = undefined;
         throw { message: 'baas.auth.session_expired' };
       }
