@@ -11,6 +11,7 @@ import {
   type SubmitWaitOptions,
   type Transaction,
 } from '../../common/ledger/types';
+import { Deadlines, type Deadline } from './deadlines';
 import type { LedgerExplorer } from './explorer';
 import type { Db, Waiter } from './pipelineTypes';
 
@@ -19,6 +20,8 @@ export class CommitWaiters {
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly db: Db;
   private readonly reads: LedgerExplorer;
+  /** submitAndWait's timeouts, one timer per duration (deadlines.ts). */
+  private readonly deadlines = new Deadlines();
 
   /** @param reads the explorer over the same database (answers "already committed?") */
   constructor(db: Kysely<any>, reads: LedgerExplorer) {
@@ -139,20 +142,20 @@ export class CommitWaiters {
     logError?: (err: unknown, msg: string) => void,
   ): Promise<CommittedTx> {
     const timeoutMs = opts.timeoutMs ?? 30_000;
-    let timer: NodeJS.Timeout | undefined;
+    let deadline: Deadline | undefined;
     let txId: string | undefined;
     const committed = new Promise<CommittedTx>((resolve, reject) => {
       const waiter: Waiter = {
         resolve: (tx) => {
-          clearTimeout(timer);
+          if (deadline) this.deadlines.cancel(deadline);
           resolve(tx);
         },
         reject: (err) => {
-          clearTimeout(timer);
+          if (deadline) this.deadlines.cancel(deadline);
           reject(err);
         },
       };
-      timer = setTimeout(() => {
+      deadline = this.deadlines.add(timeoutMs, () => {
         if (txId) this.drop(txId, waiter);
         reject(
           new LedgerError(
@@ -160,7 +163,7 @@ export class CommitWaiters {
             `transaction ${txId ?? '(not yet stored)'} not committed within ${timeoutMs} ms`,
           ),
         );
-      }, timeoutMs);
+      });
       store(waiter).then(
         (tx) => {
           txId = tx.txId;

@@ -13,7 +13,6 @@ import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import { sqliteHandle } from '../db/connect';
 import { lazyStatements } from '../db/sqliteStatements';
-import { toHex } from '../../common/ledger/hex';
 import {
   encodeEntryBundle,
   HASH_SIZE,
@@ -28,7 +27,6 @@ import {
   type Tile,
   tileIndexes,
   TILE_WIDTH,
-  treeHash,
   treeHashIndexes,
   treeProofIndexes,
 } from '../../common/ledger/tlog';
@@ -87,6 +85,26 @@ function hexHash(hex: string, at: number): Hash {
   const h = Buffer.from(hex.slice(at, at + HEX), 'hex');
   if (h.length !== HASH_SIZE) throw new Error(`ledger tree: stored hash at ${at / HEX} is not 32-byte hex`);
   return h;
+}
+
+/**
+ * The tree hash (hex) of the first `size` entries (all zero for 0, as Go) from the stored hashes of its right edge: Go
+ * tlog's `TreeHash` (the complete subtrees `treeHashIndexes(size)` names, left to right, folded from the
+ * right with RFC 6962's inner node hash), with node:crypto instead of the browser-side SHA-256 of
+ * common/ledger/tlog.ts (the append path's hot spot, issue 19 item 10). Same hash as `treeHash`
+ * (tree.test.ts). @throws Error when a stored hash of the edge is missing from `hashes`
+ */
+export function edgeRoot(size: number, hashes: ReadonlyMap<number, Hash>): string {
+  if (size === 0) return '0'.repeat(HEX);
+  const ix = treeHashIndexes(size);
+  const at = (k: number) => {
+    const h = hashes.get(ix[k]);
+    if (!h) throw new Error(`ledger tree: stored hash ${ix[k]} of the tree of size ${size} missing`);
+    return h;
+  };
+  let h = at(ix.length - 1);
+  for (let k = ix.length - 2; k >= 0; k--) h = nodeHash(at(k), h);
+  return Buffer.from(h.buffer, h.byteOffset, h.byteLength).toString('hex');
 }
 
 /** Stored Merkle logs, one per channel, over the application's database. */
@@ -202,7 +220,7 @@ export class TreeStore {
       // The old root from the hashes themselves (a stored root column could claim another tree).
       edge = {
         size: oldSize,
-        rootHash: oldSize ? toHex(treeHash(oldSize, (r) => r.map((x) => map.get(x)!))) : '',
+        rootHash: oldSize ? edgeRoot(oldSize, map) : '',
         hashes: map,
       };
     }
@@ -228,8 +246,7 @@ export class TreeStore {
         work.set(next++, added.subarray(at, at + HASH_SIZE));
       }
     }
-    const read = (ix: number[]) => ix.map((x) => work.get(x)!);
-    const root = toHex(treeHash(size, read));
+    const root = edgeRoot(size, work);
     const hex = added.toString('hex');
     if (this.sqlite) this.statements().insert.run(channelId, blockNumber, size, root, hashStart, hex);
     else
@@ -260,7 +277,8 @@ export class TreeStore {
   /** The tree hash of the first `size` entries (hex). */
   async treeHashAt(channelId: number, size: number, db: Kysely<any> = this.db): Promise<string> {
     const ix = treeHashIndexes(size);
-    return toHex(treeHash(size, await this.prefetch(channelId, ix, db)));
+    const hashes = await this.readHashes(channelId, ix, db);
+    return edgeRoot(size, new Map(ix.map((x, i) => [x, hashes[i]])));
   }
 
   /** Inclusion proof of entry `index` in the tree of `size` entries (RFC 6962 audit path). */
