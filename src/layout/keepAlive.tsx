@@ -9,7 +9,17 @@
  *
  * A kept page is dropped when its tab leaves `cached`: the tab closed (×, close others, close all), or
  * refreshed (the strip's Refresh and the size switch go through `/redirect/<path>`: `dropsKept`). With
- * the tab strip switched off nothing is kept (the product's cache is the strip's).
+ * the tab strip switched off nothing is kept (the product's cache is the strip's). At most `MAX_KEPT`
+ * pages are kept hidden: past that the page shown longest ago is dropped (its tab stays, and opens the
+ * page afresh), unless it holds unsaved edits — those are only dropped by closing or refreshing their tab,
+ * which asks first.
+ *
+ * A hidden page is `display: none` (React's `<Activity mode="hidden">`): out of the accessibility tree
+ * and of the tab order, so it takes no focus and is not announced; its effects are destroyed, so its
+ * timers, polling and data subscriptions stop until it is shown. Each page sits in a `data-shell-view`
+ * box (`display: contents`, no layout of its own) marked `data-kept-hidden` while hidden: the shown page
+ * (or the page that is not kept) comes first, and tests scope their queries to the shown view with it
+ * (tests/browser/helpers/shownView.ts).
  *
  * The unsaved-edits prompt (react-admin `warnWhenUnsavedChanges`, react-router `useBlocker`) asks only when
  * leaving loses the edits: going to another page keeps them (the page is kept), closing or refreshing the
@@ -26,10 +36,34 @@ import {
 } from 'react';
 import { UNSAFE_LocationContext } from 'react-router';
 import type { RouterLocation } from 'ra-core';
-import { KeptPageContext } from '../shell/keptPage';
+import { KeptPageContext, type KeptPage } from '../shell/keptPage';
 import { matchRoute } from '../shell/router';
 import { allRoutes } from '../shell/routes';
 import { tagPathOf, tagsReducer, type TagsNavigationState, type TagsState } from '../shell/tagsView';
+
+/** The most pages kept hidden at once (besides the page shown). */
+export const MAX_KEPT = 8;
+
+/**
+ * The kept pages to drop to bound them (issue 21 keep-alive): `hidden`, the hidden pages' tab paths from
+ * the one shown longest ago to the latest; `unsaved(path)`: the page holds unsaved edits (never dropped
+ * here). Drops the oldest others until at most `max` remain (fewer cannot be reached when too many hold edits).
+ */
+export function evicted(
+  hidden: readonly string[],
+  unsaved: (path: string) => boolean,
+  max = MAX_KEPT,
+): string[] {
+  let over = hidden.length - max;
+  const out: string[] = [];
+  for (const path of hidden) {
+    if (over <= 0) break;
+    if (unsaved(path)) continue;
+    out.push(path);
+    over--;
+  }
+  return out;
+}
 
 /** react-router's location context value (`{ location, navigationType }`). */
 type LocationValue = ContextType<typeof UNSAFE_LocationContext>;
@@ -81,13 +115,19 @@ export function KeepAlive({
   const refreshed = refreshedTab(live.location.pathname);
   const shown = enabled ? active : undefined;
   const keep = (path: string) => enabled && path !== refreshed && tags.cached.includes(path);
-  // The location each kept page was last shown at, by tab path.
+  // Which blockers of each kept page reported unsaved edits when it was hidden (src/shell/keptPage.ts).
+  const unsaved = useRef(new Map<string, Set<string>>());
+  // The location each kept page was last shown at, by tab path, from the one shown longest ago to the latest.
   const [left, setLeft] = useState<ReadonlyMap<string, LocationValue>>(new Map());
   useLayoutEffect(() => {
     setLeft((m) => {
-      const next = new Map([...m].filter(([path]) => path === shown || keep(path)));
+      const next = new Map([...m].filter(([path]) => path !== shown && keep(path)));
+      const drop = evicted([...next.keys()], (path) => !!unsaved.current.get(path)?.size);
+      for (const path of drop) next.delete(path);
       if (shown) next.set(shown, live);
-      const same = next.size === m.size && [...next].every(([k, v]) => m.get(k) === v);
+      for (const path of unsaved.current.keys()) if (!next.has(path)) unsaved.current.delete(path);
+      const a = [...m];
+      const same = next.size === m.size && [...next].every(([k, v], i) => a[i][0] === k && a[i][1] === v);
       return same ? m : next;
     });
   });
@@ -96,29 +136,49 @@ export function KeepAlive({
   useLayoutEffect(() => {
     tagsRef.current = tags;
   }, [tags]);
-  const keepsFor = useRef(new Map<string, (next: RouterLocation) => boolean>());
-  const keeps = (path: string) => {
-    let f = keepsFor.current.get(path);
-    if (!f) {
-      f = (next: RouterLocation) => !dropsKept(tagsRef.current, path, next);
-      keepsFor.current.set(path, f);
+  const keptFor = useRef(new Map<string, KeptPage>());
+  const kept = (path: string) => {
+    let k = keptFor.current.get(path);
+    if (!k) {
+      k = {
+        keeps: (next: RouterLocation) => !dropsKept(tagsRef.current, path, next),
+        dirty: (id, yes) => {
+          const ids = unsaved.current.get(path) ?? new Set<string>();
+          if (yes) ids.add(id);
+          else ids.delete(id);
+          unsaved.current.set(path, ids);
+        },
+      };
+      keptFor.current.set(path, k);
     }
-    return f;
+    return k;
   };
   // The page shown comes first in the document, before the hidden ones (a query for the first element of a
   // kind, e.g. a form's input by name, finds the shown page's).
-  const kept = [...left.keys()].filter((p) => p !== shown && keep(p));
-  const pages = shown ? [shown, ...kept] : kept;
+  const hidden = [...left.keys()].filter((p) => p !== shown && keep(p));
+  const pages = shown ? [shown, ...hidden] : hidden;
   return (
     <>
+      {!shown && (
+        <div data-shell-view="" style={{ display: 'contents' }}>
+          {fallback}
+        </div>
+      )}
       {pages.map((path) => (
-        <Activity key={path} mode={path === shown ? 'visible' : 'hidden'}>
-          <UNSAFE_LocationContext.Provider value={path === shown ? live : left.get(path)!}>
-            <KeptPageContext.Provider value={keeps(path)}>{children}</KeptPageContext.Provider>
-          </UNSAFE_LocationContext.Provider>
-        </Activity>
+        // The box is outside the `<Activity>`: a hidden subtree's own updates are deferred, its mark must not be.
+        <div
+          key={path}
+          data-shell-view={path}
+          data-kept-hidden={path === shown ? undefined : ''}
+          style={{ display: 'contents' }}
+        >
+          <Activity mode={path === shown ? 'visible' : 'hidden'}>
+            <UNSAFE_LocationContext.Provider value={path === shown ? live : left.get(path)!}>
+              <KeptPageContext.Provider value={kept(path)}>{children}</KeptPageContext.Provider>
+            </UNSAFE_LocationContext.Provider>
+          </Activity>
+        </div>
       ))}
-      {!shown && fallback}
     </>
   );
 }

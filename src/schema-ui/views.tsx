@@ -16,6 +16,7 @@
  */
 import type { ComponentType, ReactElement, ReactNode } from 'react';
 import type { Theme } from '@mui/material/styles';
+import { CleanAfterSave } from './cleanAfterSave';
 import { Box, Stack, Typography, useMediaQuery } from '@mui/material';
 import {
   BulkDeleteButton,
@@ -441,6 +442,7 @@ const KEEP_DIRTY_VALUES = { keepDirtyValues: true } as const;
 function FormToolbar({ canDelete }: { canDelete: boolean }) {
   return (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <CleanAfterSave />
       <SaveButton />
       {canDelete && <DeleteWithConfirm />}
     </Toolbar>
