@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropsKept } from './keepAlive';
+import { dropsKept, evicted, MAX_KEPT } from './keepAlive';
 import type { TagsState } from '../shell/tagsView';
 
 const view = (path: string, affix = false) => ({ name: path, path, fullPath: path, title: path, affix });
@@ -39,5 +39,22 @@ describe('what drops a kept page', () => {
 
   it('drops a page that is not cached (any more)', () => {
     expect(dropsKept({ ...tags, cached: [] }, '/authors/1', go('/industry/authors'))).toBe(true);
+  });
+});
+
+describe('which kept pages go past the bound', () => {
+  const pages = (n: number) => Array.from({ length: n }, (_, i) => `/authors/${i}`);
+  const none = () => false;
+
+  it('drops none up to the bound, then the ones shown longest ago', () => {
+    expect(evicted(pages(MAX_KEPT), none)).toEqual([]);
+    expect(evicted(pages(MAX_KEPT + 2), none)).toEqual(['/authors/0', '/authors/1']);
+  });
+
+  it('never drops a page with unsaved edits: the next oldest goes instead, or none', () => {
+    const dirty = new Set(['/authors/0']);
+    expect(evicted(pages(MAX_KEPT + 1), (p) => dirty.has(p))).toEqual(['/authors/1']);
+    expect(evicted(pages(3), () => true, 1)).toEqual([]);
+    expect(evicted(pages(3), (p) => p !== '/authors/2', 1)).toEqual(['/authors/2']);
   });
 });
