@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Dialog } from 'playwright-core';
 import { sharedEnv } from './helpers/sharedEnv';
+import { notKept } from './helpers/shownView';
 import { ConsolePage } from './pages/ConsolePage';
 import { DefectsPage } from './pages/DefectsPage';
 
@@ -130,6 +131,14 @@ describe.each(['en', 'zh'] as const)('keep-alive of the tab strip (%s)', (lang) 
       await ui.waitActiveTab(`/artworks/${id}/show`);
       await ui.page.getByRole('tab', { name: t.history }).click();
       await ui.page.waitForURL((u) => u.hash === `#/artworks/${id}/show/history`);
+      // The History tab is open on screen, and the page's tab in the strip leads back to it (the address
+      // changes before the page renders: leaving at once would abandon that render).
+      await expect
+        .poll(() => notKept(ui.page.getByRole('tab', { name: t.history })).getAttribute('aria-selected'))
+        .toBe('true');
+      await expect
+        .poll(() => ui.tab(`/artworks/${id}/show`).getAttribute('href'))
+        .toBe(`#/artworks/${id}/show/history`);
       await ui.tab('/dashboard').click();
       await ui.waitActiveTab('/dashboard');
       await ui.tab(`/artworks/${id}/show`).click();
