@@ -272,7 +272,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
           'bid-user-show',
           `/bidUsers/${bidUserId}/show`,
           () =>
-            notKept(p.getByText(`Bidder ${stamp}`))
+            notKept(p.locator('#main-content').getByText(`Bidder ${stamp}`))
               .first()
               .waitFor(),
         ],
