@@ -319,10 +319,18 @@ async function consoleScreens(): Promise<ScreenRow[]> {
     if (r.children?.length && !r.screen) continue;
     if (r.meta?.tabOf) {
       const page = rows.get(r.meta.tabOf);
-      if (page) page.tabs.push(f.fullPath.slice(r.meta.tabOf.length + 1));
+      const tab = f.fullPath.slice(r.meta.tabOf.length + 1);
+      if (page && !page.tabs.includes(tab)) page.tabs.push(tab);
       continue;
     }
     const roles = [...new Set(f.chain.flatMap((c) => c.meta?.roles ?? []))];
+    // A page opened to more roles at a second place (src/shell/resourceRoutes.ts `openedRecordPages`) is
+    // one screen: its roles are added to the first's.
+    const seen = rows.get(f.fullPath);
+    if (seen) {
+      seen.roles = [...new Set([...seen.roles.split(', '), ...roles])].join(', ');
+      continue;
+    }
     const title = r.meta?.title ?? f.chain.findLast((c) => c.meta?.title)?.meta?.title ?? '';
     const renders = r.screen
       ? 'resource' in r.screen

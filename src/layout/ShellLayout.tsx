@@ -6,7 +6,8 @@
  *
  * It also runs the navigation guard (`decideNavigation`): redirects, the 401 page for routes the
  * roles do not allow, the page title `<route title> - <product title>`, the last route in session
- * storage, and scrolling (top for a new page, the saved position for a kept-alive tab).
+ * storage, and scrolling (top for a new page, the saved position for a kept-alive tab). The pages of cached
+ * tabs are kept as they were left (`KeepAlive`, ./keepAlive.tsx).
  */
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
@@ -35,6 +36,7 @@ import { Sidebar } from './Sidebar';
 import { Navbar } from './Navbar';
 import { TagsView } from './TagsView';
 import { LoggedOutDialog } from './LoggedOutDialog';
+import { KeepAlive } from './keepAlive';
 import { Page401 } from './pages/ErrorPages';
 import { recordTagText, routeTitle } from './routeTitle';
 
@@ -215,8 +217,7 @@ function ShellFrame({ children }: { children?: ReactNode }) {
     previousPath.current = location.pathname;
     scrolledPath.current = location.pathname;
     if (prev === location.pathname) return;
-    const saved =
-      routeName && cachedRef.current.includes(routeName) ? scrollPositions.get(location.pathname) : 0;
+    const saved = tagPath && cachedRef.current.includes(tagPath) ? scrollPositions.get(location.pathname) : 0;
     window.scrollTo(0, 0);
     if (!saved) return;
     // The page may not be tall enough yet (a list refetching its rows): try again on each frame until the
@@ -243,6 +244,16 @@ function ShellFrame({ children }: { children?: ReactNode }) {
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
+
+  // The pages kept mounted while hidden (./keepAlive.tsx): a record's show and edit pages and the add pages,
+  // where an operator leaves a half-filled form or an open tab, when their route is cached. A list is
+  // restored from react-admin's store (filters, sort, page) and its scroll position, not kept mounted.
+  const keptScreen =
+    !!screen &&
+    'resource' in screen &&
+    screen.view !== 'list' &&
+    screen.view !== 'child' &&
+    !match?.route.meta?.noCache;
 
   const state: ShellState = { ...session, match: shown, tags, dispatchTags, mobile, prefs };
   const opened = prefs.sidebarOpened;
@@ -334,7 +345,14 @@ function ShellFrame({ children }: { children?: ReactNode }) {
                   <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />
                 )}
               >
-                {content}
+                <KeepAlive
+                  active={decision.kind === 'allow' && routeName && keptScreen ? tagPath : undefined}
+                  tags={tags}
+                  enabled={prefs.settings.tagsView}
+                  fallback={content}
+                >
+                  {children}
+                </KeepAlive>
               </ErrorBoundary>
             </Box>
           </Box>

@@ -4,8 +4,8 @@
  * query), × or middle click to close, right click for a 105 px menu: refresh, close, close others,
  * close all. After closing the active tab the user goes to the last remaining tab, or to `/`.
  */
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useContext, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { Link, UNSAFE_DataRouterContext, useLocation, useNavigate } from 'react-router';
 import { Box, Paper } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslate } from 'react-admin';
@@ -65,9 +65,13 @@ export function TagsView() {
     if (next.visited.some((v) => v.path === current)) dispatchTags({ type: 'closeAll' });
     else closeAfterLeaving(afterClose(next, view.path, view.path) ?? '/', { type: 'closeAll' });
   };
+  // Refresh remounts the page (src/layout/keepAlive.tsx drops a page passing through `/redirect/`); its kept
+  // scroll position goes too, unless unsaved edits block the navigation and the prompt is cancelled.
+  const router = useContext(UNSAFE_DataRouterContext)?.router;
   const refresh = (view: VisitedView) => {
-    dispatchTags({ type: 'uncache', name: view.name });
-    navigate(`/redirect${view.fullPath}`, { replace: true });
+    void navigate(`/redirect${view.fullPath}`, { replace: true });
+    const blocked = [...(router?.state.blockers.values() ?? [])].some((b) => b.state === 'blocked');
+    if (!blocked) dispatchTags({ type: 'uncache', path: view.path });
   };
 
   const onContextMenu = (e: MouseEvent, view: VisitedView) => {

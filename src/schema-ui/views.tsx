@@ -16,6 +16,7 @@
  */
 import type { ComponentType, ReactElement, ReactNode } from 'react';
 import type { Theme } from '@mui/material/styles';
+import { CleanAfterSave } from './cleanAfterSave';
 import { Box, Stack, Typography, useMediaQuery } from '@mui/material';
 import {
   BulkDeleteButton,
@@ -435,9 +436,13 @@ function sectionContent(
     .map((f) => inputOf(f, schema, overrides, only ? only.prop : schema));
 }
 
+/** The form's reset options (see `SchemaForm`); one object, so react-admin's reset effect does not rerun. */
+const KEEP_DIRTY_VALUES = { keepDirtyValues: true } as const;
+
 function FormToolbar({ canDelete }: { canDelete: boolean }) {
   return (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <CleanAfterSave />
       <SaveButton />
       {canDelete && <DeleteWithConfirm />}
     </Toolbar>
@@ -474,6 +479,9 @@ function SchemaForm({
       toolbar={<FormToolbar canDelete={mode === 'update' && can.delete} />}
       mode="onBlur"
       reValidateMode="onChange"
+      // A kept page (src/layout/keepAlive.tsx) runs its effects again when shown, and react-admin's form
+      // resets to the record then: the fields typed in and not saved keep their values (and stay dirty).
+      resetOptions={KEEP_DIRTY_VALUES}
     >
       {sectionTabs(TabbedForm.Tab, sections, schema, resource, overrides, 'input')}
     </TabbedForm>

@@ -26,6 +26,7 @@ import {
 import { AdminContext, LoadingPage, type RaThemeOptions } from 'ra-ui-materialui';
 import type { QueryClient } from '@tanstack/react-query';
 import { lazyComponent } from './lazy';
+import { keepAliveRouterProvider } from './keptPage';
 
 /** react-admin's error page (Error.tsx), loaded when a render error reaches the top boundary. */
 const ErrorPage = lazyComponent(() => import('./raPages').then((m) => m.Error));
@@ -87,6 +88,8 @@ export function ConsoleAdmin({
       queryClient={queryClient}
       store={defaultStore}
       theme={theme}
+      // Kept pages (the tab strip's keep-alive) ask about unsaved edits only when they are dropped.
+      routerProvider={keepAliveRouterProvider}
     >
       <DocumentLanguage />
       <CssBaseline enableColorScheme>

@@ -89,6 +89,25 @@ describe('resource routes from the schemas', () => {
     expect(user.kind).toBe('unauthorized');
   });
 
+  it("opens a record's show page to a role its schema admits where its group does not", () => {
+    // Contract templates: x-roles admin and user; their group (Medicine) is admin's and company's. The
+    // user account reads them (its contracts link to them) but neither lists nor edits them in the console.
+    const user = (path: string) => decideNavigation({ path, hasToken: true, roles: ['user'] }).kind;
+    expect(user('/contractTemplates/3/show')).toBe('allow');
+    expect(user('/contractTemplates/3/show/history')).toBe('allow');
+    expect(user('/contractTemplates/3')).toBe('unauthorized');
+    expect(user('/medicine/smContract')).toBe('unauthorized');
+    const company = (path: string) => decideNavigation({ path, hasToken: true, roles: ['company'] }).kind;
+    expect(company('/contractTemplates/3/show')).toBe('unauthorized');
+    // Admin still gets the group's page (its breadcrumbs and menu entry).
+    const shown = admin('/contractTemplates/3/show');
+    expect(shown.kind === 'allow' && shown.match.route.name).toBe('contractTemplates.show');
+    // A group that admits every role of its resources opens nothing more.
+    const group: ShellRoute = { path: '/g', meta: { title: 'g', roles: ['admin', 'user'] }, children: [] };
+    const tree = withResourceRoutes([group], [resource({ group: '/g', path: '/g/w', roles: ['user'] })]);
+    expect(tree).toHaveLength(1);
+  });
+
   it('gives a hidden (data-only) resource no route and no menu entry', () => {
     expect(generatedResources.find((r) => r.name === 'artCategories')?.hidden).toBe(true);
     expect(matchRoute(allRoutes, '/artCategories')).toBeNull();

@@ -12,8 +12,13 @@
  *   (src/schema-ui/views.tsx);
  * - the resource's own child routes `/<name>/<route.path>` (`x-resource.routes`);
  * - the react-admin list path `/<name>` forwarding to `r.path` (react-admin goes there after a delete).
- * Detail routes are hidden, not cached, highlight the list's menu entry, and their tab routes name the
- * page they are a tab of (`meta.tabOf`) so the tab strip keeps one tab per record page.
+ * Detail routes are hidden and highlight the list's menu entry; like the list, they are cached: each
+ * record page and add page is kept as it was left (a half-filled form, the open tab) until its tab is
+ * closed or refreshed (src/layout/keepAlive.tsx, issue 21). Their tab routes name the page they are a tab
+ * of (`meta.tabOf`) so the tab strip keeps one tab per record page.
+ *
+ * A role the resource's schema admits (`x-roles`) but its group does not also gets the show page and
+ * its tabs, as hidden top-level routes for that role (`openedRecordPages`): a record it may read opens.
  *
  * All of them become children of the route at `r.group` (e.g. `/industry/artwork`), resources first,
  * ordered by `x-resource.order`, before the group's hand-written children; without a group, top-level
@@ -40,7 +45,7 @@ export function resourceRoutes(r: GeneratedResource): ShellRoute[] {
   const base = `/${r.name}`;
   const roles = r.roles.length ? r.roles : undefined;
   const has = (verb: string) => r.verbs.includes(verb);
-  const detail = { noAuth: true, noCache: true, activeMenu: r.path, roles };
+  const detail = { noAuth: true, activeMenu: r.path, roles };
   const out: ShellRoute[] = [
     {
       path: r.path,
@@ -98,6 +103,7 @@ export function withResourceRoutes(
     byGroup.set(r.group, [...(byGroup.get(r.group) ?? []), r]);
   }
   const placed = new Set<string | null>();
+  const opened: ShellRoute[] = [];
   const walk = (routes: ShellRoute[], parent: string): ShellRoute[] =>
     routes.map((route) => {
       const full = resolvePath(parent, route.path);
@@ -105,6 +111,7 @@ export function withResourceRoutes(
       const children = route.children ? walk(route.children, full) : undefined;
       if (!mine) return children ? { ...route, children } : route;
       placed.add(full);
+      for (const r of mine) opened.push(...openedRecordPages(r, route.meta?.roles));
       return { ...route, children: [...mine.flatMap(resourceRoutes), ...(children ?? [])] };
     });
   const merged = walk(tree, '/');
@@ -115,5 +122,28 @@ export function withResourceRoutes(
       `x-resource.group "${group}" of ${names.join(', ')} is not a route of src/shell/routes.ts`,
     );
   }
-  return [...merged, ...(byGroup.get(null) ?? []).flatMap(resourceRoutes)];
+  return [...merged, ...(byGroup.get(null) ?? []).flatMap(resourceRoutes), ...opened];
+}
+
+/**
+ * The show page (and its tabs) of resource `r` for the roles its schema admits (`x-roles`) but its group
+ * (roles `groupRoles`) does not, as hidden top-level routes for those roles only: a record they may read
+ * opens for them (e.g. a contract template linked from the contracts list of the user account, whose
+ * Medicine group is admin's and company's), without a menu entry. Other roles match the group's routes
+ * first. Empty when the group admits every role of the resource.
+ */
+function openedRecordPages(r: GeneratedResource, groupRoles: string[] | undefined): ShellRoute[] {
+  // Admin opens every route already (src/shell/permission.ts).
+  const outside = groupRoles ? r.roles.filter((role) => role !== 'admin' && !groupRoles.includes(role)) : [];
+  if (!outside.length) return [];
+  return (
+    resourceRoutes(r)
+      .filter((route) => route.name === `${r.name}.show` || route.name?.startsWith(`${r.name}.show.`))
+      // Route names are unique: the copy's names the roles it is for.
+      .map((route) => ({
+        ...route,
+        name: `${route.name}~${outside.join('+')}`,
+        meta: { ...route.meta, roles: outside },
+      }))
+  );
 }

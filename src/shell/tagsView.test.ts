@@ -23,13 +23,16 @@ function open(...views: VisitedView[]): TagsState {
 
 describe('tags view reducer', () => {
   it('starts with the pinned views', () => {
-    expect(initTags([dashboard])).toEqual({ visited: [dashboard], cached: ['dashboard'] });
+    expect(initTags([dashboard])).toEqual({ visited: [dashboard], cached: ['/dashboard'] });
   });
 
-  it('adds each visited view once and caches it unless noCache', () => {
+  it('adds each visited view once and caches it by its path unless noCache', () => {
     const s = open(view('a'), view('b', { noCache: true }), view('a'));
     expect(paths(s)).toEqual(['/dashboard', '/x/a', '/x/b']);
-    expect(s.cached).toEqual(['dashboard', 'a']);
+    expect(s.cached).toEqual(['/dashboard', '/x/a']);
+    // Two pages of one route (two records' edit pages) are two kept views.
+    const two = open(view('e', { path: '/authors/1' }), view('e', { path: '/authors/2' }));
+    expect(two.cached).toEqual(['/dashboard', '/authors/1', '/authors/2']);
   });
 
   it('updates the fullPath of a revisited view (its query)', () => {
@@ -43,7 +46,7 @@ describe('tags view reducer', () => {
     const s = open(view('a'), view('b'));
     const closed = tagsReducer(s, { type: 'close', path: '/x/a' });
     expect(paths(closed)).toEqual(['/dashboard', '/x/b']);
-    expect(closed.cached).toEqual(['dashboard', 'b']);
+    expect(closed.cached).toEqual(['/dashboard', '/x/b']);
     expect(tagsReducer(s, { type: 'close', path: '/dashboard' })).toBe(s);
     expect(tagsReducer(s, { type: 'close', path: '/nope' })).toBe(s);
   });
@@ -51,7 +54,7 @@ describe('tags view reducer', () => {
   it('closes others, keeping pinned views and the chosen one', () => {
     const s = tagsReducer(open(view('a'), view('b'), view('c')), { type: 'closeOthers', path: '/x/b' });
     expect(paths(s)).toEqual(['/dashboard', '/x/b']);
-    expect(s.cached).toEqual(['b']);
+    expect(s.cached).toEqual(['/x/b']);
   });
 
   it('closes all but the pinned views', () => {
@@ -62,7 +65,7 @@ describe('tags view reducer', () => {
 
   it('drops caches on demand', () => {
     const s = open(view('a'), view('b'));
-    expect(tagsReducer(s, { type: 'uncache', name: 'a' }).cached).toEqual(['dashboard', 'b']);
+    expect(tagsReducer(s, { type: 'uncache', path: '/x/a' }).cached).toEqual(['/dashboard', '/x/b']);
     expect(tagsReducer(s, { type: 'uncacheAll' }).cached).toEqual([]);
   });
 });

@@ -5,8 +5,10 @@
  * visited named route becomes one tab, keyed by its path; visiting it again with another query
  * updates the tab's `fullPath` (so the tab returns to the same filters); pinned (`affix`) tabs are
  * never closed; "close others" keeps the pinned tabs and the chosen one; "close all" keeps the pinned
- * ones. `cached` lists the names of views kept alive (not `noCache`); the shell restores their
- * scroll position, and react-admin's store keeps their list filters.
+ * ones. `cached` lists the tab paths of the views kept alive (not `noCache`): the shell keeps each such
+ * page as it was left — a half-filled form, the open tab, the scroll position (src/layout/keepAlive.tsx)
+ * — until its tab is closed or refreshed. Keyed by path, not by route name: two records' edit pages are
+ * two kept views.
  */
 
 import { fillPath, type RouteMatch } from './router';
@@ -39,7 +41,7 @@ export interface VisitedView {
 /** State of the tab strip. */
 export interface TagsState {
   visited: VisitedView[];
-  /** Names of kept-alive views. */
+  /** Tab paths (`VisitedView.path`) of kept-alive views. */
   cached: string[];
 }
 
@@ -49,8 +51,8 @@ export type TagsAction =
   | { type: 'close'; path: string }
   | { type: 'closeOthers'; path: string }
   | { type: 'closeAll' }
-  /** Forget a view's cache (before a refresh). */
-  | { type: 'uncache'; name: string }
+  /** Forget the kept state of the view at tab path `path` (a refresh). */
+  | { type: 'uncache'; path: string }
   /** Forget every cached view (after a size switch). */
   | { type: 'uncacheAll' }
   /** Name the record shown by the view at `path` (once the page has loaded it). */
@@ -85,7 +87,7 @@ function addView(state: TagsState, view: VisitedView): TagsState {
         ? state.visited
         : state.visited.map((v, j) => (j === i ? { ...v, fullPath: view.fullPath } : v));
   const cached =
-    view.noCache || state.cached.includes(view.name) ? state.cached : [...state.cached, view.name];
+    view.noCache || state.cached.includes(view.path) ? state.cached : [...state.cached, view.path];
   return visited === state.visited && cached === state.cached ? state : { visited, cached };
 }
 
@@ -104,21 +106,20 @@ export function tagsReducer(state: TagsState, action: TagsAction, ...views: Visi
       if (!view || view.affix) break;
       next = {
         visited: state.visited.filter((v) => v !== view),
-        cached: state.cached.filter((n) => n !== view.name),
+        cached: state.cached.filter((p) => p !== view.path),
       };
       break;
     }
     case 'closeOthers': {
-      const view = state.visited.find((v) => v.path === action.path);
       const visited = state.visited.filter((v) => v.affix || v.path === action.path);
-      next = { visited, cached: view && !view.noCache ? [view.name] : [] };
+      next = { visited, cached: state.cached.filter((p) => p === action.path) };
       break;
     }
     case 'closeAll':
       next = { visited: state.visited.filter((v) => v.affix), cached: [] };
       break;
     case 'uncache':
-      next = { ...state, cached: state.cached.filter((n) => n !== action.name) };
+      next = { ...state, cached: state.cached.filter((p) => p !== action.path) };
       break;
     case 'uncacheAll':
       next = { ...state, cached: [] };

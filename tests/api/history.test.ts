@@ -173,8 +173,14 @@ describe('roles', () => {
     await t.post('/medicine-api/smContract/updateTemplate', { id: tpl.id, name: 'Role template' });
     const list = await revisions('contractTemplates', tpl.id, t.userToken);
     expect(list.status).toBe(200);
-    const r = await revert('contractTemplates', tpl.id, list.body.data.list[0].id, t.userToken);
+    expect(list.body.data.total).toBeGreaterThan(0);
+    const oldest = list.body.data.list[list.body.data.total - 1].id;
+    const r = await revert('contractTemplates', tpl.id, oldest, t.userToken);
     expect(r.status).toBe(403);
+    // Refused before anything is written: no new revision, the template as it was.
+    expect((await revisions('contractTemplates', tpl.id)).body.data.total).toBe(list.body.data.total);
+    const now = (await t.get(`/medicine-api/smContract/templateInfo?id=${tpl.id}`)).body.data;
+    expect(now.name).toBe('Role template');
   });
 
   it('refuses an unknown resource name as the request schema says', async () => {

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotDir } from './helpers/screenshots';
+import { notKept, shownLocator } from './helpers/shownView';
 import { startEnv, type TestEnv } from './helpers/env';
 import { AccountsPage } from './pages/AccountsPage';
 import { LoginPage } from './pages/LoginPage';
@@ -58,7 +59,7 @@ describe.each(['en', 'zh'] as const)('accounts console (browser, %s)', (lang) =>
         roleLabel: TEXT[lang].operator,
       });
       expect(id).toBeGreaterThan(0);
-      await page.getByText(username).first().waitFor();
+      await notKept(page.getByText(username)).first().waitFor();
       await accounts.openFromMenu();
       const row = await accounts.row(username);
       await expect.poll(() => row.innerText()).toContain(TEXT[lang].operator);
@@ -83,7 +84,7 @@ describe.each(['en', 'zh'] as const)('accounts console (browser, %s)', (lang) =>
       await password.change('not-the-password', second);
       await expect.poll(() => password.error('oldPassword')).toBe(TEXT[lang].wrongCurrent);
       await password.change(first, second);
-      await page.getByText(TEXT[lang].changed).first().waitFor();
+      await notKept(page.getByText(TEXT[lang].changed)).first().waitFor();
       // This session stays; the old password no longer works, the new one does.
       expect(await apiLogin(username, first)).not.toBe(0);
       expect(await apiLogin(username, second)).toBe(0);
@@ -109,7 +110,8 @@ describe.each(['en', 'zh'] as const)('accounts console (browser, %s)', (lang) =>
       const page = await env.signIn('admin', lang, { width, height: width === 375 ? 812 : 900 });
       try {
         // A list is a table from 600 px up and a list of cards (react-admin's SimpleList) below: both
-        // show the admin account (the user list) or its writes (the audit list).
+        // show the admin account (the user list) or its writes (the audit list); not in the add form the
+        // shell keeps hidden (its role "Administrator").
         const rows = '#main-content :text("admin")';
         const shots: [string, string, string][] = [
           ['permission-user', '/permission/user', rows],
@@ -121,7 +123,7 @@ describe.each(['en', 'zh'] as const)('accounts console (browser, %s)', (lang) =>
         ];
         for (const [name, route, ready] of shots) {
           await page.goto(`${env.baseUrl}/#${route}`);
-          await page.locator(ready).first().waitFor();
+          await shownLocator(page, ready).first().waitFor();
           await page.waitForTimeout(300);
           await page.screenshot({ path: join(dir, `${name}.${lang}.${width}.png`), fullPage: false });
         }

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEnv, type TestEnv } from './helpers/env';
 import { screenshotDir } from './helpers/screenshots';
+import { notKept, shownLocator } from './helpers/shownView';
 import { CrawlerPage, type Problem } from './pages/CrawlerPage';
 import { routesForRoles } from '../../src/shell/permission';
 import { buildMenu, fillPath, flattenRoutes, openGroupsFor, type FlatRoute } from '../../src/shell/router';
@@ -284,14 +285,14 @@ describe('an artwork on a tab', () => {
           const where = `${lang}/${width}/${view}`;
           // The edit page is the one with a form (the show page's tabs may still be on screen a moment).
           if (view === 'edit')
-            await crawler.mustSee(page.locator('#main-content form'), `${where}: the edit form`);
+            await crawler.mustSee(shownLocator(page, '#main-content form'), `${where}: the edit form`);
           const dealTab = crawler.contentTabs().filter({ hasText: deal });
           await crawler.mustSee(dealTab, `${where}: the "${deal}" tab`);
           await dealTab.click();
           await crawler.waitForPath(`${base}/dealInfo`);
           await crawler.settle();
           expect(crawler.path()).toBe(`${base}/dealInfo`);
-          await page.locator('#main-content').getByText(credit).first().waitFor();
+          await notKept(page.locator('#main-content').getByText(credit)).first().waitFor();
           if (width > 992) {
             // The tab strip keeps one entry for the record page, active on its tab.
             const tags = page.getByTestId('tags-view');

@@ -9,14 +9,16 @@
  * - attach a certificate PDF to a traceability step; the stepper shows it;
  * - generate a mini-program code, download its QR PNG and decode it back to the author's wxUrl;
  * - the two-step add (main information and images, then the sections);
- * - leave a dirty form through the sidebar and get the confirmation.
+ * - leave a dirty form through the sidebar: no prompt, and its tab brings the edits back (issue 21
+ *   keep-alive); closing its tab asks, Cancel keeps tab and edits, OK drops them.
  * Screenshots of the new screens at 1440 and 375 px wide, both languages, into .tmp/screenshots/.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import { screenshotDir } from './helpers/screenshots';
 import { mustSee } from './helpers/mustSee';
+import { notKept, shownLocator, shownTestId } from './helpers/shownView';
 import { startEnv, type TestEnv } from './helpers/env';
 import { pdfFile, pngFile, RegistryPage } from './pages/RegistryPage';
 
@@ -105,7 +107,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
     await ui.save();
     await page.waitForURL(/#\/bidUsers\/\d+\/show/);
     const bidId = ui.currentId();
-    await page.getByText(nickname).first().waitFor();
+    await notKept(page.getByText(nickname)).first().waitFor();
     const created = await api(`/artmanager/bidUser/getInfo?id=${bidId}`);
     expect(created).toMatchObject({ phone, account: phone, nickname, mustChangePassword: 1 });
     expect(created.avatar).toMatch(/^\/uploads\/bidusers\/avatar\/.+\.png$/);
@@ -120,7 +122,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
 
     bidUserId = bidId;
     await ui.goto(`/bidUsers/${bidId}/show`);
-    await page.getByTestId('bid-works').getByText(`Registry work ${stamp}`).first().waitFor();
+    await shownTestId(page, 'bid-works').getByText(`Registry work ${stamp}`).first().waitFor();
   });
 
   it('uploads a portrait and shows it', async () => {
@@ -130,7 +132,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
     await page.waitForURL(/#\/authors\/\d+\/show/);
     const portrait = (await api(`/artmanager/authors/getInfo?id=${authorId}`)).portrait as string;
     expect(portrait).toMatch(/^\/uploads\/authors\/portrait\/[0-9a-f]{64}\.png$/);
-    const img = page.locator(`img[src$="${portrait}"]`).first();
+    const img = shownLocator(page, `img[src$="${portrait}"]`).first();
     await img.waitFor();
     expect(await img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth)).toBe(48);
   });
@@ -165,8 +167,11 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
 
   it('attaches a certificate PDF to a traceability step, and the stepper shows it', async () => {
     await ui.goto(`/artworks/${artId}/traceability`);
-    await page.locator('.RaSimpleFormIterator-add button, button.button-add').first().click();
-    await page.locator('[name="traceability.0.step"]').locator('xpath=..').getByRole('combobox').click();
+    await shownLocator(page, '.RaSimpleFormIterator-add button, button.button-add').first().click();
+    await shownLocator(page, '[name="traceability.0.step"]')
+      .locator('xpath=..')
+      .getByRole('combobox')
+      .click();
     await page.getByRole('option', { name: t.expert }).click();
     await ui.uploadFile('traceability.0.attachment', pdfFile('expert-report.pdf'));
     await ui.save();
@@ -176,7 +181,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
       expect.objectContaining({ step: 'expertAssessment', attachment: expect.stringMatching(/\.pdf$/) }),
     ]);
     await ui.goto(`/artworks/${artId}/show/traceability`);
-    const link = page.locator('.MuiStepper-root').getByTestId('file-link');
+    const link = shownLocator(page, '.MuiStepper-root').getByTestId('file-link');
     await mustSee(page, link, `${lang} traceability step's certificate link`);
     expect(await link.getAttribute('href')).toBe(trace[0].attachment);
     const pdf = await fetch(`${env.baseUrl}${trace[0].attachment}`);
@@ -197,7 +202,7 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
   it('adds an artwork in two steps: main information and images, then the sections', async () => {
     await ui.goto('/artworks/create');
     expect(await ui.activeStep()).toContain(t.stepOne);
-    await expect(page.locator('[name="baseInfo.size"]').count()).resolves.toBe(0);
+    await expect(shownLocator(page, '[name="baseInfo.size"]').count()).resolves.toBe(0);
     await ui.input('artWorkName').fill(`Two-step ${stamp}`);
     await ui.autocomplete('author', `Registry author ${stamp}`.slice(0, 12), `Registry author ${stamp}`);
     await ui.autocomplete('classify', 'painting', 'painting');
@@ -208,20 +213,45 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
     await ui.input('baseInfo.size').waitFor();
   });
 
-  it('asks before leaving a form with unsaved edits (sidebar), and stays when told to', async () => {
+  it('keeps unsaved edits when the sidebar leaves the form; closing its tab asks, and stays when told to', async () => {
     await ui.goto(`/authors/${authorId}`);
     await ui.input('introduction').fill(`Unsaved ${stamp}`);
     const sidebarLink = page
       .locator('aside a, nav a, .MuiDrawer-root a')
       .filter({ hasText: t.works })
       .first();
-    const message = await ui.leaveDirtyForm(() => sidebarLink.click());
+    // Leaving by the sidebar loses nothing (the page is kept as left): no prompt.
+    const prompts: string[] = [];
+    const onDialog = (d: Dialog) => {
+      prompts.push(d.message());
+      void d.dismiss();
+    };
+    page.on('dialog', onDialog);
+    await sidebarLink.click();
+    await page.waitForURL(/#\/(artworks|industry\/artWork)$/);
+    await ui.rows().first().waitFor();
+    page.off('dialog', onDialog);
+    expect(prompts).toEqual([]);
+
+    // Back by its tab: the edits are there.
+    const tag = page.locator(`[data-tag-path="/authors/${authorId}"]`);
+    await tag.click();
+    await page.waitForURL(new RegExp(`#/authors/${authorId}$`));
+    await expect.poll(() => ui.input('introduction').inputValue(), POLL).toBe(`Unsaved ${stamp}`);
+
+    // Closing its tab would lose them: it asks; Cancel keeps the tab, the page and the edits.
+    const message = await ui.leaveDirtyForm(() => tag.getByTestId('tag-close').click());
     expect(message).toContain(t.unsaved);
     expect(page.url()).toMatch(new RegExp(`#/authors/${authorId}$`));
+    await expect(tag.count()).resolves.toBe(1);
     await expect(ui.input('introduction').inputValue()).resolves.toBe(`Unsaved ${stamp}`);
-    const again = await ui.leaveDirtyForm(() => sidebarLink.click(), true);
+
+    // Told to go: the tab closes and the edits are dropped (the stored text is back when it opens again).
+    const again = await ui.leaveDirtyForm(() => tag.getByTestId('tag-close').click(), true);
     expect(again).toContain(t.unsaved);
-    await page.waitForURL(/#\/(artworks|industry\/artWork)$/);
+    await expect.poll(() => tag.count(), POLL).toBe(0);
+    await ui.goto(`/authors/${authorId}`);
+    await expect.poll(() => ui.input('introduction').inputValue(), POLL).not.toBe(`Unsaved ${stamp}`);
   });
 
   it('writes screenshots of the new screens at 1440 and 375 px', async () => {
@@ -234,16 +264,19 @@ describe.each(['en', 'zh'] as const)('registry uploads and codes (%s)', (lang) =
         [
           'artwork-traceability',
           `/artworks/${artId}/show/traceability`,
-          () => p.getByTestId('file-link').first().waitFor(),
+          () => shownTestId(p, 'file-link').first().waitFor(),
         ],
-        ['author-mini-program', `/authors/${authorId}/show/wechat`, () => p.getByTestId('wx-qr').waitFor()],
+        ['author-mini-program', `/authors/${authorId}/show/wechat`, () => shownTestId(p, 'wx-qr').waitFor()],
         ['bid-user-create', '/bidUsers/create', () => c.fileInput('avatar').waitFor()],
         [
           'bid-user-show',
           `/bidUsers/${bidUserId}/show`,
-          () => p.getByText(`Bidder ${stamp}`).first().waitFor(),
+          () =>
+            notKept(p.locator('#main-content').getByText(`Bidder ${stamp}`))
+              .first()
+              .waitFor(),
         ],
-        ['artwork-create-step-one', '/artworks/create', () => p.getByTestId('two-step').waitFor()],
+        ['artwork-create-step-one', '/artworks/create', () => shownTestId(p, 'two-step').waitFor()],
       ];
       for (const [name, route, ready] of shots) {
         await c.goto(route);

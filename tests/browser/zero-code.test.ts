@@ -35,6 +35,7 @@ import {
 import { ROOT, startServerProcess, type ServerProcess } from '../support/serverProcess';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/env';
 import { LoginPage } from './pages/LoginPage';
+import { notKept } from './helpers/shownView';
 import { ConsolePage } from './pages/ConsolePage';
 
 const passwords = { admin: 'Admin-pass-for-tests-1', user: 'User-pass-for-tests-1' };
@@ -355,8 +356,8 @@ describe('the pages of a resource with every type', () => {
     await expect.poll(() => ui.rows().first().innerText()).toContain('Published');
 
     await ui.goto(`/specimens/${id}/show`);
-    await page.getByText('Shown in the browser').first().waitFor();
-    await page.getByText('Specimen author').first().waitFor();
+    await notKept(page.getByText('Shown in the browser')).first().waitFor();
+    await notKept(page.getByText('Specimen author')).first().waitFor();
 
     await ui.goto(`/specimens/${id}`);
     await ui.input('title').waitFor();

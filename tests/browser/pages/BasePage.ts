@@ -5,6 +5,7 @@
  * the page with that token (as the console makes them).
  */
 import type { Locator, Page } from 'playwright-core';
+import { NOT_KEPT } from '../helpers/shownView';
 
 export class BasePage {
   constructor(
@@ -30,17 +31,20 @@ export class BasePage {
 
   /**
    * Waits until the shell shows a page (`#main-content`) and nothing in it is loading (progress bars,
-   * skeletons, spinners), at most 8 s for the loading to end.
+   * skeletons, spinners; a page kept hidden by the keep-alive does not count), at most 8 s for the
+   * loading to end.
    */
   async waitLoaded(): Promise<void> {
     await this.page.locator('#main-content').waitFor();
     await this.page
       .waitForFunction(
-        () =>
+        (notKept) =>
           !document.querySelector(
-            '#main-content .MuiLinearProgress-root, #main-content .MuiSkeleton-root, #main-content .MuiCircularProgress-root',
+            ['.MuiLinearProgress-root', '.MuiSkeleton-root', '.MuiCircularProgress-root']
+              .map((c) => `#main-content ${c}${notKept}`)
+              .join(', '),
           ),
-        undefined,
+        NOT_KEPT,
         { timeout: 8000 },
       )
       .catch(() => undefined);

@@ -1,9 +1,11 @@
 /**
  * Page object: the console around any resource page: navigation by hash route, the locale menu, the
- * list (search box, rows), forms (inputs by source, autocompletes, helper texts) and the delete dialog.
+ * list (search box, rows), forms (inputs by source, autocompletes, helper texts) and the delete dialog;
+ * all of the page shown, not of the pages the shell keeps hidden (helpers/shownView.ts).
  */
 import type { Locator } from 'playwright-core';
 import { BasePage } from './BasePage';
+import { notKept, shownLocator } from '../helpers/shownView';
 
 export class ConsolePage extends BasePage {
   /**
@@ -23,7 +25,7 @@ export class ConsolePage extends BasePage {
 
   /** The list's data rows (waits for the list to load). */
   rows(): Locator {
-    return this.page.locator('table tbody tr');
+    return shownLocator(this.page, 'table tbody tr');
   }
 
   async waitForRows(): Promise<void> {
@@ -32,12 +34,12 @@ export class ConsolePage extends BasePage {
 
   /** Types into the list's free-text search box (`q`) and waits for a row containing `expect`. */
   async search(text: string, expect: string): Promise<void> {
-    await this.page.locator('input[name="q"]').fill(text);
+    await shownLocator(this.page, 'input[name="q"]').fill(text);
     await this.rows().filter({ hasText: expect }).first().waitFor();
   }
 
   input(source: string): Locator {
-    return this.page.locator(`[name="${source}"]`).first();
+    return shownLocator(this.page, `[name="${source}"]`).first();
   }
 
   /** The helper/error text under an input (MUI renders it as `#<input id>-helper-text`). */
@@ -56,7 +58,7 @@ export class ConsolePage extends BasePage {
   }
 
   async save(): Promise<void> {
-    await this.page.getByRole('button', { name: /save|保存/i }).click();
+    await notKept(this.page.getByRole('button', { name: /save|保存/i })).click();
   }
 
   /**
@@ -67,7 +69,7 @@ export class ConsolePage extends BasePage {
     for (const [source, text] of Object.entries(values)) await this.input(source).fill(text);
     await this.save();
     await this.page.waitForURL(new RegExp(`#/${resource}/\\d+/show`));
-    await this.page.getByText(shown).first().waitFor();
+    await notKept(this.page.getByText(shown)).first().waitFor();
   }
 
   /** Clicks Delete and returns the confirmation dialog (not yet confirmed). */

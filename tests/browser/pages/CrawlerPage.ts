@@ -9,6 +9,7 @@
  */
 import type { Locator, Page, Request } from 'playwright-core';
 import { mustSee } from '../helpers/mustSee';
+import { notKept, shownLocator } from '../helpers/shownView';
 import { pageApi } from './BasePage';
 
 /** One thing that went wrong, with the route being visited when it happened. */
@@ -157,20 +158,20 @@ export class CrawlerPage {
     return true;
   }
 
-  /** What the page shows now. */
+  /** What the page shown shows now (not a page the shell keeps hidden). */
   async state(): Promise<PageState> {
     const main = this.page.locator('#main-content');
     return {
       path: this.path(),
-      is404: (await main.getByTestId('page-404').count()) > 0,
-      notAvailable: (await main.getByTestId('not-available').count()) > 0,
-      is401: (await main.getByTestId('page-401').count()) > 0,
+      is404: (await notKept(main.getByTestId('page-404')).count()) > 0,
+      notAvailable: (await notKept(main.getByTestId('not-available')).count()) > 0,
+      is401: (await notKept(main.getByTestId('page-401')).count()) > 0,
     };
   }
 
   /** The tabs of the react-admin page in the content area (not the shell's tab strip). */
   contentTabs(): Locator {
-    return this.page.locator('#main-content [role="tablist"] [role="tab"]');
+    return shownLocator(this.page, '#main-content [role="tablist"] [role="tab"]');
   }
 
   /** Waits until the content area shows tabs (a show or edit page that loaded its record). */

@@ -6,6 +6,7 @@
  */
 import type { Dialog, Locator } from 'playwright-core';
 import { ShellPage } from './ShellPage';
+import { notKept, shownLocator } from '../helpers/shownView';
 
 export class DefectsPage extends ShellPage {
   /** The route pattern the shell shows (`/platformUsers/:id/show`), from `#main-content[data-route]`. */
@@ -15,7 +16,7 @@ export class DefectsPage extends ShellPage {
 
   /** The list's data rows. */
   rows(): Locator {
-    return this.page.locator('#main-content table tbody tr');
+    return shownLocator(this.page, '#main-content table tbody tr');
   }
 
   /** The main area. */
@@ -23,9 +24,9 @@ export class DefectsPage extends ShellPage {
     return this.page.locator('#main-content');
   }
 
-  /** A text box of the page by its label. */
+  /** A text box of the page shown by its label. */
   textbox(label: RegExp | string): Locator {
-    return this.main().getByRole('textbox', { name: label }).first();
+    return notKept(this.main().getByRole('textbox', { name: label })).first();
   }
 
   /**

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Dialog, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import jsQR from 'jsqr';
+import { NOT_KEPT, shownLocator, shownTestId } from '../helpers/shownView';
 import { ConsolePage } from './ConsolePage';
 
 /** A PNG file of `size`×`size` pixels in one colour (distinct colours give distinct files). */
@@ -32,7 +33,7 @@ export class RegistryPage extends ConsolePage {
 
   /** The upload input block of a file property by its source (`portrait`, `traceability.0.attachment`). */
   fileInput(source: string): Locator {
-    return this.page.locator(`[data-testid="file-input-${source}"]`);
+    return shownLocator(this.page, `[data-testid="file-input-${source}"]`);
   }
 
   /** Uploads `file` into the file property `source` and waits for its preview link. */
@@ -44,7 +45,7 @@ export class RegistryPage extends ConsolePage {
 
   /** The image tiles of the artwork images input, in order. */
   tiles(): Locator {
-    return this.page.getByTestId('image-tile');
+    return shownTestId(this.page, 'image-tile');
   }
 
   /** The URLs of the tiles, in order. */
@@ -54,7 +55,7 @@ export class RegistryPage extends ConsolePage {
 
   /** Picks `files` in the images input's file dialog. */
   async addImages(files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
-    await this.page.getByTestId('images-file').setInputFiles(files);
+    await shownTestId(this.page, 'images-file').setInputFiles(files);
   }
 
   /** Drags the tile at `from` onto the tile at `to` with the mouse (small steps, as a hand would). */
@@ -77,8 +78,8 @@ export class RegistryPage extends ConsolePage {
    */
   async keyboardMove(from: number, by: number): Promise<void> {
     const url = (await this.tiles().nth(from).getAttribute('data-url'))!;
-    const tile = this.page.locator(`[data-testid="image-tile"][data-url="${url}"]`);
-    const pressed = this.page.locator('[data-testid="image-tile"][aria-pressed="true"]');
+    const tile = shownLocator(this.page, `[data-testid="image-tile"][data-url="${url}"]`);
+    const pressed = shownLocator(this.page, '[data-testid="image-tile"][aria-pressed="true"]');
     let at = from;
     for (let i = 0; i < Math.abs(by); i++) {
       await tile.focus();
@@ -87,47 +88,50 @@ export class RegistryPage extends ConsolePage {
       const before = await tile.evaluate((e) => (e as HTMLElement).style.transform);
       // dnd-kit's live region announces the droppable the item is over: dropping before it has done so
       // (a loaded machine) would drop on the old place.
-      const region = this.page.locator('[id^="DndLiveRegion"]');
+      const region = shownLocator(this.page, '[id^="DndLiveRegion"]');
       const announced = await region.innerText();
       await this.page.keyboard.press(by < 0 ? 'ArrowLeft' : 'ArrowRight');
       await this.page.waitForFunction(
-        ([u, t]) =>
-          (document.querySelector(`[data-testid="image-tile"][data-url="${u}"]`) as HTMLElement | null)?.style
-            .transform !== t,
-        [url, before] as const,
+        ([u, t, k]) =>
+          (document.querySelector(`[data-testid="image-tile"][data-url="${u}"]${k}`) as HTMLElement | null)
+            ?.style.transform !== t,
+        [url, before, NOT_KEPT] as const,
       );
-      await this.page.waitForFunction((a) => {
-        const text = document.querySelector('[id^="DndLiveRegion"]')?.textContent ?? '';
-        return text !== a && text.includes('moved over');
-      }, announced);
+      await this.page.waitForFunction(
+        ([a, k]) => {
+          const text = document.querySelector(`[id^="DndLiveRegion"]${k}`)?.textContent ?? '';
+          return text !== a && text.includes('moved over');
+        },
+        [announced, NOT_KEPT] as const,
+      );
       await this.page.keyboard.press('Space');
       await pressed.waitFor({ state: 'detached' });
       at += by < 0 ? -1 : 1;
       await this.page.waitForFunction(
-        ([u, n]) =>
-          document.querySelectorAll('[data-testid="image-tile"]')[n]?.getAttribute('data-url') === u,
-        [url, at] as const,
+        ([u, n, k]) =>
+          document.querySelectorAll(`[data-testid="image-tile"]${k}`)[n]?.getAttribute('data-url') === u,
+        [url, at, NOT_KEPT] as const,
       );
     }
   }
 
   /** The two-step add's stepper: the label of the active step. */
   async activeStep(): Promise<string> {
-    return this.page.getByTestId('two-step').locator('[data-active="true"]').first().innerText();
+    return shownTestId(this.page, 'two-step').locator('[data-active="true"]').first().innerText();
   }
 
   /** Clicks "Generate" on the author's mini-program tab and waits for a QR code of a new code. */
   async generateWxCode(): Promise<void> {
     // The panel first (it shows the code, if any, with the record); then the code without waiting for it:
     // an author without one has no code text (waiting for it cost the action timeout, 30 s).
-    await this.page.getByTestId('wx-code').waitFor();
-    const code = this.page.getByTestId('wx-code-text');
+    await shownTestId(this.page, 'wx-code').waitFor();
+    const code = shownTestId(this.page, 'wx-code-text');
     const before = (await code.count()) ? await code.innerText() : '';
-    await this.page.getByTestId('wx-code').getByRole('button').first().click();
-    await this.page.getByTestId('wx-qr').waitFor();
+    await shownTestId(this.page, 'wx-code').getByRole('button').first().click();
+    await shownTestId(this.page, 'wx-qr').waitFor();
     await this.page.waitForFunction(
-      (b) => (document.querySelector('[data-testid="wx-code-text"]')?.textContent ?? '') !== b,
-      before,
+      ([b, k]) => (document.querySelector(`[data-testid="wx-code-text"]${k}`)?.textContent ?? '') !== b,
+      [before, NOT_KEPT] as const,
     );
   }
 
@@ -135,7 +139,7 @@ export class RegistryPage extends ConsolePage {
   async downloadAndDecodeQr(): Promise<{ text: string; filename: string }> {
     const [download] = await Promise.all([
       this.page.waitForEvent('download'),
-      this.page.getByTestId('wx-download').click(),
+      shownTestId(this.page, 'wx-download').click(),
     ]);
     const png = PNG.sync.read(readFileSync((await download.path())!));
     const code = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
