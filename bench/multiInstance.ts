@@ -179,12 +179,13 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
     const liteCalls = ourCalls(liteToken, WORDS, artworkIds);
     const rows: string[][] = [];
     const figure = (r: { rps: number; p99: number }) => `${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms`;
-    for (const call of ['list', 'search', 'detail']) {
-      const lite1 = await spread([sqliteServer.url], liteCalls[call], connections, duration);
-      const one = await spread(urls.slice(0, 1), calls[call], connections, duration);
-      const three = await spread(urls, calls[call], connections, duration);
+    /** One row: `call` with `conns` connections on SQLite, on one PostgreSQL instance and spread over three. */
+    const compare = async (call: string, conns: number) => {
+      const lite1 = await spread([sqliteServer.url], liteCalls[call], conns, duration);
+      const one = await spread(urls.slice(0, 1), calls[call], conns, duration);
+      const three = await spread(urls, calls[call], conns, duration);
       rows.push([
-        `${call} (${connections} connections, ${duration} s)`,
+        `${call} (${conns} connections, ${duration} s)`,
         figure(lite1),
         figure(one),
         figure(three),
@@ -192,25 +193,14 @@ export async function run(ctx: { tmpDir?: string } = {}): Promise<void> {
         `${(three.rps / one.rps).toFixed(2)}×`,
         String(lite1.bad + one.bad + three.bad),
       ]);
-    }
+    };
+    for (const call of ['list', 'search', 'detail']) await compare(call, connections);
     // Latency under a light load: with 30 connections as fast as the server answers, p99 is mostly
     // queueing (about twice connections / req/s, Little's law). autocannon's overallRate sends each
     // second's requests in one burst, so a fixed offered rate measured the burst, not the search.
+    // (spread() gives each of the three instances at least one connection.)
     const light = Number(process.env.BENCH_LIGHT_CONNECTIONS ?? 4);
-    if (light > 0) {
-      const lite1 = await spread([sqliteServer.url], liteCalls.search, light, duration);
-      const one = await spread(urls.slice(0, 1), calls.search, light, duration);
-      const three = await spread(urls, calls.search, Math.max(light, 3), duration);
-      rows.push([
-        `search (${light} connections, ${duration} s)`,
-        figure(lite1),
-        figure(one),
-        figure(three),
-        `${Math.round((100 * one.rps) / lite1.rps)}%`,
-        `${(three.rps / one.rps).toFixed(2)}×`,
-        String(lite1.bad + one.bad + three.bad),
-      ]);
-    }
+    if (light > 0) await compare('search', light);
     if (nPuts > 0) {
       const oneP = await puts(urls.slice(0, 1), token, ids.slice(0, nPuts), 64);
       const threeP = await puts(urls, token, ids.slice(nPuts), 64);
