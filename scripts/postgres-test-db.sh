@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the local PostgreSQL cluster (Debian's postgresql package) and makes sure the role `baas`
 # (password `baas`, CREATEDB) exists, so that the API tests can run against PostgreSQL:
-#   TEST_DATABASE_URL=postgres://baas:baas@127.0.0.1:5432/postgres npx vitest run --project api
+#   TEST_DATABASE_URL=postgres://baas:baas@127.0.0.1:5432/postgres npx vitest run --project 'api*'
 # Prints that URL on success. Needs root (or sudo).
 set -euo pipefail
 SUDO=""

@@ -13,7 +13,7 @@ echo "== format"; npx prettier --check . > /dev/null; echo "formatting ok"
 echo "== build (console served to the browser tests, server bundle)"; npx tsx scripts/build.ts
 export PREBUILT_CONSOLE_DIR="$(realpath dist)"
 echo "== API tests on PostgreSQL"
-TEST_DATABASE_URL=$(bash scripts/postgres-test-db.sh) npx vitest run --project api tests/api
+TEST_DATABASE_URL=$(bash scripts/postgres-test-db.sh) npx vitest run --project 'api*' tests/api
 echo "== tests"
 mkdir -p .tmp
 status=0
