@@ -32,7 +32,7 @@ import {
 } from '../../common/ledger/tlog';
 import type { LedgerTables, LedgerTxColumns } from './tables';
 import { UpperHashCache } from './hashCache';
-import { nodeHash } from './merkle';
+import { nodeHash, sha256Buffer } from './merkle';
 import { storedTx, txCanonicalJson } from './tx';
 
 const HEX = HASH_SIZE * 2;
@@ -108,6 +108,21 @@ export function edgeRoot(size: number, hashes: ReadonlyMap<number, Hash>): strin
   let h = at(ix.length - 1);
   for (let k = ix.length - 2; k >= 0; k--) h = nodeHash(at(k), h);
   return Buffer.from(h.buffer, h.byteOffset, h.byteLength).toString('hex');
+}
+
+/** The 65 bytes an inner node hashes (0x01 ‖ left ‖ right), reused: hashing is synchronous. */
+const nodeInput = Buffer.alloc(1 + 2 * HASH_SIZE, 0x01);
+
+/**
+ * Writes at `at` of `dst` the inner node (RFC 6962 2.1: SHA-256(0x01 ‖ left ‖ right)) of the hash at
+ * `leftAt` of `left` and the hash just before `at` in `dst` (its right child).
+ */
+function innerInto(dst: Buffer, at: number, left: Uint8Array, leftAt: number): void {
+  for (let j = 0; j < HASH_SIZE; j++) {
+    nodeInput[1 + j] = left[leftAt + j];
+    nodeInput[1 + HASH_SIZE + j] = dst[at - HASH_SIZE + j];
+  }
+  dst.set(sha256Buffer(nodeInput), at);
 }
 
 /** Stored Merkle logs, one per channel, over the application's database. */
@@ -286,19 +301,25 @@ export class TreeStore {
     const size = oldSize + leaves.length;
     const hashStart = storedHashCount(oldSize);
     const added = Buffer.allocUnsafe((storedHashCount(size) - hashStart) * HASH_SIZE);
-    const work = new Map(edge.hashes);
-    let next = hashStart;
+    // Go tlog StoredHashesForRecordHash, per entry: the record hash, then each subtree it completes
+    // (inner node of a left sibling, from the old edge or this block, and the hash just written).
+    // Offsets into `added`, no view per hash: views and a map of them were the append's hot spot.
+    let at = 0;
     for (let i = 0, n = oldSize; i < leaves.length; i++, n++) {
-      // Go tlog StoredHashesForRecordHash: the record hash, then each subtree it completes.
-      let h: Hash = leafBytes.subarray(i * HASH_SIZE, (i + 1) * HASH_SIZE);
+      leafBytes.copy(added, at, i * HASH_SIZE, (i + 1) * HASH_SIZE);
+      at += HASH_SIZE;
       const left = storedHashesIndexes(n);
-      for (let k = -1; k < left.length; k++) {
-        if (k >= 0) h = nodeHash(work.get(left[left.length - 1 - k])!, h);
-        const at = (next - hashStart) * HASH_SIZE;
-        added.set(h, at);
-        work.set(next++, added.subarray(at, at + HASH_SIZE));
+      for (let k = left.length - 1; k >= 0; k--, at += HASH_SIZE) {
+        const x = left[k];
+        if (x >= hashStart) innerInto(added, at, added, (x - hashStart) * HASH_SIZE);
+        else innerInto(added, at, edge.hashes.get(x)!, 0);
       }
     }
+    const work = new Map(edge.hashes);
+    const ix = treeHashIndexes(size);
+    for (const x of ix)
+      if (x >= hashStart)
+        work.set(x, added.subarray((x - hashStart) * HASH_SIZE, (x - hashStart + 1) * HASH_SIZE));
     const root = edgeRoot(size, work);
     const hex = added.toString('hex');
     if (this.sqlite) this.statements().insert.run(channelId, blockNumber, size, root, hashStart, hex);
@@ -309,7 +330,6 @@ export class TreeStore {
         .execute();
     // The new edge; kept only once the block commits (a rolled-back block leaves the stored head as it
     // was, which no longer matches this edge's size and root, so it is re-read).
-    const ix = treeHashIndexes(size);
     this.edges.set(channelId, { size, rootHash: root, hashes: new Map(ix.map((x) => [x, work.get(x)!])) });
     this.appended.set(channelId, {
       from: { size: oldSize, rootHash: edge.rootHash },
