@@ -35,7 +35,11 @@ export class UpperHashCache {
     let m = this.byChannel.get(channelId);
     if (!m) this.byChannel.set(channelId, (m = new Map()));
     if (!m.has(index)) this.count++;
-    m.set(index, hash);
+    // A copy of its own (a Buffer, as the rows' hashes): a small Buffer is a view of a shared 8 kB pool,
+    // which a kept view would pin.
+    const own = Buffer.allocUnsafeSlow(hash.length);
+    own.set(hash);
+    m.set(index, own);
   }
 
   /** Forgets every hash (e.g. after the database was restored under a running server). */
