@@ -14,9 +14,9 @@
  * - no link in the page (a List, Create or Edit button, a reference) to a page the account's roles do
  *   not reach: it would end on the 401 page (src/shell/permission.ts `decideNavigation`).
  * Every route is visited with a real record: the `beforeAll` makes, through the product's own calls
- * (helpers/records.ts), the records the Tate seed has none of: a company and a notification to it, a bid
- * user who signed in to the mini-program (so a platform user too), a chaincode installed, approved and
- * committed, a smart contract, and a second one archived. A route whose parameters no record fills is
+ * (helpers/records.ts), the records the Tate seed has none of: a company (with its video) and a
+ * notification to it, a bid user who signed in to the mini-program (so a platform user too), a chaincode
+ * installed, approved and committed, a smart contract, and a second one archived. A route whose parameters no record fills is
  * listed as skipped in the output and fails the session, so a new route cannot go uncrawled.
  *
  * A second test opens an artwork's deal-info tab on its show and edit pages (1440 and 375 px, en and zh)
@@ -25,7 +25,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEnv, type TestEnv } from './helpers/env';
-import { addContract, addPlatformUser, archive, installChaincode } from './helpers/records';
+import { addContract, addPlatformUser, archive, installChaincode, MP4, uploadFile } from './helpers/records';
 import { screenshotDir } from './helpers/screenshots';
 import { notKept, shownLocator } from './helpers/shownView';
 import { CrawlerPage, type Problem } from './pages/CrawlerPage';
@@ -56,6 +56,8 @@ beforeAll(async () => {
     backupAdminName: '李雷',
     backupAdminPassword: 'Crawler-ops-1',
     status: 1,
+    // Its video, so the show page's player is crawled too.
+    video: await uploadFile(env, { resource: 'companies', field: 'video' }, 'tour.mp4', MP4, 'video/mp4'),
   });
   // A draft notification to it, so the notifications' show and edit pages are crawled too.
   await crawler.api('POST', '/medicine-api/notification/add', {

@@ -11,6 +11,8 @@
  * - `addContract`: a smart contract from the shipped "Drug supply agreement" template
  *   (`POST /data-api/contract/add`); `archive`: a record taken to the pigeonhole
  *   (`POST /data-api/pigeonhole/archive`).
+ * - `uploadFile`: a file for a schema property's `x-upload` (`POST /artmanager/upload?resource=&field=`,
+ *   as the console's upload input sends it); `MP4`: the smallest file the server takes as a video.
  * Each throws with the server's answer when a call does not succeed (HTTP 200).
  */
 import type { TestEnv } from './env';
@@ -80,18 +82,57 @@ export async function installChaincode(env: TestEnv, name: string): Promise<numb
   }))
     form.append(k, v);
   form.append('file', new Blob([ASSET_GO], { type: 'text/x-go' }), `${name}.go`);
-  const res = await fetch(`${env.baseUrl}/baas-api/chaincode/upload`, {
-    method: 'POST',
-    headers: { 'x-token': await tokenOf(env, 'user') },
-    body: form,
-  });
-  const { id } = dataOf<{ id: number }>('chaincode/upload', {
-    status: res.status,
-    body: (await res.json()) as Answer['body'],
-  });
+  const { id } = await postForm<{ id: number }>(
+    env,
+    '/baas-api/chaincode/upload',
+    await tokenOf(env, 'user'),
+    form,
+  );
   for (const step of ['approve', 'commit'])
     dataOf(`chaincode/${step}`, await env.adminApi(`/baas-api/chaincode/${step}`, { id }));
   return id;
+}
+
+/** Sends `form` (multipart/form-data) to `path` with `token`: resolves the answer's `data`. */
+async function postForm<T>(env: TestEnv, path: string, token: string, form: FormData): Promise<T> {
+  const res = await fetch(`${env.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'x-token': token },
+    body: form,
+  });
+  return dataOf<T>(path, { status: res.status, body: (await res.json()) as Answer['body'] });
+}
+
+/**
+ * An MP4 the server's content check takes as a video (common/fileTypes.ts: `ftyp` at byte 4): one
+ * `ftyp` box (ISO/IEC 14496-12 section 4.3), brand isom, compatible isom and iso2.
+ */
+export const MP4 = new Uint8Array([
+  0,
+  0,
+  0,
+  0x18,
+  ...[...'ftypisom'].map((c) => c.charCodeAt(0)),
+  0,
+  0,
+  2,
+  0,
+  ...[...'isomiso2'].map((c) => c.charCodeAt(0)),
+]);
+
+/** Uploads `bytes` as file `name` for property `field` of `resource`, as admin: resolves its URL. */
+export async function uploadFile(
+  env: TestEnv,
+  target: { resource: string; field: string },
+  name: string,
+  bytes: Uint8Array,
+  type: string,
+): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes as BlobPart], { type }), name);
+  const query = `resource=${encodeURIComponent(target.resource)}&field=${encodeURIComponent(target.field)}`;
+  return (await postForm<{ url: string }>(env, `/artmanager/upload?${query}`, await env.adminToken(), form))
+    .url;
 }
 
 /** A smart contract named `name` on the shipped "Drug supply agreement" template: resolves its id. */
