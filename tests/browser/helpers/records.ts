@@ -71,16 +71,11 @@ func main() { fmt.Println("asset transfer") }
  */
 export async function installChaincode(env: TestEnv, name: string): Promise<number> {
   const form = new FormData();
-  for (const [k, v] of Object.entries({
-    name,
-    version: '1.0',
-    initArgs: '["init","a","100"]',
-    args: 'a, b',
-    policy: "OR('Org1MSP.peer')",
-    function: 'transfer',
-    functionType: 'invoke',
-  }))
-    form.append(k, v);
+  // Its definition: what it runs (`transfer(owner, to)`, invoked) and who endorses it.
+  const definition = { name, version: '2.1', function: 'transfer', functionType: 'invoke' };
+  for (const [k, v] of Object.entries(definition)) form.append(k, v);
+  form.append('args', 'owner, to');
+  form.append('policy', "AND('Org1MSP.peer')");
   form.append('file', new Blob([ASSET_GO], { type: 'text/x-go' }), `${name}.go`);
   const { id } = await postForm<{ id: number }>(
     env,
