@@ -5,6 +5,7 @@
  */
 import { isFinal } from '../../kernel/dialect/frozen';
 import { generatedResources } from '../generated/resources';
+import { actionPageAllowed } from '../shell/permission';
 
 /** Roles a resource requires (`x-roles`), or undefined when no schema declares the resource. */
 export function rolesForResource(resource: string): string[] | undefined {
@@ -37,7 +38,9 @@ const ACTION_VERBS: Record<string, string[]> = {
  * the same rule to each call (server/plugins/app/auth.ts `requireRoles`); this only spares the user
  * buttons that would be refused. An action without calls (`export`) follows the resource. With a
  * `record` (the buttons of a row or a show page pass theirs), `edit` and `delete` are refused for a final
- * record (`x-frozen`, src/generated/resources.ts `frozen`), as the kernel refuses them.
+ * record (`x-frozen`, src/generated/resources.ts `frozen`), as the kernel refuses them. An action that
+ * opens a page (list, show, create, clone, edit) also needs that page's route in the account's route
+ * tree (src/shell/permission.ts `actionPageAllowed`): a button is not offered to lead to the 401 page.
  */
 export function actionAllowed(
   roles: string[],
@@ -46,6 +49,7 @@ export function actionAllowed(
   record?: Record<string, unknown>,
 ): boolean {
   if (!rolesAllow(roles, resource)) return false;
+  if (!actionPageAllowed(roles, resource, action)) return false;
   const row = generatedResources.find((r) => r.name === resource);
   // A final record (x-frozen) is neither edited nor deleted, whoever asks: the server refuses both.
   if ((action === 'edit' || action === 'delete') && isFinal(row?.frozen, record)) return false;

@@ -9,7 +9,8 @@
  *   with the upload call, named by resource and field, and the value then plays in an `<audio controls>`;
  * - a file that is not audio by its content (a PNG named .mp3), or over the limit, is refused before
  *   sending, with a message naming the field in the user's language;
- * - show and list display an audio value as a player, an image value still as its thumbnail link.
+ * - show and list display an audio value as an `<audio controls>` player and a video value (mp4, m2v,
+ *   mkv) as a `<video controls>` player with the file's URL, an image value still as its thumbnail link.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
@@ -36,9 +37,10 @@ const schema = {
   'x-resource': { name: 'soundNotes' },
   properties: {
     voice: { type: ['string', 'null'], 'x-upload': { types: ['audio'], maxSize: MB2 } },
+    clip: { type: ['string', 'null'], 'x-upload': { types: ['video'], maxSize: MB2 } },
   },
 } as unknown as ResourceSchema;
-const [voice] = fieldSpecs(schema);
+const [voice, clip] = fieldSpecs(schema);
 
 /**
  * An mp3: an ID3v2.4 tag header without frames (`ID3`, version 4.0, no flags, size 0), then one MPEG-1
@@ -131,14 +133,14 @@ describe('the audio group in the schema-driven upload input', () => {
 });
 
 describe('show and list display of an upload value', () => {
-  /** The voice display of a record whose voice is `url`, on a show page or in a list row. */
-  async function renderField(url: string, inList: boolean) {
+  /** The display of `field` (voice or clip) of a record whose value is `url`, on a show page or in a list row. */
+  async function renderField(url: string, inList: boolean, field = voice) {
     const i18nProvider = createI18nProvider('en');
     await i18nProvider.ready;
     render(
       <AdminContext dataProvider={{} as never} i18nProvider={i18nProvider}>
-        <RecordContextProvider value={{ id: 1, voice: url }}>
-          {kindElement('Field', voice, schema, { inList })}
+        <RecordContextProvider value={{ id: 1, [field.source]: url }}>
+          {kindElement('Field', field, schema, { inList })}
         </RecordContextProvider>
       </AdminContext>,
     );
@@ -153,6 +155,21 @@ describe('show and list display of an upload value', () => {
         expect(player.hasAttribute('controls')).toBe(true);
         expect(player.getAttribute('src')).toBe(url);
         expect(screen.queryByTestId('file-link')).toBeNull();
+        expect(screen.queryByTestId('file-video')).toBeNull();
+      });
+
+  for (const inList of [false, true])
+    for (const url of ['/uploads/a/tour.mp4', '/uploads/a/tour.MKV', '/uploads/a/%E5%B1%95%E5%8E%85.m2v'])
+      it(`${url} is a video player (${inList ? 'list' : 'show'})`, async () => {
+        await renderField(url, inList, clip);
+        const player = await screen.findByTestId('file-video');
+        expect(player.tagName).toBe('VIDEO');
+        expect(player.hasAttribute('controls')).toBe(true);
+        expect(player.getAttribute('src')).toBe(url);
+        const name = decodeURIComponent(url.split('/').pop()!);
+        expect(player.getAttribute('aria-label')).toBe(`Play ${name}`);
+        expect(screen.queryByTestId('file-link')).toBeNull();
+        expect(screen.queryByTestId('file-audio')).toBeNull();
       });
 
   it('an image value is still its thumbnail link, a pdf still a link (no player)', async () => {
@@ -161,8 +178,9 @@ describe('show and list display of an upload value', () => {
     expect(link.getAttribute('href')).toBe('/uploads/a/portrait.png');
     expect(link.querySelector('img')?.getAttribute('src')).toBe('/uploads/a/portrait.png');
     cleanup();
-    await renderField('/uploads/a/report.pdf', false);
+    await renderField('/uploads/a/report.pdf', false, clip);
     expect((await screen.findByTestId('file-link')).textContent).toMatch(/PDF/);
     expect(screen.queryByTestId('file-audio')).toBeNull();
+    expect(screen.queryByTestId('file-video')).toBeNull();
   });
 });

@@ -8,8 +8,8 @@
  *   (`POST /artmanager/upload?resource=&field=`, the dataProvider's `upload`). The value is the stored
  *   file's URL.
  * - `FileField` / `FileLink`: the file by its URL's group (common/fileTypes.ts `groupOfName`): an image's
- *   thumbnail, an audio file's player (`<audio controls>`, the product's audio group: mp3, wav, wmv), else
- *   a link.
+ *   thumbnail, an audio file's player (`<audio controls>`, the product's audio group: mp3, wav, wmv), a
+ *   video file's player (`<video controls>`: mp4, m2v, mkv), else a link.
  * Kinds `file` (widget `file`) and `image` (when the property declares `x-upload`) use them (kindMap.tsx).
  */
 import { useRef, useState } from 'react';
@@ -49,27 +49,32 @@ export function uploadSpecOf(prop: PropertySchema): UploadSpec {
 }
 
 /**
- * An uploaded file: an audio file's player; else a link to it, showing its thumbnail when it is an image,
- * else a file icon and its name.
+ * An uploaded file: an audio file's player (`<audio controls>`), a video file's player (`<video
+ * controls>`, the product's video group: mp4, m2v, mkv); else a link to it, showing its thumbnail when it
+ * is an image, else a file icon and its name. Both players load nothing until played (`preload="none"`)
+ * and are named "Play <file name>".
  */
 export function FileLink({ url, size = 64 }: { url: string; size?: number }) {
   const translate = useTranslate();
   const name = decodeURIComponent(url.split('/').pop() ?? url);
   const group = groupOfName(url);
-  if (group === 'audio')
+  if (group === 'audio' || group === 'video') {
+    const Player = group;
     return (
       // A list row opens its record on click: playing is not opening.
       <Box component="span" onClick={(e) => e.stopPropagation()} sx={{ display: 'inline-flex' }}>
-        <audio
+        <Player
           controls
           preload="none"
           src={url}
           aria-label={translate('registry.upload.player', { name })}
-          data-testid="file-audio"
-          style={{ maxWidth: '100%' }}
+          data-testid={`file-${group}`}
+          // A video keeps its aspect ratio within the field's width (at most 480 px wide on a show page).
+          style={group === 'video' ? { width: 480, maxWidth: '100%', height: 'auto' } : { maxWidth: '100%' }}
         />
       </Box>
     );
+  }
   return (
     <Link
       href={url}

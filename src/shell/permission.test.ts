@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decideNavigation, filterAsyncRoutes, hasPermission, routesForRoles } from './permission';
+import {
+  actionPageAllowed,
+  decideNavigation,
+  filterAsyncRoutes,
+  hasPermission,
+  routesForRoles,
+} from './permission';
+import { actionAllowed } from '../authProvider/roles';
+import accountSchema from '../../schemas/account.schema.json';
 import { asyncRoutes, type ShellRoute } from './routes';
 import { buildMenu, flattenRoutes } from './router';
 import { generatedResources } from '../generated/resources';
@@ -202,5 +210,52 @@ describe('navigation guard', () => {
     expect(decideNavigation({ path: '/404', hasToken: false, roles: undefined }).kind).toBe('redirect');
     const d = decideNavigation({ path: '/redirect/industry/authors', ...admin });
     expect(d.kind === 'allow' && d.match.params).toEqual({ path: 'industry/authors' });
+  });
+});
+
+describe('the pages a button opens (actionAllowed, actionPageAllowed)', () => {
+  /**
+   * react-admin's path of the page each action opens (useCreatePath), for record 7, and the call the
+   * resource needs for the console to offer the action at all (src/schema-ui/capabilities.ts).
+   */
+  const PAGES = {
+    list: [(r: string) => `/${r}`, 'getList'],
+    show: [(r: string) => `/${r}/7/show`, 'getOne'],
+    create: [(r: string) => `/${r}/create`, 'create'],
+    edit: [(r: string) => `/${r}/7`, 'update'],
+  } as const;
+  const ROLES = accountSchema.properties.roles.items.enum;
+
+  it('every button offered (canAccess) leads to a page the account reaches, never to the 401 page', () => {
+    expect(ROLES).toEqual(['admin', 'user', 'company']);
+    const offered: string[] = [];
+    for (const role of ROLES)
+      for (const r of generatedResources.filter((x) => !x.hidden))
+        for (const [action, [page, verb]] of Object.entries(PAGES)) {
+          if (!r.verbs.includes(verb) || !actionAllowed([role], r.name, action, { id: 7 })) continue;
+          offered.push(`${role} ${action} ${r.name}`);
+          const d = decideNavigation({ path: page(r.name), hasToken: true, roles: [role] });
+          const where = `${role}: ${action} of ${r.name} opens ${page(r.name)}`;
+          expect(d.kind, where).not.toBe('unauthorized');
+          expect(d.kind === 'redirect' ? d.to : '', where).not.toBe('/404');
+        }
+    // Not vacuous: admin and user are offered pages (no schema admits the company role yet).
+    for (const role of ['admin', 'user']) expect(offered.some((o) => o.startsWith(`${role} `))).toBe(true);
+  });
+
+  it("the user account on a contract template's page (Medicine is not its group): the page, no List, Create or Edit", () => {
+    // The defect: its show page offered buttons to /contractTemplates (List), the form, the edit page:
+    // each the 401 page for this account.
+    expect(actionAllowed(['user'], 'contractTemplates', 'show', { id: 1 })).toBe(true);
+    for (const action of ['list', 'create', 'clone', 'edit'])
+      expect(actionAllowed(['user'], 'contractTemplates', action, { id: 1 }), action).toBe(false);
+    expect(actionPageAllowed(['user'], 'contractTemplates', 'list')).toBe(false);
+    // Its contracts are its own: list, add and edit them.
+    for (const action of ['list', 'show', 'create', 'edit'])
+      expect(actionAllowed(['user'], 'contracts', action, { id: 1 }), action).toBe(true);
+    // Admin reaches every page; actions that open no page follow the calls' roles only.
+    for (const action of ['list', 'show', 'create', 'edit', 'delete'])
+      expect(actionAllowed(['admin'], 'contractTemplates', action, { id: 1 }), action).toBe(true);
+    expect(actionPageAllowed(['user'], 'contractTemplates', 'delete')).toBe(true);
   });
 });

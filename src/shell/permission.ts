@@ -123,3 +123,39 @@ function firstLeaf(route: ShellRoute, base: string): string | null {
   }
   return null;
 }
+
+/**
+ * The route pattern of the page each react-admin action opens for `resource` (react-admin's own paths,
+ * as src/shell/resourceRoutes.ts declares them): list `/<name>` (the list, or the path forwarding to its
+ * product path), show `/<name>/:id/show`, create and clone `/<name>/create`, edit `/<name>/:id`.
+ * Actions that open no page (delete, export) have none.
+ */
+const ACTION_PAGES: Record<string, (resource: string) => string> = {
+  list: (r) => `/${r}`,
+  show: (r) => `/${r}/:id/show`,
+  create: (r) => `/${r}/create`,
+  clone: (r) => `/${r}/create`,
+  edit: (r) => `/${r}/:id`,
+};
+
+const allPatterns = new Set(defaultFlat.map((f) => f.fullPath));
+const patternsByRoles = new Map<string, Set<string>>();
+
+/**
+ * True when `roles` can reach the page `action` opens on `resource` (`ACTION_PAGES`): its route is in the
+ * account's tree (`routesForRoles`), so a button leading there does not end on the 401 page. A role
+ * the resource's schema admits but its group does not gets only the show page (resourceRoutes.ts
+ * `openedRecordPages`): no List, Create or Edit for it. True for actions that open no page and for
+ * pages that are not routes of the shell's tree.
+ */
+export function actionPageAllowed(roles: readonly string[], resource: string, action: string): boolean {
+  const pattern = ACTION_PAGES[action]?.(resource);
+  if (!pattern || !allPatterns.has(pattern)) return true;
+  const key = [...roles].sort().join(',');
+  let mine = patternsByRoles.get(key);
+  if (!mine) {
+    mine = new Set(flattenRoutes(routesForRoles(roles)).map((f) => f.fullPath));
+    patternsByRoles.set(key, mine);
+  }
+  return mine.has(pattern);
+}

@@ -25,6 +25,7 @@ import { ConsolePage } from './pages/ConsolePage';
 import { DefectsPage } from './pages/DefectsPage';
 import { LoginPage } from './pages/LoginPage';
 import { expireToken } from './helpers/expireToken';
+import { addPlatformUser } from './helpers/records';
 
 const env = sharedEnv(180_000);
 
@@ -53,18 +54,9 @@ async function dialogOver(ui: Awaited<ReturnType<typeof admin>>, path: string, s
   return dialog;
 }
 
-/**
- * A platform user, as the mini-program makes one: a bid user added by the admin, then its first
- * sign-in (`/app-api/user/login`, the initial password being the phone number). Resolves its nickname.
- */
+/** A platform user as the mini-program makes one (helpers/records.ts): resolves its nickname. */
 async function platformUser(phone: string, nickname: string): Promise<string> {
-  const added = await env.adminApi('/artmanager/subjects/insertUser', { phone, nickname });
-  expect(added.status, JSON.stringify(added.body)).toBe(200);
-  const login = await httpApi(env.baseUrl, null, 'POST', '/app-api/user/login', {
-    account: phone,
-    password: phone,
-  });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
+  await addPlatformUser(env, phone, nickname);
   return nickname;
 }
 

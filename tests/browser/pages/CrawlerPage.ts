@@ -15,7 +15,7 @@ import { pageApi } from './BasePage';
 /** One thing that went wrong, with the route being visited when it happened. */
 export interface Problem {
   route: string;
-  kind: 'pageerror' | 'console' | '5xx' | 'http-error' | '404' | 'not-available' | 'tab';
+  kind: 'pageerror' | 'console' | '5xx' | 'http-error' | '404' | 'not-available' | 'tab' | 'link';
   detail: string;
 }
 
@@ -167,6 +167,14 @@ export class CrawlerPage {
       notAvailable: (await notKept(main.getByTestId('not-available')).count()) > 0,
       is401: (await notKept(main.getByTestId('page-401')).count()) > 0,
     };
+  }
+
+  /** The in-app addresses (`#/...` without the `#`) the links of the shown content area lead to. */
+  async links(): Promise<string[]> {
+    const hrefs = await shownLocator(this.page, '#main-content a[href^="#/"]').evaluateAll((as) =>
+      as.map((a) => a.getAttribute('href') ?? ''),
+    );
+    return [...new Set(hrefs.map((h) => h.slice(1)))];
   }
 
   /** The tabs of the react-admin page in the content area (not the shell's tab strip). */
