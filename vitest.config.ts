@@ -26,6 +26,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // One at a time, after `api` (vitest refuses two projects of different maxWorkers in one group).
+          maxWorkers: 1,
           include: [
             'common/**/*.test.ts',
             'kernel/**/*.test.ts',
