@@ -172,9 +172,11 @@ describe('shell', () => {
     await page.keyboard.press('Escape');
     expect(await page.getByTestId('tags-view').count()).toBe(0);
     await page.reload();
-    await shell.sidebar().waitFor();
-    expect(await page.getByTestId('tags-view').count()).toBe(0);
-    expect(await page.getByTestId('sidebar-logo').count()).toBe(0);
+    // The account's settings apply once its user info has answered (the menu is there); until then the
+    // defaults show, so wait for that, then for the tab strip and the logo to be gone.
+    await shell.waitSignedIn();
+    await page.getByTestId('tags-view').waitFor({ state: 'detached' });
+    await page.getByTestId('sidebar-logo').waitFor({ state: 'detached' });
     // The settings gear (in the navbar since issue 12) is drawn in the theme colour.
     const colour = await page.getByTestId('settings-toggle').evaluate((e) => getComputedStyle(e).color);
     expect(colour).toBe('rgb(17, 169, 131)');

@@ -19,6 +19,15 @@ export class ShellPage extends BasePage {
     return this.page.getByTestId('sidebar');
   }
 
+  /**
+   * Waits until the shell knows the signed-in account: the sidebar holds its menu, built from the roles
+   * of the account's user info. Until that answer, after a reload, the shell shows the default drawer
+   * settings (src/shell/preferences.ts: the settings are the account's).
+   */
+  async waitSignedIn(): Promise<void> {
+    await this.sidebar().locator('[data-menu-path], [data-menu-group]').first().waitFor();
+  }
+
   /** Paths of the sidebar's top-level entries (links and groups). */
   async topMenuPaths(): Promise<string[]> {
     return this.sidebar()
