@@ -287,14 +287,7 @@ function prove(
   n: number,
   r: HashReader,
   indexesOf: (t: number, n: number) => number[],
-  build: (
-    lo: number,
-    hi: number,
-    n: number,
-    hashes: Hash[],
-    at: number,
-    node: NodeHasher,
-  ) => [Hash[], number],
+  build: typeof leafProof,
   node: NodeHasher,
 ): Hash[] {
   checkInt('t', t);
