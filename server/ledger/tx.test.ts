@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { blockHashWeb, txLeafHashWeb } from '../../common/ledger/webVerify';
 import { toHex } from '../../common/ledger/hex';
 import fc from 'fast-check';
@@ -90,5 +90,30 @@ describe('txCanonicalJson', () => {
     expect(() => txCanonicalJson(bad)).toThrow(/\$\.args\[1\] is undefined/);
     const inf = { ...fc.sample(tx, 1)[0], validationCode: Infinity } as Transaction;
     expect(() => txCanonicalJson(inf)).toThrow(/validationCode is not a finite number/);
+  });
+});
+
+// newTxId: 64 hex digits whose order is the order they were made in (the txId index's last leaf).
+describe('newTxId', () => {
+  it('grows strictly, also past 65,536 ids in one millisecond and when the clock steps back', () => {
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      const ids: string[] = [];
+      clock.mockReturnValue(Date.UTC(2026, 10, 26));
+      for (let i = 0; i < 70_000; i++) ids.push(newTxId(i % 2 ? 'admin' : 'system'));
+      clock.mockReturnValue(Date.UTC(2026, 10, 25)); // a step back
+      for (let i = 0; i < 10; i++) ids.push(newTxId('admin'));
+      clock.mockReturnValue(Date.UTC(2027, 0, 1));
+      ids.push(newTxId('admin'));
+      for (const id of ids) expect(id).toMatch(/^[0-9a-f]{64}$/);
+      for (let i = 1; i < ids.length; i++)
+        if (!(ids[i - 1] < ids[i])) expect([i, ids[i - 1], ids[i]]).toBe('increasing');
+      expect(new Set(ids.map((id) => id.slice(16))).size).toBe(ids.length);
+      // The prefix is the clock's milliseconds while the clock moves forward.
+      expect(parseInt(ids.at(-1)!.slice(0, 12), 16)).toBe(Date.UTC(2027, 0, 1));
+      expect(ids.at(-1)!.slice(12, 16)).toBe('0000');
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -167,8 +167,20 @@ let nonceAt = noncePool.length;
 /** The bytes a transaction id hashes (nonce ‖ creator), reused while the creator is the same. */
 let idInput = Buffer.alloc(0);
 let idCreator: string | undefined;
+/** The last id prefix handed out: Unix milliseconds and a counter within them (see {@link newTxId}). */
+let idMs = 0;
+let idCount = 0;
 
-/** Fabric's transaction id rule: hex SHA-256 of (24-byte random nonce ‖ creator UTF-8). */
+/**
+ * A new transaction id: 64 lowercase hex digits, time-ordered then random.
+ * - Digits 1-16: a 64-bit prefix that only grows within a process: 48 bits of Unix time in milliseconds
+ *   and a 16-bit counter within that millisecond (RFC 9562 section 6.2, method 1, as UUIDv7 does;
+ *   when the counter is spent, or the clock steps back, the prefix takes the next millisecond).
+ * - Digits 17-64: the first 24 bytes of Fabric's id, SHA-256 of (24-byte random nonce ‖ creator UTF-8).
+ * Why not Fabric's id alone: a random key puts every insert on a random leaf of the `txId` index, about
+ * one database page written per transaction at each commit; ids that grow land on the index's last leaf
+ * (RFC 9562 section 6.2 gives the same reason for UUIDv7). Uniqueness rests on the 192 random bits.
+ */
 export function newTxId(creator: string): string {
   if (nonceAt === noncePool.length) {
     randomFillSync(noncePool);
@@ -180,7 +192,14 @@ export function newTxId(creator: string): string {
   }
   noncePool.copy(idInput, 0, nonceAt, nonceAt + NONCE);
   nonceAt += NONCE;
-  return sha256Hex(idInput);
+  const now = Date.now();
+  if (now > idMs) [idMs, idCount] = [now, 0];
+  else if (++idCount > 0xffff) [idMs, idCount] = [idMs + 1, 0];
+  return (
+    idMs.toString(16).padStart(12, '0') +
+    idCount.toString(16).padStart(4, '0') +
+    sha256Hex(idInput).slice(0, 48)
+  );
 }
 
 let stampMs = NaN;
