@@ -28,7 +28,7 @@ import {
   type TagsState,
   type VisitedView,
 } from '../shell/tagsView';
-import { setPreferencesAccount, setSidebarOpened } from '../shell/preferences';
+import { rememberedAccount, setPreferencesAccount, setSidebarOpened } from '../shell/preferences';
 import { addErrorLog } from '../shell/errorLog';
 import { ShellContext, usePreferences, useShellSession, type ShellState } from './ShellContext';
 import { createShellTheme, SHELL } from './theme';
@@ -102,11 +102,14 @@ function ShellFrame({ children }: { children?: ReactNode }) {
   });
   const match = decision.kind === 'allow' ? decision.match : undefined;
 
-  // The settings drawer's choices are the signed-in account's own (src/shell/preferences.ts).
-  const account = session.info?.account ?? null;
-  useEffect(() => {
-    if (account !== null) setPreferencesAccount(account);
-  }, [account]);
+  // The settings drawer's choices are the signed-in account's own (src/shell/preferences.ts): the account
+  // the user info names, or until it answers the one this session's token was last seen to belong to
+  // (applied before the first paint, so a reload does not flash the defaults).
+  const named = session.info?.account ?? null;
+  const account = named ?? rememberedAccount(session.token);
+  useLayoutEffect(() => {
+    if (account !== null) setPreferencesAccount(account, named !== null ? session.token : undefined);
+  }, [account, named, session.token]);
   useEffect(() => () => setPreferencesAccount(null), []);
   // The 401 page shown in place keeps its own title and breadcrumbs.
   const shown = match ?? (decision.kind === 'unauthorized' ? (UNAUTHORIZED_MATCH ?? undefined) : undefined);

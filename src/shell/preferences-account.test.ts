@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SETTINGS,
   getPreferences,
+  rememberedAccount,
   setPreferencesAccount,
   setSetting,
   setSidebarOpened,
@@ -52,5 +53,23 @@ describe('preferences per account', () => {
     setSidebarOpened(false, false);
     setPreferencesAccount('dave');
     expect(getPreferences().sidebarOpened).toBe(false);
+  });
+
+  it('remembers which account a session token is, never the token, and forgets it when nobody is signed in', () => {
+    localStorage.clear();
+    expect(rememberedAccount('tok-alice')).toBeNull();
+    setPreferencesAccount('alice', 'tok-alice');
+    expect(rememberedAccount('tok-alice')).toBe('alice');
+    // Another session (another token, none, or a damaged entry) is nobody's yet.
+    expect(rememberedAccount('tok-bob')).toBeNull();
+    expect(rememberedAccount(undefined)).toBeNull();
+    expect(JSON.stringify({ ...localStorage })).not.toContain('tok-alice');
+    // Without a token (the user info has not answered) nothing is remembered anew.
+    setPreferencesAccount('bob');
+    expect(rememberedAccount('tok-alice')).toBe('alice');
+    setPreferencesAccount(null);
+    expect(rememberedAccount('tok-alice')).toBeNull();
+    localStorage.setItem('shell-settings-session', '{not json');
+    expect(rememberedAccount('tok-alice')).toBeNull();
   });
 });

@@ -3,7 +3,9 @@
  * - settings (theme colour, tagsView, fixedHeader, sidebarLogo, showSettings): per account, local storage
  *   `shell-settings:<account>` (`setPreferencesAccount`, called by the layout once the user info is
  *   known); with no account (login page, after logout) the defaults, so one account's choices never carry
- *   over to the next account in the same browser;
+ *   over to the next account in the same browser. Which account a session token belongs to is remembered
+ *   (`shell-settings-session`: the account and a fingerprint of the token, never the token), so that a
+ *   reload shows the account's settings at once instead of the defaults until the user info answers;
  * - sidebar open/closed: cookie `sidebarStatus` (`1` open, `0` closed; vue-element-admin);
  * - global size: cookie `size` (`default` | `medium` | `small` | `mini`, default `medium`);
  * - language: cookie `language` (`zh` | `en`).
@@ -63,6 +65,33 @@ let account: string | null = null;
 /** The local-storage key of an account's drawer settings. */
 export function settingsKey(of: string): string {
   return `${SETTINGS_KEY}:${of}`;
+}
+
+/** The local-storage key of the session's account (see the module doc). */
+const SESSION_KEY = `${SETTINGS_KEY}-session`;
+
+/** A fingerprint of a session token (FNV-1a, 32 bits, hex): tells tokens apart, does not reveal them. */
+function fingerprint(token: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The account that session `token` was last seen to belong to (`setPreferencesAccount` with the token),
+ * or null: no token, another token, nothing remembered or a damaged entry.
+ */
+export function rememberedAccount(token: string | null | undefined): string | null {
+  if (!token || typeof localStorage === 'undefined') return null;
+  try {
+    const v = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as {
+      token?: unknown;
+      account?: unknown;
+    } | null;
+    return v && v.token === fingerprint(token) && typeof v.account === 'string' ? v.account : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -137,9 +166,15 @@ const COOKIE = { path: '/', expires: 365, sameSite: 'lax' as const };
 
 /**
  * Uses the drawer settings of `next` (an account name; null when nobody is signed in: the defaults) and
- * tells the subscribers when that changes them.
+ * tells the subscribers when that changes them. With `token` (the session's, once its user info named
+ * `next`), remembers that the token is `next`'s ({@link rememberedAccount}); `null` forgets it.
  */
-export function setPreferencesAccount(next: string | null): void {
+export function setPreferencesAccount(next: string | null, token?: string | null): void {
+  if (typeof localStorage !== 'undefined') {
+    if (next === null) localStorage.removeItem(SESSION_KEY);
+    else if (token)
+      localStorage.setItem(SESSION_KEY, JSON.stringify({ token: fingerprint(token), account: next }));
+  }
   if (next === account) return;
   account = next;
   // Only the drawer settings are the account's: the sidebar state (closed automatically on a phone,

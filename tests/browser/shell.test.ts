@@ -171,12 +171,25 @@ describe('shell', () => {
     await panel.getByTestId('setting-sidebarLogo').locator('input').uncheck();
     await page.keyboard.press('Escape');
     expect(await page.getByTestId('tags-view').count()).toBe(0);
+    // The account's settings show at once after a reload, before the shell's own user-info call answers
+    // (held here; the first call, react-admin's sign-in check, passes): the shell remembers whose session
+    // this is, so the defaults never flash.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    let calls = 0;
+    await page.route('**/dev-api/user/info**', async (route) => {
+      if (++calls > 1) await held;
+      await route.continue();
+    });
     await page.reload();
-    // The account's settings apply once its user info has answered (the menu is there); until then the
-    // defaults show, so wait for that, then for the tab strip and the logo to be gone.
+    await page.getByTestId('settings-toggle').waitFor();
+    expect(await page.getByTestId('tags-view').count()).toBe(0);
+    expect(await page.getByTestId('sidebar-logo').count()).toBe(0);
+    answer();
     await shell.waitSignedIn();
-    await page.getByTestId('tags-view').waitFor({ state: 'detached' });
-    await page.getByTestId('sidebar-logo').waitFor({ state: 'detached' });
+    await page.unroute('**/dev-api/user/info**');
+    expect(await page.getByTestId('tags-view').count()).toBe(0);
+    expect(await page.getByTestId('sidebar-logo').count()).toBe(0);
     // The settings gear (in the navbar since issue 12) is drawn in the theme colour.
     const colour = await page.getByTestId('settings-toggle').evaluate((e) => getComputedStyle(e).color);
     expect(colour).toBe('rgb(17, 169, 131)');
