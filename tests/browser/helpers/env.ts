@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { ROOT, startServerProcess } from '../../support/serverProcess';
 import { httpApi } from '../../support/httpApi';
+import { Codes } from '../../../common/envelope';
 import { LoginPage } from '../pages/LoginPage';
 
 export { ROOT };
@@ -48,7 +49,12 @@ export interface TestEnv {
     lang?: 'en' | 'zh',
     viewport?: { width: number; height: number },
   ): Promise<Page>;
-  /** A new admin session through the API (`/dev-api/user/login`): its token. */
+  /**
+   * A new session of the console account `who` through the API (`/dev-api/user/login`): its token.
+   * @throws Error naming the status and envelope when the login is refused
+   */
+  tokenOf(who: 'admin' | 'user'): Promise<string>;
+  /** `tokenOf('admin')`. */
   adminToken(): Promise<string>;
   /**
    * Calls the server directly with a new admin login: GET without `body`, POST with it as JSON. Resolves
@@ -140,13 +146,16 @@ export async function startEnv(opts: { tate?: 'sample' | 'full' } = {}): Promise
     },
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const adminToken = async () =>
-    (
-      await httpApi(server.url, null, 'POST', '/dev-api/user/login', {
-        username: 'admin',
-        password: passwords.admin,
-      })
-    ).body.data.token as string;
+  const tokenOf = async (who: 'admin' | 'user') => {
+    const r = await httpApi(server.url, null, 'POST', '/dev-api/user/login', {
+      username: who,
+      password: passwords[who],
+    });
+    if (r.status !== 200 || r.body.code !== Codes.OK)
+      throw new Error(`login as ${who} answered ${r.status}: ${JSON.stringify(r.body)}`);
+    return r.body.data.token as string;
+  };
+  const adminToken = () => tokenOf('admin');
   const newPage: TestEnv['newPage'] = async (lang = 'en', viewport = { width: 1440, height: 900 }) => {
     const context = await browser.newContext({ viewport, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
     await context.addCookies([{ name: 'language', value: lang, url: server.url }]);
@@ -165,6 +174,7 @@ export async function startEnv(opts: { tate?: 'sample' | 'full' } = {}): Promise
       await login.login(who, passwords[who]);
       return page;
     },
+    tokenOf,
     adminToken,
     async adminApi(path, body) {
       return httpApi(server.url, await adminToken(), body === undefined ? 'GET' : 'POST', path, body);

@@ -26,15 +26,6 @@ function dataOf<T>(call: string, r: Answer): T {
   return r.body.data as T;
 }
 
-/** A new session token of the console account `who`. */
-async function tokenOf(env: TestEnv, who: 'admin' | 'user'): Promise<string> {
-  const r = await httpApi(env.baseUrl, null, 'POST', '/dev-api/user/login', {
-    username: who,
-    password: env.passwords[who],
-  });
-  return dataOf<{ token: string }>(`login as ${who}`, r).token;
-}
-
 /**
  * A platform user, as the mini-program makes one (see the module doc): resolves the bid user's and the
  * platform user's ids.
@@ -80,7 +71,7 @@ export async function installChaincode(env: TestEnv, name: string): Promise<numb
   const { id } = await postForm<{ id: number }>(
     env,
     '/baas-api/chaincode/upload',
-    await tokenOf(env, 'user'),
+    await env.tokenOf('user'),
     form,
   );
   for (const step of ['approve', 'commit'])
