@@ -198,9 +198,10 @@ export class CrawlerPage {
     const label = ((await tab.textContent()) ?? '').trim();
     await tab.click();
     await this.settle();
-    // The tab turns selected once the router has re-rendered the page: give it up to 3 s.
+    // The tab turns selected once the router has re-rendered the page: give it up to 15 s (a loaded CI
+    // machine once took more than 3 s; a tab that never turns selected is still reported).
     let selected = false;
-    for (const start = Date.now(); !selected && Date.now() - start < 3000;) {
+    for (const start = Date.now(); !selected && Date.now() - start < 15_000;) {
       const after = this.contentTabs().nth(index);
       selected = (await after.count()) > 0 && (await after.getAttribute('aria-selected')) === 'true';
       if (!selected) await this.page.waitForTimeout(50);
