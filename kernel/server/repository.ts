@@ -37,7 +37,7 @@ import { checkMerged } from './crossField';
 import { mapConstraintError, uniqueConflict } from './dbErrors';
 import { checkSchemaFrom, schemaFromSpecs, type SchemaFromSpec } from './schemaFrom';
 import { direction, filterTarget, filtersOf, paging, parseIds, type ListQuery } from './listQuery';
-import { countMatches, freeText, pageCondition, textMode, textParams } from './freeText';
+import { countMatches, freeText, pageCondition, pageIds, textMode, textParams } from './freeText';
 import type { ResourceModel } from './model';
 import { columnValues, filterValue, nfcPlainText, recordBuilder, stateColumnsOf as stateOf } from './records';
 import type { RecordOut } from './records';
@@ -89,6 +89,9 @@ export interface ResourceHooks {
 /** Runs `work` in a new transaction, or in `db` itself when it already is one (a batch of writes: import). */
 const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
   db.isTransaction ? work(db) : db.transaction().execute(work);
+
+/** The alias of the page of matching ids a PostgreSQL `q` page joins (freeText.ts `pageIds`). */
+const PAGE_IDS = 'q_page_ids';
 
 /** List query shapes whose SQL a repository keeps (oldest dropped first). */
 const MAX_LIST_SHAPES = 500;
@@ -255,10 +258,16 @@ export class Repository<R extends object = RecordOut> {
     }
     const count = where.select((eb) => eb.fn.countAll<number>().as('total'));
     let page = where;
+    const slice = { order: q.order, limit: q.limit, offset: q.offset };
+    // `q` alone in id order: the page of ids first (freeText.ts), then its records. On PostgreSQL the
+    // ids are a derived table the records join (ftsPage has no other condition, so `where` is bare).
     if (q.text && q.ftsPage)
-      page = page.where(
-        pageCondition(this.model, this.dialect, q.text, { order: q.order, limit: q.limit, offset: q.offset }),
-      );
+      page =
+        this.dialect === 'postgres'
+          ? db
+              .selectFrom(pageIds(this.model, q.text, slice, PAGE_IDS))
+              .innerJoin(this.model.table, `${this.model.table}.id`, `${PAGE_IDS}.id`)
+          : page.where(pageCondition(this.model, this.dialect, q.text, slice));
     for (const d of this.model.display) {
       const alias = this.alias.get(d.name)!;
       page = page.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));

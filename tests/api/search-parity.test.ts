@@ -138,6 +138,37 @@ describePg('free-text search, PostgreSQL against SQLite', () => {
     );
   });
 
+  it('pages the same rows in both orders: each page as on SQLite, the pages together the whole list', async () => {
+    for (const q of ['画', 'ab', 'a', '齐白石']) {
+      const whole = { pg: await search(pg, q), lite: await search(lite, q) };
+      expect(whole.pg.total, `q=${q}`).toBeGreaterThan(3);
+      for (const order of ['ASC', 'DESC']) {
+        const pages: string[] = [];
+        for (let page = 1; (page - 1) * 3 < whole.pg.total + 3; page++) {
+          const body = { q, page, pageSize: 3, sort: 'id', order };
+          const [a, b] = await Promise.all(
+            [pg, lite].map(async (t) => {
+              const res = await t.post('/artmanager/artwork/searchArtworkList', body);
+              expect(res.status, JSON.stringify(res.body)).toBe(200);
+              return res.body.data as { list: { id: number; artWorkName: string }[]; total: number };
+            }),
+          );
+          expect(
+            a.list.map((r) => r.artWorkName),
+            JSON.stringify(body),
+          ).toEqual(b.list.map((r) => r.artWorkName));
+          expect(a.total).toBe(whole.pg.total);
+          const ids = a.list.map((r) => r.id);
+          expect(ids, JSON.stringify(body)).toEqual(
+            [...ids].sort((x, y) => (order === 'ASC' ? x - y : y - x)),
+          );
+          pages.push(...a.list.map((r) => r.artWorkName));
+        }
+        expect(pages).toEqual(order === 'DESC' ? whole.pg.names : [...whole.pg.names].reverse());
+      }
+    }
+  });
+
   it('follows writes: an author renamed, a record deleted, one added (rows and totals)', async () => {
     expect((await same('齐白石')).total).toBe(2 + 30);
     for (const t of [pg, lite]) {
