@@ -35,9 +35,21 @@ export function textParams(model: ResourceModel, dialect: Dialect, text: string)
 }
 
 /**
- * The ids matching `text` from the index table, as a subquery (fts / doc modes only), optionally one
- * page of them in id order. On PostgreSQL the matching ids are a MATERIALIZED CTE, so that the
- * planner reads them through the trigram index instead of walking the primary key with the filter.
+ * PostgreSQL: `doc` LIKE the lower-cased pattern `param`. `(select lower($1))` is an InitPlan, computed
+ * once per execution: a bare `lower($1)` (or an ESCAPE clause, like_escape()) in a generic plan of the
+ * prepared statement is re-evaluated for every candidate row the trigram index hands to the recheck,
+ * which doubled the heap scan's time. The backslash is PostgreSQL's default LIKE escape, as likePattern()
+ * writes it.
+ */
+function docLike(param: unknown) {
+  return sql<SqlBool>`doc like (select lower(${param}))`;
+}
+
+/**
+ * The ids matching `text` from the index table, as a subquery (fts / doc modes only); on SQLite
+ * optionally one page of them in id order (PostgreSQL pages through {@link pageIds}). On PostgreSQL the
+ * matching ids are a MATERIALIZED CTE, so that the planner reads them through the trigram index instead
+ * of walking the primary key with the filter.
  */
 function matchingIds(
   model: ResourceModel,
@@ -46,19 +58,15 @@ function matchingIds(
   page?: { order: 'asc' | 'desc'; limit: number; offset: number },
 ) {
   const [param] = textParams(model, dialect, text);
-  const tail = page
-    ? sql` order by 1 ${sql.raw(page.order)} limit ${page.limit} offset ${page.offset}`
-    : sql``;
   if (dialect === 'sqlite') {
     const fts = sql.table(`${model.table}_fts`);
+    const tail = page
+      ? sql` order by 1 ${sql.raw(page.order)} limit ${page.limit} offset ${page.offset}`
+      : sql``;
     return sql`select rowid from ${fts} where ${fts} match ${param}${tail}`;
   }
   const st = sql.table(searchTable(model.table));
-  // `(select lower($1))` is an InitPlan, computed once per execution: a bare `lower($1)` (or an ESCAPE
-  // clause, like_escape()) in a generic plan of this prepared statement is re-evaluated for every
-  // candidate row the trigram index hands to the recheck, which doubled the heap scan's time. The
-  // backslash is PostgreSQL's default LIKE escape, as likePattern() writes it.
-  return sql`with m as materialized (select id from ${st} where doc like (select lower(${param}))) select id from m${tail}`;
+  return sql`with m as materialized (select id from ${st} where ${docLike(param)}) select id from m`;
 }
 
 /** The `q` condition on `model.table` rows (see the module doc). */
@@ -126,23 +134,21 @@ export function pageIds(
   const st = sql.table(searchTable(model.table));
   return sql<{
     id: number;
-  }>`(select id from ${st} where doc like (select lower(${param})) order by id + 0 ${sql.raw(page.order)} limit (select ${page.limit}::bigint) offset (select ${page.offset}::bigint))`.as(
+  }>`(select id from ${st} where ${docLike(param)} order by id + 0 ${sql.raw(page.order)} limit (select ${page.limit}::bigint) offset (select ${page.offset}::bigint))`.as(
     alias,
   );
 }
 
 /**
- * `q` alone in id order (fts / doc modes): the index pages the ids itself, stopping after the page
- * (SQLite) or sorting only the matching ids (PostgreSQL), instead of listing every match first. The
- * repository's PostgreSQL page joins {@link pageIds} instead (cheaper per call).
+ * `q` alone in id order on SQLite (fts mode): the FTS5 index pages the ids itself, stopping after the
+ * page, instead of listing every match first. PostgreSQL's page joins {@link pageIds} instead.
  */
 export function pageCondition(
   model: ResourceModel,
-  dialect: Dialect,
   text: string,
   page: { order: 'asc' | 'desc'; limit: number; offset: number },
 ): Expression<SqlBool> {
-  return sql<SqlBool>`${sql.ref(`${model.table}.id`)} in (${matchingIds(model, dialect, text, page)})`;
+  return sql<SqlBool>`${sql.ref(`${model.table}.id`)} in (${matchingIds(model, 'sqlite', text, page)})`;
 }
 
 /**
@@ -160,5 +166,5 @@ export function countMatches(db: Kysely<any>, model: ResourceModel, dialect: Dia
   const st = sql.table(searchTable(model.table));
   return sql<{
     total: number;
-  }>`select count(*) as total from ${st} where doc like (select lower(${param}))`.compile(db);
+  }>`select count(*) as total from ${st} where ${docLike(param)}`.compile(db);
 }

@@ -267,7 +267,7 @@ export class Repository<R extends object = RecordOut> {
           ? db
               .selectFrom(pageIds(this.model, q.text, slice, PAGE_IDS))
               .innerJoin(this.model.table, `${this.model.table}.id`, `${PAGE_IDS}.id`)
-          : page.where(pageCondition(this.model, this.dialect, q.text, slice));
+          : page.where(pageCondition(this.model, q.text, slice));
     for (const d of this.model.display) {
       const alias = this.alias.get(d.name)!;
       page = page.leftJoin(`${d.table} as ${alias}`, `${alias}.id`, this.col(d.reference));

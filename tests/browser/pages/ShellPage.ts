@@ -21,8 +21,7 @@ export class ShellPage extends BasePage {
 
   /**
    * Waits until the shell knows the signed-in account: the sidebar holds its menu, built from the roles
-   * of the account's user info. Until that answer, after a reload, the shell shows the default drawer
-   * settings (src/shell/preferences.ts: the settings are the account's).
+   * of the account's user info.
    */
   async waitSignedIn(): Promise<void> {
     await this.sidebar().locator('[data-menu-path], [data-menu-group]').first().waitFor();
