@@ -3,6 +3,8 @@
  * - `PORT` (default 8080), `HOST` (default 127.0.0.1; 0.0.0.0 to listen on every interface);
  * - `DATA_DIR` (default `./data`): the SQLite file `baas.sqlite` and `uploads/`;
  * - `DATABASE_URL`: a `postgres://` URL to use PostgreSQL instead of the embedded SQLite file;
+ *   `DATABASE_POOL_MAX` (default twice the cores, at least 4; server/db/connect.ts `defaultPoolMax`): most
+ *   connections this process opens to it;
  * - `ADMIN_PASSWORD`, `USER_PASSWORD`: passwords of the seeded accounts `admin` and `user`; when unset,
  *   the first start generates them, stores only their hashes and prints them once;
  * - `TOKEN_TTL_HOURS` (default 24): lifetime of a login token;
@@ -42,6 +44,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** `DATABASE_POOL_MAX`: most PostgreSQL connections of this process; undefined: the default. */
+  databasePoolMax?: number;
   /** ':memory:' in tests; otherwise the file `<dataDir>/baas.sqlite`. */
   sqliteFile?: string;
   adminPassword?: string;
@@ -112,6 +116,13 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+/** A positive integer setting. @throws Error naming the variable otherwise */
+function positive(value: string, name: string): number {
+  const n = int(value, 0, name);
+  if (n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
 /**
  * The real directory behind `dir` when it exists: `dist` is a symbolic link that scripts/build.ts
  * switches to each new build, and a running server keeps serving the build it started with (its
@@ -145,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolMax: env.DATABASE_POOL_MAX ? positive(env.DATABASE_POOL_MAX, 'DATABASE_POOL_MAX') : undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     userPassword: env.USER_PASSWORD || undefined,
     tokenTtlHours: int(env.TOKEN_TTL_HOURS, 24, 'TOKEN_TTL_HOURS'),

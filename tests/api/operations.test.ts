@@ -24,7 +24,7 @@ const TOKEN = 'metrics-test-token';
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ metricsToken: TOKEN });
+  t = await createTestApp({ metricsToken: TOKEN, databasePoolMax: 3 });
 });
 afterAll(async () => t?.close());
 
@@ -117,6 +117,30 @@ describe('metrics', () => {
     expect(series(text, 'baas_ledger_pending_transactions')).toBe(totals.pending);
     expect(series(text, 'baas_ledger_orderer')).toBe(1);
     expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
+  });
+
+  it('keeps PostgreSQL to DATABASE_POOL_MAX connections under concurrent calls, and says so', async () => {
+    expect(loadConfig({ DATABASE_POOL_MAX: '6' }).databasePoolMax).toBe(6);
+    expect(loadConfig({}).databasePoolMax).toBeUndefined();
+    for (const bad of ['0', '-1', '2.5', 'many'])
+      expect(() => loadConfig({ DATABASE_POOL_MAX: bad })).toThrow(/DATABASE_POOL_MAX/);
+    const calls = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        t.call({
+          method: 'POST',
+          url: '/artmanager/artwork/searchArtworkList',
+          payload: { page: 1 + (i % 3), pageSize: 5 },
+        }),
+      ),
+    );
+    for (const c of calls) expect(c.body.code).toBe(0);
+    const text = (await scrape(`Bearer ${TOKEN}`)).body;
+    if (t.app.dialect !== 'postgres') {
+      expect(series(text, 'baas_db_pool_connections', 'state="max"')).toBeUndefined();
+      return;
+    }
+    expect(series(text, 'baas_db_pool_connections', 'state="max"')).toBe(3);
+    expect(series(text, 'baas_db_pool_connections', 'state="total"')).toBeLessThanOrEqual(3);
   });
 });
 

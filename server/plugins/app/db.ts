@@ -24,6 +24,7 @@ export default fp(async function db(app: FastifyInstance) {
     dataDir: app.config.dataDir,
     databaseUrl: app.config.databaseUrl,
     sqliteFile: app.config.sqliteFile,
+    poolMax: app.config.databasePoolMax,
   });
   const applied = await migrateToLatest(db);
   if (applied.length) app.log.info({ applied }, 'migrations applied');

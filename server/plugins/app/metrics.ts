@@ -10,7 +10,7 @@
  * - `baas_http_request_duration_seconds{method,route,status_code}` (histogram): each request, by its
  *   route pattern (`(unmatched)` for 404s), from Fastify's `reply.elapsedTime`;
  * - `baas_db_query_duration_seconds{dialect}` (histogram): each database query (server/db/connect.ts
- *   `observeQueries`); `baas_db_pool_connections{state}` (PostgreSQL: total, idle, waiting clients);
+ *   `observeQueries`); `baas_db_pool_connections{state}` (PostgreSQL: total, idle, waiting clients and the pool's max);
  * - `baas_ledger_height` (blocks over every channel), `baas_ledger_transactions`,
  *   `baas_ledger_pending_transactions` (submitted, not yet in a block), `baas_ledger_orderer` (1 when
  *   this process cuts blocks), read from the ledger at each scrape;
@@ -83,13 +83,14 @@ export default fp(
     if (pool)
       new Gauge({
         name: 'baas_db_pool_connections',
-        help: 'PostgreSQL pool clients by state (total, idle, waiting)',
+        help: 'PostgreSQL pool clients by state (total, idle, waiting; max: the pool size, DATABASE_POOL_MAX)',
         labelNames: ['state'],
         registers: [registry],
         collect() {
           this.set({ state: 'total' }, pool.totalCount);
           this.set({ state: 'idle' }, pool.idleCount);
           this.set({ state: 'waiting' }, pool.waitingCount);
+          this.set({ state: 'max' }, pool.options.max);
         },
       });
     // The ledger's figures, read once per scrape (text() forgets them) for the three gauges.
